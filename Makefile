@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make deps      install the Debian packages the project needs
+#   make           build build/perfcheck and the selftests
+#   make check     run every selftest through prove (TAP::Harness)
+#   make matrix    boot each kernel of vm/kernels in QEMU and run the selftests
+#   make SAN=1 check   the same with AddressSanitizer and UBSan
+#   make static    statically linked binaries for the guests (build/static/)
+
+VERSION := 0.1
+CC      ?= cc
+BUILD   ?= build
+CACHE   ?= .cache
+LINUX_SRC := $(CACHE)/linux-source
+KSFT_DIR  := $(LINUX_SRC)/tools/testing/selftests
+
+OPT      ?= -O2
+CFLAGS   ?= -g
+CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
+	    -Wno-missing-field-initializers \
+	    -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib -MMD -MP
+LDLIBS   += -lelf -lz
+
+ifeq ($(SAN),1)
+BUILD    := build/san
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+ifeq ($(STATIC),1)
+BUILD    := build/static
+LDFLAGS  += -static
+LDLIBS   += -lzstd -lpthread
+endif
+
+LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(sort $(wildcard selftests/*.c))
+TEST_LIB := $(sort $(wildcard selftests/lib/*.c))
+TEST_BIN := $(TEST_SRC:selftests/%.c=$(BUILD)/selftests/%)
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+PROVE_TIMEOUT ?= 300
+
+.PHONY: all deps check matrix static clean selftests linux-source fixtures bench fuzz
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/perfcheck selftests
+
+deps:
+	@tools/install-deps
+
+linux-source: $(LINUX_SRC)/.complete
+$(LINUX_SRC)/.complete:
+	tools/linux-source $(LINUX_SRC)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libperfcheck.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# selftests: one binary per file, built against the kernel's own harness
+$(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(KSFT_DIR) -c -o $@ $<
+
+$(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/libperfcheck.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+selftests: $(TEST_BIN) $(BUILD)/perfcheck
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+
+# prove runs every selftest through the kselftest/TAP seam, with a timeout each
+check: all
+	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
+		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
+
+static:
+	$(MAKE) STATIC=1 all
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one perf.data reader and the one writer.
+ *
+ * Reader: pd_reader_open() maps a file (or slurps a pipe), validates the
+ * header, the attrs and the feature table, and then hands out records one
+ * at a time with every size checked against the record and the file.
+ * Nothing it returns points outside the mapping.  Errors read
+ * "FILE: offset 0xOFF: what is wrong".
+ *
+ * Writer: pd_writer_open() creates the file; attrs are added, then
+ * pd_writer_begin_data() writes the header, ids and attrs so that the file
+ * is readable from then on even if we are killed (data.size stays 0 until
+ * finish, and the reader recovers the whole records); records are appended;
+ * pd_writer_finish() writes the feature sections and the final header.
+ */
+#ifndef PERFCHECK_PERFDATA_H
+#define PERFCHECK_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/format.h"
+#include "util/error.h"
+
+/* ---------------------------------------------------------------- evsel */
+
+/* One event of a file: its attr and the sample ids that point to it. */
+struct pd_evsel {
+	union pc_attr attr;	/* zero-extended to PC_ATTR_SIZE_MAX */
+	uint32_t file_attr_size;	/* attr.size as stored in the file */
+	uint64_t *ids;
+	uint32_t nr_ids;
+	char *name;		/* from EVENT_DESC, else synthesized ("cpu-clock") */
+	/* derived from sample_type, filled by pd_evsel_init_layout() */
+	uint32_t id_pos;	/* u64 index of the id in a SAMPLE, or -1 */
+	uint32_t is_pos;	/* u64 index of the id from the END of sample_id, or -1 */
+	uint32_t sample_id_size;	/* bytes of the sample_id trailer */
+};
+
+void pd_evsel_init_layout(struct pd_evsel *evsel);
+/* Canonical name for an attr's type/config ("cpu-clock", "page-faults", "raw 0x..."). */
+const char *pd_event_name(const struct perf_event_attr *attr, char *buf, size_t size);
+
+/* --------------------------------------------------------------- sample */
+
+struct pd_read_value {
+	uint64_t value;
+	uint64_t id;
+	uint64_t lost;
+};
+
+struct pd_sample {
+	const struct pd_evsel *evsel;
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	/* PERF_SAMPLE_READ */
+	uint64_t read_nr;		/* 1 unless PERF_FORMAT_GROUP */
+	uint64_t time_enabled, time_running;
+	const uint64_t *read_raw;	/* values as in the record, read_nr entries */
+	struct pd_read_value read_first;	/* the first (or only) value, decoded */
+	/* PERF_SAMPLE_CALLCHAIN: ips point into the record (8-byte aligned) */
+	uint64_t callchain_nr;
+	const uint64_t *callchain;
+	/* deferred: the chain ends with PERF_CONTEXT_USER_DEFERRED, cookie */
+	bool deferred;
+	uint64_t deferred_cookie;
+	uint32_t raw_size;
+	const void *raw;
+	uint64_t branch_nr;
+	uint64_t branch_hw_idx;
+	const uint64_t *branch_entries;	/* 3 u64 per entry */
+	const uint64_t *branch_counters;	/* branch_nr u64, or NULL */
+	uint64_t regs_user_abi;
+	const uint64_t *regs_user;	/* popcount(sample_regs_user) u64 */
+	uint64_t stack_user_size;
+	const void *stack_user;
+	uint64_t stack_user_dyn_size;
+	uint64_t weight;
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t regs_intr_abi;
+	const uint64_t *regs_intr;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t aux_size;
+	const void *aux;
+};
+
+/* ------------------------------------------------------------- records */
+
+struct pd_record {
+	uint64_t offset;		/* file offset of the header */
+	struct perf_event_header header;
+	const void *data;		/* the whole record, header included, 8-byte aligned */
+};
+
+/* PERF_RECORD_CALLCHAIN_DEFERRED, decoded */
+struct pd_deferred {
+	uint64_t cookie;
+	uint64_t nr;
+	const uint64_t *ips;
+};
+
+/* ---------------------------------------------------------------- reader */
+
+struct pd_reader {
+	char *path;
+	const uint8_t *base;		/* the whole file */
+	size_t size;
+	bool mapped;			/* base is an mmap, else malloc'd (pipe) */
+	bool pipe_format;		/* PERFILE2 with header size 16 */
+	bool byte_swapped;
+	struct pd_file_header header;
+	struct pd_evsel *evsels;
+	uint32_t nr_evsels;
+	uint64_t data_start, data_end;	/* [start, end) in the file */
+	bool data_size_recovered;	/* header said 0: read to the last whole record */
+	struct pd_file_section features[PD_FEAT_BITS];	/* size 0 where absent */
+	bool sample_id_all;		/* every evsel agrees; mixed files are rejected */
+	uint8_t *scratch;		/* aligned copy of a misaligned record */
+	/* the id -> evsel map, sorted by id */
+	struct pd_id_map { uint64_t id; uint32_t evsel; } *id_map;
+	uint32_t nr_id_map;
+};
+
+/* path "-" reads standard input (pipe or file format).  Warnings (recovered
+ * data size) go to pc_warn. */
+int pd_reader_open(struct pd_reader *r, const char *path, struct pc_error *err);
+void pd_reader_close(struct pd_reader *r);
+
+/*
+ * Iterates over the data section.  *pos starts at 0 (meaning data_start).
+ * Returns 1 and fills rec, 0 at the end, or -errno with err set.  A record
+ * that runs past data_end is an error, except in a recovered file where the
+ * torn last record ends the iteration with a warning.  In pipe format the
+ * attr records (HEADER_ATTR) are consumed into r->evsels as they come and
+ * are also returned.
+ */
+int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
+		   struct pc_error *err);
+
+/* The evsel a record belongs to (by sample id, or the only one). NULL if none. */
+const struct pd_evsel *pd_reader_evsel_of(const struct pd_reader *r, uint64_t id);
+
+/* Parses a PERF_RECORD_SAMPLE. */
+int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
+		    struct pd_sample *s, struct pc_error *err);
+/* Parses the sample_id trailer of a non-sample record (pid/tid/time/id/cpu
+ * set, rest zero).  Returns 0 with s->evsel NULL when there is no trailer. */
+int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
+		       struct pd_sample *s, struct pc_error *err);
+/* Parses PERF_RECORD_CALLCHAIN_DEFERRED (plus its sample_id into s if non-NULL). */
+int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
+		      struct pd_deferred *d, struct pd_sample *s, struct pc_error *err);
+
+/* Feature section payload, or -ENOENT. */
+int pd_reader_feature(const struct pd_reader *r, int feat, const void **data,
+		      size_t *size);
+/* String features (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID): copy into buf. */
+int pd_reader_feature_string(const struct pd_reader *r, int feat, char *buf,
+			     size_t size, struct pc_error *err);
+/* CMDLINE: calls fn for each argument in order. */
+int pd_reader_cmdline(const struct pd_reader *r,
+		      int (*fn)(const char *arg, void *ctx), void *ctx,
+		      struct pc_error *err);
+/* NRCPUS */
+int pd_reader_nrcpus(const struct pd_reader *r, uint32_t *avail, uint32_t *online,
+		     struct pc_error *err);
+/* BUILD_ID: calls fn for each entry. */
+int pd_reader_build_ids(const struct pd_reader *r,
+			int (*fn)(const struct pd_build_id_entry *e, const uint8_t *id,
+				  size_t id_size, const char *filename, void *ctx),
+			void *ctx, struct pc_error *err);
+
+/* ---------------------------------------------------------------- writer */
+
+struct pd_writer_feature {
+	uint8_t *data;
+	size_t size;
+};
+
+struct pd_writer {
+	char *path;
+	int fd;
+	struct pd_evsel *evsels;
+	uint32_t nr_evsels;
+	uint32_t attr_size;		/* largest attr.size among evsels */
+	uint64_t data_start;
+	uint64_t data_size;		/* bytes of whole records on disk */
+	uint8_t *buf;			/* pending records */
+	size_t buf_len, buf_cap;
+	struct pd_writer_feature features[PD_FEAT_BITS];
+	bool data_begun;
+	bool failed;			/* a write failed; finish truncates to data_size */
+	uint64_t nr_records;
+};
+
+int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err);
+/* attr->size says how many bytes of attr are meaningful; it is kept as is. */
+int pd_writer_add_evsel(struct pd_writer *w, const struct perf_event_attr *attr,
+			const uint64_t *ids, uint32_t nr_ids, const char *name,
+			struct pc_error *err);
+/* Adds ids to an evsel added before (ids become known after the open). */
+int pd_writer_add_ids(struct pd_writer *w, uint32_t evsel, const uint64_t *ids,
+		      uint32_t nr_ids, struct pc_error *err);
+int pd_writer_begin_data(struct pd_writer *w, struct pc_error *err);
+/*
+ * Appends whole records (one or many, as in a ring buffer).  Each record's
+ * header.size is checked.  On a failed write (ENOSPC, EIO) returns -errno;
+ * what was written before stays and finish keeps it.
+ */
+int pd_writer_write(struct pd_writer *w, const void *records, size_t len,
+		    struct pc_error *err);
+int pd_writer_flush(struct pd_writer *w, struct pc_error *err);
+
+/* Feature payloads, set before finish. */
+int pd_writer_set_feature(struct pd_writer *w, int feat, const void *data,
+			  size_t size);
+int pd_writer_set_string(struct pd_writer *w, int feat, const char *s);
+int pd_writer_set_nrcpus(struct pd_writer *w, uint32_t avail, uint32_t online);
+int pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const argv[]);
+int pd_writer_add_build_id(struct pd_writer *w, bool kernel, int32_t pid,
+			   const uint8_t *id, size_t id_size, const char *filename);
+/* HOSTNAME, OSRELEASE, ARCH (uname), VERSION, NRCPUS of this machine. */
+int pd_writer_set_host_features(struct pd_writer *w, const char *version);
+
+/* Writes pending data, EVENT_DESC from the evsels, the features, the final
+ * header; closes.  After a failed write it still produces a valid file
+ * holding every whole record written. */
+int pd_writer_finish(struct pd_writer *w, struct pc_error *err);
+/* Frees without finishing (the file stays as it is on disk). */
+void pd_writer_abort(struct pd_writer *w);
+
+#endif

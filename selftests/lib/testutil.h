@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the selftests: locating perfcheck, running commands. */
+#ifndef PERFCHECK_SELFTESTS_TESTUTIL_H
+#define PERFCHECK_SELFTESTS_TESTUTIL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct pc_run {
+	char *out;		/* captured stdout, NUL-terminated (may be NULL) */
+	size_t out_len;
+	char *err;		/* captured stderr */
+	size_t err_len;
+	int status;		/* wait status */
+	int exit_code;		/* WEXITSTATUS, or 128+signal */
+};
+
+/* Path of build/perfcheck: $PERFCHECK_BIN, else ../perfcheck next to this test. */
+const char *pc_test_perfcheck(void);
+/* Directory holding this test binary. */
+const char *pc_test_bindir(void);
+/* Runs argv (argv[0] looked up in PATH) with stdin from /dev/null, captures
+ * stdout and stderr; timeout_s > 0 kills it after that many seconds. */
+int pc_test_run(struct pc_run *run, int timeout_s, char *const argv[]);
+void pc_run_free(struct pc_run *run);
+/* A fresh directory under $TMPDIR (or /tmp), removed by pc_test_rmdir. */
+char *pc_test_mkdtemp(const char *tag);
+void pc_test_rmdir(char *dir);
+/* True when a program is found in PATH. */
+int pc_test_have_program(const char *name);
+/* Counts the occurrences of needle in haystack. */
+int pc_count_substr(const char *haystack, const char *needle);
+
+#endif
