@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading header feature sections and the pipe-format attr/feature records. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/reader_int.h"
+
+/* A bounds-checked cursor over one section of the file. */
+struct cursor {
+	const struct pd_reader *r;
+	uint64_t off, end;
+	const char *what;
+};
+
+static int cur_take(struct cursor *c, uint64_t len, const uint8_t **p, struct pc_error *err)
+{
+	if (len > c->end - c->off)
+		return pd_bad(c->r, err, c->off, "%s: needs %llu bytes, only %llu left in the section",
+			      c->what, (unsigned long long)len,
+			      (unsigned long long)(c->end - c->off));
+	*p = c->r->base + c->off;
+	c->off += len;
+	return 0;
+}
+
+static int cur_u32(struct cursor *c, uint32_t *v, struct pc_error *err)
+{
+	const uint8_t *p = NULL;
+	int ret = cur_take(c, 4, &p, err);
+
+	if (!ret)
+		memcpy(v, p, 4);
+	return ret;
+}
+
+/* perf_header_string: u32 len, then len bytes holding a NUL-terminated string */
+static int cur_string(struct cursor *c, const char **s, struct pc_error *err)
+{
+	uint64_t at = c->off;
+	const uint8_t *p = NULL;
+	uint32_t len;
+	int ret;
+
+	ret = cur_u32(c, &len, err);
+	if (ret)
+		return ret;
+	ret = cur_take(c, len, &p, err);
+	if (ret)
+		return ret;
+	if (len == 0 || !memchr(p, '\0', len))
+		return pd_bad(c->r, err, at, "%s: string of %u bytes is not NUL-terminated",
+			      c->what, len);
+	*s = (const char *)p;
+	return 0;
+}
+
+static int feature_cursor(const struct pd_reader *r, int feat, struct cursor *c,
+			  struct pc_error *err)
+{
+	const struct pd_file_section *s;
+
+	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+		return pc_error_set(err, ENOENT, "%s: no %s feature", r->path,
+				    pd_feature_name(feat) ?: "such");
+	s = &r->features[feat];
+	c->r = r;
+	c->off = s->offset;
+	c->end = s->offset + s->size;
+	c->what = pd_feature_name(feat) ?: "feature";
+	return 0;
+}
+
+int pd_reader_feature(const struct pd_reader *r, int feat, const void **data, size_t *size)
+{
+	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+		return -ENOENT;
+	*data = r->base + r->features[feat].offset;
+	*size = r->features[feat].size;
+	return 0;
+}
+
+int pd_reader_feature_string(const struct pd_reader *r, int feat, char *buf, size_t size,
+			     struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	const char *s;
+	int ret;
+
+	ret = feature_cursor(r, feat, &c, err);
+	if (!ret)
+		ret = cur_string(&c, &s, err);
+	if (ret)
+		return ret;
+	snprintf(buf, size, "%s", s);
+	return 0;
+}
+
+int pd_reader_cmdline(const struct pd_reader *r, int (*fn)(const char *arg, void *ctx),
+		      void *ctx, struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	uint32_t nr;
+	int ret;
+
+	ret = feature_cursor(r, PD_FEAT_CMDLINE, &c, err);
+	if (!ret)
+		ret = cur_u32(&c, &nr, err);
+	if (ret)
+		return ret;
+	if (nr > r->features[PD_FEAT_CMDLINE].size / 4)
+		return pd_bad(r, err, c.off - 4, "CMDLINE: %u arguments cannot fit in %llu bytes",
+			      nr, (unsigned long long)r->features[PD_FEAT_CMDLINE].size);
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *arg;
+
+		ret = cur_string(&c, &arg, err);
+		if (ret)
+			return ret;
+		ret = fn(arg, ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int pd_reader_nrcpus(const struct pd_reader *r, uint32_t *avail, uint32_t *online,
+		     struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	int ret;
+
+	ret = feature_cursor(r, PD_FEAT_NRCPUS, &c, err);
+	if (!ret)
+		ret = cur_u32(&c, avail, err);
+	if (!ret)
+		ret = cur_u32(&c, online, err);
+	return ret;
+}
+
+int pd_reader_build_ids(const struct pd_reader *r,
+			int (*fn)(const struct pd_build_id_entry *e, const uint8_t *id,
+				  size_t id_size, const char *filename, void *ctx),
+			void *ctx, struct pc_error *err)
+{
+	struct pd_build_id_entry *e = NULL;
+	struct cursor c = { 0 };
+	int ret;
+
+	ret = feature_cursor(r, PD_FEAT_BUILD_ID, &c, err);
+	if (ret)
+		return ret;
+	while (c.off < c.end) {
+		uint64_t at = c.off;
+		struct perf_event_header h;
+		const uint8_t *p = NULL;
+		size_t id_size, name_len;
+
+		if (c.end - c.off < sizeof(struct pd_build_id_entry))
+			return pd_bad(r, err, at, "BUILD_ID: %llu bytes left, too few for an entry",
+				      (unsigned long long)(c.end - c.off));
+		memcpy(&h, r->base + at, sizeof(h));
+		if (h.size < sizeof(struct pd_build_id_entry) + 1)
+			return pd_bad(r, err, at, "BUILD_ID: entry size %u too small", h.size);
+		ret = cur_take(&c, h.size, &p, err);
+		if (ret)
+			return ret;
+		free(e);
+		e = malloc(h.size + 1);
+		if (!e)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		memcpy(e, p, h.size);
+		((char *)e)[h.size] = '\0';
+		name_len = h.size - sizeof(*e);
+		if (!memchr(e->filename, '\0', name_len))
+			return pd_bad(r, err, at, "BUILD_ID: file name not NUL-terminated");
+		id_size = PD_BUILD_ID_MAX;
+		if (h.misc & PC_RECORD_MISC_BUILD_ID_SIZE) {
+			id_size = e->build_id[PD_BUILD_ID_MAX];
+			if (id_size > PD_BUILD_ID_MAX)
+				return pd_bad(r, err, at + 32, "BUILD_ID: id size %zu > %d",
+					      id_size, PD_BUILD_ID_MAX);
+		}
+		ret = fn(e, e->build_id, id_size, e->filename, ctx);
+		if (ret)
+			break;
+	}
+	free(e);
+	return ret;
+}
+
+/* EVENT_DESC: u32 nr, u32 attr_size, then per event: attr, u32 nr_ids, name, u64 ids[] */
+int pd_read_event_desc(struct pd_reader *r, struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	uint32_t nr, attr_size;
+	int ret;
+
+	if (r->features[PD_FEAT_EVENT_DESC].size == 0)
+		goto synthesize;
+	ret = feature_cursor(r, PD_FEAT_EVENT_DESC, &c, err);
+	if (!ret)
+		ret = cur_u32(&c, &nr, err);
+	if (!ret)
+		ret = cur_u32(&c, &attr_size, err);
+	if (ret)
+		return ret;
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096)
+		return pd_bad(r, err, c.off - 4, "EVENT_DESC: attr size %u is not valid", attr_size);
+	for (uint32_t i = 0; i < nr; i++) {
+		const uint8_t *p = NULL;
+		const char *name;
+		uint32_t nr_ids;
+
+		ret = cur_take(&c, attr_size, &p, err);
+		if (!ret)
+			ret = cur_u32(&c, &nr_ids, err);
+		if (!ret)
+			ret = cur_string(&c, &name, err);
+		if (!ret)
+			ret = cur_take(&c, (uint64_t)nr_ids * 8, &p, err);
+		if (ret)
+			return ret;
+		/* names belong to the attrs in the same order */
+		if (i < r->nr_evsels && !r->evsels[i].name) {
+			r->evsels[i].name = strdup(name);
+			if (!r->evsels[i].name)
+				return pc_error_set(err, ENOMEM, "out of memory");
+		}
+	}
+synthesize:
+	for (uint32_t i = 0; i < r->nr_evsels; i++) {
+		char buf[64];
+
+		if (r->evsels[i].name)
+			continue;
+		r->evsels[i].name = strdup(pd_event_name(&r->evsels[i].attr.attr, buf, sizeof(buf)));
+		if (!r->evsels[i].name)
+			return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Pipe format: attrs and features arrive as records within the stream. */
+int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err)
+{
+	const uint8_t *p = rec->data;
+	uint64_t body = rec->header.size - sizeof(struct perf_event_header);
+
+	if (rec->header.type == PC_RECORD_HEADER_ATTR) {
+		struct pd_evsel *evsels, *evsel;
+		uint32_t attr_size;
+		uint64_t nr_ids;
+		char buf[64];
+		int ret;
+
+		if (body < PERF_ATTR_SIZE_VER0)
+			return pd_bad(r, err, rec->offset, "ATTR record of %u bytes is too short",
+				      rec->header.size);
+		memcpy(&attr_size, p + 8 + 4, 4);
+		if (attr_size == 0)
+			attr_size = PERF_ATTR_SIZE_VER0;
+		if (attr_size > body || (body - attr_size) % 8)
+			return pd_bad(r, err, rec->offset + 12,
+				      "ATTR record: attr.size %u does not fit the record body of %llu bytes",
+				      attr_size, (unsigned long long)body);
+		if (r->nr_evsels >= 4096)
+			return pd_bad(r, err, rec->offset, "too many ATTR records");
+		evsels = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*evsels));
+		if (!evsels)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		r->evsels = evsels;
+		evsel = &evsels[r->nr_evsels];
+		memset(evsel, 0, sizeof(*evsel));
+		r->nr_evsels++;
+		ret = pd_load_attr(r, evsel, p + 8, attr_size, rec->offset + 8, err);
+		if (ret)
+			return ret;
+		nr_ids = (body - attr_size) / 8;
+		if (nr_ids) {
+			evsel->ids = malloc(nr_ids * 8);
+			if (!evsel->ids)
+				return pc_error_set(err, ENOMEM, "out of memory");
+			memcpy(evsel->ids, p + 8 + attr_size, nr_ids * 8);
+		}
+		evsel->nr_ids = (uint32_t)nr_ids;
+		evsel->name = strdup(pd_event_name(&evsel->attr.attr, buf, sizeof(buf)));
+		if (!evsel->name)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		return pd_build_id_map(r, err);
+	}
+	if (rec->header.type == PC_RECORD_HEADER_FEATURE) {
+		uint64_t feat;
+
+		if (body < 8)
+			return pd_bad(r, err, rec->offset, "FEATURE record too short");
+		memcpy(&feat, p + 8, 8);
+		if (feat < PD_FEAT_BITS) {
+			r->features[feat].offset = rec->offset + 16;
+			r->features[feat].size = body - 8;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a perf.data file: header, attrs with their ids, feature table,
+ * event names.  Every offset and size taken from the file is checked
+ * against the file before anything is read through it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/reader_int.h"
+#include "util/log.h"
+
+#define PD_MAX_EVSELS	4096
+#define PD_MAX_ATTR_SLOT 4096
+
+int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
+	   const char *fmt, ...)
+{
+	char what[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", r->path,
+			    (unsigned long long)off, what);
+}
+
+/* true when [off, off+len) lies inside the file */
+bool pd_in_file(const struct pd_reader *r, uint64_t off, uint64_t len)
+{
+	return off <= r->size && len <= r->size - off;
+}
+
+static int slurp_fd(int fd, uint8_t **out, size_t *out_size)
+{
+	size_t cap = 1 << 20, len = 0;
+	uint8_t *buf = malloc(cap);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nbuf = realloc(buf, cap * 2);
+
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			free(buf);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	*out = buf;
+	*out_size = len;
+	return 0;
+}
+
+static int map_input(struct pd_reader *r, const char *path, struct pc_error *err)
+{
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t size = 0;
+	int fd, ret;
+
+	if (!strcmp(path, "-")) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return pc_error_set(err, errno, "%s: cannot open: %s", path,
+					    strerror(errno));
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			r->base = map;
+			r->size = (size_t)st.st_size;
+			r->mapped = true;
+			if (fd != STDIN_FILENO)
+				close(fd);
+			return 0;
+		}
+	}
+	ret = slurp_fd(fd, &buf, &size);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (ret)
+		return pc_error_set(err, -ret, "%s: cannot read: %s", path, strerror(-ret));
+	r->base = buf;
+	r->size = size;
+	r->mapped = false;
+	return 0;
+}
+
+static int read_header(struct pd_reader *r, struct pc_error *err)
+{
+	uint64_t magic, hsize;
+
+	if (r->size == 0)
+		return pc_error_set(err, EINVAL, "%s: file is empty", r->path);
+	if (r->size < 16)
+		return pd_bad(r, err, 0, "file is %zu bytes, too short for a perf.data header",
+			      r->size);
+	memcpy(&magic, r->base, 8);
+	memcpy(&hsize, r->base + 8, 8);
+	if (magic == PD_MAGIC_SWAPPED)
+		return pd_bad(r, err, 0, "byte-swapped (other-endian) perf.data is not supported");
+	if (magic != PD_MAGIC)
+		return pd_bad(r, err, 0, "bad magic %#llx, not a perf.data file (PERFILE2)",
+			      (unsigned long long)magic);
+	if (hsize == PD_PIPE_HEADER_SIZE) {
+		r->pipe_format = true;
+		r->data_start = PD_PIPE_HEADER_SIZE;
+		r->data_end = r->size;
+		return 0;
+	}
+	if (hsize < sizeof(struct pd_file_header) || hsize > 4096)
+		return pd_bad(r, err, 8, "header size %#llx is not %#zx",
+			      (unsigned long long)hsize, sizeof(struct pd_file_header));
+	if (r->size < hsize)
+		return pd_bad(r, err, 0, "file is %zu bytes, truncated inside the %llu-byte header",
+			      r->size, (unsigned long long)hsize);
+	memcpy(&r->header, r->base, sizeof(r->header));
+	return 0;
+}
+
+static int check_section(struct pd_reader *r, struct pc_error *err, uint64_t where,
+			 const char *name, const struct pd_file_section *s)
+{
+	if (!pd_in_file(r, s->offset, s->size))
+		return pd_bad(r, err, where,
+			      "%s section [%#llx, +%#llx) lies outside the file (%#zx bytes)",
+			      name, (unsigned long long)s->offset,
+			      (unsigned long long)s->size, r->size);
+	return 0;
+}
+
+/*
+ * Copies an attr of any size into the evsel.  Bytes beyond what this
+ * project knows must be zero: a non-zero one is a field we would misread.
+ */
+int pd_load_attr(struct pd_reader *r, struct pd_evsel *evsel, const uint8_t *p,
+		 uint64_t avail, uint64_t off, struct pc_error *err)
+{
+	uint32_t size;
+
+	if (avail < PERF_ATTR_SIZE_VER0)
+		return pd_bad(r, err, off, "attr needs %d bytes, only %llu present",
+			      PERF_ATTR_SIZE_VER0, (unsigned long long)avail);
+	memcpy(&size, p + 4, 4);
+	if (size == 0)
+		size = PERF_ATTR_SIZE_VER0;	/* as the kernel reads a zero size */
+	if (size < PERF_ATTR_SIZE_VER0 || size % 8)
+		return pd_bad(r, err, off + 4, "attr.size %u is not a valid attr size", size);
+	if (size > avail)
+		return pd_bad(r, err, off + 4,
+			      "attr.size %u is larger than its slot of %llu bytes", size,
+			      (unsigned long long)avail);
+	for (uint32_t i = PC_ATTR_SIZE_MAX; i < size; i++)
+		if (p[i])
+			return pd_bad(r, err, off + i,
+				      "attr of size %u has a non-zero byte beyond the %d bytes this reader knows",
+				      size, PC_ATTR_SIZE_MAX);
+	memset(&evsel->attr, 0, sizeof(evsel->attr));
+	memcpy(&evsel->attr, p, size < PC_ATTR_SIZE_MAX ? size : PC_ATTR_SIZE_MAX);
+	evsel->file_attr_size = size;
+	evsel->attr.attr.size = size < PC_ATTR_SIZE_MAX ? size : PC_ATTR_SIZE_MAX;
+	if (evsel->attr.attr.sample_type & ~PC_SAMPLE_TYPE_KNOWN)
+		return pd_bad(r, err, off + 24, "sample_type %#llx has bits this reader does not know",
+			      (unsigned long long)evsel->attr.attr.sample_type);
+	pd_evsel_init_layout(evsel);
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct pd_id_map *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* (Re)builds the sorted id -> evsel map and checks the events agree on layout. */
+int pd_build_id_map(struct pd_reader *r, struct pc_error *err)
+{
+	uint64_t total = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		total += r->evsels[i].nr_ids;
+	free(r->id_map);
+	r->id_map = NULL;
+	r->nr_id_map = 0;
+	if (total) {
+		r->id_map = calloc(total, sizeof(*r->id_map));
+		if (!r->id_map)
+			return pc_error_set(err, ENOMEM, "%s: out of memory for %llu ids",
+					    r->path, (unsigned long long)total);
+	}
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		for (uint32_t j = 0; j < r->evsels[i].nr_ids; j++) {
+			r->id_map[n].id = r->evsels[i].ids[j];
+			r->id_map[n].evsel = i;
+			n++;
+		}
+	qsort(r->id_map, n, sizeof(*r->id_map), cmp_id);
+	r->nr_id_map = n;
+
+	r->sample_id_all = r->nr_evsels && r->evsels[0].attr.attr.sample_id_all;
+	for (uint32_t i = 1; i < r->nr_evsels; i++) {
+		const struct pd_evsel *a = &r->evsels[0], *b = &r->evsels[i];
+
+		if (a->attr.attr.sample_id_all != b->attr.attr.sample_id_all)
+			return pc_error_set(err, EINVAL,
+					    "%s: events disagree on sample_id_all", r->path);
+		if (a->id_pos != b->id_pos || a->is_pos != b->is_pos || a->id_pos == (uint32_t)-1)
+			return pc_error_set(err, EINVAL,
+					    "%s: %u events whose samples carry no common id position",
+					    r->path, r->nr_evsels);
+	}
+	return 0;
+}
+
+static int read_attrs(struct pd_reader *r, struct pc_error *err)
+{
+	const struct pd_file_header *h = &r->header;
+	uint64_t nr;
+	int ret;
+
+	ret = check_section(r, err, offsetof(struct pd_file_header, attrs), "attrs", &h->attrs);
+	if (ret)
+		return ret;
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
+	    h->attr_size > PD_MAX_ATTR_SLOT || h->attr_size % 8)
+		return pd_bad(r, err, offsetof(struct pd_file_header, attr_size),
+			      "attr_size %#llx is not a valid attr slot size",
+			      (unsigned long long)h->attr_size);
+	if (h->attrs.size % h->attr_size)
+		return pd_bad(r, err, offsetof(struct pd_file_header, attrs),
+			      "attrs section size %#llx is not a multiple of attr_size %#llx",
+			      (unsigned long long)h->attrs.size, (unsigned long long)h->attr_size);
+	nr = h->attrs.size / h->attr_size;
+	if (nr == 0)
+		return pd_bad(r, err, offsetof(struct pd_file_header, attrs), "file has no attrs");
+	if (nr > PD_MAX_EVSELS)
+		return pd_bad(r, err, offsetof(struct pd_file_header, attrs),
+			      "%llu attrs, more than the %d this reader accepts",
+			      (unsigned long long)nr, PD_MAX_EVSELS);
+	r->evsels = calloc(nr, sizeof(*r->evsels));
+	if (!r->evsels)
+		return pc_error_set(err, ENOMEM, "%s: out of memory", r->path);
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t off = h->attrs.offset + i * h->attr_size;
+		uint64_t slot = h->attr_size - sizeof(struct pd_file_section);
+		struct pd_evsel *evsel = &r->evsels[i];
+		struct pd_file_section ids;
+
+		r->nr_evsels = (uint32_t)i + 1;
+		ret = pd_load_attr(r, evsel, r->base + off, slot, off, err);
+		if (ret)
+			return ret;
+		memcpy(&ids, r->base + off + slot, sizeof(ids));
+		ret = check_section(r, err, off + slot, "attr ids", &ids);
+		if (ret)
+			return ret;
+		if (ids.size % 8)
+			return pd_bad(r, err, off + slot, "ids section size %#llx is not a multiple of 8",
+				      (unsigned long long)ids.size);
+		evsel->nr_ids = (uint32_t)(ids.size / 8);
+		if (evsel->nr_ids) {
+			evsel->ids = malloc(ids.size);
+			if (!evsel->ids)
+				return pc_error_set(err, ENOMEM, "%s: out of memory", r->path);
+			memcpy(evsel->ids, r->base + ids.offset, ids.size);
+		}
+	}
+	return pd_build_id_map(r, err);
+}
+
+static int read_feature_table(struct pd_reader *r, struct pc_error *err)
+{
+	const struct pd_file_header *h = &r->header;
+	uint64_t table = h->data.offset + h->data.size;
+	uint32_t n = 0;
+
+	for (int bit = 0; bit < PD_FEAT_BITS; bit++) {
+		struct pd_file_section s;
+		const char *name = pd_feature_name(bit);
+		char label[48];
+		int ret;
+
+		if (!(h->adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (!pd_in_file(r, table + n * 16ULL, 16))
+			return pd_bad(r, err, table + n * 16ULL,
+				      "feature table entry %u (feature %d) lies outside the file", n, bit);
+		memcpy(&s, r->base + table + n * 16ULL, sizeof(s));
+		snprintf(label, sizeof(label), "feature %s", name ? name : "(unknown)");
+		ret = check_section(r, err, table + n * 16ULL, label, &s);
+		if (ret)
+			return ret;
+		r->features[bit] = s;
+		n++;
+	}
+	return 0;
+}
+
+static int read_data_section(struct pd_reader *r, struct pc_error *err)
+{
+	const struct pd_file_header *h = &r->header;
+	int ret;
+
+	if (h->data.offset < h->size)
+		return pd_bad(r, err, offsetof(struct pd_file_header, data),
+			      "data section offset %#llx lies inside the header",
+			      (unsigned long long)h->data.offset);
+	if (h->data.size == 0) {
+		/* recorder killed before it wrote the final header: keep what is there */
+		if (h->data.offset > r->size)
+			return pd_bad(r, err, offsetof(struct pd_file_header, data),
+				      "data section offset %#llx lies outside the file (%#zx bytes)",
+				      (unsigned long long)h->data.offset, r->size);
+		r->data_start = h->data.offset;
+		r->data_end = r->size;
+		r->data_size_recovered = true;
+		pc_warn("%s: the header's data size is 0 (recording was not finalized); "
+			"reading every whole record up to the end of the file\n", r->path);
+		return 0;
+	}
+	ret = check_section(r, err, offsetof(struct pd_file_header, data), "data", &h->data);
+	if (ret)
+		return ret;
+	r->data_start = h->data.offset;
+	r->data_end = h->data.offset + h->data.size;
+	return read_feature_table(r, err);
+}
+
+int pd_reader_open(struct pd_reader *r, const char *path, struct pc_error *err)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->path = strdup(!strcmp(path, "-") ? "<stdin>" : path);
+	if (!r->path)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	ret = map_input(r, path, err);
+	if (ret)
+		goto fail;
+	ret = read_header(r, err);
+	if (ret)
+		goto fail;
+	if (!r->pipe_format) {
+		ret = read_attrs(r, err);
+		if (ret)
+			goto fail;
+		ret = read_data_section(r, err);
+		if (ret)
+			goto fail;
+		ret = pd_read_event_desc(r, err);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	pd_reader_close(r);
+	return ret;
+}
+
+void pd_reader_close(struct pd_reader *r)
+{
+	if (r->base) {
+		if (r->mapped)
+			munmap((void *)r->base, r->size);
+		else
+			free((void *)r->base);
+	}
+	for (uint32_t i = 0; i < r->nr_evsels; i++) {
+		free(r->evsels[i].ids);
+		free(r->evsels[i].name);
+	}
+	free(r->evsels);
+	free(r->id_map);
+	free(r->scratch);
+	free(r->path);
+	memset(r, 0, sizeof(*r));
+}
+
+const struct pd_evsel *pd_reader_evsel_of(const struct pd_reader *r, uint64_t id)
+{
+	uint32_t lo = 0, hi = r->nr_id_map;
+
+	if (r->nr_evsels == 1)
+		return &r->evsels[0];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->id_map[mid].id == id)
+			return &r->evsels[r->id_map[mid].evsel];
+		if (r->id_map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}

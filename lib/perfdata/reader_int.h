@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared between the reader's files; not part of the library's interface. */
+#ifndef PERFCHECK_PERFDATA_READER_INT_H
+#define PERFCHECK_PERFDATA_READER_INT_H
+
+#include <stdarg.h>
+#include "perfdata/perfdata.h"
+
+/* "PATH: offset 0xOFF: what" as an EINVAL error */
+int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
+	   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+bool pd_in_file(const struct pd_reader *r, uint64_t off, uint64_t len);
+int pd_load_attr(struct pd_reader *r, struct pd_evsel *evsel, const uint8_t *p,
+		 uint64_t avail, uint64_t off, struct pc_error *err);
+int pd_build_id_map(struct pd_reader *r, struct pc_error *err);
+int pd_read_event_desc(struct pd_reader *r, struct pc_error *err);
+int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err);
+
+#endif

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding PERF_RECORD_SAMPLE (driven by sample_type, read_format and the
+ * branch and register masks), the sample_id trailer of other records, and
+ * PERF_RECORD_CALLCHAIN_DEFERRED.  Records come 8-byte aligned from
+ * pd_reader_next(); every field is bounds-checked against header.size.
+ */
+#include <string.h>
+
+#include "perfdata/reader_int.h"
+
+struct body {
+	const struct pd_reader *r;
+	const struct pd_record *rec;
+	const uint64_t *p, *end;	/* u64 cursor within the record */
+	const char *what;		/* record kind, for messages */
+};
+
+static int need(struct body *b, uint64_t n, const char *field, struct pc_error *err)
+{
+	uint64_t left = (uint64_t)(b->end - b->p);
+
+	if (n > left)
+		return pd_bad(b->r, err, b->rec->offset + (uint64_t)((const uint8_t *)b->p -
+						       (const uint8_t *)b->rec->data),
+			      "%s: %s needs %llu bytes, only %llu left in the record of %u bytes",
+			      b->what, field, (unsigned long long)n * 8,
+			      (unsigned long long)left * 8, b->rec->header.size);
+	return 0;
+}
+
+#define TAKE(b, dst, field)						\
+	do {								\
+		int __ret = need((b), 1, (field), err);			\
+		if (__ret)						\
+			return __ret;					\
+		(dst) = *(b)->p++;					\
+	} while (0)
+
+static int parse_read(struct body *b, const struct pd_evsel *evsel, struct pd_sample *s,
+		      struct pc_error *err)
+{
+	uint64_t fmt = evsel->attr.attr.read_format;
+	uint64_t per_value = 1 + !!(fmt & PERF_FORMAT_ID) + !!(fmt & PERF_FORMAT_LOST);
+	int ret;
+
+	if (fmt & PERF_FORMAT_GROUP) {
+		TAKE(b, s->read_nr, "read nr");
+		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			TAKE(b, s->time_enabled, "read time_enabled");
+		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			TAKE(b, s->time_running, "read time_running");
+		if (s->read_nr == 0 || s->read_nr > (uint64_t)(b->end - b->p) / per_value)
+			return pd_bad(b->r, err, b->rec->offset,
+				      "%s: read group of %llu values does not fit the record",
+				      b->what, (unsigned long long)s->read_nr);
+		s->read_raw = b->p;
+		ret = need(b, s->read_nr * per_value, "read values", err);
+		if (ret)
+			return ret;
+		s->read_first.value = b->p[0];
+		if (fmt & PERF_FORMAT_ID)
+			s->read_first.id = b->p[1];
+		if (fmt & PERF_FORMAT_LOST)
+			s->read_first.lost = b->p[per_value - 1];
+		b->p += s->read_nr * per_value;
+		return 0;
+	}
+	s->read_nr = 1;
+	s->read_raw = b->p;
+	TAKE(b, s->read_first.value, "read value");
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		TAKE(b, s->time_enabled, "read time_enabled");
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		TAKE(b, s->time_running, "read time_running");
+	if (fmt & PERF_FORMAT_ID)
+		TAKE(b, s->read_first.id, "read id");
+	if (fmt & PERF_FORMAT_LOST)
+		TAKE(b, s->read_first.lost, "read lost");
+	return 0;
+}
+
+static int parse_regs(struct body *b, uint64_t mask, uint64_t *abi, const uint64_t **regs,
+		      const char *field, struct pc_error *err)
+{
+	uint64_t n = (uint64_t)__builtin_popcountll(mask);
+	int ret;
+
+	TAKE(b, *abi, field);
+	if (*abi == 0)
+		return 0;
+	ret = need(b, n, field, err);
+	if (ret)
+		return ret;
+	*regs = b->p;
+	b->p += n;
+	return 0;
+}
+
+static const struct pd_evsel *evsel_for_sample(const struct pd_reader *r,
+					       const struct pd_record *rec)
+{
+	const struct pd_evsel *first = &r->evsels[0];
+	uint64_t body = (rec->header.size - sizeof(struct perf_event_header)) / 8;
+	const uint64_t *p = (const uint64_t *)rec->data + 1;
+
+	if (r->nr_evsels == 1)
+		return first;
+	if (first->id_pos == (uint32_t)-1 || first->id_pos >= body)
+		return NULL;
+	return pd_reader_evsel_of(r, p[first->id_pos]);
+}
+
+int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
+		    struct pd_sample *s, struct pc_error *err)
+{
+	struct body b = { r, rec, (const uint64_t *)rec->data + 1, NULL, "SAMPLE" };
+	const struct pd_evsel *evsel;
+	uint64_t type, v;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = (uint32_t)-1;
+	b.end = b.p + (rec->header.size - sizeof(struct perf_event_header)) / 8;
+	if (r->nr_evsels == 0)
+		return pd_bad(r, err, rec->offset, "SAMPLE before any attr");
+	evsel = evsel_for_sample(r, rec);
+	if (!evsel)
+		return pd_bad(r, err, rec->offset, "SAMPLE with an id that matches no event");
+	s->evsel = evsel;
+	type = evsel->attr.attr.sample_type;
+
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		TAKE(&b, s->id, "identifier");
+	if (type & PERF_SAMPLE_IP)
+		TAKE(&b, s->ip, "ip");
+	if (type & PERF_SAMPLE_TID) {
+		TAKE(&b, v, "pid/tid");
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		TAKE(&b, s->time, "time");
+	if (type & PERF_SAMPLE_ADDR)
+		TAKE(&b, s->addr, "addr");
+	if (type & PERF_SAMPLE_ID)
+		TAKE(&b, s->id, "id");
+	if (type & PERF_SAMPLE_STREAM_ID)
+		TAKE(&b, s->stream_id, "stream_id");
+	if (type & PERF_SAMPLE_CPU) {
+		TAKE(&b, v, "cpu");
+		s->cpu = (uint32_t)v;
+	}
+	if (type & PERF_SAMPLE_PERIOD)
+		TAKE(&b, s->period, "period");
+	if (type & PERF_SAMPLE_READ) {
+		ret = parse_read(&b, evsel, s, err);
+		if (ret)
+			return ret;
+	}
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		TAKE(&b, s->callchain_nr, "callchain nr");
+		if (s->callchain_nr > (uint64_t)(b.end - b.p))
+			return pd_bad(r, err, rec->offset,
+				      "SAMPLE: callchain of %llu entries is larger than the record (%u bytes)",
+				      (unsigned long long)s->callchain_nr, rec->header.size);
+		s->callchain = b.p;
+		b.p += s->callchain_nr;
+		if (s->callchain_nr >= 2 &&
+		    s->callchain[s->callchain_nr - 2] == PC_CONTEXT_USER_DEFERRED) {
+			s->deferred = true;
+			s->deferred_cookie = s->callchain[s->callchain_nr - 1];
+		}
+	}
+	if (type & PERF_SAMPLE_RAW) {
+		uint32_t size;
+
+		ret = need(&b, 1, "raw size", err);
+		if (ret)
+			return ret;
+		memcpy(&size, b.p, 4);
+		/* u32 size then data; the kernel pads size+4 to a multiple of 8 */
+		if ((uint64_t)size + 4 > (uint64_t)(b.end - b.p) * 8)
+			return pd_bad(r, err, rec->offset, "SAMPLE: raw data of %u bytes is larger than the record",
+				      size);
+		s->raw_size = size;
+		s->raw = (const uint8_t *)b.p + 4;
+		b.p += (size + 4 + 7) / 8;
+	}
+	if (type & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t bst = evsel->attr.attr.branch_sample_type;
+
+		TAKE(&b, s->branch_nr, "branch nr");
+		if (bst & PC_SAMPLE_BRANCH_HW_INDEX)
+			TAKE(&b, s->branch_hw_idx, "branch hw_idx");
+		if (s->branch_nr > (uint64_t)(b.end - b.p) / 3)
+			return pd_bad(r, err, rec->offset, "SAMPLE: %llu branch entries do not fit the record",
+				      (unsigned long long)s->branch_nr);
+		s->branch_entries = b.p;
+		b.p += s->branch_nr * 3;
+		if (bst & PC_SAMPLE_BRANCH_COUNTERS) {
+			ret = need(&b, s->branch_nr, "branch counters", err);
+			if (ret)
+				return ret;
+			s->branch_counters = b.p;
+			b.p += s->branch_nr;
+		}
+	}
+	if (type & PERF_SAMPLE_REGS_USER) {
+		ret = parse_regs(&b, evsel->attr.attr.sample_regs_user, &s->regs_user_abi,
+				 &s->regs_user, "user regs", err);
+		if (ret)
+			return ret;
+	}
+	if (type & PERF_SAMPLE_STACK_USER) {
+		TAKE(&b, s->stack_user_size, "user stack size");
+		if (s->stack_user_size) {
+			uint64_t words = s->stack_user_size / 8;
+
+			if (s->stack_user_size % 8)
+				return pd_bad(r, err, rec->offset, "SAMPLE: user stack size %llu is not a multiple of 8",
+					      (unsigned long long)s->stack_user_size);
+			ret = need(&b, words, "user stack", err);
+			if (ret)
+				return ret;
+			s->stack_user = b.p;
+			b.p += words;
+			TAKE(&b, s->stack_user_dyn_size, "user stack dyn_size");
+		}
+	}
+	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		TAKE(&b, s->weight, "weight");
+	if (type & PERF_SAMPLE_DATA_SRC)
+		TAKE(&b, s->data_src, "data_src");
+	if (type & PERF_SAMPLE_TRANSACTION)
+		TAKE(&b, s->transaction, "transaction");
+	if (type & PERF_SAMPLE_REGS_INTR) {
+		ret = parse_regs(&b, evsel->attr.attr.sample_regs_intr, &s->regs_intr_abi,
+				 &s->regs_intr, "intr regs", err);
+		if (ret)
+			return ret;
+	}
+	if (type & PERF_SAMPLE_PHYS_ADDR)
+		TAKE(&b, s->phys_addr, "phys_addr");
+	if (type & PERF_SAMPLE_CGROUP)
+		TAKE(&b, s->cgroup, "cgroup");
+	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
+		TAKE(&b, s->data_page_size, "data_page_size");
+	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
+		TAKE(&b, s->code_page_size, "code_page_size");
+	if (type & PERF_SAMPLE_AUX) {
+		TAKE(&b, s->aux_size, "aux size");
+		if (s->aux_size % 8 || s->aux_size / 8 > (uint64_t)(b.end - b.p))
+			return pd_bad(r, err, rec->offset, "SAMPLE: aux data of %llu bytes does not fit the record",
+				      (unsigned long long)s->aux_size);
+		s->aux = b.p;
+		b.p += s->aux_size / 8;
+	}
+	return 0;
+}
+
+static bool has_sample_id(const struct pd_reader *r, const struct pd_record *rec)
+{
+	return r->sample_id_all && r->nr_evsels &&
+	       rec->header.type != PERF_RECORD_SAMPLE &&
+	       rec->header.type < PC_RECORD_HEADER_ATTR;
+}
+
+int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
+		       struct pd_sample *s, struct pc_error *err)
+{
+	const uint64_t *end = (const uint64_t *)rec->data + rec->header.size / 8;
+	const struct pd_evsel *evsel = &r->evsels[0];
+	struct body b = { r, rec, NULL, end, pd_record_name(rec->header.type) ?: "record" };
+	uint64_t type, v;
+
+	memset(s, 0, sizeof(*s));
+	s->cpu = (uint32_t)-1;
+	if (!has_sample_id(r, rec))
+		return 0;
+	if (rec->header.size < sizeof(struct perf_event_header) + evsel->sample_id_size)
+		return pd_bad(r, err, rec->offset, "%s record of %u bytes is too short for its sample_id",
+			      b.what, rec->header.size);
+	if (r->nr_evsels > 1) {
+		evsel = pd_reader_evsel_of(r, end[-(int64_t)evsel->is_pos]);
+		if (!evsel)
+			return pd_bad(r, err, rec->offset, "%s record with an id that matches no event",
+				      b.what);
+	}
+	s->evsel = evsel;
+	type = evsel->attr.attr.sample_type;
+	b.p = end - evsel->sample_id_size / 8;
+	if (type & PERF_SAMPLE_TID) {
+		TAKE(&b, v, "pid/tid");
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		TAKE(&b, s->time, "time");
+	if (type & PERF_SAMPLE_ID)
+		TAKE(&b, s->id, "id");
+	if (type & PERF_SAMPLE_STREAM_ID)
+		TAKE(&b, s->stream_id, "stream_id");
+	if (type & PERF_SAMPLE_CPU) {
+		TAKE(&b, v, "cpu");
+		s->cpu = (uint32_t)v;
+	}
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		TAKE(&b, s->id, "identifier");
+	return 0;
+}
+
+int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
+		      struct pd_deferred *d, struct pd_sample *s, struct pc_error *err)
+{
+	const uint64_t *p = (const uint64_t *)rec->data + 1;
+	uint64_t words = (rec->header.size - sizeof(struct perf_event_header)) / 8;
+	uint64_t trailer = 0;
+	struct pd_sample tmp;
+	int ret;
+
+	if (!s)
+		s = &tmp;
+	ret = pd_parse_sample_id(r, rec, s, err);
+	if (ret)
+		return ret;
+	if (s->evsel)
+		trailer = s->evsel->sample_id_size / 8;
+	if (words < 2 + trailer)
+		return pd_bad(r, err, rec->offset, "CALLCHAIN_DEFERRED record of %u bytes is too short",
+			      rec->header.size);
+	d->cookie = p[0];
+	d->nr = p[1];
+	if (d->nr > words - 2 - trailer)
+		return pd_bad(r, err, rec->offset,
+			      "CALLCHAIN_DEFERRED: %llu ips do not fit the record of %u bytes",
+			      (unsigned long long)d->nr, rec->header.size);
+	d->ips = p + 2;
+	return 0;
+}

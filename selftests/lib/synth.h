@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Synthesizing perf records for tests: the encoder that mirrors the
+ * library's sample parser, so that tests can build any file they need
+ * (every sample_type bit, deferred callchains, malformed records).
+ */
+#ifndef PERFCHECK_SELFTESTS_SYNTH_H
+#define PERFCHECK_SELFTESTS_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+
+struct synth {
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+void synth_put(struct synth *s, const void *p, size_t n);
+void synth_free(struct synth *s);
+/* A PERF_RECORD_SAMPLE with every field of attr->sample_type taken from v. */
+void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
+/* The sample_id trailer (when attr->sample_id_all), fields from v. */
+void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
+void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
+		const char *comm, const struct pd_sample *id);
+void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
+		 uint64_t start, uint64_t len, uint64_t pgoff, const char *filename,
+		 const struct pd_sample *id);
+void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t type,
+		uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,
+		const struct pd_sample *id);
+void synth_deferred(struct synth *s, const struct perf_event_attr *attr, uint64_t cookie,
+		    uint64_t nr, const uint64_t *ips, const struct pd_sample *id);
+void synth_finished_round(struct synth *s);
+
+/* Writes a whole perf.data: one event per attr (ids[i] its id), then data. */
+int synth_write_file(const char *path, const struct perf_event_attr *const *attrs,
+		     const uint64_t *ids, const char *const *names, int nr,
+		     const struct synth *data);
+
+#endif
