@@ -42,7 +42,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 PROVE_TIMEOUT ?= 300
 
-.PHONY: all deps check matrix static clean selftests linux-source fixtures bench fuzz
+.PHONY: all deps check matrix static guest clean selftests linux-source fixtures bench fuzz
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/perfcheck selftests
@@ -69,7 +69,7 @@ $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
 # selftests: one binary per file, built against the kernel's own harness
 $(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(KSFT_DIR) -c -o $@ $<
+	$(CC) $(CFLAGS) -isystem $(KSFT_DIR) -c -o $@ $<
 
 $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
@@ -86,8 +86,28 @@ check: all
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
 		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
 
+# The guests of the kernel matrix (vm/): static perfcheck and selftests, the
+# C init, and the kernel's own perf_events selftests built from the cache
+# against the same harness (their code is not ours: its warnings are not shown).
+KSFT_PEERS := sigtrap_threads remove_on_exec watermark_signal mmap
+KSFT_BIN   := $(KSFT_PEERS:%=$(BUILD)/ksft/%)
+
+$(BUILD)/vm/init: vm/init.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/ksft/%: $(LINUX_SRC)/.complete
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -D_GNU_SOURCE -w -I$(KSFT_DIR) $(LDFLAGS) -o $@ $(KSFT_DIR)/perf_events/$*.c -lpthread
+
+guest: all $(BUILD)/vm/init $(KSFT_BIN)
+
 static:
-	$(MAKE) STATIC=1 all
+	$(MAKE) STATIC=1 guest
+
+# make matrix: every row of vm/kernels (MATRIX_FLAGS: e.g. --shard 1/2, --kernel 6.1)
+matrix: static
+	vm/run $(MATRIX_FLAGS)
 
 clean:
 	rm -rf build
