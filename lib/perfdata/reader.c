@@ -224,7 +224,8 @@ int pd_build_id_map(struct pd_reader *r, struct pc_error *err)
 			r->id_map[n].evsel = i;
 			n++;
 		}
-	qsort(r->id_map, n, sizeof(*r->id_map), cmp_id);
+	if (n)
+		qsort(r->id_map, n, sizeof(*r->id_map), cmp_id);
 	r->nr_id_map = n;
 
 	r->sample_id_all = r->nr_evsels && r->evsels[0].attr.attr.sample_id_all;

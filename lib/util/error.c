@@ -37,7 +37,7 @@ int pc_error_prefix(struct pc_error *err, const char *fmt, ...)
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+	snprintf(err->msg, sizeof(err->msg), "%.200s: %.300s", prefix, old);
 	return -err->code;
 }
 
