@@ -76,4 +76,42 @@ int pc_event_open(union pc_attr *attr, const char *event_name, pid_t pid, int cp
 		  int group_fd, unsigned long flags, struct pc_open_info *info,
 		  struct pc_error *err);
 
+/* What the table says about a feature (probes/features.c). */
+struct pc_feature_info {
+	const char *name;
+	const char *description;
+	const char *since;		/* kernel version it appeared in */
+	const char *clearing;		/* what switching it off means */
+	/* the attr bits it needs: any of them set means the feature is asked for */
+	uint64_t flag_bits;		/* bits of the flags word (offset 40) */
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t branch_sample_type;
+	unsigned long open_flags;
+	uint64_t dependents;		/* (1ULL << feature) cleared along with it */
+	bool clear_silently;		/* false: an open needing it fails instead */
+};
+
+const struct pc_feature_info *pc_feature_info(enum pc_feature feat);
+/* PC_FEAT__COUNT when no feature has that name. */
+enum pc_feature pc_feature_by_name(const char *name);
+/* Status name: "supported", "missing", "unknown". */
+const char *pc_feature_status_name(enum pc_feature_status status);
+/* Does this attr (and these open flags) ask for the feature? */
+bool pc_feature_requested(enum pc_feature feat, const union pc_attr *attr,
+			  unsigned long flags);
+/*
+ * The attrs the probes open, for tests and -vv: the known-good baseline
+ * (software cpu-clock sampling, user space only, current thread, any cpu)
+ * and a feature's probe attr, which differs from it only by that feature.
+ */
+void pc_feature_baseline_attr(union pc_attr *attr);
+int pc_feature_probe_attr(enum pc_feature feat, union pc_attr *attr, unsigned long *flags);
+/* perf_event_max_stack as the kernel (or the simulated one) reports it. */
+int pc_kernel_max_stack(long *value);
+/* "EINVAL" for EINVAL; NULL for an errno this layer has no name for. */
+const char *pc_errno_name(int err);
+/* Forgets every cached verdict; the next pc_feature_probe() asks the kernel again. */
+void pc_probe_reset(void);
+
 #endif
