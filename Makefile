@@ -63,8 +63,11 @@ $(BUILD)/libperfcheck.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
+# cli/commands.h declares the commands weak, and a weak reference does not
+# pull a member out of an archive: -u makes each present command's one.
+CMD_SYMS := cmd_record cmd_script cmd_report cmd_probe
 $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) $(CMD_SYMS:%=-Wl,-u,%) -o $@ $^ $(LDLIBS)
 
 # selftests: one binary per file, built against the kernel's own harness
 $(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
@@ -113,3 +116,12 @@ clean:
 	rm -rf build
 
 -include $(shell find build -name '*.d' 2>/dev/null)
+
+# The fixtures' workload: freestanding and static, the same binary on every kernel.
+PCWORK_CFLAGS := -O1 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -ffreestanding \
+	-fno-stack-protector -fno-pie -no-pie -static -nostdlib -fno-asynchronous-unwind-tables \
+	-Wall -Wextra -Wl,--build-id
+$(BUILD)/pcwork: fixtures/workload/pcwork.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PCWORK_CFLAGS) -o $@ $<
+all: $(BUILD)/pcwork
