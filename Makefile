@@ -64,8 +64,8 @@ $(BUILD)/libperfcheck.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 # cli/commands.h declares the commands weak, and a weak reference does not
-# pull a member out of an archive: -u makes each present command's one.
-CMD_SYMS := cmd_record cmd_script cmd_report cmd_probe
+# pull a member out of an archive: -u pulls each command that is defined.
+CMD_SYMS := $(sort $(shell sed -n 's/^int \(cmd_[a-z_]*\)[^a-z_].*/\1/p' $(LIB_SRC)))
 $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
 	$(CC) $(LDFLAGS) $(CMD_SYMS:%=-Wl,-u,%) -o $@ $^ $(LDLIBS)
 
