@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's /init (PID 1 of every matrix kernel), also usable on the host.
+ *
+ *   init                        as PID 1: mounts, runs /perfcheck/plan, writes the
+ *                               artifacts to the NVMe disk, powers off
+ *   init --host PLAN OUTDIR     runs PLAN on this machine (the matrix's host row)
+ *   init --calibrate            prints the speed-calibration loop's time in ns
+ *
+ * Everything the host needs is printed on stdout (the serial console in a
+ * guest) as lines "PCVM:NONCE:WORD ..." around each test's raw TAP.  The
+ * nonce is fresh per run and only known to the plan, so that no output of a
+ * test or of the kernel can forge a marker.  The plan is a text file, one
+ * directive per line:
+ *
+ *   nonce WORD          marker nonce
+ *   ref_ns N            the host's time for the calibration loop
+ *   timeout S           per-test timeout before scaling by the guest's speed
+ *   paranoid V          value for kernel.perf_event_paranoid (guest only)
+ *   disk PATH           where the artifact tar goes (guest only)
+ *   env NAME=VALUE      added to every test's environment
+ *   run SUITE NAME ARGV...   runs ARGV as test SUITE/NAME
+ *   sh SUITE NAME LINE       runs "/bin/sh -c LINE" as test SUITE/NAME
+ *
+ * Each test runs in its own process group, with its working directory
+ * OUTDIR/SUITE/NAME (so perf.data files it writes become artifacts), stdout
+ * relayed, stderr kept in stderr.txt there, and is killed with its group
+ * when it outlives its scaled timeout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LINE	4096
+#define MAX_ARGS	64
+#define CALIB_ROUNDS	200000ULL
+#define CALIB_SYSCALLS	10000
+#define CALIB_MAPS	8
+#define CALIB_FORKS	25
+#define CALIB_SIGNALS	2500
+
+struct plan {
+	char nonce[64];
+	double ref_ns;
+	double timeout_s;
+	char paranoid[16];
+	char disk[256];
+	char *env[32];
+	int nenv;
+};
+
+static int guest;		/* running as PID 1 of a guest */
+static const char *outdir = "/out";
+static struct plan plan = { .timeout_s = 30 };
+static double factor = 1.0;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void marker(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void marker(const char *fmt, ...)
+{
+	char buf[MAX_LINE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* one write per line: a line is never split by our own buffering */
+	dprintf(1, "PCVM:%s:%s\n", plan.nonce, buf);
+}
+
+/*
+ * The same mixed work on host and guest: a dependent multiply chain (TCG
+ * translates it almost at host speed), system calls, page faults, fork
+ * and signals (where TCG and a guest kernel lose the most).  The ratio is the guest's slowdown.
+ */
+static double calibrate(void)
+{
+	double best = 0;
+
+	for (int r = 0; r < 2; r++) {
+		volatile uint64_t sink;
+		uint64_t x = 1;
+		double t0 = now_ms();
+
+		for (uint64_t i = 0; i < CALIB_ROUNDS; i++)
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		sink = x;
+		for (int i = 0; i < CALIB_SYSCALLS; i++)
+			sink += syscall(SYS_getppid);
+		for (int i = 0; i < CALIB_FORKS; i++) {
+			pid_t pid = fork();
+
+			if (pid == 0)
+				_exit(0);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
+		for (int i = 0; i < CALIB_SIGNALS; i++)
+			raise(SIGURG);	/* ignored by default, but delivered */
+		for (int i = 0; i < CALIB_MAPS; i++) {
+			char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				break;
+			for (int off = 0; off < 1 << 20; off += 4096)
+				p[off] = (char)off;
+			munmap(p, 1 << 20);
+		}
+		(void)sink;
+		double ns = (now_ms() - t0) * 1e6;
+		if (!r || ns < best)
+			best = ns;
+	}
+	return best;
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, data, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
+static void mkdirs(const char *path)
+{
+	char tmp[1024];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(tmp, 0755);
+		*p = '/';
+	}
+	mkdir(tmp, 0755);
+}
+
+static void guest_mount(const char *type, const char *dir)
+{
+	mkdirs(dir);
+	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
+		marker("note mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void guest_setup(void)
+{
+	guest_mount("proc", "/proc");
+	guest_mount("sysfs", "/sys");
+	guest_mount("devtmpfs", "/dev");
+	guest_mount("debugfs", "/sys/kernel/debug");
+	guest_mount("tracefs", "/sys/kernel/tracing");
+	guest_mount("tmpfs", "/tmp");
+	mkdirs("/root");
+	/* busybox applets as /bin/NAME for the thin sh glue of plan lines */
+	if (access("/bin/sh", X_OK)) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execl("/bin/busybox", "busybox", "--install", "-s", "/bin", (char *)NULL);
+			_exit(127);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+
+static void set_paranoid(void)
+{
+	char old[32] = "?";
+	int fd;
+
+	fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, old, sizeof(old) - 1);
+
+		old[n > 0 ? n : 0] = '\0';
+		old[strcspn(old, "\n")] = '\0';
+		close(fd);
+	}
+	if (plan.paranoid[0] &&
+	    write_file("/proc/sys/kernel/perf_event_paranoid", plan.paranoid, strlen(plan.paranoid)))
+		marker("note cannot set perf_event_paranoid: %s", strerror(errno));
+	write_file("/proc/sys/kernel/kptr_restrict", "0", 1);
+	marker("paranoid was=%s now=%s", old, plan.paranoid[0] ? plan.paranoid : old);
+}
+
+/* Splits a plan line on blanks; returns the number of words. */
+static int split(char *line, char **argv, int max)
+{
+	int n = 0;
+
+	for (char *p = strtok(line, " \t\n"); p && n < max - 1; p = strtok(NULL, " \t\n"))
+		argv[n++] = p;
+	argv[n] = NULL;
+	return n;
+}
+
+static void child_exec(char **argv, const char *dir)
+{
+	char errpath[1100];
+	int nul, err;
+
+	setpgid(0, 0);
+	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", dir);
+	if (chdir(dir))
+		_exit(126);
+	nul = open("/dev/null", O_RDONLY);
+	err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (nul >= 0)
+		dup2(nul, 0);
+	if (err >= 0)
+		dup2(err, 2);
+	for (int i = 0; i < plan.nenv; i++)
+		putenv(plan.env[i]);
+	setenv("PERFCHECK_ARTIFACTS", dir, 1);
+	execvp(argv[0], argv);
+	dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Relays the child's stdout line by line, adding a newline to a last partial line. */
+static int relay(int fd, pid_t pid, double deadline)
+{
+	char buf[8192];
+	int at_bol = 1;
+
+	for (;;) {
+		double left = deadline - now_ms();
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		ssize_t n;
+		int ret;
+
+		if (left <= 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			if (!at_bol)
+				dprintf(1, "\n");
+			return 1;
+		}
+		ret = poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (write(1, buf, n) != n)
+			break;
+		at_bol = buf[n - 1] == '\n';
+	}
+	if (!at_bol)
+		dprintf(1, "\n");
+	return 0;
+}
+
+static void run_test(const char *suite, const char *name, char **argv)
+{
+	char dir[1024];
+	int pfd[2], status = 0, timed_out;
+	unsigned int timeout = (unsigned int)(plan.timeout_s * factor + 0.999);
+	double t0 = now_ms();
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/%s/%s", outdir, suite, name);
+	mkdirs(dir);
+	marker("begin %s %s timeout=%u", suite, name, timeout);
+	if (pipe(pfd)) {
+		marker("end %s %s status=error:pipe elapsed_ms=0", suite, name);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		close(pfd[1]);
+		child_exec(argv, dir);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		marker("end %s %s status=error:fork elapsed_ms=0", suite, name);
+		return;
+	}
+	timed_out = relay(pfd[0], pid, t0 + timeout * 1000.0);
+	close(pfd[0]);
+	if (!timed_out) {
+		/* output closed: the test may still run (a daemon kept no stdout) */
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			if (now_ms() > t0 + timeout * 1000.0) {
+				kill(-pid, SIGKILL);
+				timed_out = 1;
+				break;
+			}
+			usleep(10000);
+		}
+	}
+	if (timed_out)
+		waitpid(pid, &status, 0);
+	kill(-pid, SIGKILL);	/* leftovers of the test's group */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (timed_out)
+		marker("end %s %s status=timeout elapsed_ms=%.0f", suite, name, now_ms() - t0);
+	else if (WIFSIGNALED(status))
+		marker("end %s %s status=signal:%d elapsed_ms=%.0f", suite, name,
+		       WTERMSIG(status), now_ms() - t0);
+	else
+		marker("end %s %s status=exit:%d elapsed_ms=%.0f", suite, name,
+		       WEXITSTATUS(status), now_ms() - t0);
+}
+
+static void save_dmesg(void)
+{
+	char path[1100];
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf;
+	int n;
+
+	if (size <= 0)
+		size = 1 << 20;
+	buf = malloc(size);
+	if (!buf)
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	snprintf(path, sizeof(path), "%s/dmesg.txt", outdir);
+	if (n > 0)
+		write_file(path, buf, n);
+	free(buf);
+}
+
+static void save_identity(void)
+{
+	struct utsname u;
+	char buf[512], path[1100];
+	int len;
+
+	if (uname(&u))
+		return;
+	len = snprintf(buf, sizeof(buf), "%s\n%s\n%s\n", u.release, u.version, u.machine);
+	snprintf(path, sizeof(path), "%s/uname.txt", outdir);
+	write_file(path, buf, len);
+}
+
+/* Writes OUTDIR as a tar onto the raw disk; the host untars the image. */
+static void ship_artifacts(void)
+{
+	double deadline = now_ms() + 10000.0 * factor;
+	pid_t pid;
+	int status;
+
+	if (!plan.disk[0])
+		return;
+	while (access(plan.disk, W_OK) && now_ms() < deadline)
+		usleep(20000);
+	if (access(plan.disk, W_OK)) {
+		marker("artifacts error:no-disk %s", plan.disk);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/busybox", "tar", "-c", "-f", plan.disk, "-C", outdir, ".", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		marker("artifacts error:tar");
+		return;
+	}
+	sync();
+	marker("artifacts ok");
+}
+
+static int read_plan(const char *path, char ***lines_out)
+{
+	FILE *f = fopen(path, "r");
+	char line[MAX_LINE];
+	char **lines = NULL;
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *copy = strdup(line), *word, *rest;
+
+		if (!copy)
+			break;
+		word = strtok_r(copy, " \t\n", &rest);
+		if (!word || word[0] == '#') {
+			free(copy);
+			continue;
+		}
+		if (!strcmp(word, "nonce"))
+			snprintf(plan.nonce, sizeof(plan.nonce), "%s", strtok_r(NULL, " \t\n", &rest));
+		else if (!strcmp(word, "ref_ns"))
+			plan.ref_ns = atof(rest);
+		else if (!strcmp(word, "timeout"))
+			plan.timeout_s = atof(rest);
+		else if (!strcmp(word, "paranoid"))
+			snprintf(plan.paranoid, sizeof(plan.paranoid), "%s", strtok_r(NULL, " \t\n", &rest));
+		else if (!strcmp(word, "disk"))
+			snprintf(plan.disk, sizeof(plan.disk), "%s", strtok_r(NULL, " \t\n", &rest));
+		else if (!strcmp(word, "env") && plan.nenv < 32)
+			plan.env[plan.nenv++] = strdup(strtok_r(NULL, "\n", &rest));
+		else if (!strcmp(word, "run") || !strcmp(word, "sh")) {
+			char **grown = realloc(lines, (n + 1) * sizeof(*lines));
+
+			if (!grown)
+				break;
+			lines = grown;
+			lines[n++] = strdup(line);
+		}
+		free(copy);
+	}
+	fclose(f);
+	*lines_out = lines;
+	return n;
+}
+
+static const char *skip_words(const char *s, int words)
+{
+	while (words--) {
+		s += strspn(s, " \t");
+		s += strcspn(s, " \t\n");
+	}
+	return s + strspn(s, " \t");
+}
+
+static void run_plan(char **lines, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *argv[MAX_ARGS], *cmd = strdup(skip_words(lines[i], 3));
+		int argc = split(lines[i], argv, MAX_ARGS);
+
+		if (!cmd)
+			break;
+		cmd[strcspn(cmd, "\n")] = '\0';
+		if (argc >= 4 && !strcmp(argv[0], "sh")) {
+			char *sh[] = { "/bin/sh", "-c", cmd, NULL };
+
+			run_test(argv[1], argv[2], sh);
+		} else if (argc >= 4) {
+			run_test(argv[1], argv[2], argv + 3);
+		}
+		free(cmd);
+	}
+}
+
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	const char *plan_path = "/perfcheck/plan";
+	char **lines = NULL;
+	struct utsname u;
+	double boot_ms, calib;
+	int n;
+
+	if (argc == 2 && !strcmp(argv[1], "--calibrate")) {
+		printf("%.0f\n", calibrate());
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--host")) {
+		plan_path = argv[2];
+		outdir = argv[3];
+	} else if (getpid() == 1) {
+		guest = 1;
+	} else {
+		fprintf(stderr, "usage: init --host PLAN OUTDIR | init --calibrate "
+				"(or as PID 1 of a perfcheck guest)\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (guest)
+		guest_setup();
+	boot_ms = 0;
+	if (guest) {
+		struct timespec ts;
+
+		/* CLOCK_BOOTTIME counts from the kernel's start: boot-to-init time */
+		clock_gettime(CLOCK_BOOTTIME, &ts);
+		boot_ms = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	}
+	n = read_plan(plan_path, &lines);
+	if (n < 0) {
+		printf("PCVM:?:fatal cannot read plan %s: %s\n", plan_path, strerror(-n));
+		if (guest)
+			power_off();
+		return 1;
+	}
+	mkdirs(outdir);
+	calib = calibrate();
+	if (plan.ref_ns > 0 && calib > plan.ref_ns)
+		factor = calib / plan.ref_ns;
+	if (factor > 100)
+		factor = 100;
+	uname(&u);
+	marker("hello release=%s machine=%s boot_ms=%.0f calib_ns=%.0f ref_ns=%.0f factor=%.2f tests=%d",
+	       u.release, u.machine, boot_ms, calib, plan.ref_ns, factor, n);
+	if (guest)
+		set_paranoid();
+	save_identity();
+	run_plan(lines, n);
+	/* the host row keeps its own log: old host messages are not this run's */
+	if (guest) {
+		save_dmesg();
+		ship_artifacts();
+	}
+	marker("done");
+	if (guest)
+		power_off();
+	return 0;
+}

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+# The guest: its initramfs (a shared base archive plus a small per-run
+# overlay: the kernel unpacks concatenated cpio archives in order), the QEMU
+# command, and a boot watched line by line with a deadline that follows the
+# init's markers, so that a hung guest is killed soon after its current test
+# outlives its own timeout.
+package PCVM::Guest;
+use strict;
+use warnings;
+use File::Path qw(make_path remove_tree);
+use File::Basename qw(basename);
+use IO::Select;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(time);
+
+# Builds (or reuses) the base initramfs: init, busybox, perfcheck, the
+# selftests, the kernel's perf_events selftests and any payload directory
+# (copied over the root).  Returns its path.
+sub base_initramfs {
+	my (%o) = @_;
+	my ($static, $work) = @o{qw(static work)};
+	my @inputs = ("$static/vm/init", "$static/perfcheck", _busybox(),
+		      glob("$static/selftests/*"), glob("$static/ksft/*"));
+	my @payload = @{$o{payload} // []};
+	for my $p (@payload) {
+		die "vm: payload directory $p not found\n" unless -d $p;
+		push @inputs, split /\n/, `find '$p' -type f`;
+	}
+	for (qw(vm/init perfcheck)) {
+		die "vm: $static/$_ is missing: run 'make static' first\n" unless -x "$static/$_";
+	}
+	my $out = "$work/base.cpio.gz";
+	my $stamp = "$work/base.inputs";
+	my $list = join("\n", sort @inputs) . "\n";
+	if (-f $out && -f $stamp && _slurp($stamp) eq $list) {
+		my $t = (stat $out)[9];
+		return $out unless grep { (stat $_)[9] > $t } grep { -e } @inputs;
+	}
+	my $root = "$work/base.root";
+	remove_tree($root);
+	make_path(map { "$root/$_" } qw(bin perfcheck/selftests perfcheck/ksft
+					 proc sys dev tmp out root));
+	_copy("$static/vm/init", "$root/init");
+	_copy(_busybox(), "$root/bin/busybox");
+	_copy("$static/perfcheck", "$root/perfcheck/perfcheck");
+	for my $t (glob("$static/selftests/*")) {
+		_copy($t, "$root/perfcheck/selftests/" . basename($t)) if -f $t && -x $t;
+	}
+	for my $t (glob("$static/ksft/*")) {
+		_copy($t, "$root/perfcheck/ksft/" . basename($t)) if -f $t && -x $t;
+	}
+	system('cp', '-a', "$_/.", "$root/") == 0 or die "vm: cannot copy payload $_\n" for @payload;
+	_cpio($root, $out);
+	open(my $s, '>', $stamp) or die "$stamp: $!";
+	print $s $list;
+	close $s;
+	remove_tree($root);
+	return $out;
+}
+
+# The per-run overlay: the plan and the row's expected probe result.
+sub overlay_initramfs {
+	my ($dir, $plan, $baseline) = @_;
+	my $root = "$dir/overlay.root";
+	remove_tree($root);
+	make_path("$root/perfcheck");
+	open(my $fh, '>', "$root/perfcheck/plan") or die "plan: $!";
+	print $fh $plan;
+	close $fh;
+	_copy($baseline, "$root/perfcheck/baseline.txt") if $baseline;
+	_cpio($root, "$dir/overlay.cpio.gz");
+	remove_tree($root);
+	return "$dir/overlay.cpio.gz";
+}
+
+sub _busybox {
+	for (qw(/bin/busybox /usr/bin/busybox)) { return $_ if -x $_ }
+	die "vm: busybox not found (package busybox-static: make deps)\n";
+}
+
+sub _slurp { my ($f) = @_; open(my $h, '<', $f) or return ''; local $/; my $s = <$h>; return $s // '' }
+
+sub _copy {
+	my ($from, $to) = @_;
+	system('cp', $from, $to) == 0 or die "vm: cannot copy $from to $to\n";
+}
+
+sub _cpio {
+	my ($root, $out) = @_;
+	# newc with owner root; gzip -1: the guest's decompression runs under TCG
+	my $rc = system("cd '$root' && find . -mindepth 1 | LC_ALL=C sort | "
+		      . "cpio -o -H newc -R 0:0 --quiet | gzip -1 > '$out.tmp'");
+	die "vm: building $out failed (cpio and gzip installed? make deps)\n" if $rc || !-s "$out.tmp";
+	rename("$out.tmp", $out) or die "rename: $!";
+}
+
+sub qemu_bin { return $ENV{PERFCHECK_QEMU} || 'qemu-system-x86_64' }
+
+sub command {
+	my (%o) = @_;
+	my @accel = $o{accel} eq 'kvm' ? qw(-accel kvm -cpu host) : qw(-accel tcg -cpu max);
+	my @cmd = (qemu_bin(), @accel, qw(-m 512 -smp 1 -nographic -no-reboot),
+		   -kernel => $o{kernel}, -initrd => $o{initrd},
+		   -append => "console=ttyS0 quiet panic=-1 $o{append}");
+	push @cmd, -drive => "file=$o{disk},format=raw,if=none,id=out",
+		   -device => 'nvme,drive=out,serial=perfcheck' if $o{disk};
+	return @cmd;
+}
+
+# Boots; returns { console, state => finished|hung|panicked|exited|no-boot,
+# qemu_status, wall_s, hello_s (host seconds from start to the init's hello),
+# first_test_s }.  $o{on_marker}->($line) is called for each marker line.
+sub boot {
+	my (%o) = @_;
+	my $nonce = $o{nonce};
+	my $boot_timeout = $o{boot_timeout} // 60;
+	my $step_timeout = $o{step_timeout} // 60;
+	my $t0 = time;
+	my %r = (console => '', state => 'no-boot');
+	pipe(my $rd, my $wr) or die "pipe: $!";
+	my $pid = fork() // die "fork: $!";
+	if (!$pid) {
+		close $rd;
+		open(STDIN, '<', '/dev/null');
+		open(STDOUT, '>&', $wr);
+		open(STDERR, '>&', $wr);
+		setpgrp(0, 0);
+		exec @{$o{cmd}} or do { print "vm: cannot run $o{cmd}[0]: $!\n"; POSIX::_exit(127) };
+	}
+	close $wr;
+	my $sel = IO::Select->new($rd);
+	my $deadline = $t0 + $boot_timeout;
+	my ($buf, $saw_done, $exited, $killed) = ('', 0, 0, 0);
+	open(my $log, '>', $o{log}) if $o{log};
+	while (1) {
+		my $left = $deadline - time;
+		if ($left <= 0) {
+			kill 'KILL', -$pid;
+			kill 'KILL', $pid;
+			$killed = 1;
+			last;
+		}
+		next unless $sel->can_read($left > 1 ? 1 : $left);
+		my $n = sysread($rd, my $chunk, 65536);
+		last unless $n;
+		print $log $chunk if $log;
+		$r{console} .= $chunk;
+		$buf .= $chunk;
+		while ($buf =~ s/^([^\n]*)\n//) {
+			my $line = $1;
+			my $at = index($line, "PCVM:$nonce:");
+			next if $at < 0;
+			my $m = substr($line, $at + length("PCVM:$nonce:"));
+			$o{on_marker}->($m) if $o{on_marker};
+			if ($m =~ /^hello/) {
+				$r{hello_s} = time - $t0;
+				$deadline = time + $step_timeout;
+			} elsif ($m =~ /^begin \S+ \S+ timeout=(\d+)/) {
+				$r{first_test_s} //= time - $t0;
+				$deadline = time + $1 + $step_timeout;
+			} elsif ($m =~ /^(end|artifacts)/) {
+				$deadline = time + $step_timeout;
+			} elsif ($m =~ /^done/) {
+				$saw_done = 1;
+				$deadline = time + 30;
+			}
+		}
+	}
+	close $log if $log;
+	close $rd;
+	waitpid($pid, 0);
+	$r{qemu_status} = $?;
+	$r{wall_s} = time - $t0;
+	if ($saw_done) {
+		$r{state} = 'finished';
+	} elsif ($r{console} =~ /Kernel panic - not syncing/) {
+		$r{state} = 'panicked';
+	} elsif ($killed) {
+		$r{state} = defined $r{hello_s} ? 'hung' : 'no-boot';
+	} else {
+		$r{state} = defined $r{hello_s} ? 'exited' : 'no-boot';
+	}
+	return \%r;
+}
+
+# KVM when a short trial boot with it reaches the init; else TCG.
+sub pick_accel {
+	my (%o) = @_;
+	return $ENV{PERFCHECK_VM_ACCEL} if $ENV{PERFCHECK_VM_ACCEL};
+	return 'tcg' unless -w '/dev/kvm';
+	my $nonce = sprintf('%08x', int(rand(2**32)));
+	make_path($o{work});
+	my $initrd = "$o{work}/kvm-trial.img";
+	my $ov = overlay_initramfs($o{work}, "nonce $nonce\n", undef);
+	system("cat '$o{base}' '$ov' > '$initrd'");
+	my $r = boot(cmd => [command(accel => 'kvm', kernel => $o{kernel}, initrd => $initrd,
+				       append => '')],
+		     nonce => $nonce, boot_timeout => 20, step_timeout => 10);
+	return $r->{state} eq 'finished' ? 'kvm' : 'tcg';
+}
+
+1;

@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0
+# One kernel's result: every planned test turned into cases with one status
+# vocabulary (pass, fail, skip, error, not-run), the TAP files prove reads,
+# the splats of its log and its probe verdict.
+package PCVM::Result;
+use strict;
+use warnings;
+use TAP::Parser;
+use JSON::PP;
+use File::Path qw(make_path);
+use PCVM::Console;
+
+# What a guest state means for the tests that never ran.
+my %NOT_RUN = (
+	'no-boot' => 'guest did not boot', panicked => 'guest panicked', hung => 'guest hung',
+	exited => 'guest stopped before its end', 'fetch-failed' => 'kernel not available',
+);
+
+sub _slurp { my ($f) = @_; open(my $h, '<', $f) or return undef; local $/; my $s = <$h>; return $s }
+
+sub _spew {
+	my ($f, $s) = @_;
+	open(my $h, '>', $f) or die "$f: $!";
+	print $h $s;
+	close $h;
+}
+
+# Raw kselftest output through selftests/tap-exec (the one kselftest->TAP
+# translation of the project), replayed with the test's exit status.
+sub translate {
+	my ($src, $dir, $id, $raw, $status) = @_;
+	my $rawf = "$dir/$id.raw";
+	_spew($rawf, $raw);
+	my ($how, $n) = ($status // '') =~ /^(exit|signal):(\d+)/ ? ($1, $2) : ('exit', 0);
+	my $pid = open(my $fh, '-|') // die "fork: $!";
+	if (!$pid) {
+		$ENV{PERFCHECK_TEST_TIMEOUT} = 3600;
+		exec("$src/selftests/tap-exec", "$src/vm/replay", $rawf, $how, $n) or exit 127;
+	}
+	my $out = do { local $/; <$fh> } // '';
+	close $fh;
+	my $rc = $? >> 8;
+	unlink $rawf;
+	return ($out, $rc);
+}
+
+# The harness's assertion message for a case ("FILE:LINE:CASE:Expected ...") on stderr.
+sub _stderr_reason {
+	my ($stderr, $case) = @_;
+	return undef unless defined $stderr;
+	(my $short = $case) =~ s/.*\.//;
+	return $stderr =~ /^[^\n]*?([^\/\s:]+:\d+):\Q$short\E:([^\n]+)/m ? "$2 ($1)" : undef;
+}
+
+# Cases of one test block.  Returns (list of cases, TAP text for prove).
+sub cases_of {
+	my ($src, $tmpdir, $block, $state) = @_;
+	my $id = "$block->{suite}/$block->{name}";
+	my $raw = join("\n", @{$block->{tap}}) . (@{$block->{tap}} ? "\n" : '');
+	my $status = $block->{status} // '';
+	my ($tap, $rc) = translate($src, $tmpdir, "$block->{suite}.$block->{name}", $raw, $status);
+	my @cases;
+	my $p = TAP::Parser->new({ tap => $tap });
+	my ($running, @diag);
+	while (my $r = $p->next) {
+		if ($r->is_comment) {
+			my $c = $r->as_string;
+			if ($c =~ /^#\s+RUN\s+(\S+)/) { $running = $1; @diag = (); }
+			elsif ($c !~ /^#\s+(OK|FAIL|SKIP)\s/ && $c =~ /^#\s*(.+)/) { push @diag, $1; }
+			next;
+		}
+		next unless $r->is_test;
+		my $name = $r->description;
+		# kselftest writes "not ok N case #  why" with no directive: why is not the name
+		my $why_inline = $name =~ s/\s+#\s*(.*)$// ? $1 : undef;
+		$name =~ s/^\s*-?\s*//;
+		$name = 'test ' . $r->number if $name eq '';
+		my %c = (id => "$id:$name");
+		if ($r->has_skip) {
+			@c{qw(status reason)} = ('skip', $r->explanation || 'skipped');
+		} elsif ($r->has_todo) {
+			@c{qw(status reason)} = ('skip', 'expected failure: ' . ($r->explanation || ''));
+		} elsif ($r->is_actual_ok) {
+			$c{status} = 'pass';
+		} else {
+			my ($why) = grep { /\S/ } reverse @diag;
+			$why //= _stderr_reason($block->{stderr}, $name);
+			@c{qw(status reason)} = ('fail', $why_inline || $r->explanation || $why || 'failed');
+		}
+		$c{reason} = substr($c{reason}, 0, 160) if defined $c{reason};
+		push @cases, \%c;
+		undef $running;
+		@diag = ();
+	}
+	if ($p->skip_all) {
+		push @cases, { id => "$id", status => 'skip', reason => $p->skip_all };
+	}
+	my $broken = !$block->{ended} ? ($NOT_RUN{$state} // 'guest stopped') . ' during this test'
+		   : $status eq 'timeout' ? "timed out after $block->{timeout}s (scaled)"
+		   : undef;
+	if ($broken) {
+		my $where = $running ? "$id:$running" : $id;
+		push @cases, { id => $where, status => 'fail', reason => $broken };
+		$tap .= "not ok - $broken\n";
+	} elsif ($status =~ /^signal:(\d+)/ && !grep { $_->{status} eq 'fail' } @cases) {
+		push @cases, { id => $id, status => 'error', reason => "killed by signal $1" };
+	} elsif ($status =~ /^exit:127/) {
+		push @cases, { id => $id, status => 'error', reason => 'could not be executed' };
+	} elsif (!@cases || (!$p->plan && !$p->skip_all)) {
+		push @cases, { id => $id, status => 'error', reason => "no TAP plan ($status)" };
+		$tap .= "not ok - no TAP plan ($status)\n";
+	} elsif ($rc && !grep { $_->{status} eq 'fail' } @cases) {
+		my $why = $p->parse_errors ? ($p->parse_errors)[0] : "exit status $rc";
+		push @cases, { id => $id, status => 'error', reason => $why };
+		$tap .= "not ok - $why\n";
+	}
+	return (\@cases, $tap);
+}
+
+# A step whose verdict is its exit status (the probe comparison).
+sub exit_case {
+	my ($block, $state) = @_;
+	my $id = "$block->{suite}/$block->{name}";
+	return { id => $id, status => 'fail', reason => ($NOT_RUN{$state} // 'guest stopped') . ' during this step' }
+		unless $block->{ended};
+	return { id => $id, status => 'pass' } if ($block->{status} // '') eq 'exit:0';
+	my ($last) = grep { /\S/ } reverse @{$block->{tap}}, split /\n/, $block->{stderr} // '';
+	return { id => $id, status => 'fail', reason => ($block->{status} // '?') . ($last ? ": $last" : '') };
+}
+
+# Builds and writes RESULTS/ROW/result.json and tap/*.tap; returns the result.
+sub build {
+	my (%o) = @_;
+	my ($dir, $src, $kernel, $plan, $boot, $nonce) = @o{qw(dir src kernel plan boot nonce)};
+	my $state = $kernel->{error} ? 'fetch-failed' : $boot->{state};
+	my $con = PCVM::Console::parse($boot->{console} // '', $nonce // '');
+	my %by = map { ("$_->{suite}/$_->{name}" => $_) } @{$con->{tests}};
+	make_path("$dir/tap");
+	my (@cases, @steps);
+	for my $t (@$plan) {
+		my $id = "$t->{suite}/$t->{name}";
+		my $b = $by{$id};
+		if ($t->{suite} eq 'collect') {
+			push @steps, { id => $id, status => $b ? ($b->{status} // 'unfinished') : 'not-run' };
+			next;
+		}
+		my $file = "$dir/tap/$t->{suite}.$t->{name}.tap";
+		if (!$b) {
+			my $why = $kernel->{error} ? "not-run: $kernel->{error}"
+				: 'not-run: ' . ($NOT_RUN{$state} // 'guest stopped') . ' before this test';
+			$why = 'not-run: the guest finished without running it' if $state eq 'finished';
+			push @cases, { id => $id, status => 'not-run', reason => substr($why, 9) };
+			_spew($file, "1..1\nnot ok 1 - $why\n");
+			next;
+		}
+		if ($t->{suite} eq 'probe') {
+			$b->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/stderr.txt");
+			my $c = exit_case($b, $state);
+			push @cases, $c;
+			_spew($file, "1..1\n" . ($c->{status} eq 'pass' ? 'ok' : 'not ok') . " 1 - $id"
+			      . ($c->{reason} ? " # $c->{reason}" : '') . "\n");
+			next;
+		}
+		$b->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/stderr.txt");
+		my ($cs, $tap) = cases_of($src, "$dir/tap", $b, $state);
+		push @cases, @$cs;
+		_spew($file, $tap);
+	}
+	# what the kernel said: the guest's dmesg when it came back, else the console
+	my $dmesg = _slurp("$dir/artifacts/dmesg.txt");
+	my @splats = PCVM::Console::splats(defined $dmesg ? $dmesg : join("\n", @{$con->{kernel}}));
+	my %seen;
+	@splats = grep { !$seen{$_}++ } @splats;
+	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
+	my $features = eval { decode_json($probe // '') };
+	my $tail = join("\n", (split /\n/, $boot->{console} // '')[-25 .. -1]);
+	$tail =~ s/^\n+//;
+	$tail =~ s/\e\[[0-9;?]*[A-Za-z]//g;
+	my %res = (
+		row => $kernel->{name}, kind => $kernel->{kind}, state => $state,
+		package => $kernel->{package}, version => $kernel->{version},
+		suite => $kernel->{suite}, pin => $kernel->{pin}, pin_note => $kernel->{pin_note},
+		error => $kernel->{error},
+		release => $con->{hello} ? $con->{hello}{release} : undef,
+		accel => $o{accel}, factor => $con->{hello} ? $con->{hello}{factor} + 0 : undef,
+		guest_boot_ms => $con->{hello} ? $con->{hello}{boot_ms} + 0 : undef,
+		hello_s => _r($boot->{hello_s}), first_test_s => _r($boot->{first_test_s}),
+		wall_s => _r($boot->{wall_s}),
+		paranoid => $con->{paranoid}, artifacts => $con->{artifacts},
+		splats => \@splats, cases => \@cases, steps => \@steps,
+		features => ref $features eq 'HASH' ? $features->{features} : undef,
+		probe_errno => ref $features eq 'HASH' ? $features->{errno} : undef,
+		console_garbage_lines => $con->{garbage},
+		($state eq 'finished' ? () : (console_tail => $tail)),
+	);
+	$res{failed} = ($state ne 'finished' || @splats
+			|| grep { $_->{status} =~ /^(fail|error|not-run)$/ } @cases) ? JSON::PP::true : JSON::PP::false;
+	_spew("$dir/tap/vm.tap", _vm_tap(\%res));
+	_spew("$dir/result.json", JSON::PP->new->pretty->canonical->encode(\%res));
+	return \%res;
+}
+
+sub _r { return defined $_[0] ? 0 + sprintf('%.2f', $_[0]) : undef }
+
+# The kernel-level verdicts as TAP, so that JUnit and prove see them too.
+sub _vm_tap {
+	my ($r) = @_;
+	my @t = (
+		[$r->{state} eq 'finished', "guest finished ($r->{state})"
+			. ($r->{error} ? ": $r->{error}" : '')],
+		[!@{$r->{splats}}, 'no kernel splat' . (@{$r->{splats}} ? ": $r->{splats}[0]" : '')],
+	);
+	my $s = '1..' . @t . "\n";
+	my $i = 0;
+	$s .= ($_->[0] ? 'ok ' : 'not ok ') . ++$i . " - $_->[1]\n" for @t;
+	return $s;
+}
+
+1;
