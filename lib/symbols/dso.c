@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF DSOs through libelf.  The symbols come from the first of: the
+ * separate debug file found by build id (what Debian's -dbg packages
+ * install), the object's own .symtab, its .dynsym.  Addresses stay ELF
+ * virtual addresses; callers translate file offsets with the PT_LOAD table
+ * of the object itself.
+ */
+#include "symbols/symbols.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool elf_ready(void)
+{
+	static int state;	/* 0 unknown, 1 ok, -1 broken */
+
+	if (!state)
+		state = elf_version(EV_CURRENT) == EV_NONE ? -1 : 1;
+	return state > 0;
+}
+
+static Elf *elf_open(const char *path, int *fd)
+{
+	Elf *e;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	return e;
+}
+
+static void elf_close(Elf *e, int fd)
+{
+	elf_end(e);
+	close(fd);
+}
+
+/* The GNU build id of an ELF object, hex; false when it has none. */
+static bool elf_build_id(Elf *e, char *hex, size_t hex_size)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			const uint8_t *desc = (const uint8_t *)d->d_buf + desc_off;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) ||
+			    nh.n_descsz == 0 || nh.n_descsz * 2 + 1 > hex_size)
+				continue;
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int load_segments(struct pc_dso *dso, Elf *e)
+{
+	size_t n;
+	GElf_Ehdr eh;
+
+	if (!gelf_getehdr(e, &eh))
+		return -EINVAL;
+	dso->exec = eh.e_type == ET_EXEC;
+	if (elf_getphdrnum(e, &n) || n == 0)
+		return 0;
+	dso->segs = calloc(n, sizeof(*dso->segs));
+	if (!dso->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		dso->segs[dso->nr_segs++] = (struct pc_load_seg){
+			ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+	return 0;
+}
+
+/* Adds the function symbols of the first table of type; count added. */
+static size_t load_table(struct pc_symtab *t, Elf *e, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	size_t added = 0;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t count;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; i < count; i++) {
+			GElf_Sym s;
+			const char *name;
+			int st = 0, bind;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				break;
+			st = GELF_ST_TYPE(s.st_info);
+			if (s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS || s.st_value == 0)
+				continue;
+			/* code labels (NOTYPE in an executable section) count, as in perf */
+			if (st == STT_NOTYPE) {
+				Elf_Scn *in = elf_getscn(e, s.st_shndx);
+				GElf_Shdr ish;
+
+				if (s.st_shndx >= SHN_LORESERVE || !in || !gelf_getshdr(in, &ish) ||
+				    !(ish.sh_flags & SHF_EXECINSTR))
+					continue;
+			} else if (st != STT_FUNC && st != STT_GNU_IFUNC) {
+				continue;
+			}
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!name || !*name)
+				continue;
+			bind = GELF_ST_BIND(s.st_info);
+			if (pc_symtab_add(t, s.st_value, s.st_size, name,
+					  bind == STB_WEAK ? PC_BIND_WEAK :
+					  bind == STB_GLOBAL ? PC_BIND_GLOBAL :
+					  PC_BIND_LOCAL, NULL))
+				return added;
+			added++;
+		}
+		break;
+	}
+	return added;
+}
+
+static Elf_Scn *section_named(Elf *e, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(e, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * "name@plt" for each PLT slot, from .rela.plt and its dynamic symbols:
+ * slot i sits after .plt's header entry, or at entry i of .plt.sec where
+ * IBT splits the PLT in two.
+ */
+static void load_plt(struct pc_symtab *t, Elf *e)
+{
+	GElf_Shdr rel_sh, plt_sh, dyn_sh;
+	Elf_Scn *rel = section_named(e, ".rela.plt", &rel_sh);
+	Elf_Scn *plt = section_named(e, ".plt.sec", &plt_sh), *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t base, entsize = 16;
+	size_t count;
+
+	if (plt) {
+		base = plt_sh.sh_addr;
+	} else {
+		plt = section_named(e, ".plt", &plt_sh);
+		base = plt_sh.sh_addr + entsize;
+	}
+	if (!rel || !plt || rel_sh.sh_type != SHT_RELA || !rel_sh.sh_entsize)
+		return;
+	dyn = elf_getscn(e, rel_sh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dyn_sh))
+		return;
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	if (!rd || !dd)
+		return;
+	count = rel_sh.sh_size / rel_sh.sh_entsize;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+		char buf[512];
+
+		if (!gelf_getrela(rd, (int)i, &r) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+			break;
+		name = elf_strptr(e, dyn_sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		snprintf(buf, sizeof(buf), "%s@plt", name);
+		if (base + (i + 1) * entsize > plt_sh.sh_addr + plt_sh.sh_size)
+			break;
+		if (pc_symtab_add(t, base + i * entsize, entsize, buf, PC_BIND_GLOBAL, NULL))
+			return;
+	}
+}
+
+static size_t load_symtab_from(struct pc_symtab *t, const char *path)
+{
+	int fd;
+	Elf *e = elf_open(path, &fd);
+	size_t n;
+
+	if (!e)
+		return 0;
+	n = load_table(t, e, SHT_SYMTAB);
+	elf_close(e, fd);
+	return n;
+}
+
+void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
+{
+	char path[4096], id[2 * 64 + 1];
+	int fd;
+	Elf *e;
+
+	if (dso->loaded)
+		return;
+	dso->loaded = true;
+	if (!elf_ready() || dso->path[0] != '/')
+		return;
+	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
+	e = elf_open(path, &fd);
+	if (!e)
+		return;
+	if (load_segments(dso, e))
+		goto out;
+	dso->found = true;
+	if (elf_build_id(e, id, sizeof(id)) && strlen(id) > 2) {
+		char dbg[4096];
+
+		snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug",
+			 c->debug_dir, id, id + 2);
+		if (load_symtab_from(&dso->tab, dbg))
+			goto done;
+	}
+	if (load_table(&dso->tab, e, SHT_SYMTAB))
+		goto done;
+	load_table(&dso->tab, e, SHT_DYNSYM);
+done:
+	load_plt(&dso->tab, e);
+	pc_symtab_finish(&dso->tab);
+out:
+	elf_close(e, fd);
+}
+
+bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct pc_load_seg *s = &dso->segs[i];
+
+		if (off >= s->off && off - s->off < s->filesz) {
+			*vaddr = off - s->off + s->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+void pc_dso_cache_init(struct pc_dso_cache *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->debug_dir = "/usr/lib/debug";
+}
+
+struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
+{
+	struct pc_dso *d;
+	size_t b;
+
+	if (!c->buckets) {
+		c->nr_buckets = 256;
+		c->buckets = calloc(c->nr_buckets, sizeof(*c->buckets));
+		if (!c->buckets)
+			return NULL;
+	}
+	b = hash_str(path) % c->nr_buckets;
+	for (d = c->buckets[b]; d; d = d->next)
+		if (!strcmp(d->path, path))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
+	}
+	d->next = c->buckets[b];
+	c->buckets[b] = d;
+	c->nr++;
+	return d;
+}
+
+void pc_dso_cache_free(struct pc_dso_cache *c)
+{
+	for (size_t b = 0; b < c->nr_buckets; b++) {
+		struct pc_dso *d = c->buckets[b], *n;
+
+		for (; d; d = n) {
+			n = d->next;
+			pc_symtab_free(&d->tab);
+			free(d->segs);
+			free(d->path);
+			free(d);
+		}
+	}
+	free(c->buckets);
+	c->buckets = NULL;
+	c->nr_buckets = c->nr = 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbol tables for the reader: ELF DSOs (libelf; symtab, else dynsym) and
+ * the running kernel's /proc/kallsyms.  Each DSO is loaded at most once,
+ * on its first lookup, and cached by path for the life of the cache.
+ */
+#ifndef PERFCHECK_SYMBOLS_H
+#define PERFCHECK_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct pc_symbol {
+	uint64_t start, end;	/* [start, end) in the table's address space */
+	const char *name;
+	const char *module;	/* kallsyms: "[mod]" of a module symbol, else NULL */
+};
+
+/* Binding ranks used to pick one symbol among aliases at one address. */
+enum pc_sym_bind { PC_BIND_LOCAL, PC_BIND_GLOBAL, PC_BIND_WEAK };
+
+struct pc_symtab {
+	struct pc_symbol *syms;
+	uint8_t *bind;		/* parallel to syms while building */
+	size_t nr, cap;
+	char *names;		/* all names, NUL-separated */
+	size_t names_len, names_cap;
+};
+
+/* Builder: add, then finish (sorts, drops aliases, closes open ends). */
+int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
+		  const char *name, enum pc_sym_bind bind, const char *module);
+void pc_symtab_finish(struct pc_symtab *t);
+const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr);
+void pc_symtab_free(struct pc_symtab *t);
+
+/* One ELF object as mapped by a process. */
+struct pc_dso {
+	char *path;
+	bool loaded;		/* load attempted */
+	bool found;		/* the file could be read as ELF */
+	bool exec;		/* ET_EXEC: addresses are absolute */
+	struct pc_load_seg { uint64_t off, filesz, vaddr; } *segs;
+	size_t nr_segs;
+	struct pc_symtab tab;	/* ELF virtual addresses */
+	struct pc_dso *next;	/* hash chain */
+};
+
+struct pc_dso_cache {
+	struct pc_dso **buckets;
+	size_t nr_buckets, nr;
+	const char *root;	/* prefix prepended to paths (tests), or NULL */
+	const char *debug_dir;	/* "/usr/lib/debug" unless overridden */
+};
+
+void pc_dso_cache_init(struct pc_dso_cache *c);
+void pc_dso_cache_free(struct pc_dso_cache *c);
+/* The DSO for path, created on first use; never NULL except on ENOMEM. */
+struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path);
+/* Loads the DSO's symbols if not done yet (failures leave an empty table). */
+void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso);
+/* File offset -> ELF vaddr through the PT_LOAD segments; false if none covers it. */
+bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr);
+
+/* /proc/kallsyms, text symbols of the kernel and its modules. */
+struct pc_kallsyms {
+	struct pc_symtab tab;
+	bool loaded;
+};
+
+int pc_kallsyms_load(struct pc_kallsyms *k, const char *path);
+void pc_kallsyms_free(struct pc_kallsyms *k);
+
+#endif

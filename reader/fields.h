@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* perf script's -F: which fields a line shows. */
+#ifndef PERFCHECK_READER_FIELDS_H
+#define PERFCHECK_READER_FIELDS_H
+
+#include <stddef.h>
+
+enum rd_field {
+	RF_COMM		= 1 << 0,
+	RF_TID		= 1 << 1,
+	RF_PID		= 1 << 2,
+	RF_TIME		= 1 << 3,
+	RF_CPU		= 1 << 4,
+	RF_EVENT	= 1 << 5,
+	RF_IP		= 1 << 6,
+	RF_SYM		= 1 << 7,
+	RF_SYMOFF	= 1 << 8,
+	RF_DSO		= 1 << 9,
+	RF_PERIOD	= 1 << 10,
+};
+
+/* perf script's default for software events; CPU joins when samples carry it. */
+#define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \
+		    RF_DSO | RF_PERIOD)
+
+struct rd_fields {
+	unsigned int mask;
+	unsigned int user_set;	/* fields given with -F (CPU shown only if asked) */
+	int user;		/* -F given */
+};
+
+/*
+ * "comm,tid,time" replaces the default; "+field,..." and "-field,..." edit
+ * it.  Returns 0, or -1 with the unknown name copied into bad.
+ */
+int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size);
+const char *rd_fields_names(void);
+
+#endif

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One sample: "comm tid [cpu] time: period event: " then either one ip on
+ * the same line or, with a callchain, one "\t%16lx sym+0xoff (dso)" line
+ * per frame and a blank line.  Widths follow perf script: 6.1 prints pids
+ * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
+ * columns and the addresses as sampled.
+ */
+#include <string.h>
+
+#include "reader/print.h"
+
+#define RD_MAX_STACK 127	/* perf script's default --max-stack */
+
+static unsigned int fields_of(const struct rd_printer *p, const struct pd_evsel *e)
+{
+	unsigned int f = p->fields.user ? p->fields.mask : RF_DEFAULT;
+	uint64_t st = e ? e->attr.attr.sample_type : 0;
+
+	if (!p->fields.user && (st & PERF_SAMPLE_CPU))
+		f |= RF_CPU;
+	if (!(st & PERF_SAMPLE_CPU))
+		f &= ~RF_CPU;
+	if (!(st & PERF_SAMPLE_TIME))
+		f &= ~RF_TIME;
+	return f;
+}
+
+static int name_width(struct rd_printer *p, struct rd_session *s)
+{
+	if (p->name_width_evsels != s->r.nr_evsels) {
+		p->name_width = 0;
+		for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
+			const char *n = s->r.evsels[i].name;
+			int len = n ? (int)strlen(n) : 9;
+
+			if (len > p->name_width)
+				p->name_width = len;
+		}
+		p->name_width_evsels = s->r.nr_evsels;
+	}
+	return p->name_width;
+}
+
+static void print_time(struct rd_out *o, uint64_t t)
+{
+	char b[48];
+	struct rd_out tmp = { .buf = b, .cap = sizeof(b) };
+	uint64_t us = t / 1000;
+
+	rd_out_u64(&tmp, us / 1000000, 0);
+	rd_out_char(&tmp, '.');
+	rd_out_u64z(&tmp, us % 1000000, 6);
+	b[tmp.len] = '\0';
+	rd_out_pad(o, b, 12);
+	rd_out_mem(o, ": ", 2);
+}
+
+/* comm, pid/tid, cpu, time: what starts every line perf script prints */
+static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
+			bool chain)
+{
+	struct rd_out *o = p->out;
+	const struct pd_sample *smp = ev->sample;
+	int w = p->compat == RD_COMPAT_6_1 ? 5 : 7;
+
+	if (f & RF_COMM) {
+		rd_out_pad(o, ev->thread->comm, chain ? 0 : 16);
+		rd_out_char(o, ' ');
+	}
+	if ((f & RF_PID) && (f & RF_TID)) {
+		rd_out_s64(o, (int32_t)smp->pid, w);
+		rd_out_char(o, '/');
+		/* "%-5d": left-aligned */
+		{
+			char b[24];
+			struct rd_out tmp = { .buf = b, .cap = sizeof(b) };
+
+			rd_out_s64(&tmp, (int32_t)smp->tid, 0);
+			b[tmp.len] = '\0';
+			rd_out_pad(o, b, -w);
+		}
+		rd_out_char(o, ' ');
+	} else if (f & (RF_PID | RF_TID)) {
+		rd_out_s64(o, (int32_t)((f & RF_PID) ? smp->pid : smp->tid), w);
+		rd_out_char(o, ' ');
+	}
+	if (f & RF_CPU) {
+		rd_out_char(o, '[');
+		rd_out_u64z(o, smp->cpu, 3);
+		rd_out_mem(o, "] ", 2);
+	}
+	if (f & RF_TIME)
+		print_time(o, smp->time);
+}
+
+static void print_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
+			unsigned int f, bool kernel, uint64_t ip, bool cookie, bool oneline)
+{
+	struct rd_out *o = p->out;
+	struct rd_resolved r;
+
+	if (cookie) {
+		r.sym = NULL;
+		r.dso = NULL;
+		r.addr = ip;
+	} else {
+		rd_resolve(s, ev->thread, kernel, ip, &r);
+	}
+	if (f & RF_IP) {
+		rd_out_char(o, oneline ? ' ' : '\t');
+		rd_out_hex(o, p->compat == RD_COMPAT_6_1 && !oneline ? r.addr : ip, 16);
+	}
+	if (f & RF_SYM) {
+		rd_out_char(o, ' ');
+		if (cookie) {
+			rd_out_str(o, "(cookie)");
+		} else if (r.sym) {
+			rd_out_str(o, r.sym->name);
+			if (f & RF_SYMOFF) {
+				rd_out_mem(o, "+0x", 3);
+				rd_out_hex(o, r.off, 0);
+			}
+		} else {
+			rd_out_str(o, "[unknown]");
+		}
+	}
+	if (f & RF_DSO) {
+		rd_out_mem(o, " (", 2);
+		rd_out_str(o, r.dso ? r.dso : "[unknown]");
+		rd_out_char(o, ')');
+	}
+	if (!oneline)
+		rd_out_char(o, '\n');
+}
+
+static bool is_kernel_mode(uint16_t misc)
+{
+	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/* Frames of base then extra; context markers switch kernel/user and are not shown. */
+static void print_chain(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
+			unsigned int f)
+{
+	bool kernel = false;
+	int shown = 0;
+
+	for (int part = 0; part < 2; part++) {
+		const uint64_t *ips = part ? ev->extra : ev->base;
+		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+
+		for (uint64_t i = 0; i < nr && shown < RD_MAX_STACK; i++) {
+			uint64_t ip = ips[i];
+			bool cookie = false;
+
+			if (pc_is_context(ip)) {
+				kernel = ip == PC_CONTEXT_KERNEL || ip == PC_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			/* unmerged, perf 7.2 --no-merge-callchains names the cookie */
+			if (!p->merge && part == 0 && i == nr - 1 && i > 0 &&
+			    ips[i - 1] == PC_CONTEXT_USER_DEFERRED)
+				cookie = true;
+			print_frame(p, s, ev, f, kernel, ip, cookie, false);
+			shown++;
+		}
+	}
+}
+
+int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct rd_printer *p = ctx;
+	struct rd_out *o = p->out;
+	const struct pd_sample *smp = ev->sample;
+	const struct pd_evsel *e = smp->evsel;
+	unsigned int f = fields_of(p, e);
+	bool chain = (f & RF_IP) && e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+
+	print_start(p, ev, f, chain);
+	if (f & RF_PERIOD) {
+		/* without PERF_SAMPLE_PERIOD every sample stands for the fixed period */
+		rd_out_u64(o, e && !(e->attr.attr.sample_type & PERF_SAMPLE_PERIOD) ?
+			   e->attr.attr.sample_period : smp->period, 10);
+		rd_out_char(o, ' ');
+	}
+	if (f & RF_EVENT) {
+		rd_out_pad(o, e && e->name ? e->name : "[unknown]", name_width(p, s));
+		rd_out_mem(o, ": ", 2);
+	}
+	if (f & RF_IP) {
+		if (chain) {
+			rd_out_char(o, '\n');
+			print_chain(p, s, ev, f);
+		} else {
+			print_frame(p, s, ev, f, is_kernel_mode(ev->rec->header.misc), smp->ip,
+				    false, true);
+		}
+	}
+	rd_out_char(o, '\n');
+	return o->error ? -o->error : 0;
+}
+
+int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct rd_printer *p = ctx;
+	struct rd_out *o = p->out;
+	const struct pd_evsel *e = ev->sample->evsel;
+	unsigned int f = fields_of(p, e);
+	bool chain = (f & RF_IP) && e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+
+	print_start(p, ev, f, chain);
+	rd_out_str(o, "DEFERRED CALLCHAIN [cookie: ");
+	rd_out_hex(o, ev->deferred->cookie, 0);
+	rd_out_char(o, ']');
+	if (f & RF_IP) {
+		rd_out_char(o, '\n');
+		print_chain(p, s, ev, f);
+	}
+	rd_out_char(o, '\n');
+	return o->error ? -o->error : 0;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a file: records are queued in a min-heap by (time, arrival) and
+ * released the way perf releases them, at each FINISHED_ROUND up to the
+ * newest time of the round before; records without a time go straight
+ * through.  Released records pass through the deferred-callchain stage
+ * (deferred.c) and come out in order to the consumer.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "reader/deferred.h"
+#include "reader/session.h"
+#include "util/log.h"
+
+/* The heap never holds more than this; the oldest goes out first beyond it. */
+#define RD_HEAP_MAX (1u << 20)
+
+static bool same_machine(struct rd_session *s)
+{
+	char host[256], rel[256];
+	struct utsname u;
+
+	if (uname(&u))
+		return false;
+	if (pd_reader_feature_string(&s->r, PD_FEAT_HOSTNAME, host, sizeof(host), NULL) ||
+	    pd_reader_feature_string(&s->r, PD_FEAT_OSRELEASE, rel, sizeof(rel), NULL))
+		return false;
+	return !strcmp(host, u.nodename) && !strcmp(rel, u.release);
+}
+
+int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err)
+{
+	int ret;
+
+	ret = pd_reader_open(&s->r, path, err);
+	if (ret)
+		return ret;
+	s->opened = true;
+	pc_dso_cache_init(&s->dsos);
+	s->kernel_local = same_machine(s);
+	return 0;
+}
+
+void rd_session_close(struct rd_session *s)
+{
+	rd_deferred_free(s);
+	for (size_t i = 0; i < s->heap_nr; i++)
+		if (s->heap[i].owned)
+			free((void *)s->heap[i].data);
+	free(s->heap);
+	rd_threads_free(s);
+	pc_dso_cache_free(&s->dsos);
+	pc_kallsyms_free(&s->kallsyms);
+	if (s->opened)
+		pd_reader_close(&s->r);
+	s->opened = false;
+}
+
+/* The time of a record, or false when it has none (delivered at once). */
+static bool record_time(struct rd_session *s, const struct pd_record *rec, uint64_t *t,
+			struct pc_error *err, int *ret)
+{
+	struct pd_sample smp;
+
+	*ret = 0;
+	if (rec->header.type >= PC_RECORD_HEADER_ATTR)
+		return false;
+	if (rec->header.type == PERF_RECORD_SAMPLE) {
+		*ret = pd_parse_sample(&s->r, rec, &smp, err);
+		if (*ret || !smp.evsel ||
+		    !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME))
+			return false;
+	} else {
+		*ret = pd_parse_sample_id(&s->r, rec, &smp, err);
+		if (*ret || !smp.evsel ||
+		    !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME))
+			return false;
+	}
+	*t = smp.time;
+	return true;
+}
+
+static bool item_less(const struct rd_item *a, const struct rd_item *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	return a->seq < b->seq;
+}
+
+static int heap_push(struct rd_session *s, const struct rd_item *it)
+{
+	size_t i;
+
+	if (s->heap_nr == s->heap_cap) {
+		size_t cap = s->heap_cap ? s->heap_cap * 2 : 4096;
+		struct rd_item *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		s->heap = h;
+		s->heap_cap = cap;
+	}
+	i = s->heap_nr++;
+	while (i) {
+		size_t up = (i - 1) / 2;
+
+		if (!item_less(it, &s->heap[up]))
+			break;
+		s->heap[i] = s->heap[up];
+		i = up;
+	}
+	s->heap[i] = *it;
+	return 0;
+}
+
+static struct rd_item heap_pop(struct rd_session *s)
+{
+	struct rd_item top = s->heap[0], last = s->heap[--s->heap_nr];
+	size_t i = 0, n = s->heap_nr;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && item_less(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!item_less(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (n)
+		s->heap[i] = last;
+	return top;
+}
+
+static int release(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+{
+	uint64_t t = it->time;
+
+	if (t < s->last_delivered)
+		s->stats.unordered++;
+	else
+		s->last_delivered = t;
+	return rd_deferred_arrive(s, it, err);
+}
+
+static int flush_upto(struct rd_session *s, uint64_t limit, struct pc_error *err)
+{
+	while (s->heap_nr && s->heap[0].time <= limit) {
+		struct rd_item it = heap_pop(s);
+		int ret = release(s, &it, err);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int queue_record(struct rd_session *s, const struct pd_record *rec, uint64_t t,
+			struct pc_error *err)
+{
+	struct rd_item it = { .data = rec->data, .offset = rec->offset,
+			      .seq = s->next_seq++, .time = t };
+
+	if ((const uint8_t *)rec->data < s->r.base ||
+	    (const uint8_t *)rec->data >= s->r.base + s->r.size) {
+		void *copy = malloc(rec->header.size);
+
+		if (!copy)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		memcpy(copy, rec->data, rec->header.size);
+		it.data = copy;
+		it.owned = true;
+	}
+	if (t > s->max_time)
+		s->max_time = t;
+	if (heap_push(s, &it)) {
+		if (it.owned)
+			free((void *)it.data);
+		return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	if (s->heap_nr > RD_HEAP_MAX) {
+		struct rd_item old = heap_pop(s);
+
+		return release(s, &old, err);
+	}
+	return 0;
+}
+
+int rd_session_process(struct rd_session *s, struct pc_error *err)
+{
+	struct pd_record rec;
+	uint64_t pos = 0;
+	int ret;
+
+	for (;;) {
+		uint64_t t;
+
+		ret = pd_reader_next(&s->r, &pos, &rec, err);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			break;
+		s->stats.records++;
+		if (rec.header.type == PC_RECORD_FINISHED_ROUND) {
+			ret = flush_upto(s, s->round_flush, err);
+			if (ret)
+				return ret;
+			s->round_flush = s->max_time;
+			continue;
+		}
+		if (record_time(s, &rec, &t, err, &ret)) {
+			ret = queue_record(s, &rec, t, err);
+		} else if (!ret) {
+			struct rd_item it = { .data = rec.data, .offset = rec.offset,
+					      .seq = s->next_seq++ };
+
+			/* untimed records go out now; they must not outlive the call */
+			if (rec.header.type < PC_RECORD_HEADER_ATTR)
+				ret = rd_deferred_arrive(s, &it, err);
+		}
+		if (ret)
+			return ret;
+	}
+	ret = flush_upto(s, UINT64_MAX, err);
+	if (ret)
+		return ret;
+	return rd_deferred_finish(s, err);
+}
+
+int rd_deliver(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+{
+	struct pd_record rec = { .offset = it->offset, .data = it->data };
+	struct rd_event ev = { .rec = &rec };
+	struct pd_sample smp;
+	struct pd_deferred d;
+	int ret;
+
+	memcpy(&rec.header, it->data, sizeof(rec.header));
+	switch (rec.header.type) {
+	case PERF_RECORD_SAMPLE:
+		ret = pd_parse_sample(&s->r, &rec, &smp, err);
+		if (ret)
+			return ret;
+		s->stats.samples++;
+		ev.sample = &smp;
+		ev.thread = rd_thread_get(s, smp.pid, smp.tid);
+		if (!ev.thread)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		ev.base = smp.callchain;
+		ev.base_nr = smp.callchain_nr;
+		if (it->merge_ips && smp.deferred) {
+			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
+			ev.extra = it->merge_ips;
+			ev.extra_nr = it->merge_nr;
+			ev.merged = true;
+			ev.late = it->late;
+		}
+		return s->ops.sample ? s->ops.sample(s, &ev, s->ops.ctx) : 0;
+	case PC_RECORD_CALLCHAIN_DEFERRED:
+		if (s->merge || !s->ops.deferred)
+			return 0;
+		ret = pd_parse_deferred(&s->r, &rec, &d, &smp, err);
+		if (ret)
+			return ret;
+		ev.sample = &smp;
+		ev.deferred = &d;
+		ev.thread = rd_thread_get(s, smp.pid, smp.tid);
+		if (!ev.thread)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		ev.base = d.ips;
+		ev.base_nr = d.nr;
+		return s->ops.deferred(s, &ev, s->ops.ctx);
+	default:
+		return rd_state_record(s, &rec, err);
+	}
+}
