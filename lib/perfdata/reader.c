@@ -411,7 +411,8 @@ const struct pd_evsel *pd_reader_evsel_of(const struct pd_reader *r, uint64_t id
 {
 	uint32_t lo = 0, hi = r->nr_id_map;
 
-	if (r->nr_evsels == 1)
+	/* perf synthesizes records with a zeroed sample_id: id 0 is the first event */
+	if (r->nr_evsels == 1 || id == 0)
 		return &r->evsels[0];
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
