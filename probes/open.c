@@ -346,12 +346,13 @@ int pc_event_open(union pc_attr *attr, const char *event_name, pid_t pid, int cp
 		case EOVERFLOW:
 			if (pc_feature_requested(PC_FEAT_MAX_STACK, attr, flags) &&
 			    !((info->cleared >> PC_FEAT_MAX_STACK) & 1)) {
-				long limit = -1;
+				unsigned int asked = attr->attr.sample_max_stack;
 
-				pc_kernel_max_stack(&limit);
-				switch_off(&l, PC_FEAT_MAX_STACK, NULL);
-				pc_info("%s: sample_max_stack is now %u (perf_event_max_stack %ld)\n",
-					l.name, attr->attr.sample_max_stack, limit);
+				pc_feature_clear(PC_FEAT_MAX_STACK, attr, &flags);
+				info->cleared |= 1ULL << PC_FEAT_MAX_STACK;
+				pc_info("lowering sample_max_stack of %s from %u to %u "
+					"(kernel.perf_event_max_stack)\n", l.name, asked,
+					attr->attr.sample_max_stack);
 				continue;
 			}
 			return pc_error_set(err, e, "cannot open %s: EOVERFLOW: sample_max_stack %u is "
