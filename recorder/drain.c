@@ -124,8 +124,16 @@ static int dump_sink(void *ctx, const void *buf, size_t len)
 
 int rec_output_dump_snapshot(struct rec_output *out)
 {
+	int ret;
+
 	if (!out->snap)
 		return 0;
 	out->stats.dumps++;
-	return rec_snapshot_dump(out->snap, dump_sink, out);
+	ret = rec_snapshot_dump(out->snap, dump_sink, out);
+	/*
+	 * The only rounds of a snapshot file: everything before this mark is
+	 * older than the drain that preceded the dump, so readers may sort
+	 * and flush up to here; it also tells one dump from the next.
+	 */
+	return ret ? ret : rec_output_finished_round(out);
 }
