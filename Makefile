@@ -44,6 +44,7 @@ PROVE_TIMEOUT ?= 300
 
 .PHONY: all deps check matrix static guest clean selftests linux-source fixtures bench fuzz
 .DELETE_ON_ERROR:
+.SECONDARY:
 
 all: $(BUILD)/perfcheck selftests
 
@@ -125,3 +126,20 @@ $(BUILD)/pcwork: fixtures/workload/pcwork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PCWORK_CFLAGS) -o $@ $<
 all: $(BUILD)/pcwork
+
+# fuzz: libFuzzer on the read path (parser, session, script, -D) with ASan and
+# UBSan, seeded by fuzz/seed; FUZZ_SECONDS bounds the run, crashes land in
+# build/fuzz/crashes/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib
+build/fuzz/fuzz_script: fuzz/fuzz_script.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lelf -lz
+
+fuzz: build/fuzz/fuzz_script $(BUILD)/perfcheck
+	@mkdir -p build/fuzz/corpus build/fuzz/crashes
+	fuzz/seed build/fuzz/seeds $(BUILD)/perfcheck
+	build/fuzz/fuzz_script -max_total_time=$(FUZZ_SECONDS) -max_len=131072 -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ build/fuzz/corpus build/fuzz/seeds
