@@ -262,6 +262,7 @@ struct rt_file {
 	uint64_t chains;
 	uint64_t pair[2];		/* from the workload, to look for */
 	uint32_t nr_evsels;
+	uint64_t evsel_samples[8];	/* samples per event, by file order */
 	char err[600];
 };
 
@@ -313,6 +314,8 @@ static inline int rt_read(const char *path, struct rt_file *f)
 				return -1;
 			}
 			f->samples++;
+			if (s.evsel && s.evsel - r.evsels < 8)
+				f->evsel_samples[s.evsel - r.evsels]++;
 			rt_add_id(f->pids, &f->nr_pids, s.pid);
 			for (int i = 0; i < f->nr_pids; i++)
 				if (f->pids[i] == s.pid)
