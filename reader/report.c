@@ -340,6 +340,8 @@ static void usage(FILE *f)
 "                     (the default when samples have callchains)\n"
 "      --no-children  only the samples' own ips\n"
 "  -s, --sort KEYS    group by comm, dso, sym (default comm,dso,sym)\n"
+"      --symfs DIR    look DSOs up under DIR, never in this machine's files,\n"
+"                     and leave kernel addresses unresolved\n"
 "  -v, --verbose      more diagnostics\n"
 "  -h, --help         this help\n");
 }
@@ -350,6 +352,7 @@ static const struct option options[] = {
 	{ "children", no_argument, NULL, 'c' },
 	{ "no-children", no_argument, NULL, 'n' },
 	{ "sort", required_argument, NULL, 's' },
+	{ "symfs", required_argument, NULL, 'Y' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -359,7 +362,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report rp = { .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nr_keys = 3, .children = -1 };
 	struct pc_error err = { 0 };
-	const char *input = "perf.data";
+	const char *input = "perf.data", *symfs = NULL;
+	char debug_dir[4096];
 	struct rd_session *s;
 	struct rd_out out;
 	int c, ret;
@@ -381,6 +385,9 @@ int cmd_report(int argc, char **argv)
 		case 's':
 			if (parse_sort(&rp, optarg))
 				return 1;
+			break;
+		case 'Y':
+			symfs = optarg;
 			break;
 		case 'v':
 			pc_verbose++;
@@ -404,6 +411,13 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	ret = rd_session_open(s, input, &err);
+	/* replay anywhere (fixtures): nothing of this machine's files is used */
+	if (!ret && symfs) {
+		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);
+		s->dsos.root = symfs;
+		s->dsos.debug_dir = debug_dir;
+		s->kernel_local = false;
+	}
 	if (!ret) {
 		s->merge = true;
 		s->ops.sample = on_sample;

@@ -16,7 +16,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: perfcheck script [-i FILE] [-F FIELDS] [--no-merge-callchains]\n"
-"                        [--merge-late-deferred] [--compat 6.1|7.2] [-v]\n"
+"                        [--merge-late-deferred] [--compat 6.1|7.2] [--symfs DIR] [-v]\n"
 "       perfcheck script -D [--header] [-i FILE]\n"
 "\n"
 "Prints the samples of a perf.data file in perf script's layout.\n"
@@ -29,13 +29,15 @@ static void usage(FILE *f)
 "      --merge-late-deferred also merge samples taken after their deferred record\n"
 "      --compat VERSION      layout of perf 7.2 (default) or 6.1 (5-column pids,\n"
 "                            map-relative user addresses in callchains)\n"
+"      --symfs DIR           look DSOs up under DIR, never in this machine's\n"
+"                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "      --header              with -D: the attrs and header features first\n"
 "  -v, --verbose             merge statistics on stderr\n"
 "  -h, --help                this help\n", rd_fields_names());
 }
 
-enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER };
+enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -46,6 +48,7 @@ static const struct option options[] = {
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -58,7 +61,8 @@ int cmd_script(int argc, char **argv)
 	struct rd_session *s;
 	struct rd_out out;
 	struct pc_error err = { 0 };
-	const char *input = "perf.data";
+	const char *input = "perf.data", *symfs = NULL;
+	char debug_dir[4096];
 	bool dump = false, header = false, late = false;
 	char bad[64];
 	int c, ret;
@@ -101,6 +105,9 @@ int cmd_script(int argc, char **argv)
 		case OPT_HEADER:
 			header = true;
 			break;
+		case OPT_SYMFS:
+			symfs = optarg;
+			break;
 		case 'v':
 			pc_verbose++;
 			break;
@@ -131,6 +138,13 @@ int cmd_script(int argc, char **argv)
 		return 1;
 	}
 	ret = rd_session_open(s, input, &err);
+	/* replay anywhere (fixtures): nothing of this machine's files is used */
+	if (!ret && symfs) {
+		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);
+		s->dsos.root = symfs;
+		s->dsos.debug_dir = debug_dir;
+		s->kernel_local = false;
+	}
 	if (!ret && dump) {
 		ret = rd_dump(s, &out, header, &err);
 	} else if (!ret) {
