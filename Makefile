@@ -29,6 +29,7 @@ endif
 ifeq ($(STATIC),1)
 BUILD    := build/static
 LDFLAGS  += -static
+CFLAGS   += -DPC_STATIC_BUILD
 LDLIBS   += -lzstd -lpthread
 endif
 

@@ -172,6 +172,8 @@ static const struct rd_map *maps_find(const struct rd_maps *m, uint64_t addr)
 static int maps_copy(struct rd_maps *dst, const struct rd_maps *src)
 {
 	dst->nr = 0;
+	if (!src->nr)
+		return 0;
 	if (maps_reserve(dst, src->nr))
 		return -ENOMEM;
 	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));

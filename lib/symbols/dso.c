@@ -217,10 +217,9 @@ static void load_plt(struct pc_symtab *t, Elf *e)
 		if (!gelf_getrela(rd, (int)i, &r) ||
 		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
 			break;
+		/* IRELATIVE slots have no symbol: perf names them "@plt" */
 		name = elf_strptr(e, dyn_sh.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		snprintf(buf, sizeof(buf), "%s@plt", name);
+		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		if (base + (i + 1) * entsize > plt_sh.sh_addr + plt_sh.sh_size)
 			break;
 		if (pc_symtab_add(t, base + i * entsize, entsize, buf, PC_BIND_GLOBAL, NULL))

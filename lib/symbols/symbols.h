@@ -35,6 +35,9 @@ void pc_symtab_finish(struct pc_symtab *t);
 const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr);
 void pc_symtab_free(struct pc_symtab *t);
 
+/* C++ names as perf prints them (no parameters); name itself when not C++. */
+const char *pc_demangle(const char *name, char *buf, size_t size);
+
 /* One ELF object as mapped by a process. */
 struct pc_dso {
 	char *path;

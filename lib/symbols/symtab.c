@@ -52,7 +52,13 @@ int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 		t->bind = b;
 		t->cap = cap;
 	}
-	n = symtab__intern(t, name);
+	if (name[0] == '_' && name[1] == 'Z') {
+		char buf[1024];
+
+		n = symtab__intern(t, pc_demangle(name, buf, sizeof(buf)));
+	} else {
+		n = symtab__intern(t, name);
+	}
 	if (!n)
 		return -ENOMEM;
 	if (module) {
