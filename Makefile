@@ -87,7 +87,7 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
-check: all
+check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
 		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
 
@@ -108,9 +108,9 @@ $(BUILD)/ksft/%: $(LINUX_SRC)/.complete
 guest: all $(BUILD)/vm/init $(KSFT_BIN)
 
 static:
-	$(MAKE) STATIC=1 guest
+	$(MAKE) STATIC=1 SAN= guest
 
-# make matrix: every row of vm/kernels (MATRIX_FLAGS: e.g. --shard 1/2, --kernel 6.1)
+# make matrix: every row of vm/kernels (MATRIX_FLAGS: e.g. --shard 1/2, or 6.1 mmap)
 matrix: static
 	vm/run $(MATRIX_FLAGS)
 

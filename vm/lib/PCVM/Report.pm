@@ -66,7 +66,7 @@ sub _kernel_lines {
 	$s .= "\n    splat: $_" for @{$r->{splats} // []};
 	if ($r->{console_tail}) {
 		$s .= "\n    console tail:\n" . join('', map { "      | $_\n" } grep { /\S/ }
-						(split /\n/, $r->{console_tail})[-8 .. -1]);
+						grep { defined } (split /\n/, $r->{console_tail})[-8 .. -1]);
 		chomp $s;
 	}
 	return "$s\n";

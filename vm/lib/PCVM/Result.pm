@@ -173,7 +173,8 @@ sub build {
 	@splats = grep { !$seen{$_}++ } @splats;
 	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
 	my $features = eval { decode_json($probe // '') };
-	my $tail = join("\n", (split /\n/, $boot->{console} // '')[-25 .. -1]);
+	my @lines = split /\n/, $boot->{console} // "";
+	my $tail = join("\n", @lines > 25 ? @lines[-25 .. -1] : @lines);
 	$tail =~ s/^\n+//;
 	$tail =~ s/\e\[[0-9;?]*[A-Za-z]//g;
 	my %res = (

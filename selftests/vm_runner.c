@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel-matrix runner's own tests (vm/run): recorded guest consoles are
+ * replayed by a stand-in QEMU (vm/tests/fake-qemu) with a fixed nonce, and
+ * the guest init's own timeout path runs for real on this host
+ * (build/static/vm/init --host).  Host-only: skips inside the guests.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "lib/testutil.h"
+
+#define NONCE "t3stn0nce"
+#define M "PCVM:" NONCE ":"
+
+/* The source tree: $PERFCHECK_SRCDIR, else up from build/[san/]selftests. */
+static const char *srcdir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("PERFCHECK_SRCDIR");
+	const char *ups[] = { "/../..", "/../../.." };
+	char probe[PATH_MAX + 32];
+
+	if (env && *env)
+		return env;
+	for (size_t i = 0; i < sizeof(ups) / sizeof(ups[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s%s", pc_test_bindir(), ups[i]);
+		snprintf(probe, sizeof(probe), "%s/vm/run", dir);
+		if (access(probe, X_OK) == 0)
+			return dir;
+	}
+	return NULL;
+}
+
+static int have_runner(void)
+{
+	char path[PATH_MAX + 64];
+	const char *src = srcdir();
+
+	if (!src)
+		return 0;
+	snprintf(path, sizeof(path), "%s/build/static/vm/init", src);
+	return access(path, X_OK) == 0 && pc_test_have_program("prove");
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	char *buf = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return strdup("");
+	if (getdelim(&buf, &cap, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Runs vm/run on a matrix of one "file" row named 6.1 whose guest prints
+ * CONSOLE, asking for the kernel's mmap selftest; extra matrix rows may be
+ * given.  Fills run and returns the result.json of row 6.1 (malloc'd).
+ */
+static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
+		    const char *console, int hang, const char *extra_rows)
+{
+	char matrix[PATH_MAX], results[PATH_MAX], qemu[PATH_MAX], stat[PATH_MAX],
+	     runner[PATH_MAX], env_console[PATH_MAX + 32], rows[2 * PATH_MAX];
+	const char *src = srcdir();
+
+	put(dir, "console.txt", console);
+	snprintf(rows, sizeof(rows), "6.1 file %s/console.txt\n%s", dir, extra_rows ? extra_rows : "");
+	put(dir, "kernels", rows);
+	snprintf(matrix, sizeof(matrix), "%s/kernels", dir);
+	snprintf(results, sizeof(results), "%s/results", dir);
+	snprintf(qemu, sizeof(qemu), "PERFCHECK_QEMU=%s/vm/tests/fake-qemu", src);
+	snprintf(stat, sizeof(stat), "%s/build/static", src);
+	snprintf(runner, sizeof(runner), "%s/vm/run", src);
+	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", dir);
+	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", qemu,
+			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=",
+			 runner, "-q", "-j", "2", "--matrix", matrix, "--results", results,
+			 "--static", stat, "--boot-timeout", "5", "--step-timeout", "2",
+			 "all", "mmap", NULL };
+
+	EXPECT_EQ(0, pc_test_run(run, 120, argv));
+	return slurp(results, "6.1/result.json");
+}
+
+/* The status of case ID in a result.json, "" when absent. */
+static const char *case_status(const char *result, const char *id)
+{
+	static char status[32];
+	char key[512];
+	const char *p, *end;
+
+	snprintf(key, sizeof(key), "\"id\" : \"%s\",", id);
+	p = strstr(result, key);
+	if (!p)
+		return "";
+	end = strchr(p, '}');
+	p = strstr(p, "\"status\" : \"");
+	if (!p || (end && p > end))
+		return "";
+	p += strlen("\"status\" : \"");
+	snprintf(status, sizeof(status), "%.*s", (int)strcspn(p, "\""), p);
+	return status;
+}
+
+#define HELLO M "hello release=6.1.0-test machine=x86_64 boot_ms=2000 calib_ns=1 ref_ns=1 factor=7.00 tests=5\n"
+#define MMAP_OK M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nok 1 perf_mmap.rb.map\n" \
+		M "end kernel mmap status=exit:0 elapsed_ms=90\n"
+
+FIXTURE(vm) {
+	char *dir;
+	struct pc_run run;
+	char *result;
+};
+
+FIXTURE_SETUP(vm)
+{
+	if (!have_runner())
+		SKIP(return, "no vm/run and build/static (not a source tree, or make static not run)");
+	self->dir = pc_test_mkdtemp("vm");
+	ASSERT_NE(NULL, self->dir);
+}
+
+FIXTURE_TEARDOWN(vm)
+{
+	if (self->result) {
+		free(self->result);
+		pc_run_free(&self->run);
+	}
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+TEST_F(vm, finished_guest_passes_its_cases)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      "SeaBIOS garbage \x1b[2J\n" HELLO MMAP_OK M "artifacts ok\n" M "done\n", 0, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"finished\""));
+	EXPECT_STREQ("pass", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
+}
+
+TEST_F(vm, panic_fails_the_running_test_and_not_runs_the_rest)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin probe expect timeout=30\nchecking\n"
+			      "[    3.100000] Kernel panic - not syncing: Attempted to kill init!\n", 0, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"panicked\""));
+	EXPECT_NE(NULL, strstr(self->result, "guest panicked during this step"));
+	EXPECT_NE(NULL, strstr(self->result, "\"reason\" : \"guest panicked before this test\""));
+	EXPECT_NE(NULL, strstr(self->result, "console_tail"));
+	EXPECT_NE(NULL, strstr(self->result, "Kernel panic - not syncing"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, hung_guest_is_killed_after_its_step_timeout)
+{
+	time_t t0 = time(NULL);
+
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin kernel mmap timeout=1\nTAP version 13\n1..1\n", 1, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"hung\""));
+	EXPECT_NE(NULL, strstr(self->result, "guest hung during this test"));
+	EXPECT_LT(time(NULL) - t0, 60);
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, guest_that_never_boots_is_not_run_with_console_tail)
+{
+	self->result = replay(_metadata, &self->run, self->dir, "just garbage\nno markers", 1, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"no-boot\""));
+	EXPECT_NE(NULL, strstr(self->result, "\"status\" : \"not-run\""));
+	EXPECT_NE(NULL, strstr(self->result, "just garbage"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, output_stopping_mid_line_is_a_failure_not_a_pass)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin kernel mmap timeout=30\nTAP version 13\n1..2\nok 1 perf_mmap.rb.map\nok 2 perf_m",
+			      0, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"exited\""));
+	EXPECT_NE(NULL, strstr(self->result, "guest stopped before its end during this test"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, markers_with_another_nonce_are_test_output)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO "PCVM:forged:done\n" M "begin kernel mmap timeout=30\n"
+			      "PCVM:forged:end kernel mmap status=exit:0 elapsed_ms=1\n", 0, NULL);
+	EXPECT_EQ(NULL, strstr(self->result, "\"state\" : \"finished\""));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, kernel_messages_inside_tap_are_kept_out_of_it)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin kernel mmap timeout=30\nTAP version 13\n1..1\n"
+			      "[    2.500000] random: crng init done\nok 1 perf_mmap.rb.map\n"
+			      M "end kernel mmap status=exit:0 elapsed_ms=90\n" M "done\n", 0, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"status\" : \"pass\""));
+	EXPECT_EQ(NULL, strstr(self->result, "\"status\" : \"error\""));
+}
+
+TEST_F(vm, kernel_splat_fails_the_row_even_when_tests_pass)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO MMAP_OK "[    4.000000] WARNING: CPU: 0 PID: 1 at kernel/events/core.c:1 x\n"
+			      M "done\n", 0, NULL);
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"finished\""));
+	EXPECT_NE(NULL, strstr(self->result, "WARNING: CPU: 0 PID: 1"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, probe_differing_from_baseline_fails_the_run)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin probe expect timeout=30\n"
+			      "sigtrap: expected supported, got missing\n"
+			      M "end probe expect status=exit:1 elapsed_ms=5\n" MMAP_OK M "done\n", 0, NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "probe/expect"));
+	EXPECT_NE(NULL, strstr(self->result, "\"reason\" : \"exit:1: sigtrap: expected supported, got missing\""));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F(vm, probe_matching_baseline_and_passing_tests_exit_zero)
+{
+	self->result = replay(_metadata, &self->run, self->dir,
+			      HELLO M "begin probe expect timeout=30\n"
+			      M "end probe expect status=exit:0 elapsed_ms=5\n" MMAP_OK M "done\n", 0, NULL);
+	EXPECT_STREQ("pass", case_status(self->result, "probe/expect"));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(vm, missing_kernel_package_is_a_clear_error_and_others_still_run)
+{
+	char *other;
+
+	self->result = replay(_metadata, &self->run, self->dir, HELLO MMAP_OK M "done\n", 0,
+			      "nope deb bookworm-security ^perfcheck-no-such-kernel$ - boot/vmlinuz-* -\n");
+	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"finished\""));
+	other = slurp(self->dir, "results/nope/result.json");
+	EXPECT_NE(NULL, strstr(other, "\"state\" : \"fetch-failed\""));
+	EXPECT_NE(NULL, strstr(other, "no package matching '^perfcheck-no-such-kernel$'"));
+	EXPECT_NE(NULL, strstr(other, "\"status\" : \"not-run\""));
+	EXPECT_NE(0, self->run.exit_code);
+	free(other);
+}
+
+/* The guest init's per-test timeout, for real, in its host mode. */
+TEST_F(vm, init_kills_a_test_that_outlives_its_timeout)
+{
+	char init[PATH_MAX], plan[PATH_MAX], out[PATH_MAX];
+	struct pc_run run;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	snprintf(plan, sizeof(plan), "%s/plan", self->dir);
+	snprintf(out, sizeof(out), "%s/out", self->dir);
+	put(self->dir, "plan", "nonce n1\ntimeout 1\n"
+			       "sh t hang echo started; sleep 60\n"
+			       "sh t partial printf 'no newline'\n"
+			       "sh t code exit 3\n");
+	char *argv[] = { init, "--host", plan, out, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 30, argv));
+	EXPECT_NE(NULL, strstr(run.out, "started\nPCVM:n1:end t hang status=timeout"));
+	EXPECT_NE(NULL, strstr(run.out, "no newline\nPCVM:n1:end t partial status=exit:0"));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:end t code status=exit:3"));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:done"));
+	pc_run_free(&run);
+}
+
+TEST_HARNESS_MAIN
