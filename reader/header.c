@@ -69,6 +69,11 @@ int rd_dump_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 			if (!pd_reader_nrcpus(r, &avail, &online, NULL))
 				rd_out_printf(o, ": %u available, %u online", avail, online);
 			break;
+		case PD_FEAT_PERFCHECK_OPEN:
+			if (!pd_reader_feature_string(r, f, buf, sizeof(buf), NULL))
+				for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+					rd_out_printf(o, "\n#   %s", l);
+			break;
 		case PD_FEAT_CMDLINE:
 			rd_out_char(o, ':');
 			pd_reader_cmdline(r, print_arg, o, NULL);

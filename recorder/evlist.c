@@ -114,6 +114,7 @@ int rec_evlist_open(struct rec_evlist *evl, struct rec_opts *opts, pid_t workloa
 	for (size_t i = 0; i < n; i++)
 		evl->fds[i] = -1;
 
+	rec_open_features_requested(opts);
 	for (int c = 0; c < evl->nr_cpus; c++) {
 		int ring_fd = -1;
 
@@ -141,6 +142,7 @@ int rec_evlist_open(struct rec_evlist *evl, struct rec_opts *opts, pid_t workloa
 						ev->name);
 					snprintf(ev->name, sizeof(ev->name), "cpu-clock");
 				}
+				ev->cleared |= info.cleared;
 				if (info.cleared)
 					describe_cleared(ev->name, &info);
 				if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)

@@ -110,6 +110,7 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
+	rec_open_features_write(&r->w, &r->opts);
 	return pd_writer_begin_data(&r->w, err);
 }
 

@@ -33,6 +33,7 @@ struct rec_event {
 	char name[256];
 	bool tracepoint;
 	bool has_modifier;
+	uint64_t requested, cleared;	/* 1ULL << enum pc_feature: asked for, cleared at open */
 };
 
 struct rec_opts {
@@ -137,6 +138,11 @@ struct rec_evlist {
 int rec_evlist_open(struct rec_evlist *evl, struct rec_opts *opts, pid_t workload,
 		    struct pc_error *err);
 int rec_evlist_enable(struct rec_evlist *evl, bool on);
+
+/* PERFCHECK_OPEN: which attr features each event asked for and which the
+ * open ladder cleared (open_features.c). */
+void rec_open_features_requested(struct rec_opts *opts);
+int rec_open_features_write(struct pd_writer *w, const struct rec_opts *opts);
 void rec_evlist_close(struct rec_evlist *evl);
 static inline int *rec_evlist_fd(struct rec_evlist *evl, int ev, int c, int t)
 {

@@ -71,6 +71,13 @@ enum pd_feature {
 	PD_FEAT_HYBRID_TOPOLOGY	= 30,
 	PD_FEAT_PMU_CAPS	= 31,
 	PD_FEAT_LAST_KNOWN	= 34,
+	/*
+	 * perfcheck's own section: per event, the attr features asked for and
+	 * those the open ladder cleared (a perf string, one line per event).
+	 * High in the bitmap: perf reads sections only up to its last known
+	 * feature, and this one comes last in the section table.
+	 */
+	PD_FEAT_PERFCHECK_OPEN	= 250,
 	PD_FEAT_BITS		= 256,
 };
 

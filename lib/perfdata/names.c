@@ -37,6 +37,7 @@ static const char *const feature_names[] = {
 	[PD_FEAT_CLOCK_DATA]	= "CLOCK_DATA",
 	[PD_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
 	[PD_FEAT_PMU_CAPS]	= "PMU_CAPS",
+	[PD_FEAT_PERFCHECK_OPEN] = "PERFCHECK_OPEN",
 };
 
 const char *pd_feature_name(int feat)
