@@ -162,6 +162,8 @@ static int parse_one(struct rec_event *ev, const char *spec, size_t len, struct 
 		ev->attr.attr.type = PERF_TYPE_TRACEPOINT;
 		ev->attr.attr.config = id;
 		ev->tracepoint = true;
+		snprintf(ev->tp_sys, sizeof(ev->tp_sys), "%s", buf);
+		snprintf(ev->tp_name, sizeof(ev->tp_name), "%s", name);
 		goto found;
 	}
 	return pc_error_set(err, EINVAL,
@@ -251,6 +253,8 @@ void rec_events_config(struct rec_opts *opts)
 				 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 		if (opts->system_wide)
 			a->sample_type |= PERF_SAMPLE_CPU;
+		if (ev->tracepoint)
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 		if (opts->callgraph != REC_CALLGRAPH_NONE)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 		a->read_format = PERF_FORMAT_ID;
@@ -282,4 +286,34 @@ void rec_events_config(struct rec_opts *opts)
 			pc_attr_set(a, PC_ATTR_defer_callchain, true);
 		a->size = rec_attr_min_size(&ev->attr);
 	}
+}
+
+/*
+ * The kernel refuses a frequency above kernel.perf_event_max_sample_rate
+ * (which it lowers by itself when sampling interrupts take too long): an
+ * explicit -F above it is an error that says so, the default is lowered
+ * with a warning, as perf does.
+ */
+int rec_events_check_freq(struct rec_opts *opts, struct pc_error *err)
+{
+	long max;
+
+	if (pc_read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max) || max <= 0)
+		return 0;
+	for (int i = 0; i < opts->nr_events; i++) {
+		struct perf_event_attr *a = &opts->events[i].attr.attr;
+
+		if (!a->freq || a->sample_freq <= (uint64_t)max)
+			continue;
+		if (opts->freq_set)
+			return pc_error_set(err, EINVAL,
+					    "-F %u is above the kernel's limit of %ld samples/s "
+					    "(kernel.perf_event_max_sample_rate): use -F %ld or lower",
+					    opts->freq, max, max);
+		pc_warn("lowering the default frequency from %u to %ld "
+			"(kernel.perf_event_max_sample_rate)\n", opts->freq, max);
+		opts->freq = (unsigned int)max;
+		a->sample_freq = (uint64_t)max;
+	}
+	return 0;
 }

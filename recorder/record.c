@@ -333,6 +333,8 @@ static int run(struct recorder *r, int argc, char **argv)
 	int ret, code;
 
 	rec_events_config(&r->opts);
+	if (rec_events_check_freq(&r->opts, &err))
+		return fail(NULL, &err);
 	if (setup_signals(r, &err))
 		return fail(NULL, &err);
 	if (r->opts.argc) {
@@ -351,6 +353,10 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 	file_open = true;
 	pd_writer_set_cmdline(&r->w, argc, argv);
+	if (rec_tracing_data(&r->w, &r->opts, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
 	r->out.w = &r->w;
 	r->out.dsos = rec_dsos_new();
 	r->bounce = malloc(65536);

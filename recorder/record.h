@@ -34,6 +34,7 @@ struct rec_event {
 	bool tracepoint;
 	bool has_modifier;
 	uint64_t requested, cleared;	/* 1ULL << enum pc_feature: asked for, cleared at open */
+	char tp_sys[64], tp_name[128];	/* SYS:NAME of a tracepoint */
 };
 
 struct rec_opts {
@@ -70,6 +71,8 @@ void rec_usage(FILE *out);
 int rec_events_parse(struct rec_opts *opts, const char *spec, struct pc_error *err);
 /* Fills sampling, sample_type and tracking bits from the options. */
 void rec_events_config(struct rec_opts *opts);
+/* -F against kernel.perf_event_max_sample_rate: error if explicit, else lowered. */
+int rec_events_check_freq(struct rec_opts *opts, struct pc_error *err);
 /* The smallest PERF_ATTR_SIZE_VER* that holds the fields attr uses. */
 uint32_t rec_attr_min_size(const union pc_attr *attr);
 
@@ -219,6 +222,11 @@ int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm);
 /* FORK, COMM and (for the leader) MMAP2 records of one process from /proc. */
 int rec_synth_process(struct rec_synth *s, pid_t pid);
 int rec_synth_all(struct rec_synth *s);
+
+/* ------------------------------------------------------------ tracing data */
+
+/* The TRACING_DATA feature perf needs to name and decode tracepoint samples. */
+int rec_tracing_data(struct pd_writer *w, const struct rec_opts *opts, struct pc_error *err);
 
 /* ------------------------------------------------------------ timeout */
 
