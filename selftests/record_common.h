@@ -150,12 +150,45 @@ int main(int argc, char **argv)							\
  * This binary, by a name that stays valid while the test runs even if a
  * rebuild replaces the file meanwhile (a shared build tree).
  */
+static char rt_workload_copy[PATH_MAX];
+
 static inline const char *rt_self(void)
 {
 	static char self[64];
 
+	if (rt_workload_copy[0])
+		return rt_workload_copy;
 	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
 	return self;
+}
+
+/*
+ * Runs the workload from a private copy in dir: symbol lookups by the
+ * system perf then read a file that no rebuild replaces.
+ */
+static inline int rt_use_copy(const char *dir)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open("/proc/self/exe", O_RDONLY), out;
+
+	snprintf(rt_workload_copy, sizeof(rt_workload_copy), "%s/pc-workload", dir);
+	out = open(rt_workload_copy, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (in < 0 || out < 0)
+		goto fail;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			goto fail;
+	close(in);
+	close(out);
+	return n < 0 ? -1 : 0;
+fail:
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	rt_workload_copy[0] = '\0';
+	return -1;
 }
 
 /* ------------------------------------------------------------ running */

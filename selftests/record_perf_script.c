@@ -108,11 +108,13 @@ FIXTURE_SETUP(fam)
 {
 	self->dir = pc_test_mkdtemp("record-perf-script");
 	ASSERT_NE(NULL, self->dir);
+	ASSERT_EQ(0, rt_use_copy(self->dir));
 	self->out = strdup(rt_path(self->dir, "perf.data"));
 }
 
 FIXTURE_TEARDOWN(fam)
 {
+	rt_workload_copy[0] = '\0';
 	free(self->out);
 	pc_test_rmdir(self->dir);
 }
