@@ -148,6 +148,8 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 	bool kernel = false;
 	int shown = 0;
 
+	if (!rd_chain_valid(ev, RD_MAX_STACK))
+		return;
 	for (int part = 0; part < 2; part++) {
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
@@ -181,9 +183,7 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 	print_start(p, ev, f, chain);
 	if (f & RF_PERIOD) {
-		/* without PERF_SAMPLE_PERIOD every sample stands for the fixed period */
-		rd_out_u64(o, e && !(e->attr.attr.sample_type & PERF_SAMPLE_PERIOD) ?
-			   e->attr.attr.sample_period : smp->period, 10);
+		rd_out_u64(o, smp->period, 10);
 		rd_out_char(o, ' ');
 	}
 	if (f & RF_EVENT) {

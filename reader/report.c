@@ -120,7 +120,7 @@ static size_t frame_key(struct report *rp, struct rd_session *s, struct rd_threa
 			if (r.sym)
 				snprintf(sym, sizeof(sym), "[%c] %s", kernel ? 'k' : '.', r.sym->name);
 			else
-				snprintf(sym, sizeof(sym), "[%c] %#018llx", kernel ? 'k' : '.',
+				snprintf(sym, sizeof(sym), "[%c] 0x%016llx", kernel ? 'k' : '.',
 					 (unsigned long long)r.addr);
 			v = sym;
 			break;

@@ -248,6 +248,9 @@ int rd_deliver(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 		if (ret)
 			return ret;
 		s->stats.samples++;
+		/* without PERF_SAMPLE_PERIOD every sample stands for the fixed period */
+		if (smp.evsel && !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_PERIOD))
+			smp.period = smp.evsel->attr.attr.sample_period;
 		ev.sample = &smp;
 		ev.thread = rd_thread_get(s, smp.pid, smp.tid);
 		if (!ev.thread)
@@ -279,4 +282,31 @@ int rd_deliver(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 	default:
 		return rd_state_record(s, &rec, err);
 	}
+}
+
+bool rd_chain_valid(const struct rd_event *ev, int max)
+{
+	int frames = 0;
+
+	for (int part = 0; part < 2; part++) {
+		const uint64_t *ips = part ? ev->extra : ev->base;
+		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+
+		for (uint64_t i = 0; i < nr && frames < max; i++) {
+			switch (ips[i]) {
+			case PC_CONTEXT_HV:
+			case PC_CONTEXT_KERNEL:
+			case PC_CONTEXT_USER:
+			case PC_CONTEXT_USER_DEFERRED:
+			case PC_CONTEXT_GUEST_KERNEL:
+			case PC_CONTEXT_GUEST_USER:
+				break;
+			default:
+				if (pc_is_context(ips[i]))
+					return false;
+				frames++;
+			}
+		}
+	}
+	return true;
 }

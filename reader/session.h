@@ -21,6 +21,7 @@
 struct rd_map {
 	uint64_t start, end, pgoff;
 	struct pc_dso *dso;
+	bool identity;		/* JIT code: addresses are absolute (perf-PID.map) */
 };
 
 struct rd_maps {
@@ -143,6 +144,12 @@ void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t
 		struct rd_resolved *out);
 /* The thread a tid belongs to, created (comm ":TID") when unknown. */
 struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid);
+
+/*
+ * False when a context marker perf does not know comes before max frames:
+ * perf then takes the chain as corrupt and shows none of it.
+ */
+bool rd_chain_valid(const struct rd_event *ev, int max);
 
 /* thread.c: state records */
 int rd_state_record(struct rd_session *s, const struct pd_record *rec, struct pc_error *err);

@@ -207,6 +207,7 @@ static int add_map(struct rd_session *s, const struct pd_record *rec, bool v2,
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	const char *name;
+	char jit[64];
 	struct rd_map m;
 	struct rd_maps *maps;
 
@@ -225,6 +226,14 @@ static int add_map(struct rd_session *s, const struct pd_record *rec, bool v2,
 	m.start = start;
 	m.end = start + len;
 	m.pgoff = pgoff;
+	m.identity = false;
+	/* anonymous executable memory is JIT code, named as perf names it */
+	if (pid != (uint32_t)-1 && (!strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+				    !strncmp(name, "/anon_hugepage", 14))) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)pid);
+		name = jit;
+		m.identity = true;
+	}
 	m.dso = pc_dso_cache_get(&s->dsos, name);
 	if (!m.dso)
 		return pc_error_set(err, ENOMEM, "out of memory");
@@ -346,6 +355,13 @@ void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t
 	if (!m)
 		return;
 	out->dso = m->dso->path;
+	if (m->identity) {
+		pc_dso_load_jitmap(&s->dsos, m->dso);
+		out->sym = pc_symtab_find(&m->dso->tab, ip);
+		if (out->sym)
+			out->off = ip - out->sym->start;
+		return;
+	}
 	off = ip - m->start + m->pgoff;
 	pc_dso_load(&s->dsos, m->dso);
 	out->addr = m->dso->exec ? ip : off;

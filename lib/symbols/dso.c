@@ -276,6 +276,33 @@ out:
 	elf_close(e, fd);
 }
 
+void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
+{
+	char path[4096], line[4096];
+	FILE *f;
+
+	if (dso->loaded)
+		return;
+	dso->loaded = true;
+	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, size;
+		int name_at = 0;
+
+		if (sscanf(line, "%llx %llx %n", &start, &size, &name_at) < 2 || !name_at)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (pc_symtab_add(&dso->tab, start, size, line + name_at, PC_BIND_GLOBAL, NULL))
+			break;
+	}
+	fclose(f);
+	dso->found = true;
+	pc_symtab_finish(&dso->tab);
+}
+
 bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < dso->nr_segs; i++) {

@@ -63,6 +63,8 @@ void pc_dso_cache_free(struct pc_dso_cache *c);
 struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path);
 /* Loads the DSO's symbols if not done yet (failures leave an empty table). */
 void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso);
+/* A JIT's /tmp/perf-PID.map ("START SIZE NAME" in hex, absolute addresses). */
+void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso);
 /* File offset -> ELF vaddr through the PT_LOAD segments; false if none covers it. */
 bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr);
 

@@ -142,6 +142,23 @@ void pc_symtab_finish(struct pc_symtab *t)
 	for (i = 0; i < t->nr; i++)
 		e[i] = (struct sort_ent){ t->syms[i], t->bind[i], i };
 	qsort(e, t->nr, sizeof(*e), sort_ent__cmp);
+	/*
+	 * Close open ends first, then drop aliases, in perf's order: an unsized
+	 * alias ends where the next one starts (same address, so it stays
+	 * empty) and loses to the sized one, which is the last of the group.
+	 */
+	for (i = 0; i < t->nr; i++) {
+		struct pc_symbol *cur = &e[i].sym;
+
+		if (cur->end != cur->start)
+			continue;
+		if (i + 1 == t->nr)
+			cur->end = ((cur->start + 4095) & ~4095ULL) + 4096;
+		else if (!cur->module != !e[i + 1].sym.module)	/* kernel text | module */
+			cur->end = ((cur->start + 4096 + 4095) & ~4095ULL);
+		else
+			cur->end = e[i + 1].sym.start;
+	}
 	for (i = 0; i < t->nr; i++) {
 		if (out && e[out - 1].sym.start == e[i].sym.start) {
 			if (prefer(t, &e[out - 1], &e[i]))
@@ -150,16 +167,8 @@ void pc_symtab_finish(struct pc_symtab *t)
 		}
 		e[out++] = e[i];
 	}
-	for (i = 0; i < out; i++) {
+	for (i = 0; i < out; i++)
 		t->syms[i] = e[i].sym;
-		/* an unsized symbol runs to the next one */
-		if (t->syms[i].end == t->syms[i].start) {
-			if (i + 1 < out)
-				t->syms[i].end = e[i + 1].sym.start;
-			else
-				t->syms[i].end = ((t->syms[i].start + 4095) & ~4095ULL) + 4096;
-		}
-	}
 	t->nr = out;
 	free(e);
 strings:
