@@ -36,6 +36,7 @@ static void run(const char *path, int devnull, int mode)
 	if (!rd_session_open(s, path, &err)) {
 		s->dsos.root = "/nonexistent-fuzz-root";
 		s->kernel_local = false;
+		s->dsos.own_vdso = false;
 		if (mode == 3) {
 			rd_dump(s, &out, true, &err);
 		} else {

@@ -417,6 +417,7 @@ int cmd_report(int argc, char **argv)
 		s->dsos.root = symfs;
 		s->dsos.debug_dir = debug_dir;
 		s->kernel_local = false;
+		s->dsos.own_vdso = false;
 	}
 	if (!ret) {
 		s->merge = true;

@@ -144,6 +144,7 @@ int cmd_script(int argc, char **argv)
 		s->dsos.root = symfs;
 		s->dsos.debug_dir = debug_dir;
 		s->kernel_local = false;
+		s->dsos.own_vdso = false;
 	}
 	if (!ret && dump) {
 		ret = rd_dump(s, &out, header, &err);

@@ -41,6 +41,7 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	s->opened = true;
 	pc_dso_cache_init(&s->dsos);
 	s->kernel_local = same_machine(s);
+	s->dsos.own_vdso = s->kernel_local;
 	return 0;
 }
 

@@ -364,7 +364,7 @@ void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t
 	}
 	off = ip - m->start + m->pgoff;
 	pc_dso_load(&s->dsos, m->dso);
-	out->addr = m->dso->exec ? ip : off;
+	out->addr = off;	/* what perf 6.1 prints, for ET_EXEC too */
 	if (!m->dso->found || !pc_dso_off_to_vaddr(m->dso, off, &vaddr))
 		return;
 	out->sym = pc_symtab_find(&m->dso->tab, vaddr);

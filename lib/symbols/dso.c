@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 static bool elf_ready(void)
@@ -240,6 +241,33 @@ static size_t load_symtab_from(struct pc_symtab *t, const char *path)
 	return n;
 }
 
+/*
+ * The kernel maps the same vdso image into every process: when the file
+ * was recorded on this kernel, ours has the recorded process's symbols.
+ */
+static void load_own_vdso(struct pc_dso *dso)
+{
+	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size;
+	Elf *e;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1u << 20))
+		return;
+	e = elf_memory((char *)base, size);
+	if (!e)
+		return;
+	if (!load_segments(dso, e)) {
+		dso->found = true;
+		load_table(&dso->tab, e, SHT_DYNSYM);
+		pc_symtab_finish(&dso->tab);
+	}
+	elf_end(e);
+}
+
 void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 {
 	char path[4096], id[2 * 64 + 1];
@@ -249,7 +277,14 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 	if (dso->loaded)
 		return;
 	dso->loaded = true;
-	if (!elf_ready() || dso->path[0] != '/')
+	if (!elf_ready())
+		return;
+	if (!strcmp(dso->path, "[vdso]")) {
+		if (c->own_vdso)
+			load_own_vdso(dso);
+		return;
+	}
+	if (dso->path[0] != '/')
 		return;
 	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
 	e = elf_open(path, &fd);

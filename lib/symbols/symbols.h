@@ -55,6 +55,7 @@ struct pc_dso_cache {
 	size_t nr_buckets, nr;
 	const char *root;	/* prefix prepended to paths (tests), or NULL */
 	const char *debug_dir;	/* "/usr/lib/debug" unless overridden */
+	bool own_vdso;		/* "[vdso]" is this process's (recorded on this kernel) */
 };
 
 void pc_dso_cache_init(struct pc_dso_cache *c);
