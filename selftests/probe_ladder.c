@@ -297,6 +297,26 @@ TEST(verdicts_are_not_inferred_from_newer_features)
 	pc_sim_uninstall();
 }
 
+TEST(missing_cloexec_flag_is_replaced_by_fcntl)
+{
+	struct pc_sim_profile old = *pc_sim_profile_find("6.18");
+	struct pc_open_info info;
+	struct pc_error err;
+	union pc_attr a;
+	int fd;
+
+	old.features &= ~FEAT(FD_CLOEXEC);	/* a pre-3.14 kernel's answer */
+	pc_sim_install(&old);
+	pc_verbose = 0;
+	pc_feature_baseline_attr(&a);
+	fd = pc_event_open(&a, "cpu-clock", 0, -1, -1, PERF_FLAG_FD_CLOEXEC, &info, &err);
+	ASSERT_LE(0, fd) TH_LOG("%s", err.msg);
+	EXPECT_EQ(FEAT(FD_CLOEXEC), info.cleared);
+	EXPECT_EQ(FD_CLOEXEC, fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+	pc_sim_uninstall();
+}
+
 TEST(e2big_retries_at_the_kernels_attr_size_dropping_what_lies_beyond)
 {
 	struct pc_open_info info;
