@@ -37,6 +37,7 @@ static void run(const char *path, int devnull, int mode)
 		s->dsos.root = "/nonexistent-fuzz-root";
 		s->kernel_local = false;
 		s->dsos.own_vdso = false;
+		s->dsos.buildid_dir = NULL;
 		if (mode == 3) {
 			rd_dump(s, &out, true, &err);
 		} else {

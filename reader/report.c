@@ -418,6 +418,7 @@ int cmd_report(int argc, char **argv)
 		s->dsos.debug_dir = debug_dir;
 		s->kernel_local = false;
 		s->dsos.own_vdso = false;
+		s->dsos.buildid_dir = NULL;
 	}
 	if (!ret) {
 		s->merge = true;

@@ -145,6 +145,7 @@ int cmd_script(int argc, char **argv)
 		s->dsos.debug_dir = debug_dir;
 		s->kernel_local = false;
 		s->dsos.own_vdso = false;
+		s->dsos.buildid_dir = NULL;
 	}
 	if (!ret && dump) {
 		ret = rd_dump(s, &out, header, &err);

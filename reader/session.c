@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -31,8 +32,32 @@ static bool same_machine(struct rd_session *s)
 	return !strcmp(host, u.nodename) && !strcmp(rel, u.release);
 }
 
+static void set_build_id(struct pc_dso *dso, const uint8_t *id, size_t size)
+{
+	if (size > 20)
+		size = 20;
+	for (size_t i = 0; i < size; i++)
+		snprintf(dso->build_id + 2 * i, 3, "%02x", id[i]);
+}
+
+/* BUILD_ID feature: which object ran, for each path */
+static int note_build_id(const struct pd_build_id_entry *e, const uint8_t *id, size_t id_size,
+			 const char *filename, void *ctx)
+{
+	struct rd_session *s = ctx;
+	struct pc_dso *dso;
+
+	if (!filename || filename[0] != '/' || !id_size)
+		return 0;
+	dso = pc_dso_cache_get(&s->dsos, filename);
+	if (dso)
+		set_build_id(dso, id, id_size);
+	return 0;
+}
+
 int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err)
 {
+	const char *home;
 	int ret;
 
 	ret = pd_reader_open(&s->r, path, err);
@@ -42,6 +67,12 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	pc_dso_cache_init(&s->dsos);
 	s->kernel_local = same_machine(s);
 	s->dsos.own_vdso = s->kernel_local;
+	home = getenv("HOME");
+	if (home && *home) {
+		snprintf(s->buildid_dir, sizeof(s->buildid_dir), "%s/.debug", home);
+		s->dsos.buildid_dir = s->buildid_dir;
+	}
+	pd_reader_build_ids(&s->r, note_build_id, s, NULL);
 	return 0;
 }
 

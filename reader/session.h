@@ -117,6 +117,7 @@ struct rd_session {
 	size_t nr_proc_buckets;
 	struct rd_maps kmaps;
 	struct pc_dso_cache dsos;
+	char buildid_dir[512];
 	struct pc_kallsyms kallsyms;
 	/* time order: a min-heap of pending records */
 	struct rd_item *heap;

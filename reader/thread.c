@@ -237,6 +237,14 @@ static int add_map(struct rd_session *s, const struct pd_record *rec, bool v2,
 	m.dso = pc_dso_cache_get(&s->dsos, name);
 	if (!m.dso)
 		return pc_error_set(err, ENOMEM, "out of memory");
+	/* MMAP2 may carry the build id instead of device and inode */
+	if (v2 && (rec->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !m.dso->build_id[0] &&
+	    !m.dso->loaded) {
+		uint8_t n = p[40];
+
+		for (uint8_t i = 0; i < n && i < 20; i++)
+			snprintf(m.dso->build_id + 2 * i, 3, "%02x", p[44 + i]);
+	}
 	if (pid == (uint32_t)-1) {
 		maps = &s->kmaps;
 	} else {

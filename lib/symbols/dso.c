@@ -288,6 +288,26 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 		return;
 	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
 	e = elf_open(path, &fd);
+	/*
+	 * A file rebuilt since the recording is not the one that ran: perf's
+	 * build-id cache keeps a copy of the one that did.
+	 */
+	if (dso->build_id[0] && (!e || !elf_build_id(e, id, sizeof(id)) ||
+				 strcmp(id, dso->build_id))) {
+		if (e)
+			elf_close(e, fd);
+		e = NULL;
+		if (c->buildid_dir) {
+			/* .build-id/xx/rest is a directory holding "elf" (older perf: the file) */
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/elf", c->buildid_dir,
+				 dso->build_id, dso->build_id + 2);
+			e = elf_open(path, &fd);
+			if (!e) {
+				path[strlen(path) - 4] = '\0';
+				e = elf_open(path, &fd);
+			}
+		}
+	}
 	if (!e)
 		return;
 	if (load_segments(dso, e))

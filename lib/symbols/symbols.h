@@ -41,6 +41,7 @@ const char *pc_demangle(const char *name, char *buf, size_t size);
 /* One ELF object as mapped by a process. */
 struct pc_dso {
 	char *path;
+	char build_id[2 * 20 + 1];	/* as recorded (hex), "" when unknown */
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */
 	bool exec;		/* ET_EXEC: addresses are absolute */
@@ -56,6 +57,7 @@ struct pc_dso_cache {
 	const char *root;	/* prefix prepended to paths (tests), or NULL */
 	const char *debug_dir;	/* "/usr/lib/debug" unless overridden */
 	bool own_vdso;		/* "[vdso]" is this process's (recorded on this kernel) */
+	const char *buildid_dir;	/* perf's build-id cache ($HOME/.debug), or NULL */
 };
 
 void pc_dso_cache_init(struct pc_dso_cache *c);
