@@ -144,3 +144,19 @@ fuzz: build/fuzz/fuzz_script $(BUILD)/perfcheck
 	fuzz/seed build/fuzz/seeds $(BUILD)/perfcheck
 	build/fuzz/fuzz_script -max_total_time=$(FUZZ_SECONDS) -max_len=131072 -timeout=10 \
 		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ build/fuzz/corpus build/fuzz/seeds
+
+# make fixtures: records the fixtures in the guests of FIXTURE_KERNELS
+# (fixtures/record.sh through vm/run) and imports them with their expected
+# outputs (fixtures/generate); `make check` replays them (fixtures_replay).
+FIXTURE_KERNELS ?= 6.12 7.2
+FIXTURE_RESULTS := $(BUILD)/fixtures-results
+fixtures: static all
+	rm -rf $(FIXTURE_RESULTS)
+	vm/run --results $(FIXTURE_RESULTS) --no-report \
+		--step 'fixtures record /perfcheck/fixtures/record.sh . /perfcheck/perfcheck /perfcheck/pcwork matrix' \
+		$(shell echo $(FIXTURE_KERNELS) | tr ' ' ,) tap_seam
+	for k in $(FIXTURE_KERNELS); do \
+		fixtures/generate import $(BUILD)/perfcheck $(FIXTURE_RESULTS)/$$k/artifacts/fixtures/record $$k || exit 1; \
+	done
+	$(BUILD)/selftests/fixtures_synth --write fixtures/callchain
+	fixtures/generate expected $(BUILD)/perfcheck

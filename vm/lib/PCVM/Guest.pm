@@ -9,6 +9,7 @@ use strict;
 use warnings;
 use File::Path qw(make_path remove_tree);
 use File::Basename qw(basename);
+use File::Spec;
 use IO::Select;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(time);
@@ -21,6 +22,11 @@ sub base_initramfs {
 	my ($static, $work) = @o{qw(static work)};
 	my @inputs = ("$static/vm/init", "$static/perfcheck", _busybox(),
 		      glob("$static/selftests/*"), glob("$static/ksft/*"));
+	# pcwork (the workload of the fixtures and xk_* selftests) next to
+	# perfcheck, and the fixtures that fixtures_replay replays in each guest
+	my $fixtures = File::Spec->rel2abs(__FILE__ =~ s{[^/]+$}{}r . '../../../fixtures');
+	push @inputs, "$static/pcwork" if -x "$static/pcwork";
+	push @inputs, split /\n/, `find '$fixtures' -type f` if -d $fixtures;
 	my @payload = @{$o{payload} // []};
 	for my $p (@payload) {
 		die "vm: payload directory $p not found\n" unless -d $p;
@@ -49,6 +55,9 @@ sub base_initramfs {
 	for my $t (glob("$static/ksft/*")) {
 		_copy($t, "$root/perfcheck/ksft/" . basename($t)) if -f $t && -x $t;
 	}
+	_copy("$static/pcwork", "$root/perfcheck/pcwork") if -x "$static/pcwork";
+	system('cp', '-a', $fixtures, "$root/perfcheck/fixtures") == 0 or die "vm: cannot copy $fixtures\n"
+		if -d $fixtures;
 	system('cp', '-a', "$_/.", "$root/") == 0 or die "vm: cannot copy payload $_\n" for @payload;
 	_cpio($root, $out);
 	open(my $s, '>', $stamp) or die "$stamp: $!";
