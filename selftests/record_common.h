@@ -286,6 +286,7 @@ struct rt_file {
 	uint64_t records, samples, rounds, comms, mmaps, forks, switches, lost;
 	uint64_t deferred;
 	uint32_t pids[RT_MAX_PIDS], tids[RT_MAX_PIDS];
+	uint32_t tid_pid[RT_MAX_PIDS];		/* the pid of each of tids[] */
 	uint64_t pid_samples[RT_MAX_PIDS];
 	int nr_pids, nr_tids;
 	uint64_t cpu_mask;		/* cpus seen in samples (PERF_SAMPLE_CPU) */
@@ -353,6 +354,9 @@ static inline int rt_read(const char *path, struct rt_file *f)
 				if (f->pids[i] == s.pid)
 					f->pid_samples[i]++;
 			rt_add_id(f->tids, &f->nr_tids, s.tid);
+			for (int i = 0; i < f->nr_tids; i++)
+				if (f->tids[i] == s.tid)
+					f->tid_pid[i] = s.pid;
 			if (s.evsel && (s.evsel->attr.attr.sample_type & PERF_SAMPLE_CPU)) {
 				if (s.cpu < 64)
 					f->cpu_mask |= 1ULL << s.cpu;
@@ -399,6 +403,31 @@ static inline uint64_t rt_pid_samples(const struct rt_file *f, uint32_t pid)
 		if (f->pids[i] == pid)
 			return f->pid_samples[i];
 	return 0;
+}
+
+/* Threads sampled in process pid. */
+static inline int rt_tids_of(const struct rt_file *f, uint32_t pid)
+{
+	int n = 0;
+
+	for (int i = 0; i < f->nr_tids; i++)
+		n += f->tid_pid[i] == pid;
+	return n;
+}
+
+/* The process with the most samples: the workload, whatever helpers a
+ * sanitizer runtime clones at exit. */
+static inline uint32_t rt_busiest_pid(const struct rt_file *f)
+{
+	uint64_t best = 0;
+	uint32_t pid = 0;
+
+	for (int i = 0; i < f->nr_pids; i++)
+		if (f->pid_samples[i] > best) {
+			best = f->pid_samples[i];
+			pid = f->pids[i];
+		}
+	return pid;
 }
 
 static inline char *rt_path(const char *dir, const char *name)

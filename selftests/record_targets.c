@@ -50,8 +50,8 @@ TEST_F(tgt, inherit_records_threads)
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
-	EXPECT_EQ(1, f.nr_pids);
-	EXPECT_GE(f.nr_tids, 2) TH_LOG("only %d thread(s) sampled", f.nr_tids);
+	EXPECT_GE(rt_tids_of(&f, rt_busiest_pid(&f)), 2)
+		TH_LOG("only %d thread(s) sampled", rt_tids_of(&f, rt_busiest_pid(&f)));
 	pc_run_free(&run);
 }
 
@@ -102,9 +102,10 @@ TEST_F(tgt, attach_to_a_running_process_until_it_exits)
 	waitpid(pid, &status, 0);
 	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
-	EXPECT_GT(rt_pid_samples(&f, (uint32_t)pid), 0);
-	EXPECT_EQ(1, f.nr_pids);
-	EXPECT_GE(f.nr_tids, 2) TH_LOG("both running threads are recorded");
+	/* the target only (a sanitizer runtime may clone a helper at its exit) */
+	EXPECT_EQ((uint32_t)pid, rt_busiest_pid(&f));
+	EXPECT_GT(rt_pid_samples(&f, (uint32_t)pid) * 10, f.samples * 9);
+	EXPECT_GE(rt_tids_of(&f, (uint32_t)pid), 2) TH_LOG("both running threads are recorded");
 	/* what existed before: synthesized from /proc */
 	EXPECT_GE(f.comms, 2);
 	EXPECT_GE(f.forks, 2);
