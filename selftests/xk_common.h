@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the cross-kernel selftests (xk_*.c), which run in every guest of
+ * the matrix and on the host: pcwork next to perfcheck, recording it, and
+ * reading back what the file holds and what it says was cleared.  A test
+ * decides with pc_feature_probe() whether the kernel has what it needs.
+ */
+#ifndef PERFCHECK_SELFTESTS_XK_COMMON_H
+#define PERFCHECK_SELFTESTS_XK_COMMON_H
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/testutil.h"
+#include "perfdata/perfdata.h"
+#include "probes/probe.h"
+
+#define XK_MAX_ARGS 48
+#define XK_MAX_IDS 64
+
+/* build/pcwork (or /perfcheck/pcwork in a guest): next to perfcheck */
+static inline const char *xk_pcwork(void)
+{
+	static char path[PATH_MAX];
+
+	if (!path[0]) {
+		char tmp[PATH_MAX];
+
+		snprintf(tmp, sizeof(tmp), "%s", pc_test_perfcheck());
+		snprintf(path, sizeof(path), "%s/pcwork", dirname(tmp));
+	}
+	return path;
+}
+
+static inline bool xk_has(enum pc_feature f)
+{
+	return pc_feature_probe(f, NULL) == PC_FEATURE_SUPPORTED;
+}
+
+/* perfcheck record -o OUT OPTS... -- pcwork WL...; opts and wl NULL-terminated */
+static inline int xk_record(struct pc_run *run, const char *out, const char *const *opts,
+			    const char *const *wl, int timeout)
+{
+	char *argv[XK_MAX_ARGS];
+	int n = 0;
+
+	argv[n++] = (char *)pc_test_perfcheck();
+	argv[n++] = "record";
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	for (; opts && *opts && n < XK_MAX_ARGS - 12; opts++)
+		argv[n++] = (char *)*opts;
+	argv[n++] = "--";
+	argv[n++] = (char *)xk_pcwork();
+	for (; wl && *wl && n < XK_MAX_ARGS - 1; wl++)
+		argv[n++] = (char *)*wl;
+	argv[n] = NULL;
+	return pc_test_run(run, timeout, argv);
+}
+
+/* perfcheck ARGS... -i FILE, stdout captured */
+static inline int xk_perfcheck(struct pc_run *run, const char *file, const char *const *args)
+{
+	char *argv[XK_MAX_ARGS];
+	int n = 0;
+
+	argv[n++] = (char *)pc_test_perfcheck();
+	for (; args && *args && n < XK_MAX_ARGS - 4; args++)
+		argv[n++] = (char *)*args;
+	argv[n++] = "-i";
+	argv[n++] = (char *)file;
+	argv[n] = NULL;
+	return pc_test_run(run, 120, argv);
+}
+
+struct xk_tid {
+	uint32_t pid, tid;
+	uint64_t samples;
+	uint64_t read_min, read_max;	/* PERF_SAMPLE_READ values seen */
+	bool read_monotonic;
+	uint64_t read_last;
+};
+
+struct xk_file {
+	uint64_t records, samples, deferred, reads, forks, lost;
+	uint64_t samples_with_defer_cookie;	/* chain ends USER_DEFERRED + cookie */
+	uint64_t samples_with_chain;
+	uint64_t samples_with_read;
+	struct xk_tid tids[XK_MAX_IDS];
+	int nr_tids;
+	uint32_t nr_pids;
+	uint64_t sample_type, period;
+	bool inherit, inherit_stat;
+	char open_line[2048];		/* PERFCHECK_OPEN, "" if absent */
+	char err[600];
+};
+
+static inline struct xk_tid *xk_tid_of(struct xk_file *f, uint32_t pid, uint32_t tid)
+{
+	for (int i = 0; i < f->nr_tids; i++)
+		if (f->tids[i].tid == tid)
+			return &f->tids[i];
+	if (f->nr_tids == XK_MAX_IDS)
+		return NULL;
+	f->tids[f->nr_tids] = (struct xk_tid){ .pid = pid, .tid = tid, .read_min = UINT64_MAX,
+					       .read_monotonic = true };
+	for (int i = 0; i < f->nr_tids; i++)
+		if (f->tids[i].pid == pid)
+			goto known;
+	f->nr_pids++;
+known:
+	return &f->tids[f->nr_tids++];
+}
+
+/* Reads every record of path with the library reader: 0, or -1 with f->err. */
+static inline int xk_read(const char *path, struct xk_file *f)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (pd_reader_open(&r, path, &err)) {
+		snprintf(f->err, sizeof(f->err), "open: %s", err.msg);
+		return -1;
+	}
+	if (r.nr_evsels) {
+		f->sample_type = r.evsels[0].attr.attr.sample_type;
+		f->period = r.evsels[0].attr.attr.freq ? 0 : r.evsels[0].attr.attr.sample_period;
+		f->inherit = r.evsels[0].attr.attr.inherit;
+		f->inherit_stat = r.evsels[0].attr.attr.inherit_stat;
+	}
+	pd_reader_feature_string(&r, PD_FEAT_PERFCHECK_OPEN, f->open_line, sizeof(f->open_line),
+				 NULL);
+	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
+		struct pd_sample s;
+		struct xk_tid *t;
+
+		f->records++;
+		switch (rec.header.type) {
+		case PERF_RECORD_SAMPLE:
+			if (pd_parse_sample(&r, &rec, &s, &err)) {
+				snprintf(f->err, sizeof(f->err), "sample: %s", err.msg);
+				pd_reader_close(&r);
+				return -1;
+			}
+			f->samples++;
+			if (s.callchain_nr)
+				f->samples_with_chain++;
+			if (s.deferred)
+				f->samples_with_defer_cookie++;
+			t = xk_tid_of(f, s.pid, s.tid);
+			if (!t)
+				break;
+			t->samples++;
+			if (s.evsel && (s.evsel->attr.attr.sample_type & PERF_SAMPLE_READ)) {
+				uint64_t v = s.read_first.value;
+
+				f->samples_with_read++;
+				if (v < t->read_min)
+					t->read_min = v;
+				if (v > t->read_max)
+					t->read_max = v;
+				if (t->samples > 1 && v < t->read_last)
+					t->read_monotonic = false;
+				t->read_last = v;
+			}
+			break;
+		case PC_RECORD_CALLCHAIN_DEFERRED:
+			f->deferred++;
+			break;
+		case PERF_RECORD_READ:
+			f->reads++;
+			break;
+		case PERF_RECORD_FORK:
+			f->forks++;
+			break;
+		case PERF_RECORD_LOST:
+			f->lost++;
+			break;
+		}
+	}
+	if (ret < 0) {
+		snprintf(f->err, sizeof(f->err), "records: %s", err.msg);
+		pd_reader_close(&r);
+		return -1;
+	}
+	pd_reader_close(&r);
+	return 0;
+}
+
+/* Is feature name in the comma list after key ("requested ", "cleared ") of the
+ * PERFCHECK_OPEN section (first event's line)? */
+static inline bool xk_listed(const char *line, const char *key, const char *name)
+{
+	const char *p = strstr(line, key);
+	size_t n = strlen(name);
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	while (*p && *p != ';' && *p != '\n') {
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == ';' || p[n] == '\n' || !p[n]))
+			return true;
+		while (*p && *p != ',' && *p != ';' && *p != '\n')
+			p++;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/* A fresh directory and its perf.data path */
+struct xk_dir {
+	char *dir;
+	char data[PATH_MAX];
+};
+
+static inline int xk_dir_make(struct xk_dir *d, const char *tag)
+{
+	d->dir = pc_test_mkdtemp(tag);
+	if (!d->dir)
+		return -1;
+	snprintf(d->data, sizeof(d->data), "%s/perf.data", d->dir);
+	return 0;
+}
+
+static inline void xk_dir_free(struct xk_dir *d)
+{
+	if (d->dir)
+		pc_test_rmdir(d->dir);
+	d->dir = NULL;
+}
+
+#endif
