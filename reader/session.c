@@ -224,6 +224,17 @@ static int queue_record(struct rd_session *s, const struct pd_record *rec, uint6
 	return 0;
 }
 
+/* A defect stops the reading, not the output: what came before it still goes out. */
+static int stop_at_defect(struct rd_session *s, int ret, struct pc_error *err)
+{
+	struct pc_error later;
+
+	if (!flush_upto(s, UINT64_MAX, &later))
+		rd_deferred_finish(s, &later);
+	(void)err;
+	return ret;
+}
+
 int rd_session_process(struct rd_session *s, struct pc_error *err)
 {
 	struct pd_record rec;
@@ -235,7 +246,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 
 		ret = pd_reader_next(&s->r, &pos, &rec, err);
 		if (ret < 0)
-			return ret;
+			return stop_at_defect(s, ret, err);
 		if (ret == 0)
 			break;
 		s->stats.records++;
@@ -257,7 +268,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 				ret = rd_deferred_arrive(s, &it, err);
 		}
 		if (ret)
-			return ret;
+			return stop_at_defect(s, ret, err);
 	}
 	ret = flush_upto(s, UINT64_MAX, err);
 	if (ret)
