@@ -93,14 +93,14 @@ static inline bool up_kernel_has(enum pc_feature f)
 static inline const char *up_find_source(const char *env, const char *guest_rel,
 					 const char *tree_rel)
 {
-	static char path[PATH_MAX];
-	char dir[PATH_MAX];
+	static char path[PATH_MAX + 512];
+	char dir[PATH_MAX], tmp[PATH_MAX];
 	const char *e = getenv(env);
 
 	if (e && *e)
 		return access(e, R_OK) ? NULL : e;
-	snprintf(dir, sizeof(dir), "%s", pc_test_perfcheck());
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	snprintf(tmp, sizeof(tmp), "%s", pc_test_perfcheck());
+	snprintf(dir, sizeof(dir), "%s", dirname(tmp));
 	snprintf(path, sizeof(path), "%s/%s", dir, guest_rel);
 	if (!access(path, R_OK))
 		return path;

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the interop_*.c selftests: the perf_event_attr each tool opened,
+ * read from its -vv output (perf record -vv; perfcheck record -vv prints the
+ * same layout through lib/attr), the field-by-field differences between
+ * the two, and the checked-in list of differences allowed, each with its
+ * reason (vm/upstream/attr-parity.expect).
+ *
+ * Only the attr of an open that succeeded counts: what each tool opens
+ * after its own ladder.  An event is known by "type:config" of that attr;
+ * bitmask fields are compared bit by bit ("sample_type.IDENTIFIER"), every
+ * other field by its printed value, an absent field reading as 0.
+ */
+#ifndef PERFCHECK_SELFTESTS_INTEROP_ATTR_H
+#define PERFCHECK_SELFTESTS_INTEROP_ATTR_H
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IA_MAX_FIELDS	80
+#define IA_MAX_EVENTS	16
+#define IA_MAX_DIFFS	128
+
+struct ia_field {
+	char key[48];
+	char value[160];
+};
+
+struct ia_attr {
+	struct ia_field f[IA_MAX_FIELDS];
+	int n;
+};
+
+struct ia_event {
+	char id[48];		/* "type:config" */
+	struct ia_attr attr;
+};
+
+struct ia_opened {
+	struct ia_event ev[IA_MAX_EVENTS];
+	int n;
+	int attempts, failures;
+};
+
+struct ia_diff {
+	char key[96];		/* field, "field.BIT" or "event:TYPE:CONFIG" */
+	char event[48];
+	char perf[160], pc[160];
+	const char *reason;	/* from the expectations; NULL when unexpected */
+};
+
+static inline const char *ia_get(const struct ia_attr *a, const char *key)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->f[i].key, key))
+			return a->f[i].value;
+	return "0";
+}
+
+/* "{ sample_period, sample_freq }" -> "sample_period"; others as printed. */
+static inline void ia_key(const char *name, size_t len, char *key, size_t size)
+{
+	if (len && name[0] == '{') {
+		name++;
+		len--;
+		while (len && isspace((unsigned char)*name)) {
+			name++;
+			len--;
+		}
+		len = strcspn(name, ", }") < len ? strcspn(name, ", }") : len;
+	}
+	snprintf(key, size, "%.*s", (int)len, name);
+}
+
+static inline void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
+{
+	char id[48];
+	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
+	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
+
+	snprintf(id, sizeof(id), "%llu:%#llx", type, config);
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->ev[i].id, id))
+			return;
+	if (o->n == IA_MAX_EVENTS)
+		return;
+	snprintf(o->ev[o->n].id, sizeof(o->ev[0].id), "%s", id);
+	o->ev[o->n].attr = *a;
+	o->n++;
+}
+
+/* Whether an open line ("sys_perf_event_open: ...") says it succeeded. */
+static inline int ia_open_result(const char *line)
+{
+	const char *eq = strrchr(line, '=');
+
+	if (strstr(line, "failed"))
+		return -1;
+	if (!eq)
+		return 0;		/* perfcheck prints the result on the next line */
+	return atoi(eq + 1) >= 0 ? 1 : -1;
+}
+
+/* Reads every successful open of a -vv text (copied, not modified). */
+static inline int ia_parse_vv(const char *text, struct ia_opened *o)
+{
+	struct ia_attr *cur = calloc(1, sizeof(*cur));
+	const char *p = text ? text : "";
+	bool in_block = false, have = false;
+
+	memset(o, 0, sizeof(*o));
+	if (!cur)
+		return -1;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
+		p += len + (p[len] == '\n');
+		if (!strcmp(line, "perf_event_attr:")) {
+			memset(cur, 0, sizeof(*cur));
+			in_block = true;
+			have = true;
+			continue;
+		}
+		if (!strncmp(line, "-----", 5)) {
+			in_block = false;
+			continue;
+		}
+		if (in_block && line[0] == ' ' && cur->n < IA_MAX_FIELDS) {
+			char *s = line, *end, *val;
+
+			while (*s == ' ')
+				s++;
+			end = s + strlen(s);
+			while (end > s && isspace((unsigned char)end[-1]))
+				*--end = '\0';
+			val = strrchr(s, ' ');
+			if (!val)
+				continue;
+			*val++ = '\0';
+			end = val - 1;
+			while (end > s && isspace((unsigned char)end[-1]))
+				end--;
+			ia_key(s, (size_t)(end - s), cur->f[cur->n].key, sizeof(cur->f[0].key));
+			snprintf(cur->f[cur->n].value, sizeof(cur->f[0].value), "%s", val);
+			cur->n++;
+			continue;
+		}
+		if (!strncmp(line, "sys_perf_event_open", 19) && have) {
+			int r = ia_open_result(line);
+
+			/* "sys_perf_event_open: = FD" alone is the result of the line before */
+			if (strstr(line, "pid "))
+				o->attempts++;
+			if (r < 0)
+				o->failures++;
+			if (r > 0)
+				ia_add_event(o, cur);
+		}
+	}
+	free(cur);
+	return 0;
+}
+
+static inline bool ia_is_bitmask(const char *key)
+{
+	return !strcmp(key, "sample_type") || !strcmp(key, "read_format") ||
+	       !strcmp(key, "branch_sample_type");
+}
+
+static inline bool ia_has_bit(const char *value, const char *bit)
+{
+	size_t n = strlen(bit);
+
+	for (const char *p = value; *p; ) {
+		size_t l = strcspn(p, "|");
+
+		if (l == n && !strncmp(p, bit, n))
+			return true;
+		p += l + (p[l] == '|');
+	}
+	return false;
+}
+
+static inline void ia_push(struct ia_diff *d, int *n, const char *key, const char *event,
+			   const char *perf, const char *pc)
+{
+	if (*n == IA_MAX_DIFFS)
+		return;
+	memset(&d[*n], 0, sizeof(d[0]));
+	snprintf(d[*n].key, sizeof(d[0].key), "%s", key);
+	snprintf(d[*n].event, sizeof(d[0].event), "%s", event);
+	snprintf(d[*n].perf, sizeof(d[0].perf), "%s", perf);
+	snprintf(d[*n].pc, sizeof(d[0].pc), "%s", pc);
+	(*n)++;
+}
+
+static inline void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, const char *event,
+				const char *a, const char *b)
+{
+	for (int side = 0; side < 2; side++) {
+		const char *x = side ? b : a, *y = side ? a : b;
+
+		for (const char *p = x; *p; ) {
+			size_t l = strcspn(p, "|");
+			char bit[64], k[96];
+
+			snprintf(bit, sizeof(bit), "%.*s", (int)l, p);
+			p += l + (p[l] == '|');
+			if (!strcmp(bit, "0") || ia_has_bit(y, bit))
+				continue;
+			snprintf(k, sizeof(k), "%s.%s", key, bit);
+			ia_push(d, n, k, event, side ? "0" : "1", side ? "1" : "0");
+		}
+	}
+}
+
+/* Field-by-field differences, perf's events first. */
+static inline int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
+			  struct ia_diff *d)
+{
+	int n = 0;
+
+	for (int i = 0; i < perf->n; i++) {
+		const struct ia_event *e = &perf->ev[i], *g = NULL;
+		char key[96];
+
+		for (int j = 0; j < pc->n; j++)
+			if (!strcmp(pc->ev[j].id, e->id))
+				g = &pc->ev[j];
+		if (!g) {
+			snprintf(key, sizeof(key), "event:%s", e->id);
+			ia_push(d, &n, key, e->id, "1", "0");
+			continue;
+		}
+		/* every key once: perf's, then those only perfcheck printed */
+		for (int side = 0; side < 2; side++) {
+			const struct ia_attr *x = side ? &g->attr : &e->attr;
+
+			for (int f = 0; f < x->n; f++) {
+				const char *k = x->f[f].key;
+				const char *a = ia_get(&e->attr, k), *b = ia_get(&g->attr, k);
+				bool dup = false;
+
+				for (int q = 0; side && q < e->attr.n; q++)
+					dup |= !strcmp(e->attr.f[q].key, k);
+				if (dup)
+					continue;
+				if (ia_is_bitmask(k))
+					ia_bit_diffs(d, &n, k, e->id, a, b);
+				else if (strcmp(a, b))
+					ia_push(d, &n, k, e->id, a, b);
+			}
+		}
+	}
+	for (int j = 0; j < pc->n; j++) {
+		bool found = false;
+		char key[96];
+
+		for (int i = 0; i < perf->n; i++)
+			if (!strcmp(perf->ev[i].id, pc->ev[j].id))
+				found = true;
+		if (found)
+			continue;
+		snprintf(key, sizeof(key), "event:%s", pc->ev[j].id);
+		ia_push(d, &n, key, pc->ev[j].id, "0", "1");
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ expectations */
+
+struct ia_expect {
+	char key[96], perf[160], pc[160], options[160], versions[64];
+	char reason[512];
+	int line;
+	int used;
+};
+
+struct ia_expects {
+	struct ia_expect *e;
+	int n;
+};
+
+/* KEY PERF PERFCHECK OPTIONS PERF-VERSIONS REASON...; '#' comments. */
+static inline int ia_load_expects(const char *path, struct ia_expects *x, char *why, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int no = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (!f) {
+		snprintf(why, len, "%s: cannot open", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct ia_expect e = { .line = ++no };
+		int off = 0;
+		struct ia_expect *grown;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
+			continue;
+		if (sscanf(line, "%95s %159s %159s %159s %63s %n", e.key, e.perf, e.pc, e.options,
+			   e.versions, &off) != 5 || !off || !line[off]) {
+			snprintf(why, len, "%s:%d: want KEY PERF PERFCHECK OPTIONS VERSIONS REASON", path, no);
+			fclose(f);
+			free(x->e);
+			return -1;
+		}
+		snprintf(e.reason, sizeof(e.reason), "%s", line + off);
+		grown = realloc(x->e, (x->n + 1) * sizeof(*grown));
+		if (!grown) {
+			fclose(f);
+			return -1;
+		}
+		x->e = grown;
+		x->e[x->n++] = e;
+	}
+	fclose(f);
+	return 0;
+}
+
+static inline bool ia_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (!strcmp(list, "*"))
+		return true;
+	for (const char *p = list; *p; ) {
+		size_t l = strcspn(p, ",");
+
+		if (l == n && !strncmp(p, word, n))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+/* "*", or a comma list of X.Y (that version), >=X.Y, <X.Y. */
+static inline bool ia_version_matches(const char *spec, int major, int minor)
+{
+	int v = major * 1000 + minor;
+
+	if (!strcmp(spec, "*"))
+		return true;
+	for (const char *p = spec; *p; ) {
+		size_t l = strcspn(p, ",");
+		char t[32];
+		int a = 0, b = 0;
+
+		snprintf(t, sizeof(t), "%.*s", (int)l, p);
+		p += l + (p[l] == ',');
+		if (!strncmp(t, ">=", 2) && sscanf(t + 2, "%d.%d", &a, &b) == 2 && v >= a * 1000 + b)
+			return true;
+		if (t[0] == '<' && sscanf(t + 1, "%d.%d", &a, &b) == 2 && v < a * 1000 + b)
+			return true;
+		if (isdigit((unsigned char)t[0]) && sscanf(t, "%d.%d", &a, &b) == 2 &&
+		    v == a * 1000 + b)
+			return true;
+	}
+	return false;
+}
+
+static inline bool ia_value_matches(const char *spec, const char *value)
+{
+	return !strcmp(spec, "*") || !strcmp(spec, value);
+}
+
+/* Fills each difference's reason from the first matching line; returns
+ * how many stay unexpected. */
+static inline int ia_explain(struct ia_diff *d, int n, struct ia_expects *x, const char *variant,
+			     int major, int minor)
+{
+	int unexpected = 0;
+
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < x->n && !d[i].reason; k++) {
+			struct ia_expect *e = &x->e[k];
+
+			if (strcmp(e->key, d[i].key) || !ia_value_matches(e->perf, d[i].perf) ||
+			    !ia_value_matches(e->pc, d[i].pc) || !ia_in_list(e->options, variant) ||
+			    !ia_version_matches(e->versions, major, minor))
+				continue;
+			d[i].reason = e->reason;
+			e->used++;
+		}
+		if (!d[i].reason)
+			unexpected++;
+	}
+	return unexpected;
+}
+
+#endif
