@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -123,6 +124,18 @@ static inline int wl_main(const char *mode, const char *arg)
 		if (pid == 0)
 			_exit(0);
 		waitpid(pid, &status, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "faults")) {
+		/* a burst of page faults: far more samples than a small ring holds */
+		size_t len = (size_t)(secs * (64 << 20));
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 2;
+		for (size_t off = 0; off < len; off += 4096)
+			p[off] = 1;
+		munmap(p, len);
 		return 0;
 	}
 	if (!strcmp(mode, "exit")) {

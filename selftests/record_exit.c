@@ -107,6 +107,29 @@ TEST_F(rec, summary_line_names_file_samples_and_losses)
 	pc_run_free(&run);
 }
 
+TEST_F(rec, lost_records_are_counted_in_the_summary)
+{
+	const char *opts[] = { "-e", "page-faults", "-c", "1", "-m", "1", "-o", self->out, NULL };
+	unsigned long long samples = 0, lost = 0;
+	struct pc_run run;
+	struct rt_file f;
+	const char *line;
+
+	/* 64 MiB of first touches, one sample each, into a one-page ring */
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "faults", "1"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.lost, 0) TH_LOG("no PERF_RECORD_LOST: the ring kept up with 16384 faults");
+	line = strstr(run.err, "samples, ");
+	ASSERT_NE(NULL, line) TH_LOG("%s", run.err);
+	while (line > run.err && line[-1] != '(')
+		line--;
+	ASSERT_EQ(2, sscanf(line, "%llu samples, %llu lost", &samples, &lost)) TH_LOG("%s", run.err);
+	EXPECT_EQ(f.samples, samples);
+	EXPECT_GT(lost, 0);
+	pc_run_free(&run);
+}
+
 TEST_F(rec, quiet_prints_nothing)
 {
 	const char *opts[] = { "-q", "-e", "cpu-clock", "-o", self->out, NULL };
