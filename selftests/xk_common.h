@@ -84,8 +84,10 @@ struct xk_tid {
 	uint32_t pid, tid;
 	uint64_t samples;
 	uint64_t read_min, read_max;	/* PERF_SAMPLE_READ values seen */
+	/* per event (one per cpu: each counts the thread on its cpu), in time order */
 	bool read_monotonic;
-	uint64_t read_last;
+	struct xk_read { uint64_t id, time, value; } *reads;
+	size_t nr_reads;
 };
 
 struct xk_file {
@@ -117,6 +119,15 @@ static inline struct xk_tid *xk_tid_of(struct xk_file *f, uint32_t pid, uint32_t
 	f->nr_pids++;
 known:
 	return &f->tids[f->nr_tids++];
+}
+
+static inline int xk_read_cmp(const void *a, const void *b)
+{
+	const struct xk_read *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
 }
 
 /* Reads every record of path with the library reader: 0, or -1 with f->err. */
@@ -170,9 +181,15 @@ static inline int xk_read(const char *path, struct xk_file *f)
 					t->read_min = v;
 				if (v > t->read_max)
 					t->read_max = v;
-				if (t->samples > 1 && v < t->read_last)
-					t->read_monotonic = false;
-				t->read_last = v;
+				if (!(t->nr_reads & 255)) {
+					void *n = realloc(t->reads,
+							  (t->nr_reads + 256) * sizeof(*t->reads));
+
+					if (!n)
+						break;
+					t->reads = n;
+				}
+				t->reads[t->nr_reads++] = (struct xk_read){ s.id, s.time, v };
 			}
 			break;
 		case PC_RECORD_CALLCHAIN_DEFERRED:
@@ -189,12 +206,22 @@ static inline int xk_read(const char *path, struct xk_file *f)
 			break;
 		}
 	}
+	pd_reader_close(&r);
+	for (int i = 0; i < f->nr_tids; i++) {
+		struct xk_tid *t = &f->tids[i];
+
+		qsort(t->reads, t->nr_reads, sizeof(*t->reads), xk_read_cmp);
+		for (size_t j = 1; j < t->nr_reads; j++)
+			if (t->reads[j].id == t->reads[j - 1].id &&
+			    t->reads[j].value < t->reads[j - 1].value)
+				t->read_monotonic = false;
+		free(t->reads);
+		t->reads = NULL;
+	}
 	if (ret < 0) {
 		snprintf(f->err, sizeof(f->err), "records: %s", err.msg);
-		pd_reader_close(&r);
 		return -1;
 	}
-	pd_reader_close(&r);
 	return 0;
 }
 

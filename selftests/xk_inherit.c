@@ -125,7 +125,8 @@ TEST_F(inh, inherited_sample_read_gives_each_thread_its_own_count)
 		       (unsigned long long)t->samples, (unsigned long long)t->read_min,
 		       (unsigned long long)t->read_max);
 		EXPECT_TRUE(t->read_monotonic);
-		/* its own count starts from zero: not the process's running total */
+		/* its own count (per event: one per cpu) starts from zero, not from the
+		 * running total of the process */
 		EXPECT_GE(3 * period, t->read_min);
 		EXPECT_LE(t->read_min, t->read_max);
 	}
