@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a file: records are queued in a min-heap by (time, arrival) and
+ * Reading a file: records are queued by (time, arrival) (order.c) and
  * released the way perf releases them, at each FINISHED_ROUND up to the
  * newest time of the round before; records without a time go straight
  * through.  Released records pass through the deferred-callchain stage
@@ -16,7 +16,7 @@
 #include "reader/session.h"
 #include "util/log.h"
 
-/* The heap never holds more than this; the oldest goes out first beyond it. */
+/* The queue never holds more than this; the oldest goes out first beyond it. */
 #define RD_HEAP_MAX (1u << 20)
 
 static bool same_machine(struct rd_session *s)
@@ -79,10 +79,7 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 void rd_session_close(struct rd_session *s)
 {
 	rd_deferred_free(s);
-	for (size_t i = 0; i < s->heap_nr; i++)
-		if (s->heap[i].owned)
-			free((void *)s->heap[i].data);
-	free(s->heap);
+	rd_order_free(s);
 	rd_threads_free(s);
 	pc_dso_cache_free(&s->dsos);
 	pc_kallsyms_free(&s->kallsyms);
@@ -115,61 +112,6 @@ static bool record_time(struct rd_session *s, const struct pd_record *rec, uint6
 	return true;
 }
 
-static bool item_less(const struct rd_item *a, const struct rd_item *b)
-{
-	if (a->time != b->time)
-		return a->time < b->time;
-	return a->seq < b->seq;
-}
-
-static int heap_push(struct rd_session *s, const struct rd_item *it)
-{
-	size_t i;
-
-	if (s->heap_nr == s->heap_cap) {
-		size_t cap = s->heap_cap ? s->heap_cap * 2 : 4096;
-		struct rd_item *h = realloc(s->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		s->heap = h;
-		s->heap_cap = cap;
-	}
-	i = s->heap_nr++;
-	while (i) {
-		size_t up = (i - 1) / 2;
-
-		if (!item_less(it, &s->heap[up]))
-			break;
-		s->heap[i] = s->heap[up];
-		i = up;
-	}
-	s->heap[i] = *it;
-	return 0;
-}
-
-static struct rd_item heap_pop(struct rd_session *s)
-{
-	struct rd_item top = s->heap[0], last = s->heap[--s->heap_nr];
-	size_t i = 0, n = s->heap_nr;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && item_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!item_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	if (n)
-		s->heap[i] = last;
-	return top;
-}
-
 static int release(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 {
 	uint64_t t = it->time;
@@ -183,8 +125,9 @@ static int release(struct rd_session *s, struct rd_item *it, struct pc_error *er
 
 static int flush_upto(struct rd_session *s, uint64_t limit, struct pc_error *err)
 {
-	while (s->heap_nr && s->heap[0].time <= limit) {
-		struct rd_item it = heap_pop(s);
+	struct rd_item it;
+
+	while (rd_order_pop(s, limit, &it)) {
 		int ret = release(s, &it, err);
 
 		if (ret)
@@ -211,15 +154,16 @@ static int queue_record(struct rd_session *s, const struct pd_record *rec, uint6
 	}
 	if (t > s->max_time)
 		s->max_time = t;
-	if (heap_push(s, &it)) {
+	if (rd_order_push(s, &it)) {
 		if (it.owned)
 			free((void *)it.data);
 		return pc_error_set(err, ENOMEM, "out of memory");
 	}
-	if (s->heap_nr > RD_HEAP_MAX) {
-		struct rd_item old = heap_pop(s);
+	if (s->pending > RD_HEAP_MAX) {
+		struct rd_item old;
 
-		return release(s, &old, err);
+		if (rd_order_pop(s, UINT64_MAX, &old))
+			return release(s, &old, err);
 	}
 	return 0;
 }

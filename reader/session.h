@@ -119,9 +119,14 @@ struct rd_session {
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	struct pc_kallsyms kallsyms;
-	/* time order: a min-heap of pending records */
+	/* time order (order.c): sorted runs, and a heap for what fits none */
+	struct rd_run {
+		struct rd_item *v;
+		size_t head, nr, cap;
+	} runs[16];
 	struct rd_item *heap;
 	size_t heap_nr, heap_cap;
+	size_t pending;		/* in runs and heap together */
 	uint64_t next_seq;
 	uint64_t round_flush;	/* flush up to here at the next FINISHED_ROUND */
 	uint64_t max_time;
@@ -151,6 +156,12 @@ struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid
  * perf then takes the chain as corrupt and shows none of it.
  */
 bool rd_chain_valid(const struct rd_event *ev, int max);
+
+/* order.c: the time-order queue */
+int rd_order_push(struct rd_session *s, const struct rd_item *it);
+/* The oldest pending item, if its time is <= limit: true and *out filled. */
+bool rd_order_pop(struct rd_session *s, uint64_t limit, struct rd_item *out);
+void rd_order_free(struct rd_session *s);
 
 /* thread.c: state records */
 int rd_state_record(struct rd_session *s, const struct pd_record *rec, struct pc_error *err);
