@@ -27,6 +27,9 @@ sub base_initramfs {
 	my $fixtures = File::Spec->rel2abs(__FILE__ =~ s{[^/]+$}{}r . '../../../fixtures');
 	push @inputs, "$static/pcwork" if -x "$static/pcwork";
 	push @inputs, split /\n/, `find '$fixtures' -type f` if -d $fixtures;
+	# the probe baselines, where selftests look beside their bin dir (/perfcheck/selftests/../../)
+	my @baselines = $o{src} ? grep { -f } glob("$o{src}/probes/baselines/*.txt") : ();
+	push @inputs, @baselines;
 	my @payload = @{$o{payload} // []};
 	for my $p (@payload) {
 		die "vm: payload directory $p not found\n" unless -d $p;
@@ -58,6 +61,10 @@ sub base_initramfs {
 	_copy("$static/pcwork", "$root/perfcheck/pcwork") if -x "$static/pcwork";
 	system('cp', '-a', $fixtures, "$root/perfcheck/fixtures") == 0 or die "vm: cannot copy $fixtures\n"
 		if -d $fixtures;
+	if (@baselines) {
+		make_path("$root/probes/baselines");
+		_copy($_, "$root/probes/baselines/" . basename($_)) for @baselines;
+	}
 	system('cp', '-a', "$_/.", "$root/") == 0 or die "vm: cannot copy payload $_\n" for @payload;
 	_cpio($root, $out);
 	open(my $s, '>', $stamp) or die "$stamp: $!";

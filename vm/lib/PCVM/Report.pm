@@ -64,6 +64,7 @@ sub _kernel_lines {
 	$s .= "\n    $r->{pin_note}" if $r->{pin_note};
 	$s .= "\n    error: $r->{error}" if $r->{error};
 	$s .= "\n    splat: $_" for @{$r->{splats} // []};
+	$s .= "\n    vm/known-failures line no longer failing here: $_" for @{$r->{stale_known} // []};
 	if ($r->{console_tail}) {
 		$s .= "\n    console tail:\n" . join('', map { "      | $_\n" } grep { /\S/ }
 						grep { defined } (split /\n/, $r->{console_tail})[-8 .. -1]);
@@ -117,6 +118,9 @@ sub markdown {
 	}
 	$md .= "\n" . join('', map { "> **$_->{row}**: $_->{pin_note}\n" } grep { $_->{pin_note} } @$res);
 	$md .= join('', map { "> **$_->{row}**: $_->{error}\n" } grep { $_->{error} } @$res);
+	for my $r (@$res) {
+		$md .= "> **$r->{row}**: vm/known-failures line no longer failing: `$_`\n" for @{$r->{stale_known} // []};
+	}
 	for my $r (grep { @{$_->{splats}} || $_->{console_tail} } @$res) {
 		$md .= "\n<details><summary>$r->{row}: "
 		     . (@{$r->{splats}} ? 'kernel splat' : $r->{state}) . "</summary>\n\n```\n"
