@@ -51,6 +51,7 @@ static void run(const char *path, int devnull, int mode)
 		}
 	}
 	rd_out_flush(&out);
+	rd_printer_free(&pr);
 	rd_session_close(s);
 	free(s);
 	rd_out_free(&out);

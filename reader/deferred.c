@@ -193,13 +193,26 @@ static int answer(struct rd_session *s, struct rd_item *it, struct pc_error *err
 	return 0;
 }
 
+/* Only events with attr.defer_callchain get cookies, as perf reads them. */
+static bool wants_deferred(struct rd_session *s)
+{
+	if (s->defer_evsels != s->r.nr_evsels) {
+		s->defer_evsels = s->r.nr_evsels;
+		s->any_deferred = false;
+		for (uint32_t i = 0; i < s->r.nr_evsels; i++)
+			if (pc_attr_test(&s->r.evsels[i].attr.attr, PC_ATTR_defer_callchain))
+				s->any_deferred = true;
+	}
+	return s->any_deferred;
+}
+
 int rd_deferred_arrive(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 {
 	const struct perf_event_header *h = it->data;
 	uint64_t seq;
 	int ret;
 
-	if (s->merge && h->type == PERF_RECORD_SAMPLE) {
+	if (s->merge && h->type == PERF_RECORD_SAMPLE && wants_deferred(s)) {
 		struct pd_record rec = { .offset = it->offset, .header = *h, .data = it->data };
 		struct pd_sample smp;
 		struct rd_thread *t;
@@ -207,7 +220,7 @@ int rd_deferred_arrive(struct rd_session *s, struct rd_item *it, struct pc_error
 		ret = pd_parse_sample(&s->r, &rec, &smp, err);
 		if (ret)
 			return ret;
-		if (smp.deferred) {
+		if (smp.deferred && pc_attr_test(&smp.evsel->attr.attr, PC_ATTR_defer_callchain)) {
 			t = rd_thread_get(s, smp.pid, smp.tid);
 			if (!t)
 				return pc_error_set(err, ENOMEM, "out of memory");

@@ -55,6 +55,11 @@ static inline char *room(struct rd_out *o, size_t n)
 
 void rd_out_mem(struct rd_out *o, const char *s, size_t n)
 {
+	if (o->len + n <= o->cap) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
 	while (n) {
 		size_t chunk = n < o->cap ? n : o->cap;
 
@@ -68,12 +73,6 @@ void rd_out_mem(struct rd_out *o, const char *s, size_t n)
 void rd_out_str(struct rd_out *o, const char *s)
 {
 	rd_out_mem(o, s, strlen(s));
-}
-
-void rd_out_char(struct rd_out *o, char c)
-{
-	*room(o, 1) = c;
-	o->len++;
 }
 
 void rd_out_pad(struct rd_out *o, const char *s, int width)

@@ -23,7 +23,13 @@ void rd_out_free(struct rd_out *o);
 
 void rd_out_mem(struct rd_out *o, const char *s, size_t n);
 void rd_out_str(struct rd_out *o, const char *s);
-void rd_out_char(struct rd_out *o, char c);
+
+static inline void rd_out_char(struct rd_out *o, char c)
+{
+	if (o->len == o->cap)
+		rd_out_flush(o);
+	o->buf[o->len++] = c;
+}
 /* s right-aligned in width (printf "%*s"); left-aligned when width < 0. */
 void rd_out_pad(struct rd_out *o, const char *s, int width);
 /* printf "%*llu" / "%*lld" / "%*llx" */

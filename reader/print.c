@@ -6,6 +6,7 @@
  * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
  * columns and the addresses as sampled.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader/print.h"
@@ -94,6 +95,34 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 		print_time(o, smp->time);
 }
 
+/* " sym+0xoff (dso)" of one resolved frame, as the fields ask */
+static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolved *r,
+		       bool cookie)
+{
+	if (f & RF_SYM) {
+		rd_out_char(o, ' ');
+		if (cookie) {
+			rd_out_str(o, "(cookie)");
+		} else if (r->sym) {
+			rd_out_mem(o, r->sym->name, r->sym->name_len);
+			if (f & RF_SYMOFF) {
+				rd_out_mem(o, "+0x", 3);
+				rd_out_hex(o, r->off, 0);
+			}
+		} else {
+			rd_out_mem(o, "[unknown]", 9);
+		}
+	}
+	if (f & RF_DSO) {
+		rd_out_mem(o, " (", 2);
+		if (r->dso)
+			rd_out_mem(o, r->dso, r->dso_len);
+		else
+			rd_out_mem(o, "[unknown]", 9);
+		rd_out_char(o, ')');
+	}
+}
+
 static void print_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip, bool cookie, bool oneline)
 {
@@ -101,8 +130,7 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 	struct rd_resolved r;
 
 	if (cookie) {
-		r.sym = NULL;
-		r.dso = NULL;
+		memset(&r, 0, sizeof(r));
 		r.addr = ip;
 	} else {
 		rd_resolve(s, ev->thread, kernel, ip, &r);
@@ -111,27 +139,64 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 		rd_out_char(o, oneline ? ' ' : '\t');
 		rd_out_hex(o, p->compat == RD_COMPAT_6_1 && !oneline ? r.addr : ip, 16);
 	}
-	if (f & RF_SYM) {
-		rd_out_char(o, ' ');
-		if (cookie) {
-			rd_out_str(o, "(cookie)");
-		} else if (r.sym) {
-			rd_out_str(o, r.sym->name);
-			if (f & RF_SYMOFF) {
-				rd_out_mem(o, "+0x", 3);
-				rd_out_hex(o, r.off, 0);
-			}
-		} else {
-			rd_out_str(o, "[unknown]");
-		}
-	}
-	if (f & RF_DSO) {
-		rd_out_mem(o, " (", 2);
-		rd_out_str(o, r.dso ? r.dso : "[unknown]");
-		rd_out_char(o, ')');
-	}
+	frame_text(o, f, &r, cookie);
 	if (!oneline)
 		rd_out_char(o, '\n');
+}
+
+/*
+ * Callchain lines repeat the same few thousand frames: keep each one's
+ * formatted line, keyed like the resolution (address space, ip, maps
+ * generation) plus the fields.
+ */
+#define LINE_CACHE 8192
+
+struct rd_line {
+	uint64_t ip;
+	const void *space;
+	uint64_t gen;
+	unsigned int fields;
+	uint16_t len;
+	char text[86];		/* "\t%16lx sym+0xoff (dso)\n"; longer lines are not kept */
+};
+
+static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
+			unsigned int f, bool kernel, uint64_t ip)
+{
+	const void *space = kernel ? (const void *)s : (const void *)ev->thread->proc;
+	struct rd_line *l;
+	struct rd_out tmp;
+
+	if (!p->lines)
+		p->lines = calloc(LINE_CACHE, sizeof(*p->lines));
+	if (!p->lines) {
+		print_frame(p, s, ev, f, kernel, ip, false, false);
+		return;
+	}
+	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 51];
+	if (l->len && l->ip == ip && l->space == space && l->gen == s->maps_gen &&
+	    l->fields == f) {
+		rd_out_mem(p->out, l->text, l->len);
+		return;
+	}
+	/* format into the output, then keep a copy if it fits */
+	tmp = *p->out;
+	if (tmp.len + sizeof(l->text) > tmp.cap) {
+		rd_out_flush(p->out);
+		tmp = *p->out;
+	}
+	print_frame(p, s, ev, f, kernel, ip, false, false);
+	if (p->out->buf == tmp.buf && p->out->len >= tmp.len &&
+	    p->out->len - tmp.len <= sizeof(l->text)) {
+		l->len = (uint16_t)(p->out->len - tmp.len);
+		memcpy(l->text, p->out->buf + tmp.len, l->len);
+		l->ip = ip;
+		l->space = space;
+		l->gen = s->maps_gen;
+		l->fields = f;
+	} else {
+		l->len = 0;
+	}
 }
 
 static bool is_kernel_mode(uint16_t misc)
@@ -166,7 +231,10 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			if (!p->merge && part == 0 && i == nr - 1 && i > 0 &&
 			    ips[i - 1] == PC_CONTEXT_USER_DEFERRED)
 				cookie = true;
-			print_frame(p, s, ev, f, kernel, ip, cookie, false);
+			if (cookie)
+				print_frame(p, s, ev, f, kernel, ip, true, false);
+			else
+				chain_frame(p, s, ev, f, kernel, ip);
 			shown++;
 		}
 	}
@@ -221,4 +289,10 @@ int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx
 	}
 	rd_out_char(o, '\n');
 	return o->error ? -o->error : 0;
+}
+
+void rd_printer_free(struct rd_printer *p)
+{
+	free(p->lines);
+	p->lines = NULL;
 }

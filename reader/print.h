@@ -17,7 +17,10 @@ struct rd_printer {
 	bool merge;		/* off: cookies print as "(cookie)" frames */
 	int name_width;
 	uint32_t name_width_evsels;	/* nr_evsels name_width was computed for */
+	struct rd_line *lines;		/* formatted callchain lines (print.c) */
 };
+
+void rd_printer_free(struct rd_printer *p);
 
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx);
 int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx);

@@ -177,6 +177,7 @@ int cmd_script(int argc, char **argv)
 			(unsigned long long)s->stats.unordered);
 	rd_session_close(s);
 	free(s);
+	rd_printer_free(&pr);
 	rd_out_free(&out);
 	if (ret)
 		return 2;

@@ -88,6 +88,39 @@ void rd_session_close(struct rd_session *s)
 	s->opened = false;
 }
 
+#define LEAD_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
+
+/*
+ * Ordering needs only a sample's time, which the ABI puts after IDENTIFIER,
+ * IP and TID: when every event agrees on those bits, read it in place and
+ * leave the full parse (and its checks) to delivery.
+ */
+static bool sample_time(struct rd_session *s, const struct pd_record *rec, uint64_t *t)
+{
+	uint64_t bits;
+	uint32_t idx;
+
+	if (s->lead_evsels != s->r.nr_evsels) {
+		s->lead_evsels = s->r.nr_evsels;
+		s->lead_uniform = s->r.nr_evsels > 0;
+		for (uint32_t i = 1; i < s->r.nr_evsels; i++)
+			if ((s->r.evsels[i].attr.attr.sample_type & LEAD_BITS) !=
+			    (s->r.evsels[0].attr.attr.sample_type & LEAD_BITS))
+				s->lead_uniform = false;
+	}
+	if (!s->lead_uniform)
+		return false;
+	bits = s->r.evsels[0].attr.attr.sample_type;
+	if (!(bits & PERF_SAMPLE_TIME))
+		return false;
+	idx = 1 + !!(bits & PERF_SAMPLE_IDENTIFIER) + !!(bits & PERF_SAMPLE_IP) +
+	      !!(bits & PERF_SAMPLE_TID);
+	if ((idx + 1) * 8 > rec->header.size)
+		return false;
+	*t = ((const uint64_t *)rec->data)[idx];
+	return true;
+}
+
 /* The time of a record, or false when it has none (delivered at once). */
 static bool record_time(struct rd_session *s, const struct pd_record *rec, uint64_t *t,
 			struct pc_error *err, int *ret)
@@ -97,6 +130,8 @@ static bool record_time(struct rd_session *s, const struct pd_record *rec, uint6
 	*ret = 0;
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR)
 		return false;
+	if (rec->header.type == PERF_RECORD_SAMPLE && sample_time(s, rec, t))
+		return true;
 	if (rec->header.type == PERF_RECORD_SAMPLE) {
 		*ret = pd_parse_sample(&s->r, rec, &smp, err);
 		if (*ret || !smp.evsel ||

@@ -93,6 +93,7 @@ struct rd_ops {
 struct rd_resolved {
 	const struct pc_symbol *sym;	/* NULL when unknown */
 	const char *dso;		/* NULL when no map */
+	size_t dso_len;
 	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
 	uint64_t off;			/* ip - symbol start */
 };
@@ -119,6 +120,20 @@ struct rd_session {
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	struct pc_kallsyms kallsyms;
+	/* resolved ips, valid while maps_gen is unchanged */
+	struct rd_rcache {
+		uint64_t ip;
+		const void *space;	/* the process, or the kernel */
+		uint64_t gen;
+		struct rd_resolved r;
+	} *rcache;
+	uint64_t maps_gen;
+	/* events agree on where a sample's time is (session.c) */
+	uint32_t lead_evsels;
+	bool lead_uniform;
+	/* some event asked for deferred callchains (deferred.c) */
+	uint32_t defer_evsels;
+	bool any_deferred;
 	/* time order (order.c): sorted runs, and a heap for what fits none */
 	struct rd_run {
 		struct rd_item *v;

@@ -256,6 +256,7 @@ static int add_map(struct rd_session *s, const struct pd_record *rec, bool v2,
 	}
 	if (maps_insert(maps, &m))
 		return pc_error_set(err, ENOMEM, "out of memory");
+	s->maps_gen++;
 	return 0;
 }
 
@@ -304,6 +305,7 @@ static int fork_thread(struct rd_session *s, const struct pd_record *rec, struct
 	if (pid != ppid && child->proc != parent->proc &&
 	    maps_copy(&child->proc->maps, &parent->proc->maps))
 		return pc_error_set(err, ENOMEM, "out of memory");
+	s->maps_gen++;
 	return 0;
 }
 
@@ -330,6 +332,7 @@ static void resolve_kernel(struct rd_session *s, uint64_t ip, struct rd_resolved
 
 	out->addr = ip;
 	out->dso = "[kernel.kallsyms]";
+	out->dso_len = 17;
 	if (!s->kernel_local)
 		return;
 	if (!s->kallsyms.loaded)
@@ -337,21 +340,25 @@ static void resolve_kernel(struct rd_session *s, uint64_t ip, struct rd_resolved
 	out->sym = pc_symtab_find(&s->kallsyms.tab, ip);
 	if (out->sym) {
 		out->off = ip - out->sym->start;
-		if (out->sym->module)
+		if (out->sym->module) {
 			out->dso = out->sym->module;
+			out->dso_len = strlen(out->dso);
+		}
 	} else if (m && m->dso->path[0] == '/') {
 		out->dso = m->dso->path;
+		out->dso_len = m->dso->path_len;
 	}
 }
 
-void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,
-		struct rd_resolved *out)
+static void resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,
+		    struct rd_resolved *out)
 {
 	const struct rd_map *m;
 	uint64_t off, vaddr;
 
 	out->sym = NULL;
 	out->dso = NULL;
+	out->dso_len = 0;
 	out->addr = ip;
 	out->off = 0;
 	if (kernel) {
@@ -363,6 +370,7 @@ void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t
 	if (!m)
 		return;
 	out->dso = m->dso->path;
+	out->dso_len = m->dso->path_len;
 	if (m->identity) {
 		pc_dso_load_jitmap(&s->dsos, m->dso);
 		out->sym = pc_symtab_find(&m->dso->tab, ip);
@@ -380,8 +388,38 @@ void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t
 		out->off = vaddr - out->sym->start;
 }
 
+#define RD_RCACHE_SIZE 16384
+
+/* The same few thousand ips come back in every sample: remember them. */
+void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,
+		struct rd_resolved *out)
+{
+	const void *space = kernel ? (const void *)s : (t ? (const void *)t->proc : NULL);
+	struct rd_rcache *c;
+
+	if (!s->rcache) {
+		s->rcache = calloc(RD_RCACHE_SIZE, sizeof(*s->rcache));
+		if (!s->rcache) {
+			resolve(s, t, kernel, ip, out);
+			return;
+		}
+	}
+	c = &s->rcache[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
+	if (c->space == space && c->ip == ip && c->gen == s->maps_gen + 1) {
+		*out = c->r;
+		return;
+	}
+	resolve(s, t, kernel, ip, out);
+	c->space = space;
+	c->ip = ip;
+	c->gen = s->maps_gen + 1;
+	c->r = *out;
+}
+
 void rd_threads_free(struct rd_session *s)
 {
+	free(s->rcache);
+	s->rcache = NULL;
 	for (size_t b = 0; b < s->nr_thread_buckets; b++) {
 		struct rd_thread *t = s->threads[b], *n;
 

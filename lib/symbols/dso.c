@@ -409,6 +409,7 @@ struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 		free(d);
 		return NULL;
 	}
+	d->path_len = strlen(path);
 	d->next = c->buckets[b];
 	c->buckets[b] = d;
 	c->nr++;

@@ -15,6 +15,7 @@ struct pc_symbol {
 	uint64_t start, end;	/* [start, end) in the table's address space */
 	const char *name;
 	const char *module;	/* kallsyms: "[mod]" of a module symbol, else NULL */
+	uint32_t name_len;
 };
 
 /* Binding ranks used to pick one symbol among aliases at one address. */
@@ -41,6 +42,7 @@ const char *pc_demangle(const char *name, char *buf, size_t size);
 /* One ELF object as mapped by a process. */
 struct pc_dso {
 	char *path;
+	size_t path_len;
 	char build_id[2 * 20 + 1];	/* as recorded (hex), "" when unknown */
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */

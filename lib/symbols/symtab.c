@@ -67,7 +67,7 @@ int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 			return -ENOMEM;
 	}
 	t->syms[t->nr] = (struct pc_symbol){ start, start + size,
-					     (const char *)n, (const char *)m };
+					     (const char *)n, (const char *)m, 0 };
 	t->bind[t->nr] = bind;
 	t->nr++;
 	return 0;
@@ -175,6 +175,7 @@ strings:
 	for (i = 0; i < t->nr; i++) {
 		t->syms[i].name = symtab__str(t, t->syms[i].name);
 		t->syms[i].module = symtab__str(t, t->syms[i].module);
+		t->syms[i].name_len = (uint32_t)strlen(t->syms[i].name);
 	}
 	free(t->bind);
 	t->bind = NULL;
