@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck script against the system perf script, in one run, on one
+ * perf.data file of at least a million samples with callchains: wall
+ * time, CPU time, peak RSS, samples printed, and whether the two outputs
+ * are byte for byte the same (perfcheck runs with --compat 6.1, the layout
+ * of the perf Debian 12 ships).  Goal (issue 5): at least 5x faster.
+ *
+ *   build/bench/script [--file F] [--runs N] [--perf PATH] [--perfcheck PATH]
+ *
+ * Without an existing --file (default build/bench/big.data) the file is
+ * recorded first with the system perf: cpu-clock every 10 us with -g on two
+ * busy shells, which the kernel throttles to its max sample rate; that
+ * takes a minute or two on a 2-cpu machine.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct result {
+	double wall, cpu;
+	long rss_kb;
+	uint64_t samples, bytes, hash;
+	int status;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Runs argv.  Timed runs write to /dev/null, so that only the tool is
+ * measured; the digest run pipes the output here for samples (lines that
+ * start a sample: neither a frame nor blank), bytes and FNV-1a.
+ */
+static int run(char *const argv[], struct result *res, bool digest)
+{
+	int fds[2], status;
+	struct rusage ru;
+	static char buf[1 << 16];
+	bool at_line_start = true;
+	double t0 = now_s();
+	pid_t pid;
+	ssize_t n;
+
+	memset(res, 0, sizeof(*res));
+	res->hash = 1469598103934665603ULL;
+	if (pipe(fds))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(digest ? fds[1] : null, 1);
+		dup2(null, 2);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
+		for (ssize_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)buf[i];
+
+			if (at_line_start && c != '\t' && c != '\n')
+				res->samples++;
+			at_line_start = c == '\n';
+			res->hash = (res->hash ^ c) * 1099511628211ULL;
+		}
+		if (n > 0)
+			res->bytes += (uint64_t)n;
+	}
+	close(fds[0]);
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return -errno;
+	res->wall = now_s() - t0;
+	res->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	res->rss_kb = ru.ru_maxrss;
+	res->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return 0;
+}
+
+static int record(const char *perf, const char *file)
+{
+	char *argv[] = { (char *)perf, "record", "-q", "-e", "cpu-clock", "-c", "10000", "-g",
+			 "-o", (char *)file, "--", "sh", "-c",
+			 "l() { i=0; while [ $i -lt 14000000 ]; do i=$((i+1)); done; }; l & l & wait",
+			 NULL };
+	struct result r;
+
+	fprintf(stderr, "recording %s with %s (a minute or two)...\n", file, perf);
+	if (run(argv, &r, false) || r.status)
+		return -1;
+	return 0;
+}
+
+static void row(const char *name, const struct result *r)
+{
+	printf("%-18s %9.2f %9.2f %12.1f %10llu %12llu  %016llx\n", name, r->wall, r->cpu,
+	       (double)r->rss_kb / 1024.0, (unsigned long long)r->samples,
+	       (unsigned long long)r->bytes, (unsigned long long)r->hash);
+}
+
+/* the best of n timed runs (least wall time: the machine is shared), then the digest */
+static int best_of(char *const argv[], int n, struct result *best)
+{
+	struct result d;
+
+	for (int i = 0; i < n; i++) {
+		struct result r;
+
+		if (run(argv, &r, false))
+			return -1;
+		if (r.status)
+			return r.status;
+		if (!i || r.wall < best->wall)
+			*best = r;
+	}
+	if (run(argv, &d, true))
+		return -1;
+	if (d.status)
+		return d.status;
+	best->samples = d.samples;
+	best->bytes = d.bytes;
+	best->hash = d.hash;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *file = "build/bench/big.data", *perf = "perf", *pc = "build/perfcheck";
+	struct result rp, rc;
+	struct stat st;
+	int runs = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--file") && i + 1 < argc)
+			file = argv[++i];
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--perf") && i + 1 < argc)
+			perf = argv[++i];
+		else if (!strcmp(argv[i], "--perfcheck") && i + 1 < argc)
+			pc = argv[++i];
+		else {
+			fprintf(stderr, "usage: %s [--file F] [--runs N] [--perf PATH] [--perfcheck PATH]\n",
+				argv[0]);
+			return 1;
+		}
+	}
+	if (runs < 1)
+		runs = 1;
+	if (stat(file, &st) && record(perf, file)) {
+		fprintf(stderr, "cannot record %s with %s\n", file, perf);
+		return 1;
+	}
+	if (stat(file, &st)) {
+		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	{
+		char *pargv[] = { (char *)perf, "script", "-i", (char *)file, NULL };
+		char *cargv[] = { (char *)pc, "script", "--compat", "6.1", "-i", (char *)file, NULL };
+		int ret;
+
+		ret = best_of(pargv, runs, &rp);
+		if (ret) {
+			fprintf(stderr, "perf script failed (%d)\n", ret);
+			return 1;
+		}
+		ret = best_of(cargv, runs, &rc);
+		if (ret) {
+			fprintf(stderr, "perfcheck script failed (%d)\n", ret);
+			return 1;
+		}
+	}
+	printf("file: %s, %.1f MB, best of %d run%s each\n", file, (double)st.st_size / 1048576.0,
+	       runs, runs > 1 ? "s" : "");
+	printf("%-18s %9s %9s %12s %10s %12s  %s\n", "tool", "wall s", "cpu s", "peak RSS MB",
+	       "samples", "bytes out", "output FNV-1a");
+	row("perf script", &rp);
+	row("perfcheck script", &rc);
+	printf("ratio perf/perfcheck: wall %.1fx, cpu %.1fx; same samples: %s; same output: %s\n",
+	       rp.wall / (rc.wall > 0 ? rc.wall : 1e-9), rp.cpu / (rc.cpu > 0 ? rc.cpu : 1e-9),
+	       rp.samples == rc.samples ? "yes" : "NO",
+	       rp.hash == rc.hash && rp.bytes == rc.bytes ? "yes" : "NO");
+	if (rp.samples < 1000000)
+		printf("note: %llu samples, fewer than the 1 million the goal is stated for\n",
+		       (unsigned long long)rp.samples);
+	return rp.hash == rc.hash && rp.samples == rc.samples ? 0 : 1;
+}
