@@ -101,7 +101,7 @@ static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const
 	snprintf(stat, sizeof(stat), "%s/build/static", src);
 	snprintf(runner, sizeof(runner), "%s/vm/run", src);
 	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", dir);
-	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", qemu,
+	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", "PERFCHECK_NO_UPSTREAM=1", qemu,
 			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=",
 			 runner, "-q", "-j", "2", "--matrix", matrix, "--results", results,
 			 "--static", stat, "--boot-timeout", "5", "--step-timeout", "2",
@@ -159,7 +159,7 @@ FIXTURE_TEARDOWN(vm)
 		pc_test_rmdir(self->dir);
 }
 
-TEST_F(vm, finished_guest_passes_its_cases)
+TEST_F_TIMEOUT(vm, finished_guest_passes_its_cases, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      "SeaBIOS garbage \x1b[2J\n" HELLO MMAP_OK M "artifacts ok\n" M "done\n", 0, NULL);
@@ -167,7 +167,7 @@ TEST_F(vm, finished_guest_passes_its_cases)
 	EXPECT_STREQ("pass", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
 }
 
-TEST_F(vm, panic_fails_the_running_test_and_not_runs_the_rest)
+TEST_F_TIMEOUT(vm, panic_fails_the_running_test_and_not_runs_the_rest, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO M "begin probe expect timeout=30\nchecking\n"
@@ -180,7 +180,7 @@ TEST_F(vm, panic_fails_the_running_test_and_not_runs_the_rest)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, hung_guest_is_killed_after_its_step_timeout)
+TEST_F_TIMEOUT(vm, hung_guest_is_killed_after_its_step_timeout, 120)
 {
 	time_t t0 = time(NULL);
 
@@ -192,7 +192,7 @@ TEST_F(vm, hung_guest_is_killed_after_its_step_timeout)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, guest_that_never_boots_is_not_run_with_console_tail)
+TEST_F_TIMEOUT(vm, guest_that_never_boots_is_not_run_with_console_tail, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir, "just garbage\nno markers", 1, NULL);
 	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"no-boot\""));
@@ -201,7 +201,7 @@ TEST_F(vm, guest_that_never_boots_is_not_run_with_console_tail)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, output_stopping_mid_line_is_a_failure_not_a_pass)
+TEST_F_TIMEOUT(vm, output_stopping_mid_line_is_a_failure_not_a_pass, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO M "begin kernel mmap timeout=30\nTAP version 13\n1..2\nok 1 perf_mmap.rb.map\nok 2 perf_m",
@@ -211,7 +211,7 @@ TEST_F(vm, output_stopping_mid_line_is_a_failure_not_a_pass)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, markers_with_another_nonce_are_test_output)
+TEST_F_TIMEOUT(vm, markers_with_another_nonce_are_test_output, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO "PCVM:forged:done\n" M "begin kernel mmap timeout=30\n"
@@ -220,7 +220,7 @@ TEST_F(vm, markers_with_another_nonce_are_test_output)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, kernel_messages_inside_tap_are_kept_out_of_it)
+TEST_F_TIMEOUT(vm, kernel_messages_inside_tap_are_kept_out_of_it, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO M "begin kernel mmap timeout=30\nTAP version 13\n1..1\n"
@@ -230,7 +230,7 @@ TEST_F(vm, kernel_messages_inside_tap_are_kept_out_of_it)
 	EXPECT_EQ(NULL, strstr(self->result, "\"status\" : \"error\""));
 }
 
-TEST_F(vm, kernel_splat_fails_the_row_even_when_tests_pass)
+TEST_F_TIMEOUT(vm, kernel_splat_fails_the_row_even_when_tests_pass, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO MMAP_OK "[    4.000000] WARNING: CPU: 0 PID: 1 at kernel/events/core.c:1 x\n"
@@ -240,7 +240,7 @@ TEST_F(vm, kernel_splat_fails_the_row_even_when_tests_pass)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, probe_differing_from_baseline_fails_the_run)
+TEST_F_TIMEOUT(vm, probe_differing_from_baseline_fails_the_run, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO M "begin probe expect timeout=30\n"
@@ -251,7 +251,7 @@ TEST_F(vm, probe_differing_from_baseline_fails_the_run)
 	EXPECT_NE(0, self->run.exit_code);
 }
 
-TEST_F(vm, probe_matching_baseline_and_passing_tests_exit_zero)
+TEST_F_TIMEOUT(vm, probe_matching_baseline_and_passing_tests_exit_zero, 120)
 {
 	self->result = replay(_metadata, &self->run, self->dir,
 			      HELLO M "begin probe expect timeout=30\n"
@@ -260,7 +260,7 @@ TEST_F(vm, probe_matching_baseline_and_passing_tests_exit_zero)
 	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
 }
 
-TEST_F(vm, missing_kernel_package_is_a_clear_error_and_others_still_run)
+TEST_F_TIMEOUT(vm, missing_kernel_package_is_a_clear_error_and_others_still_run, 120)
 {
 	char *other;
 
@@ -275,8 +275,51 @@ TEST_F(vm, missing_kernel_package_is_a_clear_error_and_others_still_run)
 	free(other);
 }
 
+TEST_F_TIMEOUT(vm, shards_run_their_rows_and_merge_into_one_report, 120)
+{
+	char matrix[PATH_MAX + 16], results[PATH_MAX + 16], qemu[PATH_MAX + 32], stat[PATH_MAX + 16],
+	     runner[PATH_MAX + 16], report[PATH_MAX + 16], env_console[PATH_MAX + 32],
+	     rows[3 * PATH_MAX];
+	const char *src = srcdir();
+	struct pc_run run;
+	char *merged;
+
+	put(self->dir, "console.txt", HELLO MMAP_OK M "done\n");
+	snprintf(rows, sizeof(rows), "6.1 file %s/console.txt\n6.12 file %s/console.txt\n",
+		 self->dir, self->dir);
+	put(self->dir, "kernels", rows);
+	snprintf(matrix, sizeof(matrix), "%s/kernels", self->dir);
+	snprintf(results, sizeof(results), "%s/results", self->dir);
+	snprintf(qemu, sizeof(qemu), "PERFCHECK_QEMU=%s/vm/tests/fake-qemu", src);
+	snprintf(stat, sizeof(stat), "%s/build/static", src);
+	snprintf(runner, sizeof(runner), "%s/vm/run", src);
+	snprintf(report, sizeof(report), "%s/vm/report", src);
+	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", self->dir);
+	for (int shard = 1; shard <= 2; shard++) {
+		char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", "PERFCHECK_NO_UPSTREAM=1", qemu,
+				 env_console, runner, "-q", "--no-report", "--shard", shard == 1 ? "1/2" : "2/2",
+				 "--matrix", matrix, "--results", results, "--static", stat, "all", "mmap",
+				 NULL };
+
+		ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+		EXPECT_EQ(NULL, strstr(run.out, "kernel x test"));	/* no report per shard */
+		pc_run_free(&run);
+	}
+	merged = slurp(self->dir, "results/6.12/result.json");
+	EXPECT_NE(NULL, strstr(merged, "\"row\" : \"6.12\""));
+	free(merged);
+	char *argv[] = { report, results, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	EXPECT_NE(NULL, strstr(run.out, "2 kernels"));
+	merged = slurp(results, "summary.md");
+	EXPECT_NE(NULL, strstr(merged, "| test | 6.1 | 6.12 |"));
+	free(merged);
+	pc_run_free(&run);
+}
+
 /* The guest init's per-test timeout, for real, in its host mode. */
-TEST_F(vm, init_kills_a_test_that_outlives_its_timeout)
+TEST_F_TIMEOUT(vm, init_kills_a_test_that_outlives_its_timeout, 120)
 {
 	char init[PATH_MAX], plan[PATH_MAX], out[PATH_MAX];
 	struct pc_run run;

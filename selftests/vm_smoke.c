@@ -70,7 +70,7 @@ static void boot_once(void)
 		return;
 	snprintf(runner, sizeof(runner), "%s/vm/run", src);
 	snprintf(results, sizeof(results), "%s/results", shared_dir);
-	char *argv[] = { runner, "-q", "--results", results, "--timeout", "60",
+	char *argv[] = { runner, "-q", "--no-upstream", "--results", results, "--timeout", "60",
 			 (char *)smoke_kernel, "mmap", "perfdata_roundtrip", NULL };
 
 	if (pc_test_run(&shared_run, 600, argv))
@@ -100,13 +100,13 @@ FIXTURE_TEARDOWN(smoke)
 	free(self->result);
 }
 
-TEST_F(smoke, guest_boots_and_finishes)
+TEST_F_TIMEOUT(smoke, guest_boots_and_finishes, 60)
 {
 	EXPECT_NE(NULL, strstr(self->result, "\"state\" : \"finished\""))
 		TH_LOG("%s", shared_run.err);
 }
 
-TEST_F(smoke, kernel_selftest_passes_in_the_guest)
+TEST_F_TIMEOUT(smoke, kernel_selftest_passes_in_the_guest, 60)
 {
 	char path[PATH_MAX + 64];
 	char *tap;
@@ -118,13 +118,13 @@ TEST_F(smoke, kernel_selftest_passes_in_the_guest)
 	free(tap);
 }
 
-TEST_F(smoke, our_selftest_runs_in_the_guest)
+TEST_F_TIMEOUT(smoke, our_selftest_runs_in_the_guest, 60)
 {
 	EXPECT_NE(NULL, strstr(self->result, "perfcheck/perfdata_roundtrip:"));
 	EXPECT_EQ(NULL, strstr(self->result, "\"status\" : \"not-run\""));
 }
 
-TEST_F(smoke, artifacts_come_back_from_the_guest)
+TEST_F_TIMEOUT(smoke, artifacts_come_back_from_the_guest, 60)
 {
 	char path[PATH_MAX + 64];
 
@@ -133,18 +133,18 @@ TEST_F(smoke, artifacts_come_back_from_the_guest)
 	EXPECT_NE(NULL, strstr(self->result, "\"artifacts\" : \"ok\""));
 }
 
-TEST_F(smoke, guest_logs_no_splat)
+TEST_F_TIMEOUT(smoke, guest_logs_no_splat, 60)
 {
 	EXPECT_NE(NULL, strstr(self->result, "\"splats\" : []"));
 }
 
-TEST_F(smoke, speed_factor_is_measured)
+TEST_F_TIMEOUT(smoke, speed_factor_is_measured, 60)
 {
 	EXPECT_NE(NULL, strstr(self->result, "\"factor\" : "));
 	EXPECT_EQ(NULL, strstr(self->result, "\"factor\" : null"));
 }
 
-TEST_F(smoke, results_merge_into_tap_junit_and_markdown)
+TEST_F_TIMEOUT(smoke, results_merge_into_tap_junit_and_markdown, 60)
 {
 	char path[PATH_MAX + 64];
 	char *md;

@@ -11,6 +11,7 @@ use File::Path qw(make_path remove_tree);
 use File::Basename qw(basename);
 use File::Spec;
 use IO::Select;
+use Digest::MD5;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(time);
 
@@ -38,14 +39,16 @@ sub base_initramfs {
 	for (qw(vm/init perfcheck)) {
 		die "vm: $static/$_ is missing: run 'make static' first\n" unless -x "$static/$_";
 	}
-	my $out = "$work/base.cpio.gz";
-	my $stamp = "$work/base.inputs";
+	# one archive per set of inputs: concurrent runs with other payloads never share one
 	my $list = join("\n", sort @inputs) . "\n";
+	my $key = Digest::MD5::md5_hex($list);
+	my $out = "$work/base-$key.cpio.gz";
+	my $stamp = "$work/base-$key.inputs";
 	if (-f $out && -f $stamp && _slurp($stamp) eq $list) {
 		my $t = (stat $out)[9];
 		return $out unless grep { (stat $_)[9] > $t } grep { -e } @inputs;
 	}
-	my $root = "$work/base.root";
+	my $root = "$work/base.root.$$";
 	remove_tree($root);
 	make_path(map { "$root/$_" } qw(bin perfcheck/selftests perfcheck/ksft
 					 proc sys dev tmp out root));
@@ -67,9 +70,12 @@ sub base_initramfs {
 	}
 	system('cp', '-a', "$_/.", "$root/") == 0 or die "vm: cannot copy payload $_\n" for @payload;
 	_cpio($root, $out);
-	open(my $s, '>', $stamp) or die "$stamp: $!";
+	# archives of older input sets, a day unused
+	-M $_ > 1 and unlink $_ for grep { $_ ne $out } glob("$work/base-*.cpio.gz");
+	open(my $s, ">", "$stamp.$$") or die "$stamp: $!";
 	print $s $list;
 	close $s;
+	rename("$stamp.$$", $stamp);
 	remove_tree($root);
 	return $out;
 }
@@ -105,9 +111,9 @@ sub _cpio {
 	my ($root, $out) = @_;
 	# newc with owner root; gzip -1: the guest's decompression runs under TCG
 	my $rc = system("cd '$root' && find . -mindepth 1 | LC_ALL=C sort | "
-		      . "cpio -o -H newc -R 0:0 --quiet | gzip -1 > '$out.tmp'");
-	die "vm: building $out failed (cpio and gzip installed? make deps)\n" if $rc || !-s "$out.tmp";
-	rename("$out.tmp", $out) or die "rename: $!";
+		      . "cpio -o -H newc -R 0:0 --quiet | gzip -1 > '$out.$$.tmp'");
+	die "vm: building $out failed (cpio and gzip installed? make deps)\n" if $rc || !-s "$out.$$.tmp";
+	rename("$out.$$.tmp", $out) or die "rename: $!";
 }
 
 sub qemu_bin { return $ENV{PERFCHECK_QEMU} || 'qemu-system-x86_64' }
