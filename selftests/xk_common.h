@@ -86,6 +86,10 @@ struct xk_tid {
 	uint64_t read_min, read_max;	/* PERF_SAMPLE_READ values seen */
 	/* per event (one per cpu: each counts the thread on its cpu), in time order */
 	bool read_monotonic;
+	/* a count grew faster than time between two samples: not this thread's own */
+	bool read_outruns_time;
+	uint64_t fork_time;		/* from its FORK record, 0 if none */
+	uint64_t first_time, first_value;	/* its first sample carrying a count */
 	struct xk_read { uint64_t id, time, value; } *reads;
 	size_t nr_reads;
 };
@@ -198,9 +202,15 @@ static inline int xk_read(const char *path, struct xk_file *f)
 		case PERF_RECORD_READ:
 			f->reads++;
 			break;
-		case PERF_RECORD_FORK:
+		case PERF_RECORD_FORK: {
+			const uint32_t *ids = (const uint32_t *)((const char *)rec.data + 8);
+			const uint64_t *when = (const uint64_t *)((const char *)rec.data + 24);
+
 			f->forks++;
+			if (rec.header.size >= 32 && (t = xk_tid_of(f, ids[0], ids[2])))
+				t->fork_time = *when;
 			break;
+		}
 		case PERF_RECORD_LOST:
 			f->lost++;
 			break;
@@ -211,10 +221,21 @@ static inline int xk_read(const char *path, struct xk_file *f)
 		struct xk_tid *t = &f->tids[i];
 
 		qsort(t->reads, t->nr_reads, sizeof(*t->reads), xk_read_cmp);
-		for (size_t j = 1; j < t->nr_reads; j++)
-			if (t->reads[j].id == t->reads[j - 1].id &&
-			    t->reads[j].value < t->reads[j - 1].value)
+		for (size_t j = 0; j < t->nr_reads; j++) {
+			const struct xk_read *a = &t->reads[j], *b = j ? &t->reads[j - 1] : NULL;
+
+			if (!t->first_time || a->time < t->first_time) {
+				t->first_time = a->time;
+				t->first_value = a->value;
+			}
+			if (!b || a->id != b->id)
+				continue;
+			if (a->value < b->value)
 				t->read_monotonic = false;
+			/* one thread's cpu time cannot outrun the clock (5% and 0.2 ms of slack) */
+			else if (a->value - b->value > (a->time - b->time) * 21 / 20 + 200000)
+				t->read_outruns_time = true;
+		}
 		free(t->reads);
 		t->reads = NULL;
 	}

@@ -206,12 +206,13 @@ TEST(sigio_for_an_inherited_threads_overflow_is_process_directed)
 	     w.sigio);
 	/*
 	 * F_SETOWN(pid) makes SIGIO process-directed: the kernel hands it to
-	 * the main thread, which is idle and able to take it; the thread that
-	 * overflowed (the only one that could take a synchronous SIGTRAP) gets
-	 * none.
+	 * the main thread when it can take it, to another thread only while
+	 * the main thread has one pending (measured: 7.2 gave the overflowing
+	 * thread 1 of 220).  The thread that overflowed, the one a synchronous
+	 * SIGTRAP would hit, gets few or none.
 	 */
 	EXPECT_LT(0, main_sigio);
-	EXPECT_EQ(0, w.sigio);
+	EXPECT_GT(main_sigio, w.sigio);
 }
 
 /* seed 002's other point: IOC_REFRESH cannot re-arm an inherited event */

@@ -6,8 +6,40 @@
  * PERF_SAMPLE_READ gives each thread its own count (6.12 and later; before,
  * the probe layer clears it and xk_record checks that the file says so).
  */
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+
 #include "kselftest_harness.h"
 #include "xk_common.h"
+
+/*
+ * inherit_stat's PERF_RECORD_READ at a child's exit, per kernel: up to 6.12
+ * the exiting context is marked dead (ctx->task = TASK_TOMBSTONE) before
+ * its events are synced to their parents, and sync_child_event() skips
+ * the READ record of a dead context, so none comes (read in 6.12's
+ * kernel/events/core.c; measured on 6.12); 6.18 and 7.2 write one per
+ * exiting child event (measured).  Between the two: not measured, either.
+ * Returns 1 (records expected), 0 (none), -1 (unknown).
+ */
+static int read_records_at_child_exit(const char **release)
+{
+	static struct utsname u;
+	int major = 0, minor = 0;
+
+	uname(&u);
+	*release = u.release;
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return -1;
+	if (major < 6 || (major == 6 && minor <= 12))
+		return 0;
+	if (major > 6 || minor >= 18)
+		return 1;
+	return -1;
+}
 
 #define PERIOD "1000000"
 
@@ -87,27 +119,119 @@ TEST_F(inh, no_inherit_samples_neither_children_nor_threads)
 	EXPECT_EQ(0, sampled_others(&self->f, false));
 }
 
-TEST_F(inh, inherit_stat_reports_each_exiting_child_in_a_read_record)
+TEST_F(inh, record_stat_read_records_at_child_exit_as_the_kernel_writes_them)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-c", PERIOD, "-s", NULL };
 	const char *wl[] = { "fork", "3", NULL };
+	const char *release;
+	int expect = read_records_at_child_exit(&release);
 
 	/* perfcheck record -s asks for PERF_SAMPLE_READ too: without it, no inherit */
 	if (!xk_has(PC_FEAT_INHERIT_SAMPLE_READ))
 		SKIP(return, "kernel lacks inherit_sample_read (record -s follows no child)");
 	record(_metadata, self, opts, wl);
 	EXPECT_TRUE(self->f.inherit && self->f.inherit_stat);
-	TH_LOG("%llu READ records, %u processes",
+	TH_LOG("%s: %llu READ records, %u processes sampled", release,
 	       (unsigned long long)self->f.reads, self->f.nr_pids);
-	EXPECT_LE(3, self->f.reads);
 	EXPECT_LE(3, self->f.nr_pids);
+	if (expect == 1)
+		EXPECT_LE(3, self->f.reads);
+	if (expect == 0)
+		EXPECT_EQ(0, self->f.reads);
+}
+
+/* user-space cpu time in this process */
+static void burn_ms(int ms)
+{
+	struct timespec ts;
+	double end;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec + ts.tv_nsec / 1e9 + ms / 1e3;
+	do {
+		for (int i = 0; i < 100000; i++)
+			x++;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec + ts.tv_nsec / 1e9 < end);
+}
+
+/* The same on every kernel, without the recorder: a counting inherit_stat event. */
+TEST(inherit_stat_read_records_at_child_exit_as_documented_per_kernel)
+{
+	struct pc_open_info info = { 0 };
+	struct pc_error err = { 0 };
+	const size_t pages = 1 + 8, psize = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *meta;
+	int fd, reads = 0, expect, status;
+	const char *release;
+	uint64_t head, pos;
+	cpu_set_t saved, cpu0;
+	union pc_attr a;
+	uint8_t *data;
+	void *ring;
+
+	expect = read_records_at_child_exit(&release);
+	/* an inherited event can be mmapped only per cpu: everything on cpu 0 */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+	pc_feature_baseline_attr(&a);
+	a.attr.sample_period = 1ULL << 62;	/* counting: no sample in the way */
+	a.attr.disabled = 0;
+	a.attr.inherit = 1;
+	a.attr.inherit_stat = 1;
+	a.attr.read_format = PERF_FORMAT_ID;
+	fd = pc_event_open(&a, "cpu-clock", 0, 0, -1, PERF_FLAG_FD_CLOEXEC, &info, &err);
+	ASSERT_LE(0, fd) TH_LOG("%s", err.msg);
+	ring = mmap(NULL, pages * psize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, ring);
+	for (int i = 0; i < 3; i++) {
+		pid_t pid = fork();
+
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			burn_ms(20);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	meta = ring;
+	data = (uint8_t *)ring + psize;
+	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_GE((pages - 1) * psize, head) TH_LOG("the ring wrapped");
+	for (pos = 0; pos + sizeof(struct perf_event_header) <= head;) {
+		const struct perf_event_header *h = (const void *)(data + pos);
+
+		if (h->size < sizeof(*h) || pos + h->size > head)
+			break;
+		if (h->type == PERF_RECORD_READ &&
+		    *(const uint32_t *)(h + 1) != (uint32_t)getpid())
+			reads++;
+		pos += h->size;
+	}
+	munmap(ring, pages * psize);
+	close(fd);
+	sched_setaffinity(0, sizeof(saved), &saved);
+	TH_LOG("%s: %d READ records for 3 exited children", release, reads);
+	/*
+	 * Not always 3: when the parent blocks and a child runs on the same
+	 * cpu, the kernel swaps their equivalent contexts instead of switching
+	 * them, and a child that exits holding the parent's original context
+	 * has no parent event to report to.
+	 */
+	if (expect == 1)
+		EXPECT_LT(0, reads);
+	if (expect == 0)
+		EXPECT_EQ(0, reads) TH_LOG("documented: none up to 6.12 (ctx marked dead first)");
 }
 
 TEST_F(inh, inherited_sample_read_gives_each_thread_its_own_count)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-c", PERIOD, "-s", NULL };
 	const char *wl[] = { "threads", "3", NULL };
-	uint64_t period = strtoull(PERIOD, NULL, 0);
 	int threads = 0;
 
 	if (!xk_has(PC_FEAT_INHERIT_SAMPLE_READ))
@@ -121,14 +245,20 @@ TEST_F(inh, inherited_sample_read_gives_each_thread_its_own_count)
 		if (t->tid == t->pid || !t->samples)
 			continue;
 		threads++;
-		TH_LOG("tid %u: %llu samples, counts %llu..%llu", t->tid,
-		       (unsigned long long)t->samples, (unsigned long long)t->read_min,
-		       (unsigned long long)t->read_max);
+		TH_LOG("tid %u: %llu samples, counts %llu..%llu, first %llu ns after its fork "
+		       "with count %llu", t->tid, (unsigned long long)t->samples,
+		       (unsigned long long)t->read_min, (unsigned long long)t->read_max,
+		       (unsigned long long)(t->first_time - t->fork_time),
+		       (unsigned long long)t->first_value);
 		EXPECT_TRUE(t->read_monotonic);
-		/* its own count (per event: one per cpu) starts from zero, not from the
-		 * running total of the process */
-		EXPECT_GE(3 * period, t->read_min);
-		EXPECT_LE(t->read_min, t->read_max);
+		/*
+		 * Its own count (per event: one per cpu) starts at zero when the
+		 * thread is created and grows with its cpu time: never faster
+		 * than the clock, which a count of the whole process would.
+		 */
+		EXPECT_FALSE(t->read_outruns_time);
+		ASSERT_NE(0, t->fork_time) TH_LOG("no FORK record for tid %u", t->tid);
+		EXPECT_GE((t->first_time - t->fork_time) * 21 / 20 + 200000, t->first_value);
 	}
 	EXPECT_EQ(3, threads);
 }
