@@ -154,11 +154,11 @@ FIXTURE_KERNELS ?= 6.12 7.2
 FIXTURE_RESULTS := $(BUILD)/fixtures-results
 fixtures: static all
 	rm -rf $(FIXTURE_RESULTS)
-	vm/run --results $(FIXTURE_RESULTS) --no-report \
+	-vm/run --results $(FIXTURE_RESULTS) --no-report \
 		--step 'fixtures record /perfcheck/fixtures/record.sh . /perfcheck/perfcheck /perfcheck/pcwork matrix' \
-		$(shell echo $(FIXTURE_KERNELS) | tr ' ' ,) tap_seam
+		$(shell echo $(FIXTURE_KERNELS) | tr ' ' ,) fixtures_synth
 	for k in $(FIXTURE_KERNELS); do \
 		fixtures/generate import $(BUILD)/perfcheck $(FIXTURE_RESULTS)/$$k/artifacts/fixtures/record $$k || exit 1; \
 	done
-	$(BUILD)/selftests/fixtures_synth --write fixtures/callchain
+	$(BUILD)/selftests/fixtures_synth --write fixtures/callchain $(BUILD)/pcwork
 	fixtures/generate expected $(BUILD)/perfcheck
