@@ -157,35 +157,46 @@ int pd_reader_build_ids(const struct pd_reader *r,
 		const uint8_t *p = NULL;
 		size_t id_size, name_len;
 
-		if (c.end - c.off < sizeof(struct pd_build_id_entry))
-			return pd_bad(r, err, at, "BUILD_ID: %llu bytes left, too few for an entry",
-				      (unsigned long long)(c.end - c.off));
+		if (c.end - c.off < sizeof(struct pd_build_id_entry)) {
+			ret = pd_bad(r, err, at, "BUILD_ID: %llu bytes left, too few for an entry",
+				     (unsigned long long)(c.end - c.off));
+			goto out;
+		}
 		memcpy(&h, r->base + at, sizeof(h));
-		if (h.size < sizeof(struct pd_build_id_entry) + 1)
-			return pd_bad(r, err, at, "BUILD_ID: entry size %u too small", h.size);
+		if (h.size < sizeof(struct pd_build_id_entry) + 1) {
+			ret = pd_bad(r, err, at, "BUILD_ID: entry size %u too small", h.size);
+			goto out;
+		}
 		ret = cur_take(&c, h.size, &p, err);
 		if (ret)
-			return ret;
+			goto out;
 		free(e);
 		e = malloc(h.size + 1);
-		if (!e)
-			return pc_error_set(err, ENOMEM, "out of memory");
+		if (!e) {
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+			goto out;
+		}
 		memcpy(e, p, h.size);
 		((char *)e)[h.size] = '\0';
 		name_len = h.size - sizeof(*e);
-		if (!memchr(e->filename, '\0', name_len))
-			return pd_bad(r, err, at, "BUILD_ID: file name not NUL-terminated");
+		if (!memchr(e->filename, '\0', name_len)) {
+			ret = pd_bad(r, err, at, "BUILD_ID: file name not NUL-terminated");
+			goto out;
+		}
 		id_size = PD_BUILD_ID_MAX;
 		if (h.misc & PC_RECORD_MISC_BUILD_ID_SIZE) {
 			id_size = e->build_id[PD_BUILD_ID_MAX];
-			if (id_size > PD_BUILD_ID_MAX)
-				return pd_bad(r, err, at + 32, "BUILD_ID: id size %zu > %d",
-					      id_size, PD_BUILD_ID_MAX);
+			if (id_size > PD_BUILD_ID_MAX) {
+				ret = pd_bad(r, err, at + 32, "BUILD_ID: id size %zu > %d",
+					     id_size, PD_BUILD_ID_MAX);
+				goto out;
+			}
 		}
 		ret = fn(e, e->build_id, id_size, e->filename, ctx);
 		if (ret)
 			break;
 	}
+out:
 	free(e);
 	return ret;
 }
