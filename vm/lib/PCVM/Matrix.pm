@@ -92,6 +92,12 @@ sub fetch {
 		chomp(my $rel = `uname -r`);
 		%k = (%k, release => $rel, package => 'running kernel', version => $rel);
 		$k{config} = "/boot/config-$rel" if -r "/boot/config-$rel";
+		if (!$k{config} && -r '/proc/config.gz') {
+			# IKCONFIG_PROC kernels carry their own config
+			make_path("$cache/kernels");
+			my $f = "$cache/kernels/host-$rel.config";
+			$k{config} = $f if system("gzip -dc /proc/config.gz > '$f.$$' && mv '$f.$$' '$f'") == 0;
+		}
 		return \%k;
 	}
 	if ($row->{kind} eq 'file') {
