@@ -131,21 +131,23 @@ static inline int ia_parse_vv(const char *text, struct ia_opened *o)
 			continue;
 		}
 		if (in_block && line[0] == ' ' && cur->n < IA_MAX_FIELDS) {
-			char *s = line, *end, *val;
+			char *s = line, *name_end, *val, *end;
 
 			while (*s == ' ')
 				s++;
-			end = s + strlen(s);
-			while (end > s && isspace((unsigned char)end[-1]))
-				*--end = '\0';
-			val = strrchr(s, ' ');
-			if (!val)
+			/* the name: "{ a, b }" or one word; the value: the rest */
+			name_end = *s == '{' ? strchr(s, '}') : s + strcspn(s, " \t");
+			if (!name_end || !*name_end)
 				continue;
-			*val++ = '\0';
-			end = val - 1;
-			while (end > s && isspace((unsigned char)end[-1]))
-				end--;
-			ia_key(s, (size_t)(end - s), cur->f[cur->n].key, sizeof(cur->f[0].key));
+			if (*name_end == '}')
+				name_end++;
+			val = name_end + strspn(name_end, " \t");
+			/* perf 7.x annotates values: "1 (PERF_TYPE_SOFTWARE)" */
+			end = val + strcspn(val, " \t");
+			*end = '\0';
+			if (!*val)
+				continue;
+			ia_key(s, (size_t)(name_end - s), cur->f[cur->n].key, sizeof(cur->f[0].key));
 			snprintf(cur->f[cur->n].value, sizeof(cur->f[0].value), "%s", val);
 			cur->n++;
 			continue;
@@ -219,55 +221,84 @@ static inline void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, cons
 	}
 }
 
-/* Field-by-field differences, perf's events first. */
+static inline bool ia_has_event(const struct ia_opened *o, const char *id)
+{
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->ev[i].id, id))
+			return true;
+	return false;
+}
+
+/* The fields of one pair of events: every key once, perf's then perfcheck's. */
+static inline void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
+				struct ia_diff *d, int *n)
+{
+	for (int side = 0; side < 2; side++) {
+		const struct ia_attr *x = side ? &g->attr : &e->attr;
+
+		for (int f = 0; f < x->n; f++) {
+			const char *k = x->f[f].key;
+			const char *a = ia_get(&e->attr, k), *b = ia_get(&g->attr, k);
+			bool dup = false;
+
+			for (int q = 0; side && q < e->attr.n; q++)
+				dup |= !strcmp(e->attr.f[q].key, k);
+			if (dup)
+				continue;
+			if (ia_is_bitmask(k))
+				ia_bit_diffs(d, n, k, e->id, a, b);
+			else if (strcmp(a, b))
+				ia_push(d, n, k, e->id, a, b);
+		}
+	}
+}
+
+/*
+ * Field-by-field differences.  Events pair by type:config; those left
+ * over pair in order (one tool's fallback event against the other's: the
+ * difference shows as type/config), and any still alone is an event only
+ * one tool opened.
+ */
 static inline int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
 			  struct ia_diff *d)
 {
-	int n = 0;
+	const struct ia_event *lone_a[IA_MAX_EVENTS], *lone_b[IA_MAX_EVENTS];
+	int n = 0, na = 0, nb = 0;
+	char key[96];
 
 	for (int i = 0; i < perf->n; i++) {
 		const struct ia_event *e = &perf->ev[i], *g = NULL;
-		char key[96];
 
 		for (int j = 0; j < pc->n; j++)
 			if (!strcmp(pc->ev[j].id, e->id))
 				g = &pc->ev[j];
-		if (!g) {
-			snprintf(key, sizeof(key), "event:%s", e->id);
-			ia_push(d, &n, key, e->id, "1", "0");
-			continue;
-		}
-		/* every key once: perf's, then those only perfcheck printed */
-		for (int side = 0; side < 2; side++) {
-			const struct ia_attr *x = side ? &g->attr : &e->attr;
-
-			for (int f = 0; f < x->n; f++) {
-				const char *k = x->f[f].key;
-				const char *a = ia_get(&e->attr, k), *b = ia_get(&g->attr, k);
-				bool dup = false;
-
-				for (int q = 0; side && q < e->attr.n; q++)
-					dup |= !strcmp(e->attr.f[q].key, k);
-				if (dup)
-					continue;
-				if (ia_is_bitmask(k))
-					ia_bit_diffs(d, &n, k, e->id, a, b);
-				else if (strcmp(a, b))
-					ia_push(d, &n, k, e->id, a, b);
-			}
+		if (g)
+			ia_diff_pair(e, g, d, &n);
+		else
+			lone_a[na++] = e;
+	}
+	for (int j = 0; j < pc->n; j++)
+		if (!ia_has_event(perf, pc->ev[j].id))
+			lone_b[nb++] = &pc->ev[j];
+	/* perf's side-band dummy is never a fallback: it stays alone */
+	for (int i = 0, j = 0; i < na; i++) {
+		if (j < nb && strcmp(lone_a[i]->id, "1:0x9")) {
+			ia_diff_pair(lone_a[i], lone_b[j++], d, &n);
+			lone_a[i] = NULL;
+			lone_b[j - 1] = NULL;
 		}
 	}
-	for (int j = 0; j < pc->n; j++) {
-		bool found = false;
-		char key[96];
-
-		for (int i = 0; i < perf->n; i++)
-			if (!strcmp(perf->ev[i].id, pc->ev[j].id))
-				found = true;
-		if (found)
+	for (int i = 0; i < na; i++) {
+		if (!lone_a[i])
 			continue;
-		snprintf(key, sizeof(key), "event:%s", pc->ev[j].id);
-		ia_push(d, &n, key, pc->ev[j].id, "0", "1");
+		snprintf(key, sizeof(key), "event:%s", lone_a[i]->id);
+		ia_push(d, &n, key, lone_a[i]->id, "1", "0");
+	}
+	for (int j = 0; j < nb; j++) {
+		if (!lone_b[j])
+			continue;
+		snprintf(key, sizeof(key), "event:%s", lone_b[j]->id);
+		ia_push(d, &n, key, lone_b[j]->id, "0", "1");
 	}
 	return n;
 }

@@ -76,26 +76,21 @@ FIXTURE_TEARDOWN(parity)
 	pc_test_rmdir(self->dir);
 }
 
-static pid_t start_target(void)
+/* A pcwork spinning for ms, replacing the previous target. */
+static int fresh_target(FIXTURE_DATA(parity) *self, int ms)
 {
-	pid_t pid = fork();
+	char arg[16];
 
-	if (pid == 0) {
-		execl(up_pcwork(), "pcwork", "spin", "2000", (char *)NULL);
-		_exit(127);
-	}
-	return pid;
-}
-
-static int fresh_target(struct __test_metadata *_metadata, FIXTURE_DATA(parity) *self, bool attach)
-{
-	if (!attach)
-		return 0;
 	if (self->target > 0) {
 		kill(self->target, SIGKILL);
 		waitpid(self->target, NULL, 0);
 	}
-	self->target = start_target();
+	snprintf(arg, sizeof(arg), "%d", ms);
+	self->target = fork();
+	if (self->target == 0) {
+		execl(up_pcwork(), "pcwork", "spin", arg, (char *)NULL);
+		_exit(127);
+	}
 	if (self->target < 0)
 		return -1;
 	usleep(200000);		/* exec'd and running before the attach */
@@ -140,6 +135,32 @@ static char *record_vv(struct __test_metadata *_metadata, const char *tool, cons
 	return text;
 }
 
+/*
+ * Records with TOOL.  Attached (-p), both tools record until the target
+ * exits, and a slow guest may still be starting perf when it does (ESRCH):
+ * each try gives a fresh target twice the life of the one before.
+ */
+static char *record_tool(struct __test_metadata *_metadata, FIXTURE_DATA(parity) *self,
+			 const FIXTURE_VARIANT(parity) *variant, const char *tool,
+			 const char *out, int *code)
+{
+	char *text = NULL;
+
+	if (!variant->attach)
+		return record_vv(_metadata, tool, variant->opts, -1, out, code);
+	for (int ms = 2000; ms <= 32000; ms *= 2) {
+		free(text);
+		if (fresh_target(self, ms))
+			return NULL;
+		text = record_vv(_metadata, tool, variant->opts, self->target, out, code);
+		if (!*code || !text || (!strstr(text, "No such process") && !strstr(text, "ESRCH") &&
+					!strstr(text, "targets are gone")))
+			break;
+		TH_LOG("%s: the target ended before %s attached; retrying with a longer one", tool, tool);
+	}
+	return text;
+}
+
 TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 {
 	static struct ia_opened perf_o, pc_o;
@@ -153,14 +174,11 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 		SKIP(return, "kernel lacks defer_callchain");
 	if (variant->defer && !up_perf_knows_defer(self->dir))
 		SKIP(return, "%s has no --call-graph fp,defer", self->v.text);
-	/* perf -p stays until its target exits: each tool gets a target of its own */
-	ASSERT_EQ(0, fresh_target(_metadata, self, variant->attach));
 	snprintf(out, sizeof(out), "%s/perf.data", self->dir);
-	perf_vv = record_vv(_metadata, up_perf(), variant->opts, self->target, out, &code);
+	perf_vv = record_tool(_metadata, self, variant, up_perf(), out, &code);
 	ASSERT_EQ(0, code) TH_LOG("perf record: %.2000s", perf_vv ? perf_vv : "");
-	ASSERT_EQ(0, fresh_target(_metadata, self, variant->attach));
 	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
-	pc_vv = record_vv(_metadata, pc_test_perfcheck(), variant->opts, self->target, out, &code);
+	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
 	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");
 	up_keep(variant->name, "perf-record-vv.txt", perf_vv, NULL);
 	up_keep(variant->name, "perfcheck-record-vv.txt", pc_vv, NULL);

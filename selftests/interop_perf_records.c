@@ -42,6 +42,9 @@ FIXTURE_TEARDOWN(perf_records)
 	pc_test_rmdir(self->dir);
 }
 
+/* The last perf record command line, kept beside its file. */
+static char last_command[1024];
+
 /* perf record OPTS -o DATA -- pcwork MODE MS; returns perf's exit code. */
 static int perf_record(struct __test_metadata *_metadata, const char *data, const char *const *opts,
 		       const char *mode)
@@ -62,6 +65,12 @@ static int perf_record(struct __test_metadata *_metadata, const char *data, cons
 	argv[n++] = (char *)mode;
 	argv[n++] = UP_WORK_MS;
 	argv[n] = NULL;
+	last_command[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(last_command);
+
+		snprintf(last_command + l, sizeof(last_command) - l, "%s%s", i ? " " : "", argv[i]);
+	}
 	up_run(&run, 300, argv);
 	code = run.exit_code;
 	if (code)
@@ -94,6 +103,8 @@ static void compare_scripts(struct __test_metadata *_metadata, FIXTURE_DATA(perf
 	snprintf(file, sizeof(file), "perfcheck-script%s.txt", extra ? "-no-merge" : "");
 	up_keep(name, file, b.out, NULL);
 	up_keep(name, "perf-version.txt", self->v.text, NULL);
+	up_keep(name, "command.txt", last_command, NULL);
+	up_keep(name, "pcwork", NULL, up_pcwork());
 	EXPECT_EQ(0, a.exit_code) TH_LOG("perf script: %s", a.err);
 	EXPECT_EQ(0, b.exit_code) TH_LOG("perfcheck script: %s", b.err);
 	ret = is_compare_text(a.out, b.out, &c);

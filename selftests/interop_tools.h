@@ -25,8 +25,8 @@
 
 /* Workload and sampling shared by both directions: about 300 samples with
  * kernel and user frames (system calls from a deep user stack). */
-#define UP_PERIOD	"1000000"
-#define UP_WORK_MS	"300"
+#define UP_PERIOD	"500000"
+#define UP_WORK_MS	"500"
 
 /* $PERFCHECK_PERF, else perf from PATH; NULL when there is none. */
 static inline const char *up_perf(void)
@@ -61,10 +61,14 @@ static inline int up_perf_version(struct up_version *v)
 	return v->major ? 0 : -1;
 }
 
-/* perf script's layout of that perf version, as perfcheck script names it. */
+/*
+ * perf script's layout of that perf version, as perfcheck script names it:
+ * up to 6.1 (5.10 too) user callchain addresses are printed map-relative,
+ * from 6.12 on absolute (seen with Debian's 6.12.107 and 7.2.13).
+ */
 static inline const char *up_compat(const struct up_version *v)
 {
-	return v->major < 7 ? "6.1" : "7.2";
+	return v->major * 1000 + v->minor < 6012 ? "6.1" : "7.2";
 }
 
 /* pcwork next to perfcheck (build/pcwork, /perfcheck/pcwork in a guest). */

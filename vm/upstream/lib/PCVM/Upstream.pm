@@ -43,7 +43,7 @@ sub payload {
 	return undef unless has_row($src, $row->{name});
 	my $dir = `'$src/vm/upstream/stage' '$row->{name}' 2>'$work/upstream-stage.log'`;
 	chomp $dir;
-	if ($? || !-s "$dir/payload.cpio.gz") {
+	if ($? || !-s "$dir/payload.cpio.zst") {
 		my $log = _slurp("$work/upstream-stage.log") // '';
 		$log =~ s/\s+$//;
 		return { error => "upstream perf not staged: " . ($log || "stage exit " . ($? >> 8)) };
@@ -57,10 +57,12 @@ sub payload {
 	     . "| gzip -1 > '$work/upstream-extra.cpio.gz'") == 0
 		or return { error => 'cannot build the expectations archive' };
 	remove_tree($extra);
-	my %info = (cpio => ["$dir/payload.cpio.gz", "$work/upstream-extra.cpio.gz"]);
+	my %info = (cpio => ["$dir/payload.cpio.zst", "$work/upstream-extra.cpio.gz"]);
 	chomp($info{perf} = _slurp("$dir/perf-version") // '');
-	my ($pkg) = grep { /^linux-perf/ } split /\n/, _slurp("$dir/packages") // '';
-	$info{package} = $pkg;
+	# packages: "Package: NAME Version: VERSION" per line (dpkg-deb -f)
+	my ($pkg) = map { /^Package: (\S+) Version: (\S+)/ ? "$1 $2" : () }
+		grep { /^Package: linux-perf/ } split /\n/, _slurp("$dir/packages") // '';
+	$info{package} = $pkg // 'linux-perf';
 	($info{suite}) = (_slurp("$src/vm/upstream/perfs") // '') =~ /^\Q$row->{name}\E\s+(\S+)/m;
 	return \%info;
 }

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream interop on any host, without a VM: fixtures/upstream holds files
+ * written by Debian's perf 7.2 on the 7.2 kernel (with and without
+ * --call-graph fp,defer) and by perf 6.12 on 6.12, with perf's own `perf
+ * script` output beside each, harvested from matrix runs
+ * (vm/upstream/harvest).  `perfcheck script` must print what perf printed:
+ * the same samples, headers, callchain addresses (deferred user chains
+ * merged, or shown as perf 7.2 shows them unmerged) and user symbols,
+ * resolved here in the fixture's copy of the workload (--symfs).  Kernel
+ * symbols are perf's alone: the guest's kallsyms is not kept.
+ *
+ * The comparison itself (interop_script.h) is tested here too, on the same
+ * files: it must see a changed address, header or symbol, and a lost sample.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "interop_script.h"
+#include "interop_tools.h"
+
+struct fx {
+	char dir[PATH_MAX];
+	char compat[8];
+	char *perf_text;
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 65536 + 1 > cap) {
+			char *g = realloc(buf, cap = (len + 65536) * 2);
+
+			if (!g) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = g;
+		}
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The fixture NAME's directory, perf's script output (FILE) and the
+ * layout of the perf that wrote it; -1 when the fixture is missing. */
+static int fx_load(struct fx *x, const char *name, const char *file)
+{
+	char rel_tree[256], rel_guest[256], path[PATH_MAX + 64];
+	const char *dir;
+	char *meta;
+
+	memset(x, 0, sizeof(*x));
+	snprintf(rel_tree, sizeof(rel_tree), "fixtures/upstream/%s/meta", name);
+	snprintf(rel_guest, sizeof(rel_guest), "fixtures/upstream/%s/meta", name);
+	dir = up_find_source("PERFCHECK_UPSTREAM_FIXTURES_NONE", rel_guest, rel_tree);
+	if (!dir)
+		return -1;
+	snprintf(x->dir, sizeof(x->dir), "%.*s", (int)(strlen(dir) - 5), dir);
+	meta = slurp(dir);
+	snprintf(x->compat, sizeof(x->compat), "7.2");
+	if (meta && strstr(meta, "perf version ")) {
+		struct up_version v = { 0 };
+
+		sscanf(strstr(meta, "perf version ") + 13, "%d.%d", &v.major, &v.minor);
+		snprintf(x->compat, sizeof(x->compat), "%s", up_compat(&v));
+	}
+	free(meta);
+	snprintf(path, sizeof(path), "%s/%s", x->dir, file);
+	x->perf_text = slurp(path);
+	return x->perf_text ? 0 : -1;
+}
+
+static char *pc_script(struct __test_metadata *_metadata, const struct fx *x, bool no_merge)
+{
+	char data[PATH_MAX + 16], symfs[PATH_MAX + 16];
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "--compat", (char *)x->compat,
+			 "--symfs", symfs, "-i", data,
+			 no_merge ? "--no-merge-callchains" : NULL, NULL };
+	struct pc_run run;
+	char *out;
+
+	snprintf(data, sizeof(data), "%s/perf.data", x->dir);
+	snprintf(symfs, sizeof(symfs), "%s/symfs", x->dir);
+	if (up_run(&run, 300, argv))
+		return NULL;
+	EXPECT_EQ(0, run.exit_code) TH_LOG("perfcheck script: %s", run.err);
+	EXPECT_STREQ("", run.err ? run.err : "");
+	out = run.out;
+	run.out = NULL;
+	pc_run_free(&run);
+	return out;
+}
+
+FIXTURE(upstream_file) {
+	struct fx x;
+};
+
+FIXTURE_VARIANT(upstream_file) {
+	const char *name;		/* fixtures/upstream/NAME */
+	const char *file;		/* perf's output in it */
+	bool no_merge;
+	int min_samples;
+	int min_deferred;		/* DEFERRED CALLCHAIN blocks (unmerged) */
+};
+
+FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_fp) {
+	.name = "7.2-fp", .file = "perf-script.txt", .min_samples = 50 };
+FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_fp_defer_merged) {
+	.name = "7.2-fp-defer", .file = "perf-script.txt", .min_samples = 50 };
+FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_fp_defer_unmerged) {
+	.name = "7.2-fp-defer-no-merge", .file = "perf-script-no-merge.txt", .no_merge = true,
+	.min_samples = 50, .min_deferred = 20 };
+FIXTURE_VARIANT_ADD(upstream_file, perf_6_12_fp) {
+	.name = "6.12-fp", .file = "perf-script.txt", .min_samples = 50 };
+
+FIXTURE_SETUP(upstream_file)
+{
+	ASSERT_EQ(0, fx_load(&self->x, variant->name, variant->file))
+		TH_LOG("fixtures/upstream/%s/%s is missing (vm/upstream/harvest)", variant->name,
+		       variant->file);
+}
+
+FIXTURE_TEARDOWN(upstream_file)
+{
+	free(self->x.perf_text);
+}
+
+TEST_F(upstream_file, perfcheck_script_prints_what_upstream_perf_script_printed)
+{
+	char *ours = pc_script(_metadata, &self->x, variant->no_merge);
+	struct is_cmp c;
+	char sum[512];
+	int ret;
+
+	ASSERT_NE(NULL, ours);
+	ret = is_compare_text(self->x.perf_text, ours, &c);
+	is_cmp_summary(&c, sum, sizeof(sum));
+	TH_LOG("%s: %s", variant->name, sum);
+	EXPECT_EQ(0, ret) TH_LOG("%s: %s", variant->name, c.why);
+	EXPECT_LE(variant->min_samples, c.samples);
+	EXPECT_LE(variant->min_deferred, c.deferred_blocks);
+	/* user frames resolved on both sides, in the fixture's workload */
+	EXPECT_LT(0, c.sym_both);
+	free(ours);
+}
+
+/* ---------------------------------------------------- the comparison itself */
+
+FIXTURE(comparison) {
+	struct fx x;
+};
+
+FIXTURE_SETUP(comparison)
+{
+	ASSERT_EQ(0, fx_load(&self->x, "7.2-fp", "perf-script.txt"));
+}
+
+FIXTURE_TEARDOWN(comparison)
+{
+	free(self->x.perf_text);
+}
+
+/* perf's text with the first occurrence of from replaced by to. */
+static char *edited(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	size_t n = strlen(text) + strlen(to) + 1;
+	char *out = malloc(n);
+
+	if (!out || !at) {
+		free(out);
+		return NULL;
+	}
+	snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	return out;
+}
+
+/* The first callchain line of perf's text: "\t    ADDR SYM+OFF (DSO)". */
+static int first_frame(const char *text, char *line, size_t len)
+{
+	const char *p = strstr(text, "\n\t");
+
+	if (!p)
+		return -1;
+	p++;
+	snprintf(line, len, "%.*s", (int)strcspn(p, "\n"), p);
+	return 0;
+}
+
+TEST_F(comparison, agrees_with_itself)
+{
+	struct is_cmp c;
+
+	EXPECT_EQ(0, is_compare_text(self->x.perf_text, self->x.perf_text, &c)) TH_LOG("%s", c.why);
+	EXPECT_LT(50, c.samples);
+}
+
+TEST_F(comparison, sees_a_changed_callchain_address)
+{
+	char line[512], bad[1200], *text;
+	struct is_cmp c;
+	struct is_frame f;
+
+	ASSERT_EQ(0, first_frame(self->x.perf_text, line, sizeof(line)));
+	ASSERT_EQ(0, is_parse_frame(line, &f));
+	snprintf(bad, sizeof(bad), "\t%16llx %s+%#llx (%s)", (unsigned long long)f.addr + 1, f.sym,
+		 (unsigned long long)f.off, f.dso);
+	text = edited(self->x.perf_text, line, bad);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(0, is_compare_text(self->x.perf_text, text, &c));
+	EXPECT_NE(NULL, strstr(c.why, "address")) TH_LOG("%s", c.why);
+	free(text);
+}
+
+TEST_F(comparison, sees_a_changed_symbol_both_resolve)
+{
+	char line[512], bad[1200], *text;
+	struct is_cmp c;
+	struct is_frame f;
+
+	ASSERT_EQ(0, first_frame(self->x.perf_text, line, sizeof(line)));
+	ASSERT_EQ(0, is_parse_frame(line, &f));
+	ASSERT_STRNE("[unknown]", f.sym);
+	snprintf(bad, sizeof(bad), "\t%16llx not_%s+%#llx (%s)", (unsigned long long)f.addr, f.sym,
+		 (unsigned long long)f.off, f.dso);
+	text = edited(self->x.perf_text, line, bad);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(0, is_compare_text(self->x.perf_text, text, &c));
+	EXPECT_NE(NULL, strstr(c.why, "symbol")) TH_LOG("%s", c.why);
+	free(text);
+}
+
+TEST_F(comparison, ignores_a_symbol_only_one_side_resolves)
+{
+	char line[512], bad[1200], *text;
+	struct is_cmp c;
+	struct is_frame f;
+
+	ASSERT_EQ(0, first_frame(self->x.perf_text, line, sizeof(line)));
+	ASSERT_EQ(0, is_parse_frame(line, &f));
+	snprintf(bad, sizeof(bad), "\t%16llx [unknown] ([unknown])", (unsigned long long)f.addr);
+	text = edited(self->x.perf_text, line, bad);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, is_compare_text(self->x.perf_text, text, &c)) TH_LOG("%s", c.why);
+	EXPECT_EQ(1, c.sym_only_a);
+	free(text);
+}
+
+TEST_F(comparison, sees_a_changed_time_and_a_lost_sample)
+{
+	struct is_script s;
+	struct is_cmp c;
+	char *copy = strdup(self->x.perf_text), *text, why[128], from[64], to[64];
+	const char *second;
+
+	ASSERT_EQ(0, is_parse(copy, &s, why, sizeof(why)));
+	ASSERT_LT(2, s.nr);
+	snprintf(from, sizeof(from), " %s: ", s.samples[0].time);
+	snprintf(to, sizeof(to), " %s9: ", s.samples[0].time);
+	is_free(&s);
+	free(copy);
+	text = edited(self->x.perf_text, from, to);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(0, is_compare_text(self->x.perf_text, text, &c));
+	EXPECT_NE(NULL, strstr(c.why, "header")) TH_LOG("%s", c.why);
+	free(text);
+
+	/* the text from the second sample on: the first is lost */
+	second = strstr(self->x.perf_text, "\n\n");
+	ASSERT_NE(NULL, second);
+	EXPECT_NE(0, is_compare_text(self->x.perf_text, second + 2, &c));
+}
+
+TEST_F(comparison, accepts_perf_6_1_and_7_2_column_widths)
+{
+	char *text, *copy = strdup(self->x.perf_text), why[128], from[96], to[96];
+	struct is_script s;
+	struct is_cmp c;
+
+	ASSERT_EQ(0, is_parse(copy, &s, why, sizeof(why)));
+	snprintf(from, sizeof(from), "%s ", s.samples[0].comm);
+	snprintf(to, sizeof(to), "%s   ", s.samples[0].comm);
+	is_free(&s);
+	free(copy);
+	text = edited(self->x.perf_text, from, to);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, is_compare_text(self->x.perf_text, text, &c)) TH_LOG("%s", c.why);
+	free(text);
+}
+
+TEST_HARNESS_MAIN
