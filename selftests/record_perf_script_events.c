@@ -10,7 +10,7 @@ FIXTURE_VARIANT_ADD(fam, default_event)
 FIXTURE_VARIANT_ADD(fam, software_events)
 {
 	.opts = { "-e", "cpu-clock,task-clock,page-faults,minor-faults,major-faults,"
-		  "context-switches,cpu-migrations,dummy", "-c", "1" },
+		  "context-switches,cpu-migrations,dummy", "-F", "1000" },
 	.mode = "threads", .arg = "0.3", .expect = "page-faults",
 };
 FIXTURE_VARIANT_ADD(fam, hardware_event_or_its_fallback)
@@ -24,8 +24,9 @@ FIXTURE_VARIANT_ADD(fam, user_and_kernel_modifiers)
 };
 FIXTURE_VARIANT_ADD(fam, tracepoint)
 {
-	.opts = { "-e", "sched:sched_process_exit" }, .mode = "fork", .arg = "0.2",
-	.tracefs = true, .expect = "sched:sched_process_exit",
+	/* fork, not exit: up to 6.12 a task's own events are gone when sched_process_exit fires */
+	.opts = { "-e", "sched:sched_process_fork,sched:sched_switch" }, .mode = "fork", .arg = "0.2",
+	.tracefs = true, .expect = "sched:sched_process_fork",
 };
 
 RECORD_TEST_MAIN()
