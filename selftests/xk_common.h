@@ -99,9 +99,10 @@ struct xk_file {
 	uint64_t samples_with_defer_cookie;	/* chain ends USER_DEFERRED + cookie */
 	uint64_t samples_with_chain;
 	uint64_t samples_with_read;
-	struct xk_tid tids[XK_MAX_IDS];
+	struct xk_tid tids[XK_MAX_IDS];	/* by first appearance (sample or FORK) */
 	int nr_tids;
-	uint32_t nr_pids;
+	uint32_t first_pid, first_tid;	/* of the first sample */
+	uint32_t nr_pids;		/* processes with samples */
 	uint64_t sample_type, period;
 	bool inherit, inherit_stat;
 	char open_line[2048];		/* PERFCHECK_OPEN, "" if absent */
@@ -117,11 +118,6 @@ static inline struct xk_tid *xk_tid_of(struct xk_file *f, uint32_t pid, uint32_t
 		return NULL;
 	f->tids[f->nr_tids] = (struct xk_tid){ .pid = pid, .tid = tid, .read_min = UINT64_MAX,
 					       .read_monotonic = true };
-	for (int i = 0; i < f->nr_tids; i++)
-		if (f->tids[i].pid == pid)
-			goto known;
-	f->nr_pids++;
-known:
 	return &f->tids[f->nr_tids++];
 }
 
@@ -168,7 +164,10 @@ static inline int xk_read(const char *path, struct xk_file *f)
 				pd_reader_close(&r);
 				return -1;
 			}
-			f->samples++;
+			if (!f->samples++) {
+				f->first_pid = s.pid;
+				f->first_tid = s.tid;
+			}
 			if (s.callchain_nr)
 				f->samples_with_chain++;
 			if (s.deferred)
@@ -219,6 +218,11 @@ static inline int xk_read(const char *path, struct xk_file *f)
 	pd_reader_close(&r);
 	for (int i = 0; i < f->nr_tids; i++) {
 		struct xk_tid *t = &f->tids[i];
+		bool seen = false;
+
+		for (int j = 0; j < i; j++)
+			seen |= f->tids[j].pid == t->pid && f->tids[j].samples;
+		f->nr_pids += t->samples && !seen;
 
 		qsort(t->reads, t->nr_reads, sizeof(*t->reads), xk_read_cmp);
 		for (size_t j = 0; j < t->nr_reads; j++) {

@@ -70,13 +70,14 @@ static void record(struct __test_metadata *_metadata, FIXTURE_DATA(inh) *self,
 	ASSERT_EQ(0, xk_read(self->d.data, &self->f)) TH_LOG("%s", self->f.err);
 }
 
-/* tids with samples, other than the workload's first thread */
+/* tids with samples other than the first sampled one (other processes only if other_pids) */
 static int sampled_others(const struct xk_file *f, bool other_pids)
 {
 	int n = 0;
 
-	for (int i = 1; i < f->nr_tids; i++)
-		if (f->tids[i].samples && (!other_pids || f->tids[i].pid != f->tids[0].pid))
+	for (int i = 0; i < f->nr_tids; i++)
+		if (f->tids[i].samples && f->tids[i].tid != f->first_tid &&
+		    (!other_pids || f->tids[i].pid != f->first_pid))
 			n++;
 	return n;
 }
