@@ -233,10 +233,11 @@ static int run_one(const char *recorder, const char *self, const char *mode, dou
 	return 0;
 }
 
-static void print_row(const char *name, const struct result *r, double secs)
+static void print_row(const char *name, const struct result *r)
 {
-	printf("  %-10s %9.3f %8.2f %10llu %9.0f %8llu %8llu %9.2f\n", name, r->cpu, r->wall,
-	       (unsigned long long)r->samples, r->samples / secs, (unsigned long long)r->lost,
+	printf("  %-10s %9.3f %8.2f %8.2f %10llu %9.0f %8llu %8llu %9.2f\n", name, r->cpu, r->wall,
+	       r->workload_cpu, (unsigned long long)r->samples,
+	       r->workload_cpu > 0 ? r->samples / r->workload_cpu : 0, (unsigned long long)r->lost,
 	       (unsigned long long)r->lost_samples, r->size / 1048576.0);
 }
 
@@ -244,6 +245,7 @@ static void add(struct result *sum, const struct result *r)
 {
 	sum->cpu += r->cpu;
 	sum->wall += r->wall;
+	sum->workload_cpu += r->workload_cpu;
 	sum->samples += r->samples;
 	sum->lost += r->lost;
 	sum->lost_samples += r->lost_samples;
@@ -254,6 +256,7 @@ static void scale(struct result *r, int n)
 {
 	r->cpu /= n;
 	r->wall /= n;
+	r->workload_cpu /= n;
 	r->samples /= (uint64_t)n;
 	r->size /= (uint64_t)n;
 }
@@ -326,6 +329,8 @@ int main(int argc, char **argv)
 	printf("perf record vs perfcheck record: -e cpu-clock -F %u -g, %g s per run, %d run(s) "
 	       "each, %ld cpus\n", freq, secs, reps, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("recorder CPU = the recorder's rusage minus the workload's own (self + children)\n");
+	printf("wl-cpu = the workload's CPU seconds; smp/wl-s = samples per workload CPU second\n"
+	       "(-F 10000: 10,000 per CPU second, 20,000/s of wall time while both threads have a cpu)\n");
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		struct result sum[2] = { { 0 } }, r;
 		int ok[2] = { 0, 0 };
@@ -346,15 +351,15 @@ int main(int argc, char **argv)
 		}
 		printf("\nworkload: %s (%s)\n", modes[m],
 		       m == 0 ? "two CPU-bound threads" : "two loops of fork + 1 ms child + wait");
-		printf("  %-10s %9s %8s %10s %9s %8s %8s %9s\n", "recorder", "cpu(s)", "wall(s)",
-		       "samples", "samples/s", "lost", "lost_smp", "size(MB)");
+		printf("  %-10s %9s %8s %8s %10s %9s %8s %8s %9s\n", "recorder", "cpu(s)", "wall(s)",
+		       "wl-cpu(s)", "samples", "smp/wl-s", "lost", "lost_smp", "size(MB)");
 		for (int who = 0; who < 2; who++) {
 			if (!ok[who]) {
 				printf("  %-10s (failed)\n", who ? "perfcheck" : "perf");
 				continue;
 			}
 			scale(&sum[who], ok[who]);
-			print_row(who ? "perfcheck" : "perf", &sum[who], secs);
+			print_row(who ? "perfcheck" : "perf", &sum[who]);
 		}
 		if (ok[0] && ok[1])
 			printf("  ratio perfcheck/perf: cpu %.2f, wall %.2f, samples %.2f, size %.2f\n",
