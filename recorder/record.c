@@ -372,11 +372,19 @@ static int run(struct recorder *r, int argc, char **argv)
 			goto out_kill;
 		}
 	}
-	if (write_header_and_ids(r, &err) || synthesize(r)) {
-		if (!err.code && r->out.err.code)
-			err = r->out.err;
+	if (write_header_and_ids(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
+	}
+	if (synthesize(r)) {
+		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
+		fail(NULL, &r->out.err);
+		if (r->have_workload) {
+			rec_workload_kill(&r->wl, SIGKILL);
+			rec_workload_reap(&r->wl, true);
+		}
+		finish_file(r, &code);
+		return EXIT_ERROR;
 	}
 	if (r->opts.timeout) {
 		r->timerfd = rec_timeout_create(r->opts.timeout, &err);
