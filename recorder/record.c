@@ -320,6 +320,8 @@ static int finish_file(struct recorder *r, int *code)
 		*code = fail(NULL, &err);
 		return -1;
 	}
+	if (r->out.write_errno)
+		rec_summary_recount(r->opts.output, &r->out.stats);
 	if (stat(r->opts.output, &st))
 		st.st_size = 0;
 	rec_summary_print(r->opts.output, (uint64_t)st.st_size, &r->out.stats);

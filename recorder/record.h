@@ -236,5 +236,7 @@ bool rec_timeout_expired(int fd);
 /* ------------------------------------------------------------ summary */
 
 void rec_summary_print(const char *path, uint64_t file_bytes, const struct rec_stats *st);
+/* Counts the samples of a finalized file (after a write error). */
+void rec_summary_recount(const char *path, struct rec_stats *st);
 
 #endif

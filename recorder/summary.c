@@ -16,3 +16,26 @@ void rec_summary_print(const char *path, uint64_t file_bytes, const struct rec_s
 		" samples, %" PRIu64 " lost) ]\n",
 		(double)file_bytes / 1024.0 / 1024.0, path, st->samples, lost);
 }
+
+/*
+ * After a failed write (ENOSPC) the counts say what was handed to the
+ * writer, not what reached the disk: count the samples again from the
+ * finalized file.  Only on that path, so the drain stays cheap.
+ */
+void rec_summary_recount(const char *path, struct rec_stats *st)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader rd;
+	struct pd_record rec;
+	uint64_t pos = 0, samples = 0;
+	int verbose = pc_verbose;
+
+	pc_verbose = -1;
+	if (!pd_reader_open(&rd, path, &err)) {
+		while (pd_reader_next(&rd, &pos, &rec, &err) == 1)
+			samples += rec.header.type == PERF_RECORD_SAMPLE;
+		pd_reader_close(&rd);
+		st->samples = samples;
+	}
+	pc_verbose = verbose;
+}
