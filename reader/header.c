@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "attr/attr.h"
 #include "reader/dump.h"
 
 static int print_arg(const char *arg, void *ctx)
@@ -13,26 +14,21 @@ static int print_arg(const char *arg, void *ctx)
 	return 0;
 }
 
+static int attr_field(const char *name, const char *value, void *ctx)
+{
+	rd_out_printf(ctx, "#   %-32s %s\n", name, value);
+	return 0;
+}
+
+/* Each event: its name and ids, then its attr in perf's "perf_event_attr:" layout. */
 static void attr_line(struct rd_out *o, const struct pd_evsel *e, uint32_t i)
 {
-	const struct perf_event_attr *a = &e->attr.attr;
-
-	rd_out_printf(o, "# event %u: %s\n", i, e->name ? e->name : "?");
-	rd_out_str(o, "# perf_event_attr:\n");
-	rd_out_printf(o, "#   type %u, size %u (in file %u), config %#llx\n", a->type, a->size,
-		      e->file_attr_size, (unsigned long long)a->config);
-	rd_out_printf(o, "#   %s %llu, sample_type %#llx, read_format %#llx\n",
-		      a->freq ? "sample_freq" : "sample_period",
-		      (unsigned long long)a->sample_period, (unsigned long long)a->sample_type,
-		      (unsigned long long)a->read_format);
-	rd_out_printf(o, "#   flags %#llx, defer_callchain %d, defer_output %d\n",
-		      (unsigned long long)pc_attr_flags_get(a),
-		      pc_attr_test(a, PC_ATTR_defer_callchain),
-		      pc_attr_test(a, PC_ATTR_defer_output));
-	rd_out_printf(o, "#   ids %u:", e->nr_ids);
+	rd_out_printf(o, "# event %u: %s, attr.size %u in the file, ids %u:", i,
+		      e->name ? e->name : "?", e->file_attr_size, e->nr_ids);
 	for (uint32_t j = 0; j < e->nr_ids; j++)
 		rd_out_printf(o, " %llu", (unsigned long long)e->ids[j]);
-	rd_out_char(o, '\n');
+	rd_out_str(o, "\n# perf_event_attr:\n");
+	pc_attr_for_each_field(e->attr.bytes, e->attr.attr.size, attr_field, o);
 }
 
 int rd_dump_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
