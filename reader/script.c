@@ -32,7 +32,7 @@ static void usage(FILE *f)
 "      --symfs DIR           look DSOs up under DIR, never in this machine's\n"
 "                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
-"      --header              with -D: the attrs and header features first\n"
+"      --header              the attrs and header features first (as comments)\n"
 "  -v, --verbose             merge statistics on stderr\n"
 "  -h, --help                this help\n", rd_fields_names());
 }
@@ -156,7 +156,11 @@ int cmd_script(int argc, char **argv)
 		s->ops.sample = rd_print_sample;
 		s->ops.deferred = rd_print_deferred;
 		s->ops.ctx = &pr;
-		ret = rd_session_process(s, &err);
+		/* like perf script --header: the header as comments, then the samples */
+		if (header)
+			ret = rd_dump_header(s, &out, &err);
+		if (!ret)
+			ret = rd_session_process(s, &err);
 	}
 	rd_out_flush(&out);
 	if (out.error && !ret)
