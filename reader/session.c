@@ -16,8 +16,12 @@
 #include "reader/session.h"
 #include "util/log.h"
 
-/* The queue never holds more than this; the oldest goes out first beyond it. */
-#define RD_HEAP_MAX (1u << 20)
+/*
+ * The queue never holds more than this (about 22 MB of items); beyond it the
+ * oldest goes out first.  perf record writes a FINISHED_ROUND every few
+ * thousand records, so only a file without rounds comes near it.
+ */
+#define RD_HEAP_MAX (1u << 18)
 
 static bool same_machine(struct rd_session *s)
 {
