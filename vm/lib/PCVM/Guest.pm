@@ -121,9 +121,11 @@ sub qemu_bin { return $ENV{PERFCHECK_QEMU} || 'qemu-system-x86_64' }
 sub command {
 	my (%o) = @_;
 	my @accel = $o{accel} eq 'kvm' ? qw(-accel kvm -cpu host) : qw(-accel tcg -cpu max);
-	my @cmd = (qemu_bin(), @accel, qw(-m 512 -smp 1 -nographic -no-reboot),
+	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
+	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
+	my @cmd = (qemu_bin(), @accel, qw(-m 512 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
 		   -kernel => $o{kernel}, -initrd => $o{initrd},
-		   -append => "console=ttyS0 quiet panic=-1 $o{append}");
+		   -append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}");
 	push @cmd, -drive => "file=$o{disk},format=raw,if=none,id=out",
 		   -device => 'nvme,drive=out,serial=perfcheck' if $o{disk};
 	return @cmd;
