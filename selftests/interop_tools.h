@@ -63,12 +63,15 @@ static inline int up_perf_version(struct up_version *v)
 
 /*
  * perf script's layout of that perf version, as perfcheck script names it:
- * up to 6.1 (5.10 too) user callchain addresses are printed map-relative,
- * from 6.12 on absolute (seen with Debian's 6.12.107 and 7.2.13).
+ * Debian's perf 6.1 prints user callchain addresses map-relative, 5.10 and
+ * 6.12 on absolute (measured with 5.10.223, 6.1.176, 6.1.187, 6.12.107 and
+ * 7.2.13).
  */
 static inline const char *up_compat(const struct up_version *v)
 {
-	return v->major * 1000 + v->minor < 6012 ? "6.1" : "7.2";
+	int n = v->major * 1000 + v->minor;
+
+	return n >= 6000 && n < 6012 ? "6.1" : "7.2";
 }
 
 /* pcwork next to perfcheck (build/pcwork, /perfcheck/pcwork in a guest). */
