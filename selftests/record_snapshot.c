@@ -173,13 +173,27 @@ TEST_F(snap, no_samples_without_sigusr2_but_the_other_records)
 	pc_run_free(&run);
 }
 
-/* The samples of each dump: the runs of SAMPLEs ended by FINISHED_ROUND. */
+/*
+ * The samples of each dump: the runs of SAMPLEs ended by FINISHED_ROUND.
+ * A sample is known by a hash of its bytes (id, ip, tid, time, period): a
+ * dump that repeats many of an earlier dump's samples was not emptied.
+ */
 struct dumps {
 	int nr;
 	uint64_t bytes[16];
 	uint64_t samples[16];
-	bool duplicate;
+	uint64_t repeated[16];		/* samples also in an earlier dump */
 };
+
+static uint64_t record_hash(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
 
 static int read_dumps(const char *path, struct dumps *d, char *msg, size_t msg_size)
 {
@@ -187,7 +201,7 @@ static int read_dumps(const char *path, struct dumps *d, char *msg, size_t msg_s
 	struct pd_reader r;
 	struct pd_record rec;
 	uint64_t pos = 0, *seen = NULL;
-	size_t nr_seen = 0;
+	size_t nr_seen = 0, before_this_dump = 0;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -197,10 +211,12 @@ static int read_dumps(const char *path, struct dumps *d, char *msg, size_t msg_s
 	}
 	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
 		struct pd_sample s;
+		uint64_t h;
 
 		if (rec.header.type == PC_RECORD_FINISHED_ROUND) {
 			if (d->nr < 15)
 				d->nr++;
+			before_this_dump = nr_seen;
 			continue;
 		}
 		if (rec.header.type != PERF_RECORD_SAMPLE)
@@ -211,13 +227,14 @@ static int read_dumps(const char *path, struct dumps *d, char *msg, size_t msg_s
 		}
 		d->bytes[d->nr] += rec.header.size;
 		d->samples[d->nr]++;
-		/* a sample is (time, tid): no dump may repeat one of an earlier dump */
-		for (size_t i = 0; i < nr_seen; i += 2)
-			if (seen[i] == s.time && seen[i + 1] == s.tid)
-				d->duplicate = true;
-		seen = realloc(seen, (nr_seen + 2) * sizeof(*seen));
-		seen[nr_seen++] = s.time;
-		seen[nr_seen++] = s.tid;
+		h = record_hash(rec.data, rec.header.size);
+		for (size_t i = 0; i < before_this_dump; i++)
+			if (seen[i] == h) {
+				d->repeated[d->nr]++;
+				break;
+			}
+		seen = realloc(seen, (nr_seen + 1) * sizeof(*seen));
+		seen[nr_seen++] = h;
 	}
 	free(seen);
 	pd_reader_close(&r);
@@ -226,12 +243,12 @@ static int read_dumps(const char *path, struct dumps *d, char *msg, size_t msg_s
 	return ret < 0 ? -1 : 0;
 }
 
-TEST_F(snap, one_dump_per_sigusr2_each_only_the_ring_content)
+TEST_F(snap, one_dump_per_sigusr2_each_at_most_the_ring)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-F", "2000", "-M", "64k", "-o", self->out, NULL };
 	struct dumps d;
 	char msg[600];
-	pid_t pid = rt_spawn(opts, "spin", "4", self->errfile);
+	pid_t pid = rt_spawn(opts, "threads", "4", self->errfile);
 
 	ASSERT_GT(pid, 0);
 	for (int i = 0; i < 3; i++) {
@@ -247,7 +264,30 @@ TEST_F(snap, one_dump_per_sigusr2_each_only_the_ring_content)
 						    (unsigned long long)d.bytes[i]);
 	}
 	EXPECT_EQ(0, d.samples[3]) TH_LOG("samples after the last dump");
-	EXPECT_FALSE(d.duplicate) TH_LOG("a dump repeats a sample of an earlier one");
+}
+
+TEST_F(snap, a_dump_empties_the_ring)
+{
+	/* a ring far larger than what comes between two signals: not emptied, the
+	 * second dump would hold the whole first one again */
+	const char *opts[] = { "-e", "task-clock", "-F", "500", "-M", "4M", "-o", self->out, NULL };
+	struct dumps d;
+	char msg[600];
+	pid_t pid = rt_spawn(opts, "spin", "3", self->errfile);
+
+	ASSERT_GT(pid, 0);
+	for (int i = 0; i < 2; i++) {
+		usleep(1000 * 1000);
+		kill(pid, SIGUSR2);
+	}
+	EXPECT_EQ(0, rt_wait(pid, 60)) TH_LOG("%s", rt_slurp(self->errfile));
+	ASSERT_EQ(0, read_dumps(self->out, &d, msg, sizeof(msg))) TH_LOG("%s", msg);
+	ASSERT_EQ(2, d.nr);
+	ASSERT_GT(d.samples[0], 20);
+	ASSERT_GT(d.samples[1], 20);
+	EXPECT_LT(d.repeated[1] * 10, d.samples[0])
+		TH_LOG("%llu of the first dump's %llu samples again in the second",
+		       (unsigned long long)d.repeated[1], (unsigned long long)d.samples[0]);
 }
 
 TEST_F(snap, snapshot_file_is_read_by_perf_script_without_warnings)
