@@ -161,8 +161,8 @@ static inline int xk_read(const char *path, struct xk_file *f)
 		case PERF_RECORD_SAMPLE:
 			if (pd_parse_sample(&r, &rec, &s, &err)) {
 				snprintf(f->err, sizeof(f->err), "sample: %s", err.msg);
-				pd_reader_close(&r);
-				return -1;
+				ret = -1;
+				goto out;
 			}
 			if (!f->samples++) {
 				f->first_pid = s.pid;
@@ -215,6 +215,9 @@ static inline int xk_read(const char *path, struct xk_file *f)
 			break;
 		}
 	}
+	if (ret < 0)
+		snprintf(f->err, sizeof(f->err), "records: %s", err.msg);
+out:
 	pd_reader_close(&r);
 	for (int i = 0; i < f->nr_tids; i++) {
 		struct xk_tid *t = &f->tids[i];
@@ -224,7 +227,8 @@ static inline int xk_read(const char *path, struct xk_file *f)
 			seen |= f->tids[j].pid == t->pid && f->tids[j].samples;
 		f->nr_pids += t->samples && !seen;
 
-		qsort(t->reads, t->nr_reads, sizeof(*t->reads), xk_read_cmp);
+		if (t->nr_reads)
+			qsort(t->reads, t->nr_reads, sizeof(*t->reads), xk_read_cmp);
 		for (size_t j = 0; j < t->nr_reads; j++) {
 			const struct xk_read *a = &t->reads[j], *b = j ? &t->reads[j - 1] : NULL;
 
@@ -243,11 +247,7 @@ static inline int xk_read(const char *path, struct xk_file *f)
 		free(t->reads);
 		t->reads = NULL;
 	}
-	if (ret < 0) {
-		snprintf(f->err, sizeof(f->err), "records: %s", err.msg);
-		return -1;
-	}
-	return 0;
+	return ret < 0 ? -1 : 0;
 }
 
 /* Is feature name in the comma list after key ("requested ", "cleared ") of the
