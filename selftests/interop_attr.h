@@ -168,6 +168,54 @@ static inline int ia_parse_vv(const char *text, struct ia_opened *o)
 	return 0;
 }
 
+/*
+ * Reads `perf evlist -v`: one line per event, "NAME: type: 1, size: 64,
+ * { sample_period, sample_freq }: 4000, ...", a value possibly annotated
+ * ("1 (PERF_TYPE_SOFTWARE)") as in -vv.
+ */
+static inline int ia_parse_evlist(const char *text, struct ia_opened *o)
+{
+	struct ia_attr *cur = calloc(1, sizeof(*cur));
+	const char *p = text ? text : "";
+
+	memset(o, 0, sizeof(*o));
+	if (!cur)
+		return -1;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		const char *end = p + len, *q = strstr(p, ": type: ");
+
+		/* type 0 (hardware) is not printed: then size comes first */
+		if (!q || q > end)
+			q = strstr(p, ": size: ");
+
+		memset(cur, 0, sizeof(*cur));
+		if (q && q < end) {
+			q += 2;
+			while (q < end && cur->n < IA_MAX_FIELDS) {
+				const char *k = q, *ke, *v, *ve;
+
+				ke = *k == '{' ? strchr(k, '}') : NULL;
+				ke = ke && ke < end ? ke + 1 : k + strcspn(k, ":");
+				if (ke >= end || ke[0] != ':')
+					break;
+				v = ke + 1 + strspn(ke + 1, " ");
+				ve = v + strcspn(v, ",\n");
+				ia_key(k, (size_t)(ke - k), cur->f[cur->n].key, sizeof(cur->f[0].key));
+				snprintf(cur->f[cur->n].value, sizeof(cur->f[0].value), "%.*s",
+					 (int)strcspn(v, " ,\n"), v);
+				cur->n++;
+				q = ve + (*ve == ',');
+				q += strspn(q, " ");
+			}
+			ia_add_event(o, cur);
+		}
+		p = end + (*end == '\n');
+	}
+	free(cur);
+	return 0;
+}
+
 static inline bool ia_is_bitmask(const char *key)
 {
 	return !strcmp(key, "sample_type") || !strcmp(key, "read_format") ||

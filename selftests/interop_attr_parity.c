@@ -213,4 +213,40 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 	free(pc_vv);
 }
 
+/*
+ * What perfcheck opened is what its file says it opened, as upstream perf
+ * reads the file (`perf evlist -v`): the ladder's changes reach the file.
+ */
+TEST_F_TIMEOUT(parity, perf_evlist_shows_in_our_file_the_attr_we_opened, 600)
+{
+	static struct ia_opened pc_o, file_o;
+	struct ia_diff d[IA_MAX_DIFFS];
+	char out[600];
+	char *evlist[] = { (char *)up_perf(), "evlist", "-v", "-i", out, NULL };
+	struct pc_run run;
+	char *pc_vv;
+	int code, n;
+
+	if (variant->defer && !up_kernel_has(PC_FEAT_DEFER_CALLCHAIN))
+		SKIP(return, "kernel lacks defer_callchain");
+	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
+	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
+	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");
+	ASSERT_EQ(0, up_run(&run, 300, evlist));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("perf evlist: %s", run.err);
+	up_keep(variant->name, "perf-evlist-perfcheck-file.txt", run.out, NULL);
+	ASSERT_EQ(0, ia_parse_vv(pc_vv, &pc_o));
+	ASSERT_EQ(0, ia_parse_evlist(run.out, &file_o));
+	ASSERT_LT(0, file_o.n) TH_LOG("perf evlist -v printed no event: %s", run.out);
+	EXPECT_EQ(pc_o.n, file_o.n);
+	/* the file's attrs on the left, where ia_diff puts perf's */
+	n = ia_diff(&file_o, &pc_o, d);
+	for (int i = 0; i < n; i++)
+		TH_LOG("%s: %s in the file (perf evlist -v), %s opened (event %s)", d[i].key,
+		       d[i].perf, d[i].pc, d[i].event);
+	EXPECT_EQ(0, n);
+	pc_run_free(&run);
+	free(pc_vv);
+}
+
 TEST_HARNESS_MAIN
