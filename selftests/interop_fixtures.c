@@ -58,14 +58,14 @@ static char *slurp(const char *path)
  * layout of the perf that wrote it; -1 when the fixture is missing. */
 static int fx_load(struct fx *x, const char *name, const char *file)
 {
-	char rel_tree[256], rel_guest[256], path[PATH_MAX + 64];
+	char rel[256], path[PATH_MAX + 64];
 	const char *dir;
 	char *meta;
 
 	memset(x, 0, sizeof(*x));
-	snprintf(rel_tree, sizeof(rel_tree), "fixtures/upstream/%s/meta", name);
-	snprintf(rel_guest, sizeof(rel_guest), "fixtures/upstream/%s/meta", name);
-	dir = up_find_source("PERFCHECK_UPSTREAM_FIXTURES_NONE", rel_guest, rel_tree);
+	/* a guest has the fixtures under /perfcheck too */
+	snprintf(rel, sizeof(rel), "fixtures/upstream/%s/meta", name);
+	dir = up_find_source(NULL, rel, rel);
 	if (!dir)
 		return -1;
 	snprintf(x->dir, sizeof(x->dir), "%.*s", (int)(strlen(dir) - 5), dir);

@@ -94,15 +94,16 @@ static inline bool up_kernel_has(enum pc_feature f)
 
 /*
  * A file that lives in the source tree (vm/upstream/..., fixtures/...):
- * $ENV, else next to perfcheck under a guest's /perfcheck, else found by
- * walking up from perfcheck's directory (build/, build/static/).
+ * $ENV (when env is not NULL), else next to perfcheck under a guest's
+ * /perfcheck, else found by walking up from perfcheck's directory (build/,
+ * build/static/).
  */
 static inline const char *up_find_source(const char *env, const char *guest_rel,
 					 const char *tree_rel)
 {
 	static char path[PATH_MAX + 512];
 	char dir[PATH_MAX], tmp[PATH_MAX];
-	const char *e = getenv(env);
+	const char *e = env ? getenv(env) : NULL;
 
 	if (e && *e)
 		return access(e, R_OK) ? NULL : e;
