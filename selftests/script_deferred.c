@@ -190,6 +190,21 @@ TEST_F(defer, waiting_samples_of_one_thread_are_bounded_and_all_printed)
 	EXPECT_EQ(NULL, strstr(self->run.err, "(0 released at a bound)")) TH_LOG("%s", self->run.err);
 }
 
+TEST_F(defer, a_sample_that_is_never_answered_does_not_hold_everything_back)
+{
+	const int n = 70000;	/* more records behind it than the stage holds */
+
+	rt_sample(&self->d, &self->a.attr, 100, 100, RT_SEC, RT_KIP(1), 0xc1);
+	for (int i = 0; i < n; i++)
+		rt_sample(&self->d, &self->a.attr, 100, 101, RT_SEC + 1000 + (uint64_t)i * 1000,
+			  RT_KIP(2), 0);
+	script(_metadata, self, "-v", NULL);
+	EXPECT_EQ(n + 1, pc_count_substr(self->run.out, "cpu-clock:"));
+	/* released unmerged at the bound, still first */
+	EXPECT_EQ(0, strncmp(self->run.out, "alpha     100", 13));
+	EXPECT_EQ(NULL, strstr(self->run.err, "(0 released at a bound)")) TH_LOG("%s", self->run.err);
+}
+
 TEST_F(defer, records_out_of_file_order_print_in_time_order)
 {
 	rt_sample(&self->d, &self->a.attr, 100, 101, 3 * RT_SEC, RT_KIP(2), 0);
