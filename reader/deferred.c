@@ -212,6 +212,24 @@ int rd_deferred_arrive(struct rd_session *s, struct rd_item *it, struct pc_error
 	uint64_t seq;
 	int ret;
 
+	/*
+	 * Maps go in when they arrive, even behind a waiting sample: a deferred
+	 * user stack is taken on the way back to user space, after the samples
+	 * it answers, and perf resolves it with the maps of that moment (the
+	 * first samples after an exec need the new executable's MMAP2).  FORK
+	 * goes with them, so that it never copies a parent's maps over a
+	 * child's newer ones.  COMM stays in order: it names the samples.
+	 */
+	if (s->ring_nr && (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
+			   h->type == PERF_RECORD_FORK)) {
+		struct pd_record rec = { .offset = it->offset, .header = *h, .data = it->data };
+
+		ret = rd_state_record(s, &rec, err);
+		if (it->owned)
+			free((void *)it->data);
+		it->owned = false;
+		return ret;
+	}
 	if (s->merge && h->type == PERF_RECORD_SAMPLE && wants_deferred(s)) {
 		struct pd_record rec = { .offset = it->offset, .header = *h, .data = it->data };
 		struct pd_sample smp;

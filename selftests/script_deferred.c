@@ -205,6 +205,21 @@ TEST_F(defer, a_sample_that_is_never_answered_does_not_hold_everything_back)
 	EXPECT_EQ(NULL, strstr(self->run.err, "(0 released at a bound)")) TH_LOG("%s", self->run.err);
 }
 
+TEST_F(defer, deferred_frames_see_the_maps_of_their_own_moment)
+{
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 50);
+
+	/* as right after an exec: the executable's MMAP2 comes between the
+	 * sample and the deferred stack that was taken after it */
+	rt_sample(&self->d, &self->a.attr, 100, 100, RT_SEC, RT_KIP(1), 0xc1);
+	synth_mmap2(&self->d, &self->a.attr, 100, 100, 0x401000, 0x1000, 0x1000,
+		    "/nonexistent/pcwork", &id);
+	rt_deferred(&self->d, &self->a.attr, 100, 100, RT_SEC + 100, 0xc1, 0x401000, 1);
+	script(_metadata, self, NULL, NULL);
+	EXPECT_NE(NULL, strstr(self->run.out, "\t          401000 [unknown] (/nonexistent/pcwork)\n"))
+		TH_LOG("%s", self->run.out);
+}
+
 TEST_F(defer, records_out_of_file_order_print_in_time_order)
 {
 	rt_sample(&self->d, &self->a.attr, 100, 101, 3 * RT_SEC, RT_KIP(2), 0);
