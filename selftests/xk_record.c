@@ -84,19 +84,22 @@ TEST_F(rec, succeeds_and_the_file_names_exactly_what_was_cleared)
 		EXPECT_EQ(0, f.samples);
 	ASSERT_NE(0, f.open_line[0]) TH_LOG("no PERFCHECK_OPEN section");
 	TH_LOG("%s", f.open_line);
-	for (int i = 0; i < PC_FEAT__COUNT; i++) {
-		const char *name = pc_feature_name(i);
-		enum pc_feature_status st = pc_feature_probe(i, NULL);
-		bool req = xk_listed(f.open_line, "requested ", name);
-		bool clr = xk_listed(f.open_line, "cleared ", name);
+	/* one line per event */
+	for (char *line = strtok(f.open_line, "\n"); line; line = strtok(NULL, "\n")) {
+		for (int i = 0; i < PC_FEAT__COUNT; i++) {
+			const char *name = pc_feature_name(i);
+			enum pc_feature_status st = pc_feature_probe(i, NULL);
+			bool req = xk_listed(line, "requested ", name);
+			bool clr = xk_listed(line, "cleared ", name);
 
-		EXPECT_FALSE(clr && !req) TH_LOG("%s cleared but never requested", name);
-		if (!req || st == PC_FEATURE_UNKNOWN)
-			continue;
-		checked++;
-		EXPECT_EQ(st == PC_FEATURE_MISSING, clr)
-			TH_LOG("%s: %s here, %s in the file", name, pc_feature_status_name(st),
-			       clr ? "cleared" : "kept");
+			EXPECT_FALSE(clr && !req) TH_LOG("%s cleared but never requested", name);
+			if (!req || st == PC_FEATURE_UNKNOWN)
+				continue;
+			checked++;
+			EXPECT_EQ(st == PC_FEATURE_MISSING, clr)
+				TH_LOG("%s: %s here, %s in the file (%s)", name,
+				       pc_feature_status_name(st), clr ? "cleared" : "kept", line);
+		}
 	}
 	EXPECT_LT(0, checked);
 }
