@@ -28,13 +28,23 @@
 #define UP_PERIOD	"500000"
 #define UP_WORK_MS	"500"
 
-/* $PERFCHECK_PERF, else perf from PATH; NULL when there is none. */
+/*
+ * The upstream perf: $PERFCHECK_PERF, else upstream/perf next to perfcheck
+ * (a guest's /perfcheck/upstream/perf, staged by vm/upstream/stage), else
+ * perf from PATH (a host's system perf); NULL when there is none.
+ */
 static inline const char *up_perf(void)
 {
+	static char path[PATH_MAX + 16];
 	const char *env = getenv("PERFCHECK_PERF");
+	char tmp[PATH_MAX];
 
 	if (env && *env)
 		return access(env, X_OK) ? NULL : env;
+	snprintf(tmp, sizeof(tmp), "%s", pc_test_perfcheck());
+	snprintf(path, sizeof(path), "%s/upstream/perf", dirname(tmp));
+	if (!access(path, X_OK))
+		return path;
 	return pc_test_have_program("perf") ? "perf" : NULL;
 }
 
