@@ -208,6 +208,17 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 			TH_LOG("not in the expectations file; once understood, add:\n%-28s %-6s %-6s "
 			       "%-10s %d.%d  REASON", d[i].key, d[i].perf, d[i].pc, variant->name,
 			       self->v.major, self->v.minor);
+	if (unexpected) {
+		char why[1024];
+		size_t w = 0;
+
+		/* one line on stdout: the matrix shows it as the reason */
+		for (int i = 0; i < n && w < sizeof(why); i++)
+			if (!d[i].reason)
+				w += (size_t)snprintf(why + w, sizeof(why) - w, "%s%s (perf %s, perfcheck %s)",
+						      w ? ", " : "", d[i].key, d[i].perf, d[i].pc);
+		ksft_print_msg("%s, options '%s': unexpected %s\n", self->v.text, variant->name, why);
+	}
 	EXPECT_EQ(0, unexpected);
 	free(perf_vv);
 	free(pc_vv);

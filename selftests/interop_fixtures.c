@@ -149,6 +149,8 @@ TEST_F(upstream_file, perfcheck_script_prints_what_upstream_perf_script_printed)
 	ret = is_compare_text(self->x.perf_text, ours, &c);
 	is_cmp_summary(&c, sum, sizeof(sum));
 	TH_LOG("%s: %s", variant->name, sum);
+	if (ret)
+		ksft_print_msg("%s\n", c.why);	/* the reason the matrix shows */
 	EXPECT_EQ(0, ret) TH_LOG("%s: %s", variant->name, c.why);
 	EXPECT_LE(variant->min_samples, c.samples);
 	EXPECT_LE(variant->min_deferred, c.deferred_blocks);

@@ -110,6 +110,8 @@ static void compare_scripts(struct __test_metadata *_metadata, FIXTURE_DATA(perf
 	ret = is_compare_text(a.out, b.out, &c);
 	is_cmp_summary(&c, sum, sizeof(sum));
 	TH_LOG("%s: %s", name, sum);
+	if (ret)
+		ksft_print_msg("%s\n", c.why);	/* the reason the matrix shows */
 	EXPECT_EQ(0, ret) TH_LOG("perfcheck script differs from %s's perf script: %s",
 				 self->v.text, c.why);
 	/* an empty comparison proves nothing */

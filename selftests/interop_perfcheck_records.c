@@ -94,6 +94,8 @@ static void perf_script_agrees(struct __test_metadata *_metadata, FIXTURE_DATA(p
 	ret = is_compare_text(a.out, b.out, &c);
 	is_cmp_summary(&c, sum, sizeof(sum));
 	TH_LOG("%s: %s", name, sum);
+	if (ret)
+		ksft_print_msg("%s\n", c.why);	/* the reason the matrix shows */
 	EXPECT_EQ(0, ret) TH_LOG("%s's perf script disagrees with perfcheck script on a "
 				 "perfcheck file: %s", self->v.text, c.why);
 	EXPECT_LT(10, c.samples);
