@@ -65,11 +65,8 @@ $(BUILD)/libperfcheck.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# cli/commands.h declares the commands weak, and a weak reference does not
-# pull a member out of an archive: -u pulls each command that is defined.
-CMD_SYMS := $(sort $(shell sed -n 's/^int \(cmd_[a-z_]*\)[^a-z_].*/\1/p' $(LIB_SRC)))
 $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
-	$(CC) $(LDFLAGS) $(CMD_SYMS:%=-Wl,-u,%) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # selftests: one binary per file, built against the kernel's own harness
 $(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
@@ -88,7 +85,8 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
-	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
+	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
+		PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
 		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
 
 # The guests of the kernel matrix (vm/): static perfcheck and selftests, the

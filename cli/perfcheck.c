@@ -25,8 +25,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: perfcheck [--help] [--version] COMMAND [ARGS]\n\n"
 		     "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].fn)
-			fprintf(out, "  %-8s  %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-8s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nSee 'perfcheck COMMAND --help' for a command's options.\n");
 }
 
@@ -56,8 +55,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].name, name))
 			continue;
-		if (!commands[i].fn)
-			break;
 		return commands[i].fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "perfcheck: '%s' is not a perfcheck command.\n\n", argv[1]);
