@@ -115,7 +115,7 @@ TEST_F(rec, lost_records_are_counted_in_the_summary)
 	struct rt_file f;
 	const char *line;
 
-	/* 64 MiB of first touches, one sample each, into a one-page ring */
+	/* 64 MiB of first touches, one sample each, into a one-page ring nobody drains */
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "faults", "1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
