@@ -260,9 +260,17 @@ void rec_events_config(struct rec_opts *opts)
 		a->read_format = PERF_FORMAT_ID;
 		if (opts->inherit_stat) {
 			a->inherit_stat = 1;
-			a->sample_type |= PERF_SAMPLE_READ;
 			a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED |
 					  PERF_FORMAT_TOTAL_TIME_RUNNING;
+			/*
+			 * Per-thread counts in every sample only where the kernel
+			 * takes SAMPLE_READ with inherit (6.12+): before that the
+			 * ladder would give up inherit to keep it, and -s must
+			 * still follow children, as perf record -s does.
+			 */
+			if (opts->no_inherit ||
+			    pc_feature_probe(PC_FEAT_INHERIT_SAMPLE_READ, NULL) == PC_FEATURE_SUPPORTED)
+				a->sample_type |= PERF_SAMPLE_READ;
 		}
 		a->disabled = 1;
 		a->inherit = !opts->no_inherit;

@@ -31,7 +31,7 @@ void rec_usage(FILE *out)
 "  -a, --all-cpus             system-wide on every cpu\n"
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
 "  -i, --no-inherit           children and new threads are not recorded\n"
-"  -s, --stat                 per-thread counts (inherit_stat, PERF_SAMPLE_READ)\n"
+"  -s, --stat                 per-thread counts (inherit_stat; PERF_SAMPLE_READ where the kernel has inherit_sample_read)\n"
 "  -m, --mmap-pages PAGES     ring buffer data pages per cpu (power of two)\n"
 "      --switch-events        record context switches\n"
 "      --timeout SEC          stop after SEC seconds, exit 124\n"
