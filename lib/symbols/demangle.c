@@ -16,19 +16,20 @@ typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
 
 static cxa_demangle_fn demangler(void)
 {
-	static bool tried;
 	static cxa_demangle_fn fn;
 
 	/* static builds (the guests) have no libstdc++ to load, and glibc warns */
 #ifndef PC_STATIC_BUILD
+	static bool tried;
+
 	if (!tried) {
 		void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
 
 		if (h)
 			fn = (cxa_demangle_fn)dlsym(h, "__cxa_demangle");
+		tried = true;
 	}
 #endif
-	tried = true;
 	return fn;
 }
 
