@@ -187,14 +187,17 @@ int pc_test_have_program(const char *name)
 
 int pc_count_substr(const char *haystack, const char *needle)
 {
+	size_t len = strlen(needle), left = strlen(haystack);
+	const char *p;
 	int n = 0;
-	size_t len = strlen(needle);
 
 	if (!len)
 		return 0;
-	while ((haystack = strstr(haystack, needle))) {
+	/* memmem on what is left: strstr would measure the haystack again each time */
+	while ((p = memmem(haystack, left, needle, len))) {
 		n++;
-		haystack += len;
+		left -= (size_t)(p - haystack) + len;
+		haystack = p + len;
 	}
 	return n;
 }
