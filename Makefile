@@ -79,9 +79,12 @@ $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o
 
 selftests: $(TEST_BIN) $(BUILD)/perfcheck
 
+# benchmarks against the system perf, each printing its ratio: make bench, then build/bench/NAME
+bench: $(BENCH_BIN) $(BUILD)/perfcheck $(BUILD)/pcwork
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
