@@ -35,20 +35,20 @@ static bool try_dir(char *path, size_t len, const char *dir, const char *suffix,
 /* probes/baselines/MAJOR.MINOR.txt of the running kernel, if there is one. */
 static bool find_baseline(char *path, size_t len, char *release, size_t rlen)
 {
-	const char *env = getenv("PERFCHECK_BASELINES"), *src = getenv("PERFCHECK_SRCDIR");
+	const char *env = getenv("PERFCHECK_BASELINES"), *src;
 	struct utsname u;
-	char mm[32];
+	char mm[32], rel[64];
 	int major, minor;
 
 	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &major, &minor) != 2)
 		return false;
 	snprintf(release, rlen, "%s", u.release);
 	snprintf(mm, sizeof(mm), "%d.%d", major, minor);
-	/* build/selftests/ and build/san/selftests/ sit in a source tree */
-	return (env && *env && try_dir(path, len, env, "", mm)) ||
-	       (src && *src && try_dir(path, len, src, "/probes/baselines", mm)) ||
-	       try_dir(path, len, pc_test_bindir(), "/../../probes/baselines", mm) ||
-	       try_dir(path, len, pc_test_bindir(), "/../../../probes/baselines", mm);
+	if (env && *env && try_dir(path, len, env, "", mm))
+		return true;
+	snprintf(rel, sizeof(rel), "probes/baselines/%s.txt", mm);
+	src = pc_test_srcdir(rel);
+	return src && try_dir(path, len, src, "/probes/baselines", mm);
 }
 
 TEST(expect_passes_with_the_running_kernels_baseline)

@@ -165,14 +165,13 @@ TEST_F(bad, every_truncation_of_a_file_exits_0_or_2_without_crashing)
 
 static const char *regressions_dir(void)
 {
-	static char path[PATH_MAX];
-	const char *src = getenv("PERFCHECK_SRCDIR");
+	static char path[PATH_MAX + 32];
+	const char *src = pc_test_srcdir("fuzz/regressions");
 
-	if (src)
-		snprintf(path, sizeof(path), "%s/fuzz/regressions", src);
-	else
-		snprintf(path, sizeof(path), "%s/../../fuzz/regressions", pc_test_bindir());
-	return access(path, R_OK) == 0 ? path : NULL;
+	if (!src)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/fuzz/regressions", src);
+	return path;
 }
 
 TEST_F(bad, fuzzer_findings_exit_0_or_2_in_every_mode)

@@ -18,14 +18,13 @@ static char self[PATH_MAX];
 
 static const char *tap_exec(void)
 {
-	static char path[PATH_MAX];
-	const char *src = getenv("PERFCHECK_SRCDIR");
+	static char path[PATH_MAX + 32];
+	const char *src = pc_test_srcdir("selftests/tap-exec");
 
-	if (src)
-		snprintf(path, sizeof(path), "%s/selftests/tap-exec", src);
-	else
-		snprintf(path, sizeof(path), "%s/../../selftests/tap-exec", pc_test_bindir());
-	return access(path, X_OK) == 0 ? path : NULL;
+	if (!src)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/selftests/tap-exec", src);
+	return path;
 }
 
 static int emit(const char *mode)

@@ -18,23 +18,9 @@
 #define NONCE "t3stn0nce"
 #define M "PCVM:" NONCE ":"
 
-/* The source tree: $PERFCHECK_SRCDIR, else up from build/[san/]selftests. */
 static const char *srcdir(void)
 {
-	static char dir[PATH_MAX];
-	const char *env = getenv("PERFCHECK_SRCDIR");
-	const char *ups[] = { "/../..", "/../../.." };
-	char probe[PATH_MAX + 32];
-
-	if (env && *env)
-		return env;
-	for (size_t i = 0; i < sizeof(ups) / sizeof(ups[0]); i++) {
-		snprintf(dir, sizeof(dir), "%s%s", pc_test_bindir(), ups[i]);
-		snprintf(probe, sizeof(probe), "%s/vm/run", dir);
-		if (access(probe, X_OK) == 0)
-			return dir;
-	}
-	return NULL;
+	return pc_test_srcdir("vm/run");
 }
 
 static int have_runner(void)

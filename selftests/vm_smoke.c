@@ -18,20 +18,7 @@
 
 static const char *srcdir(void)
 {
-	static char dir[PATH_MAX];
-	const char *env = getenv("PERFCHECK_SRCDIR");
-	const char *ups[] = { "/../..", "/../../.." };
-	char probe[PATH_MAX + 32];
-
-	if (env && *env)
-		return env;
-	for (size_t i = 0; i < sizeof(ups) / sizeof(ups[0]); i++) {
-		snprintf(dir, sizeof(dir), "%s%s", pc_test_bindir(), ups[i]);
-		snprintf(probe, sizeof(probe), "%s/build/static/vm/init", dir);
-		if (access(probe, X_OK) == 0)
-			return dir;
-	}
-	return NULL;
+	return pc_test_srcdir("build/static/vm/init");
 }
 
 static char *slurp(const char *path)

@@ -30,6 +30,29 @@ const char *pc_test_bindir(void)
 	return dir;
 }
 
+const char *pc_test_srcdir(const char *rel)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("PERFCHECK_SRCDIR");
+	static const char *const ups[] = { "/../..", "/../../.." };
+	char path[2 * PATH_MAX];
+
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s/%s", env, rel);
+		if (access(path, F_OK) == 0) {
+			snprintf(dir, sizeof(dir), "%s", env);
+			return dir;
+		}
+	}
+	for (size_t i = 0; i < sizeof(ups) / sizeof(ups[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s%s", pc_test_bindir(), ups[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, rel);
+		if (access(path, F_OK) == 0)
+			return dir;
+	}
+	return NULL;
+}
+
 const char *pc_test_perfcheck(void)
 {
 	static char path[PATH_MAX];

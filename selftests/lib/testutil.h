@@ -19,6 +19,12 @@ struct pc_run {
 const char *pc_test_perfcheck(void);
 /* Directory holding this test binary. */
 const char *pc_test_bindir(void);
+/*
+ * The source tree that holds REL (a path inside it): $PERFCHECK_SRCDIR,
+ * else up from build/selftests or build/{san,static}/selftests.  NULL when
+ * there is none (a guest carries binaries, not the tree).
+ */
+const char *pc_test_srcdir(const char *rel);
 /* Runs argv (argv[0] looked up in PATH) with stdin from /dev/null, captures
  * stdout and stderr; timeout_s > 0 kills it after that many seconds. */
 int pc_test_run(struct pc_run *run, int timeout_s, char *const argv[]);
