@@ -19,7 +19,7 @@ CFLAGS   ?= -g
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	    -Wno-missing-field-initializers \
 	    -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib -MMD -MP
-LDLIBS   += -lelf -lz
+LDLIBS   += -ldw -lelf -ltraceevent -lzstd -lz
 
 ifeq ($(SAN),1)
 BUILD    := build/san
@@ -30,7 +30,7 @@ ifeq ($(STATIC),1)
 BUILD    := build/static
 LDFLAGS  += -static
 CFLAGS   += -DPC_STATIC_BUILD
-LDLIBS   += -lzstd -lpthread
+LDLIBS   += -llzma -lbz2 -lzstd -lpthread
 endif
 
 LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c))
