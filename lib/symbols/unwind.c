@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unwinder: one Dwfl per sampled process, attached to a "thread" whose
+ * registers and memory are those of the sample being unwound.  libdwfl
+ * asks for the initial registers, then walks frames through the CFI of the
+ * module of each pc; modules are reported lazily, at the pc of each frame,
+ * before the unwinder needs them.
+ */
+#include "symbols/unwind.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct uw_space {
+	uint32_t pid;
+	Dwfl *dwfl;
+	bool attached;
+	uint64_t used;		/* LRU tick, 0 when the slot is free */
+};
+
+/* What one pc_unwind call works on; the callbacks reach it through u. */
+struct uw_current {
+	const struct pc_unwind_sample *s;
+	struct pc_user_regs regs;
+	struct uw_space *space;
+	uint64_t *ips;
+	uint32_t max, nr;
+	bool conflict;		/* a map differs from the module at its address */
+	bool wrong_machine;	/* a module of another ELF machine */
+	char wrong_path[256];
+	unsigned wrong_em;
+};
+
+struct pc_unwinder {
+	enum pc_arch arch;
+	unsigned elf_machine;
+	char *debuginfo_path;
+	Dwfl_Callbacks cbs;
+	struct uw_space spaces[PC_UNWIND_SPACES];
+	uint64_t tick;
+	struct uw_current cur;
+	struct pc_unwind_stats stats;
+};
+
+struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
+{
+	struct pc_unwinder *u = calloc(1, sizeof(*u));
+	size_t n;
+
+	if (!u)
+		return NULL;
+	elf_version(EV_CURRENT);
+	u->arch = arch;
+	u->elf_machine = pc_arch_elf_machine(arch);
+	/* "-": no CRC check of .gnu_debuglink files; then the build-id tree */
+	n = strlen(debug_dir ? debug_dir : "/usr/lib/debug") + 16;
+	u->debuginfo_path = malloc(n);
+	if (!u->debuginfo_path) {
+		free(u);
+		return NULL;
+	}
+	snprintf(u->debuginfo_path, n, "-:.debug:%s", debug_dir ? debug_dir : "/usr/lib/debug");
+	u->cbs.find_elf = dwfl_build_id_find_elf;
+	u->cbs.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cbs.section_address = dwfl_offline_section_address;
+	u->cbs.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+static void space_drop(struct uw_space *sp)
+{
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	memset(sp, 0, sizeof(*sp));
+}
+
+void pc_unwinder_free(struct pc_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
+		space_drop(&u->spaces[i]);
+	free(u->debuginfo_path);
+	free(u);
+}
+
+void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid)
+{
+	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
+		if (u->spaces[i].used && u->spaces[i].pid == pid)
+			space_drop(&u->spaces[i]);
+}
+
+const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u)
+{
+	return &u->stats;
+}
+
+/* The space of pid, created (evicting the least recently used) if needed. */
+static struct uw_space *space_get(struct pc_unwinder *u, uint32_t pid)
+{
+	struct uw_space *victim = &u->spaces[0];
+
+	for (size_t i = 0; i < PC_UNWIND_SPACES; i++) {
+		struct uw_space *sp = &u->spaces[i];
+
+		if (sp->used && sp->pid == pid) {
+			sp->used = ++u->tick;
+			return sp;
+		}
+		if (sp->used < victim->used)
+			victim = sp;
+	}
+	space_drop(victim);
+	victim->dwfl = dwfl_begin(&u->cbs);
+	if (!victim->dwfl)
+		return NULL;
+	victim->pid = pid;
+	victim->used = ++u->tick;
+	return victim;
+}
+
+/* The module of the map holding addr, reported if new; NULL if none. */
+static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwind_map *m)
+{
+	struct uw_current *c = &u->cur;
+	Dwfl *dwfl = c->space->dwfl;
+	Dwfl_Module *mod;
+	const char *name;
+	Dwarf_Addr bias;
+	uint64_t base;
+	GElf_Ehdr eh;
+	Elf *e;
+
+	if (c->s->find_map(c->s->map_ctx, addr, m) || !m->path || addr < m->start ||
+	    addr >= m->end || m->pgoff > m->start)
+		return NULL;
+	base = m->start - m->pgoff;
+	mod = dwfl_addrmodule(dwfl, addr);
+	if (mod) {
+		name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (name && !strcmp(name, m->path))
+			return mod;
+		c->conflict = true;	/* another file is mapped there now */
+		return NULL;
+	}
+	dwfl_report_begin_add(dwfl);
+	mod = dwfl_report_elf(dwfl, m->path, m->path, -1, base, false);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod)
+		return NULL;
+	u->stats.modules++;
+	e = dwfl_module_getelf(mod, &bias);
+	if (!e || !gelf_getehdr(e, &eh))
+		return NULL;
+	if (eh.e_machine != u->elf_machine) {
+		c->wrong_machine = true;
+		c->wrong_em = eh.e_machine;
+		snprintf(c->wrong_path, sizeof(c->wrong_path), "%s", m->path);
+		return NULL;
+	}
+	return dwfl_addrmodule(dwfl, addr) == mod ? mod : NULL;
+}
+
+/* A word of the mapped file at addr (perf reads text and rodata so). */
+static bool read_file_word(struct pc_unwinder *u, uint64_t addr, Dwarf_Word *result)
+{
+	struct pc_unwind_map m;
+	Dwfl_Module *mod = report(u, addr, &m);
+	Dwarf_Addr bias;
+	size_t size;
+	uint64_t off;
+	char *raw;
+	Elf *e;
+
+	if (!mod)
+		return false;
+	e = dwfl_module_getelf(mod, &bias);
+	raw = e ? elf_rawfile(e, &size) : NULL;
+	off = addr - m.start + m.pgoff;
+	if (!raw || off > size || size - off < sizeof(*result))
+		return false;
+	memcpy(result, raw + off, sizeof(*result));
+	return true;
+}
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct pc_unwinder *u = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->cur.s->tid ? (pid_t)u->cur.s->tid : 1;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct pc_unwinder *u = arg;
+	const struct pc_unwind_sample *s = u->cur.s;
+	uint64_t sp = u->cur.regs.sp, off;
+
+	if (addr >= sp && (off = addr - sp) < s->stack_dyn_size &&
+	    s->stack_dyn_size - off >= sizeof(*result)) {
+		memcpy(result, (const uint8_t *)s->stack + off, sizeof(*result));
+		return true;
+	}
+	return read_file_word(u, addr, result);
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct pc_unwinder *u = arg;
+	const struct pc_user_regs *r = &u->cur.regs;
+
+	for (unsigned n = 0; n < PC_DWARF_REGS_MAX; n++) {
+		Dwarf_Word v = r->dwarf[n];
+
+		if ((r->dwarf_valid >> n & 1) && !dwfl_thread_state_registers(thread, (int)n, 1, &v))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, r->ip);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = cb_next_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+static int cb_frame(Dwfl_Frame *state, void *arg)
+{
+	struct pc_unwinder *u = arg;
+	struct pc_unwind_map m;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* the module must be known before asking whether this is an activation */
+	report(u, pc, &m);
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	u->cur.ips[u->cur.nr++] = pc;
+	return u->cur.nr >= u->cur.max ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static int check_sample(const struct pc_unwind_sample *s, struct pc_error *err)
+{
+	if (!s->find_map)
+		return pc_error_set(err, EINVAL, "unwind: no maps callback");
+	if (s->stack_dyn_size > s->stack_size)
+		return pc_error_set(err, EINVAL,
+				    "user stack: dyn_size %llu exceeds the dump's size %llu",
+				    (unsigned long long)s->stack_dyn_size,
+				    (unsigned long long)s->stack_size);
+	if (s->stack_size && !s->stack)
+		return pc_error_set(err, EINVAL, "user stack: size %llu without data",
+				    (unsigned long long)s->stack_size);
+	if (s->nr_regs && !s->regs)
+		return pc_error_set(err, EINVAL, "user registers: %llu without data",
+				    (unsigned long long)s->nr_regs);
+	return 0;
+}
+
+static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
+{
+	struct uw_current *c = &u->cur;
+	struct pc_unwind_map m;
+	uint32_t pid = c->s->pid ? c->s->pid : 1;
+
+	c->space = space_get(u, c->s->pid);
+	if (!c->space)
+		return pc_error_set(err, ENOMEM, "unwind: cannot create an address space");
+	if (!report(u, c->regs.ip, &m)) {
+		if (c->wrong_machine)
+			return pc_error_set(err, EINVAL,
+					    "user registers of %s, but the ip 0x%llx is in %s, an ELF file for machine %u",
+					    pc_arch_name(u->arch), (unsigned long long)c->regs.ip,
+					    c->wrong_path, c->wrong_em);
+		return 0;
+	}
+	if (!c->space->attached) {
+		if (!dwfl_attach_state(c->space->dwfl, NULL, (pid_t)pid, &thread_cbs, u))
+			return pc_error_set(err, EINVAL, "unwind: %s", dwfl_errmsg(-1));
+		c->space->attached = true;
+	}
+	if (dwfl_getthread_frames(c->space->dwfl, (pid_t)(c->s->tid ? c->s->tid : 1),
+				  cb_frame, u) && c->nr && c->nr < c->max)
+		u->stats.truncated++;
+	if (c->wrong_machine)
+		return pc_error_set(err, EINVAL,
+				    "user registers of %s, but a frame is in %s, an ELF file for machine %u",
+				    pc_arch_name(u->arch), c->wrong_path, c->wrong_em);
+	return 0;
+}
+
+int pc_unwind(struct pc_unwinder *u, const struct pc_unwind_sample *s, uint64_t *ips,
+	      uint32_t max, uint32_t *nr, struct pc_error *err)
+{
+	struct uw_current *c = &u->cur;
+	int ret;
+
+	*nr = 0;
+	u->stats.samples++;
+	ret = check_sample(s, err);
+	if (ret)
+		return ret;
+	memset(c, 0, sizeof(*c));
+	c->s = s;
+	c->ips = ips;
+	c->max = max;
+	ret = pc_regs_decode(u->arch, s->regs_abi, s->regs_mask, s->regs, s->nr_regs,
+			     &c->regs, err);
+	if (ret || !max)
+		return ret;
+	ret = unwind_once(u, err);
+	if (!ret && c->conflict) {
+		/* the process mapped another file where a module was: start over */
+		u->stats.resets++;
+		pc_unwinder_forget(u, s->pid);
+		c->conflict = false;
+		c->nr = 0;
+		ret = unwind_once(u, err);
+	}
+	if (ret)
+		return ret;
+	if (!c->nr)
+		u->stats.no_map++;
+	u->stats.frames += c->nr;
+	*nr = c->nr;
+	return 0;
+}
