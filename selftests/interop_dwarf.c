@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DWARF unwinding against perf: the system perf records a workload built
+ * here at -O2 without frame pointers (main -> a -> b -> c, and d with an
+ * always-inlined function) with `--call-graph dwarf`; the samples are read
+ * with lib/perfdata and unwound with lib/symbols/unwind, and each chain
+ * must equal perf script's for the same sample: map-relative addresses and
+ * symbol+offset of every user frame; then the inline frames and source
+ * lines (lib/symbols/srcline) equal perf's `(inlined)` entries and
+ * `-F +srcline` lines in the workload's frames.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "interop_tools.h"
+#include "lib/pdmaps.h"
+#include "lib/testutil.h"
+#include "perfdata/perfdata.h"
+#include "symbols/srcline.h"
+#include "symbols/unwind.h"
+
+static const char workload_src[] =
+	"#include <stdlib.h>\n"
+	"volatile unsigned long sink;\n"
+	"__attribute__((noinline)) void c(unsigned long n) { for (unsigned long i = 0; i < n; i++) sink += i * 3; }\n"
+	"__attribute__((noinline)) void b(unsigned long n) { c(n); sink++; }\n"
+	"__attribute__((noinline)) void a(unsigned long n) { b(n); sink++; }\n"
+	"static inline __attribute__((always_inline)) void inl(unsigned long n)\n"
+	"{ for (unsigned long i = 0; i < n; i++) sink ^= i; }\n"
+	"__attribute__((noinline)) void d(unsigned long n) { inl(n); sink++; }\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"	unsigned long n = argc > 1 ? strtoul(argv[1], 0, 0) : 20000000;\n"
+	"	for (int k = 0; k < 3; k++) { a(n); d(n); }\n"
+	"	return 0;\n"
+	"}\n";
+
+/* One user entry of a chain as perf script printed it. */
+struct entry {
+	uint64_t rel;
+	char sym[160];		/* "name+0xoff" */
+	char src[160];		/* "file.c:12", "" without srcline */
+	char dso[256];		/* "" for an inlined entry */
+	int inlined;
+};
+
+struct psample {
+	char key[48];		/* "tid time" as perf prints them */
+	struct entry *e;
+	size_t nr;
+};
+
+struct pscript {
+	struct psample *s;
+	size_t nr;
+};
+
+static void pscript_free(struct pscript *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		free(p->s[i].e);
+	free(p->s);
+}
+
+/*
+ * Parses `perf script -F tid,time,ip,sym,symoff,dso[,srcline]`: a header
+ * line "TID TIME:", then one line per entry ("\tADDR SYM+OFF (DSO)"), and
+ * with srcline one "  FILE:LINE[ (inlined)]" line after each entry.
+ * Kernel entries are left out.
+ */
+static int pscript_parse(char *text, struct pscript *p)
+{
+	struct psample *cur = NULL;
+	char *save, *line;
+	size_t cap = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned tid;
+		char tm[32];
+
+		if (line[0] != '\t' && line[0] != ' ' &&
+		    sscanf(line, "%u %31[0-9.]:", &tid, tm) == 2) {
+			if (p->nr == cap) {
+				cap = cap ? 2 * cap : 256;
+				p->s = realloc(p->s, cap * sizeof(*p->s));
+				if (!p->s)
+					return -ENOMEM;
+			}
+			cur = &p->s[p->nr++];
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->key, sizeof(cur->key), "%u %s", tid, tm);
+			continue;
+		}
+		if (!cur)
+			continue;
+		if (line[0] == ' ' && line[1] == ' ') {	/* srcline of the entry before */
+			if (cur->nr) {
+				struct entry *e = &cur->e[cur->nr - 1];
+
+				snprintf(e->src, sizeof(e->src), "%s", line + 2);
+				if (strstr(e->src, " (inlined)")) {
+					*strstr(e->src, " (inlined)") = '\0';
+					e->inlined = 1;
+				}
+			}
+			continue;
+		}
+		if (line[0] == '\t') {
+			struct entry e = { 0 };
+			char *dso;
+
+			if (sscanf(line, " %" SCNx64 " %159s", &e.rel, e.sym) != 2)
+				continue;
+			if (e.rel >= 0xffff800000000000ULL)
+				continue;	/* kernel part of the chain */
+			dso = strrchr(line, '(');
+			if (dso && !strcmp(dso, "(inlined)"))
+				e.inlined = 1;
+			else if (dso)
+				snprintf(e.dso, sizeof(e.dso), "%.*s", (int)strlen(dso) - 2, dso + 1);
+			cur->e = realloc(cur->e, (cur->nr + 1) * sizeof(*cur->e));
+			if (!cur->e)
+				return -ENOMEM;
+			cur->e[cur->nr++] = e;
+		}
+	}
+	return 0;
+}
+
+FIXTURE(dwarf) {
+	char *dir;
+	char work[PATH_MAX + 16], data[PATH_MAX + 16];
+	const char *perf;
+};
+
+FIXTURE_SETUP(dwarf)
+{
+	char src[PATH_MAX + 16], *cc_argv[12], *rec_argv[16];
+	struct pc_run run;
+	FILE *f;
+
+	self->perf = up_perf();
+	if (!self->perf)
+		SKIP(return, "no perf to record and compare with (PERFCHECK_PERF, PATH)");
+	if (!pc_test_have_program("cc"))
+		SKIP(return, "no C compiler (cc) to build the DWARF workload");
+	self->dir = pc_test_mkdtemp("interop-dwarf");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(src, sizeof(src), "%s/w.c", self->dir);
+	snprintf(self->work, sizeof(self->work), "%s/w", self->dir);
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	f = fopen(src, "w");
+	ASSERT_NE(NULL, f);
+	fputs(workload_src, f);
+	fclose(f);
+	/* no frame pointers anywhere: only DWARF CFI can walk this stack */
+	cc_argv[0] = "cc", cc_argv[1] = "-O2", cc_argv[2] = "-g",
+	cc_argv[3] = "-fomit-frame-pointer", cc_argv[4] = "-o", cc_argv[5] = self->work,
+	cc_argv[6] = src, cc_argv[7] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 120, cc_argv)) TH_LOG("cc: %s", run.err);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("cc: %s", run.err);
+	pc_run_free(&run);
+	rec_argv[0] = (char *)self->perf, rec_argv[1] = "record", rec_argv[2] = "-q",
+	rec_argv[3] = "--call-graph", rec_argv[4] = "dwarf", rec_argv[5] = "-e",
+	rec_argv[6] = "cpu-clock", rec_argv[7] = "-c", rec_argv[8] = "200000",
+	rec_argv[9] = "-o", rec_argv[10] = self->data, rec_argv[11] = "--",
+	rec_argv[12] = self->work, rec_argv[13] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 300, rec_argv));
+	if (run.exit_code != 0) {
+		static char why[256];
+
+		snprintf(why, sizeof(why), "perf record --call-graph dwarf failed here: %.200s",
+			 run.err ? run.err : "");
+		pc_run_free(&run);
+		SKIP(return, "%s", why);
+	}
+	pc_run_free(&run);
+}
+
+FIXTURE_TEARDOWN(dwarf)
+{
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+static int perf_script(struct __test_metadata *_metadata, const char *perf, const char *data,
+		       bool srcline, struct pscript *ps)
+{
+	char *argv[] = { (char *)perf, "script", "-i", (char *)data, "-F",
+			 srcline ? "tid,time,ip,sym,symoff,dso,srcline" : "tid,time,ip,sym,symoff,dso",
+			 srcline ? "--inline" : "--no-inline", NULL };
+	struct pc_run run;
+	int ret;
+
+	if (pc_test_run(&run, 600, argv) || run.exit_code) {
+		TH_LOG("perf script failed: %s", run.err ? run.err : "");
+		pc_run_free(&run);
+		return -1;
+	}
+	ret = pscript_parse(run.out, ps);
+	pc_run_free(&run);
+	return ret;
+}
+
+/* Our samples, in file order, each unwound; cb called per sample. */
+struct ours {
+	struct pd_reader r;
+	struct pdmaps maps;
+	struct pc_unwinder *u;
+};
+
+typedef void (*sample_fn)(struct __test_metadata *_metadata, struct ours *o,
+			  const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *ctx);
+
+static void walk(struct __test_metadata *_metadata, const char *data, sample_fn fn, void *ctx)
+{
+	struct ours o;
+	struct pc_error err = { 0 };
+	struct pd_record rec;
+	uint64_t pos = 0, ips[128];
+	char arch[64];
+	int ret;
+
+	ASSERT_EQ(0, pd_reader_open(&o.r, data, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pd_reader_feature_string(&o.r, PD_FEAT_ARCH, arch, sizeof(arch), &err));
+	ASSERT_EQ(PC_ARCH_X86_64, pc_arch_from_name(arch)) TH_LOG("ARCH %s", arch);
+	o.u = pc_unwinder_new(pc_arch_from_name(arch), NULL);
+	ASSERT_NE(NULL, o.u);
+	pdmaps_init(&o.maps);
+	while ((ret = pd_reader_next(&o.r, &pos, &rec, &err)) == 1) {
+		struct pd_sample s;
+		struct pc_unwind_sample us;
+		uint32_t nr;
+
+		ASSERT_EQ(0, pdmaps_record(&o.maps, &rec));
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(0, pd_parse_sample(&o.r, &rec, &s, &err)) TH_LOG("%s", err.msg);
+		us = (struct pc_unwind_sample){
+			.pid = s.pid, .tid = s.tid, .regs_abi = s.regs_user_abi,
+			.regs_mask = s.evsel->attr.attr.sample_regs_user, .regs = s.regs_user,
+			.nr_regs = (uint64_t)__builtin_popcountll(s.evsel->attr.attr.sample_regs_user),
+			.stack = s.stack_user, .stack_size = s.stack_user_size,
+			.stack_dyn_size = s.stack_user_dyn_size,
+			.find_map = pdmaps_find, .map_ctx = &o.maps,
+		};
+		o.maps.cur_pid = s.pid;
+		ASSERT_EQ(0, pc_unwind(o.u, &us, ips, 127, &nr, &err)) TH_LOG("%s", err.msg);
+		fn(_metadata, &o, &s, ips, nr, ctx);
+	}
+	ASSERT_EQ(0, ret) TH_LOG("%s", err.msg);
+	pc_unwinder_free(o.u);
+	pdmaps_free(&o.maps);
+	pd_reader_close(&o.r);
+}
+
+static const struct psample *find_sample(const struct pscript *ps, const struct pd_sample *s)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%u %" PRIu64 ".%06" PRIu64, s->tid, s->time / 1000000000,
+		 s->time % 1000000000 / 1000);
+	for (size_t i = 0; i < ps->nr; i++)
+		if (!strcmp(ps->s[i].key, key))
+			return &ps->s[i];
+	return NULL;
+}
+
+struct chain_ctx {
+	struct pscript ps;
+	const char *work;
+	size_t compared, abc;	/* samples compared; those in c() called from b, a, main */
+};
+
+static void check_chain(struct __test_metadata *_metadata, struct ours *o,
+			const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *vctx)
+{
+	struct chain_ctx *ctx = vctx;
+	const struct psample *p = find_sample(&ctx->ps, s);
+	char want[512], sym[160];
+
+	ASSERT_NE(NULL, p) TH_LOG("sample %u %" PRIu64 " is not in perf script's output",
+				  s->tid, s->time);
+	ASSERT_EQ(p->nr, nr) TH_LOG("sample %s: perf shows %zu user frames, we unwind %u",
+				    p->key, p->nr, nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t rel;
+
+		pdmaps_describe(&o->maps, s->pid, ips[i], &rel, sym, sizeof(sym));
+		snprintf(want, sizeof(want), "%s", p->e[i].sym);
+		EXPECT_EQ(p->e[i].rel, rel) TH_LOG("sample %s frame %u", p->key, i);
+		EXPECT_STREQ(want, sym) TH_LOG("sample %s frame %u", p->key, i);
+	}
+	ctx->compared++;
+	if (nr >= 4 && !strncmp(p->e[0].sym, "c+", 2) && !strncmp(p->e[1].sym, "b+", 2) &&
+	    !strncmp(p->e[2].sym, "a+", 2) && !strncmp(p->e[3].sym, "main+", 5))
+		ctx->abc++;
+}
+
+/* Every sample: the same user frames as perf script, address and symbol. */
+TEST_F(dwarf, chains_equal_perf_script)
+{
+	struct chain_ctx ctx = { .work = self->work };
+
+	ASSERT_EQ(0, perf_script(_metadata, self->perf, self->data, false, &ctx.ps));
+	ASSERT_GT(ctx.ps.nr, 0);
+	walk(_metadata, self->data, check_chain, &ctx);
+	TH_LOG("%zu samples compared, %zu in c <- b <- a <- main", ctx.compared, ctx.abc);
+	EXPECT_EQ(ctx.ps.nr, ctx.compared);
+	EXPECT_GT(ctx.abc, 10);
+	pscript_free(&ctx.ps);
+}
+
+struct src_ctx {
+	struct pscript ps;
+	const char *work;
+	struct pc_srcline_cache *sl;
+	size_t frames, inlined;	/* workload frames compared; inlined ones among them */
+};
+
+/* Our entries for the leading frames in the workload, in perf's form. */
+static void check_srclines(struct __test_metadata *_metadata, struct ours *o,
+			   const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *vctx)
+{
+	struct src_ctx *ctx = vctx;
+	const struct psample *p = find_sample(&ctx->ps, s);
+	struct pc_unwind_map m;
+	size_t at = 0;
+
+	ASSERT_NE(NULL, p);
+	o->maps.cur_pid = s->pid;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pc_src_frame fr[16];
+		uint32_t nfr;
+		uint64_t rel, vaddr;
+		char sym[160], *plus;
+
+		if (pdmaps_find(&o->maps, ips[i], &m) || !m.path || strcmp(m.path, ctx->work))
+			break;	/* the workload's frames lead the chain; compare those */
+		pdmaps_describe(&o->maps, s->pid, ips[i], &rel, sym, sizeof(sym));
+		plus = strstr(sym, "+0x");
+		ASSERT_NE(NULL, plus);
+		/* PIE linked at 0: the ELF vaddr is the file offset for its text */
+		vaddr = rel;
+		ASSERT_EQ(0, pc_srcline_frames(ctx->sl, m.path, vaddr, fr, 16, &nfr));
+		ASSERT_GT(nfr, 0) TH_LOG("no DWARF line at %s", sym);
+		for (uint32_t k = 0; k < nfr; k++, at++) {
+			char name[200], src[200];
+
+			ASSERT_LT(at, p->nr) TH_LOG("sample %s: perf has fewer entries", p->key);
+			snprintf(name, sizeof(name), "%s%s", fr[k].func ? fr[k].func : "??", plus);
+			snprintf(src, sizeof(src), "%s:%u", pc_srcline_basename(fr[k].file),
+				 fr[k].line);
+			EXPECT_STREQ(p->e[at].sym, name) TH_LOG("sample %s entry %zu", p->key, at);
+			EXPECT_STREQ(p->e[at].src, src) TH_LOG("sample %s entry %zu", p->key, at);
+			/* every entry but the out-of-line function is an inlined one */
+			EXPECT_EQ(k + 1 < nfr, p->e[at].inlined) TH_LOG("sample %s entry %zu",
+									 p->key, at);
+			ctx->frames++;
+			ctx->inlined += k + 1 < nfr;
+		}
+	}
+}
+
+/* Inline frames and source lines of the workload's frames equal perf's. */
+TEST_F(dwarf, inline_frames_and_srclines_equal_perf_script)
+{
+	struct src_ctx ctx = { .work = self->work };
+
+	ASSERT_EQ(0, perf_script(_metadata, self->perf, self->data, true, &ctx.ps));
+	ctx.sl = pc_srcline_new(NULL);
+	ASSERT_NE(NULL, ctx.sl);
+	walk(_metadata, self->data, check_srclines, &ctx);
+	TH_LOG("%zu workload entries compared, %zu inlined", ctx.frames, ctx.inlined);
+	EXPECT_GT(ctx.frames, 10);
+	EXPECT_GT(ctx.inlined, 0);
+	pc_srcline_free(ctx.sl);
+	pscript_free(&ctx.ps);
+}
+
+TEST_HARNESS_MAIN
