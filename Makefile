@@ -86,6 +86,11 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
+# bench/unwind reads perf.data maps with the selftests' small map table
+$(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfcheck.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
+
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
