@@ -82,10 +82,11 @@ static int pscript_parse(char *text, struct pscript *p)
 	memset(p, 0, sizeof(*p));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		unsigned tid;
-		char tm[32];
+		char tm[32], colon = 0;
 
-		if (line[0] != '\t' && line[0] != ' ' &&
-		    sscanf(line, "%u %31[0-9.]:", &tid, tm) == 2) {
+		/* "TID TIME:", the tid right-aligned in 5 columns */
+		if (line[0] != '\t' &&
+		    sscanf(line, "%u %31[0-9.]%c", &tid, tm, &colon) == 3 && colon == ':') {
 			if (p->nr == cap) {
 				cap = cap ? 2 * cap : 256;
 				p->s = realloc(p->s, cap * sizeof(*p->s));

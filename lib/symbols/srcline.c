@@ -16,8 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The answer for one address, kept: callchains ask for the same few again and again. */
+struct sl_addr {
+	uint64_t vaddr;
+	uint32_t nr;
+	struct sl_addr *next;
+	struct pc_src_frame frames[];
+};
+
+#define SL_ADDR_BUCKETS 1024
+
 struct sl_file {
 	char *path;
+	struct sl_addr **addrs;	/* SL_ADDR_BUCKETS chains, allocated on first use */
+	uint32_t nr_addrs;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the file did not open */
 	struct sl_file *next;
@@ -53,6 +65,23 @@ struct pc_srcline_cache *pc_srcline_new(const char *debug_dir)
 	return c;
 }
 
+static void sl_addrs_free(struct sl_file *f)
+{
+	if (!f->addrs)
+		return;
+	for (size_t b = 0; b < SL_ADDR_BUCKETS; b++) {
+		struct sl_addr *a = f->addrs[b], *n;
+
+		for (; a; a = n) {
+			n = a->next;
+			free(a);
+		}
+	}
+	free(f->addrs);
+	f->addrs = NULL;
+	f->nr_addrs = 0;
+}
+
 void pc_srcline_free(struct pc_srcline_cache *c)
 {
 	if (!c)
@@ -64,6 +93,7 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 			n = f->next;
 			if (f->dwfl)
 				dwfl_end(f->dwfl);
+			sl_addrs_free(f);
 			free(f->path);
 			free(f);
 		}
@@ -138,10 +168,9 @@ static uint32_t call_line(Dwarf_Die *die)
 	return (uint32_t)line;
 }
 
-int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
-		      struct pc_src_frame *out, uint32_t max, uint32_t *nr)
+static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, uint32_t max,
+		  uint32_t *nr)
 {
-	struct sl_file *f = file_get(c, path);
 	Dwarf_Addr bias, cubias, addr;
 	Dwarf_Die *cu, *scopes = NULL;
 	struct pc_src_frame cur = { 0 };
@@ -149,10 +178,6 @@ int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vad
 	int nscopes, line_nr = 0;
 
 	*nr = 0;
-	if (!f)
-		return -ENOMEM;
-	if (!f->mod)
-		return -ENOENT;
 	if (!max || !dwfl_module_getelf(f->mod, &bias))
 		return 0;
 	addr = vaddr + bias;
@@ -194,5 +219,53 @@ int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vad
 		out[0] = cur;
 		*nr = 1;
 	}
+	return 0;
+}
+
+#define SL_CACHE_MAX 16	/* frames kept per address */
+#define SL_ADDRS_MAX (1u << 20)	/* addresses kept per file; past it, lookups are not kept */
+
+int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
+		      struct pc_src_frame *out, uint32_t max, uint32_t *nr)
+{
+	struct sl_file *f = file_get(c, path);
+	struct pc_src_frame tmp[SL_CACHE_MAX];
+	struct sl_addr *a;
+	size_t b = (size_t)(vaddr ^ (vaddr >> 12)) % SL_ADDR_BUCKETS;
+	int ret;
+
+	*nr = 0;
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod)
+		return -ENOENT;
+	if (!max)
+		return 0;
+	for (a = f->addrs ? f->addrs[b] : NULL; a; a = a->next) {
+		if (a->vaddr == vaddr) {
+			*nr = a->nr < max ? a->nr : max;
+			memcpy(out, a->frames, *nr * sizeof(*out));
+			return 0;
+		}
+	}
+	if (max > SL_CACHE_MAX)
+		return lookup(f, vaddr, out, max, nr);
+	ret = lookup(f, vaddr, tmp, SL_CACHE_MAX, nr);
+	if (ret)
+		return ret;
+	if (!f->addrs && f->nr_addrs < SL_ADDRS_MAX)
+		f->addrs = calloc(SL_ADDR_BUCKETS, sizeof(*f->addrs));
+	if (f->addrs && f->nr_addrs < SL_ADDRS_MAX &&
+	    (a = malloc(sizeof(*a) + *nr * sizeof(a->frames[0])))) {
+		a->vaddr = vaddr;
+		a->nr = *nr;
+		memcpy(a->frames, tmp, *nr * sizeof(tmp[0]));
+		a->next = f->addrs[b];
+		f->addrs[b] = a;
+		f->nr_addrs++;
+	}
+	if (*nr > max)
+		*nr = max;
+	memcpy(out, tmp, *nr * sizeof(*out));
 	return 0;
 }
