@@ -126,9 +126,105 @@ static int record(const char *perf, const char *file, unsigned long samples, uns
 	}
 }
 
+/* Output as perf script's frame lines, without stdio's formatting per line. */
+struct outbuf {
+	FILE *f;
+	size_t len;
+	char b[1 << 16];
+};
+
+static void out_flush(struct outbuf *o)
+{
+	fwrite(o->b, 1, o->len, o->f);
+	o->len = 0;
+}
+
+static void out_str(struct outbuf *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (o->len + n > sizeof(o->b))
+		out_flush(o);
+	if (n > sizeof(o->b))
+		n = sizeof(o->b);
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+/* "\t%16llx " */
+static void out_addr(struct outbuf *o, uint64_t v)
+{
+	char t[20];
+	int i = 17;
+
+	t[18] = ' ', t[19] = '\0';
+	do {
+		t[i--] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v && i > 1);
+	while (i > 1)
+		t[i--] = ' ';
+	t[0] = '\t', t[1] = ' ';
+	out_str(o, t);
+}
+
+/*
+ * "sym+0xoff" per (pid, ip), formatted once: a consumer prints the same
+ * few thousand addresses again and again (the reader would keep them per
+ * map; this keeps them per process).
+ */
+struct symcache_ent {
+	uint64_t ip;
+	uint32_t pid;
+	uint64_t rel;
+	struct symcache_ent *next;
+	char sym[];
+};
+
+#define SYMCACHE_BUCKETS 65536
+
+static struct symcache_ent *symcache[SYMCACHE_BUCKETS];
+
+static const struct symcache_ent *describe(struct pdmaps *maps, uint32_t pid, uint64_t ip)
+{
+	size_t b = (size_t)((ip * 0x9e3779b97f4a7c15ULL) >> 48) % SYMCACHE_BUCKETS;
+	struct symcache_ent *e;
+	char sym[256];
+	uint64_t rel;
+
+	for (e = symcache[b]; e; e = e->next)
+		if (e->ip == ip && e->pid == pid)
+			return e;
+	pdmaps_describe(maps, pid, ip, &rel, sym, sizeof(sym));
+	e = malloc(sizeof(*e) + strlen(sym) + 1);
+	if (!e)
+		return NULL;
+	e->ip = ip;
+	e->pid = pid;
+	e->rel = rel;
+	strcpy(e->sym, sym);
+	e->next = symcache[b];
+	symcache[b] = e;
+	return e;
+}
+
+static void symcache_free(void)
+{
+	for (size_t b = 0; b < SYMCACHE_BUCKETS; b++) {
+		struct symcache_ent *e = symcache[b], *n;
+
+		for (; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+		symcache[b] = NULL;
+	}
+}
+
 struct result {
 	double wall, cpu;
 	uint64_t samples, frames;
+	uint64_t fast, slow;	/* samples through compiled CFI rows, through libdwfl */
 };
 
 static double cpu_self(void)
@@ -150,8 +246,10 @@ static double cpu_children(void)
 }
 
 /* Reads, unwinds and formats every sample's user chain to out (perf's frame lines). */
-static int ours(const char *file, bool inlines, FILE *out, struct result *res)
+static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 {
+	static struct outbuf ob;
+	struct outbuf *out = &ob;
 	double w0 = now_s(CLOCK_MONOTONIC), c0 = cpu_self();
 	struct pc_srcline_cache *sl = inlines ? pc_srcline_new(NULL) : NULL;
 	struct pc_error err = { 0 };
@@ -164,6 +262,8 @@ static int ours(const char *file, bool inlines, FILE *out, struct result *res)
 	int ret;
 
 	memset(res, 0, sizeof(*res));
+	ob.f = f;
+	ob.len = 0;
 	if (pd_reader_open(&r, file, &err)) {
 		fprintf(stderr, "bench/unwind: %s\n", err.msg);
 		return -1;
@@ -191,25 +291,38 @@ static int ours(const char *file, bool inlines, FILE *out, struct result *res)
 		if (pc_unwind(u, &us, ips, 127, &nr, &err))
 			nr = 0;
 		res->samples++;
-		fprintf(out, "%u %" PRIu64 "\n", s.tid, s.time);
+		{
+			char head[64];
+
+			snprintf(head, sizeof(head), "%u %" PRIu64 "\n", s.tid, s.time);
+			out_str(out, head);
+		}
 		for (uint32_t i = 0; i < nr; i++) {
 			struct pc_unwind_map m;
 			struct pc_src_frame fr[16];
 			uint32_t nfr = 0;
-			uint64_t rel;
-			char sym[256];
+			const struct symcache_ent *d = describe(&maps, s.pid, ips[i]);
+			uint64_t rel = d ? d->rel : ips[i];
+			const char *sym = d ? d->sym : "[unknown]";
 
-			pdmaps_describe(&maps, s.pid, ips[i], &rel, sym, sizeof(sym));
 			if (sl && !pdmaps_find(&maps, ips[i], &m) && m.path)
 				pc_srcline_frames(sl, m.path, rel, fr, 16, &nfr);
-			for (uint32_t k = 0; k + 1 < nfr; k++)
-				fprintf(out, "\t%16" PRIx64 " %s (inlined)\n", rel,
-					fr[k].func ? fr[k].func : "??");
-			fprintf(out, "\t%16" PRIx64 " %s\n", rel, sym);
+			for (uint32_t k = 0; k + 1 < nfr; k++) {
+				out_addr(out, rel);
+				out_str(out, fr[k].func ? fr[k].func : "??");
+				out_str(out, " (inlined)\n");
+			}
+			out_addr(out, rel);
+			out_str(out, sym);
+			out_str(out, "\n");
 		}
 		res->frames += nr;
-		fputc('\n', out);
+		out_str(out, "\n");
 	}
+	out_flush(out);
+	symcache_free();
+	res->fast = pc_unwinder_stats(u)->fast;
+	res->slow = pc_unwinder_stats(u)->slow;
 	pc_unwinder_free(u);
 	pc_srcline_free(sl);
 	pdmaps_free(&maps);
@@ -262,7 +375,7 @@ int main(int argc, char **argv)
 	}
 	null = fopen("/dev/null", "w");
 	null_fd = null ? fileno(null) : -1;
-	if (getenv("UNWIND_OURS_ONLY")) { ours(file, false, null, &o); printf("%.3f\n", o.wall); return 0; }
+	if (getenv("UNWIND_OURS_ONLY")) { ours(file, false, null, &o); printf("%.3f s, fast %" PRIu64 " slow %" PRIu64 "\n", o.wall, o.fast, o.slow); return 0; }
 	if (!null || ours(file, false, null, &o) || ours(file, true, null, &oi))
 		return 1;
 	if (perf_script(perf, file, false, null_fd, &p) || perf_script(perf, file, true, null_fd, &pi)) {
@@ -276,8 +389,12 @@ int main(int argc, char **argv)
 	printf("%-34s %9.2f %9.2f\n", "perf script --no-inline", p.wall, p.cpu);
 	printf("%-34s %9.2f %9.2f\n", "perfcheck unwind + inline frames", oi.wall, oi.cpu);
 	printf("%-34s %9.2f %9.2f\n", "perf script (inline frames)", pi.wall, pi.cpu);
-	printf("ratio (perf / perfcheck, wall): %.1fx without inline frames, %.1fx with (goal: 10x)\n",
+	printf("perfcheck: %" PRIu64 " samples from compiled CFI rows, %" PRIu64 " through libdwfl's unwinder\n",
+	       o.fast, o.slow);
+	printf("ratio (perf / perfcheck), wall: %.1fx without inline frames, %.1fx with (goal: 10x)\n",
 	       o.wall > 0 ? p.wall / o.wall : 0.0, oi.wall > 0 ? pi.wall / oi.wall : 0.0);
+	printf("ratio (perf / perfcheck), cpu:  %.1fx without inline frames, %.1fx with\n",
+	       o.cpu > 0 ? p.cpu / o.cpu : 0.0, oi.cpu > 0 ? pi.cpu / oi.cpu : 0.0);
 	fclose(null);
 	return 0;
 }

@@ -219,7 +219,9 @@ struct ours {
 typedef void (*sample_fn)(struct __test_metadata *_metadata, struct ours *o,
 			  const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *ctx);
 
-static void walk(struct __test_metadata *_metadata, const char *data, sample_fn fn, void *ctx)
+/* Unwinds every sample of data in file order (fast: compiled CFI rows first). */
+static void walk_with(struct __test_metadata *_metadata, const char *data, bool fast,
+		      struct pc_unwind_stats *stats, sample_fn fn, void *ctx)
 {
 	struct ours o;
 	struct pc_error err = { 0 };
@@ -233,6 +235,7 @@ static void walk(struct __test_metadata *_metadata, const char *data, sample_fn 
 	ASSERT_EQ(PC_ARCH_X86_64, pc_arch_from_name(arch)) TH_LOG("ARCH %s", arch);
 	o.u = pc_unwinder_new(pc_arch_from_name(arch), NULL);
 	ASSERT_NE(NULL, o.u);
+	pc_unwinder_set_fast(o.u, fast);
 	pdmaps_init(&o.maps);
 	while ((ret = pd_reader_next(&o.r, &pos, &rec, &err)) == 1) {
 		struct pd_sample s;
@@ -256,9 +259,16 @@ static void walk(struct __test_metadata *_metadata, const char *data, sample_fn 
 		fn(_metadata, &o, &s, ips, nr, ctx);
 	}
 	ASSERT_EQ(0, ret) TH_LOG("%s", err.msg);
+	if (stats)
+		*stats = *pc_unwinder_stats(o.u);
 	pc_unwinder_free(o.u);
 	pdmaps_free(&o.maps);
 	pd_reader_close(&o.r);
+}
+
+static void walk(struct __test_metadata *_metadata, const char *data, sample_fn fn, void *ctx)
+{
+	walk_with(_metadata, data, true, NULL, fn, ctx);
 }
 
 static const struct psample *find_sample(const struct pscript *ps, const struct pd_sample *s)
@@ -304,18 +314,36 @@ static void check_chain(struct __test_metadata *_metadata, struct ours *o,
 		ctx->abc++;
 }
 
-/* Every sample: the same user frames as perf script, address and symbol. */
-TEST_F(dwarf, chains_equal_perf_script)
+static void chains(struct __test_metadata *_metadata, FIXTURE_DATA(dwarf) *self, bool fast)
 {
 	struct chain_ctx ctx = { .work = self->work };
+	struct pc_unwind_stats st;
 
 	ASSERT_EQ(0, perf_script(_metadata, self->perf, self->data, false, &ctx.ps));
 	ASSERT_GT(ctx.ps.nr, 0);
-	walk(_metadata, self->data, check_chain, &ctx);
-	TH_LOG("%zu samples compared, %zu in c <- b <- a <- main", ctx.compared, ctx.abc);
+	walk_with(_metadata, self->data, fast, &st, check_chain, &ctx);
+	TH_LOG("%zu samples compared, %zu in c <- b <- a <- main; %llu from compiled CFI rows, %llu through libdwfl",
+	       ctx.compared, ctx.abc, (unsigned long long)st.fast, (unsigned long long)st.slow);
 	EXPECT_EQ(ctx.ps.nr, ctx.compared);
 	EXPECT_GT(ctx.abc, 10);
+	if (fast) {	/* the fast path did the work, libdwfl only the odd sample */
+		EXPECT_GT(st.fast, 9 * st.slow);
+	} else {
+		EXPECT_EQ(0, st.fast);
+	}
 	pscript_free(&ctx.ps);
+}
+
+/* Every sample: the same user frames as perf script, address and symbol. */
+TEST_F(dwarf, chains_equal_perf_script)
+{
+	chains(_metadata, self, true);
+}
+
+/* The same with every sample through libdwfl's own unwinder (fast path off). */
+TEST_F(dwarf, chains_equal_perf_script_libdwfl_only)
+{
+	chains(_metadata, self, false);
 }
 
 struct src_ctx {

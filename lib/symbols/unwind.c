@@ -7,6 +7,7 @@
  * before the unwinder needs them.
  */
 #include "symbols/unwind.h"
+#include "symbols/cfirow.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -21,6 +22,7 @@ struct uw_space {
 	Dwfl *dwfl;
 	bool attached;
 	uint64_t used;		/* LRU tick, 0 when the slot is free */
+	struct pc_cfi_rows rows;	/* the fast path's compiled CFI */
 };
 
 /* What one pc_unwind call works on; the callbacks reach it through u. */
@@ -39,6 +41,7 @@ struct uw_current {
 struct pc_unwinder {
 	enum pc_arch arch;
 	unsigned elf_machine;
+	unsigned fast_nregs;	/* 0: every sample through libdwfl's unwinder */
 	char *debuginfo_path;
 	Dwfl_Callbacks cbs;
 	struct uw_space spaces[PC_UNWIND_SPACES];
@@ -57,6 +60,7 @@ struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
 	elf_version(EV_CURRENT);
 	u->arch = arch;
 	u->elf_machine = pc_arch_elf_machine(arch);
+	u->fast_nregs = pc_cfi_nregs(arch);
 	/* "-": no CRC check of .gnu_debuglink files; then the build-id tree */
 	n = strlen(debug_dir ? debug_dir : "/usr/lib/debug") + 16;
 	u->debuginfo_path = malloc(n);
@@ -76,6 +80,7 @@ static void space_drop(struct uw_space *sp)
 {
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
+	pc_cfi_rows_free(&sp->rows);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -94,6 +99,11 @@ void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid)
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
 		if (u->spaces[i].used && u->spaces[i].pid == pid)
 			space_drop(&u->spaces[i]);
+}
+
+void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast)
+{
+	u->fast_nregs = fast ? pc_cfi_nregs(u->arch) : 0;
 }
 
 const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u)
@@ -271,6 +281,81 @@ static int check_sample(const struct pc_unwind_sample *s, struct pc_error *err)
 	return 0;
 }
 
+/*
+ * The fast path: the frames libdwfl's unwinder would give (same lookup pc,
+ * same activation rule, same end conditions: return address undefined,
+ * unreadable or zero), from compiled CFI rows.  Returns 1 when a frame
+ * needs what only libdwfl does (no FDE: its heuristics; an expression
+ * rule), and the caller starts the sample over there.
+ */
+static int fast_unwind(struct pc_unwinder *u)
+{
+	struct uw_current *c = &u->cur;
+	unsigned nregs = u->fast_nregs;
+	uint64_t regs[PC_DWARF_REGS_MAX], next[PC_DWARF_REGS_MAX];
+	uint64_t valid = c->regs.dwarf_valid & ((1ULL << nregs) - 1), nvalid;
+	uint64_t pc = c->regs.ip;
+	bool initial = true, signal = false;
+
+	memcpy(regs, c->regs.dwarf, sizeof(regs));
+	for (;;) {
+		struct pc_unwind_map m;
+		const struct pc_cfi_row *row;
+		uint64_t lpc = initial || signal ? pc : pc - 1, cfa = 0, npc = 0;
+		bool cfa_ok, more, activation;
+		Dwfl_Module *mod;
+
+		report(u, pc, &m);
+		if (c->conflict || c->wrong_machine)
+			return 1;
+		mod = dwfl_addrmodule(c->space->dwfl, lpc);
+		row = mod ? pc_cfi_row_get(&c->space->rows, mod, lpc, nregs) : NULL;
+		if (!row || !row->usable)
+			return 1;
+		cfa_ok = valid >> row->cfa_reg & 1;
+		if (cfa_ok)
+			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
+		nvalid = 0;
+		for (unsigned r = 0; r < nregs; r++) {
+			Dwarf_Word w;
+
+			switch (row->kind[r]) {
+			case PC_CFI_SAME:
+				if (valid >> r & 1) {
+					next[r] = regs[r];
+					nvalid |= 1ULL << r;
+				}
+				break;
+			case PC_CFI_AT_CFA:
+				if (cfa_ok && cb_memory_read(NULL, cfa + (uint64_t)row->off[r], &w, u)) {
+					next[r] = w;
+					nvalid |= 1ULL << r;
+				}
+				break;
+			case PC_CFI_VAL_CFA:
+				if (cfa_ok) {
+					next[r] = cfa + (uint64_t)row->off[r];
+					nvalid |= 1ULL << r;
+				}
+				break;
+			default:
+				break;
+			}
+		}
+		more = row->kind[row->ra_reg] != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
+		       (npc = next[row->ra_reg]) != 0;
+		activation = initial || signal || (more && row->signal);
+		c->ips[c->nr++] = activation ? pc : pc - 1;
+		if (!more || c->nr >= c->max)
+			return 0;
+		pc = npc;
+		signal = row->signal;
+		initial = false;
+		memcpy(regs, next, sizeof(regs));
+		valid = nvalid;
+	}
+}
+
 static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 {
 	struct uw_current *c = &u->cur;
@@ -293,6 +378,14 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 			return pc_error_set(err, EINVAL, "unwind: %s", dwfl_errmsg(-1));
 		c->space->attached = true;
 	}
+	if (u->fast_nregs) {
+		if (!fast_unwind(u)) {
+			u->stats.fast++;
+			return 0;
+		}
+		c->nr = 0;	/* libdwfl's unwinder does this sample whole */
+	}
+	u->stats.slow++;
 	if (dwfl_getthread_frames(c->space->dwfl, (pid_t)(c->s->tid ? c->s->tid : 1),
 				  cb_frame, u) && c->nr && c->nr < c->max)
 		u->stats.truncated++;

@@ -57,6 +57,8 @@ struct pc_unwind_stats {
 	uint64_t truncated;	/* the unwinder stopped on an error after >= 1 frame */
 	uint64_t modules;	/* ELF modules reported (across every space) */
 	uint64_t resets;	/* address spaces rebuilt (a map changed under an address) */
+	uint64_t fast;		/* samples unwound from compiled CFI rows */
+	uint64_t slow;		/* samples unwound by libdwfl's own unwinder */
 };
 
 struct pc_unwinder;
@@ -70,6 +72,12 @@ struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir);
 void pc_unwinder_free(struct pc_unwinder *u);
 /* Drops the cached address space of pid (after an exec or an exit). */
 void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid);
+/*
+ * The fast path (default on): frames from CFI rows compiled once per pc,
+ * libdwfl's unwinder only for the samples that need more.  Off: every
+ * sample through libdwfl (to check one against the other).
+ */
+void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast);
 const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u);
 
 /*

@@ -69,7 +69,7 @@ static int proc_add(struct pdm_proc *p, uint64_t start, uint64_t len, uint64_t p
 		p->maps = v;
 		p->cap = cap;
 	}
-	p->maps[p->nr] = (struct pdm_map){ start, start + len, pgoff, strdup(path) };
+	p->maps[p->nr] = (struct pdm_map){ start, start + len, pgoff, strdup(path), NULL };
 	if (!p->maps[p->nr].path)
 		return -ENOMEM;
 	p->nr++;
@@ -130,15 +130,28 @@ int pdmaps_record(struct pdmaps *m, const struct pd_record *rec)
 	}
 }
 
-static const struct pdm_map *find(struct pdmaps *m, uint32_t pid, uint64_t addr)
+static struct pdm_map *find(struct pdmaps *m, uint32_t pid, uint64_t addr)
 {
 	struct pdm_proc *p = proc_get(m, pid, 0);
 
 	if (!p)
 		return NULL;
-	for (size_t i = p->nr; i-- > 0;)
-		if (addr >= p->maps[i].start && addr < p->maps[i].end)
+	/* the last hit, unless a later map covers addr too */
+	if (p->last < p->nr && addr >= p->maps[p->last].start && addr < p->maps[p->last].end) {
+		size_t i;
+
+		for (i = p->last + 1; i < p->nr; i++)
+			if (addr >= p->maps[i].start && addr < p->maps[i].end)
+				break;
+		if (i == p->nr)
+			return &p->maps[p->last];
+	}
+	for (size_t i = p->nr; i-- > 0;) {
+		if (addr >= p->maps[i].start && addr < p->maps[i].end) {
+			p->last = i;
 			return &p->maps[i];
+		}
+	}
 	return NULL;
 }
 
@@ -159,7 +172,7 @@ int pdmaps_find(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 void pdmaps_describe(struct pdmaps *m, uint32_t pid, uint64_t ip, uint64_t *rel,
 		     char *sym, size_t size)
 {
-	const struct pdm_map *pm = find(m, pid, ip);
+	struct pdm_map *pm = find(m, pid, ip);
 	const struct pc_symbol *s = NULL;
 	struct pc_dso *dso;
 	uint64_t vaddr;
@@ -169,10 +182,13 @@ void pdmaps_describe(struct pdmaps *m, uint32_t pid, uint64_t ip, uint64_t *rel,
 	if (!pm)
 		return;
 	*rel = ip - pm->start + pm->pgoff;
-	dso = pc_dso_cache_get(&m->dsos, pm->path);
-	if (!dso)
-		return;
-	pc_dso_load(&m->dsos, dso);
+	if (!pm->dso) {
+		pm->dso = pc_dso_cache_get(&m->dsos, pm->path);
+		if (!pm->dso)
+			return;
+		pc_dso_load(&m->dsos, pm->dso);
+	}
+	dso = pm->dso;
 	if (dso->exec)
 		vaddr = ip;
 	else if (!pc_dso_off_to_vaddr(dso, *rel, &vaddr))

@@ -17,12 +17,14 @@
 struct pdm_map {
 	uint64_t start, end, pgoff;
 	char *path;
+	struct pc_dso *dso;	/* looked up on first use */
 };
 
 struct pdm_proc {
 	uint32_t pid;
 	struct pdm_map *maps;	/* in arrival order: the last one wins */
 	size_t nr, cap;
+	size_t last;		/* the map of the last lookup */
 };
 
 struct pdmaps {
