@@ -291,6 +291,9 @@ static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 		if (pc_unwind(u, &us, ips, 127, &nr, &err))
 			nr = 0;
 		res->samples++;
+		res->frames += nr;
+		if (!f)
+			continue;	/* unwinding alone */
 		{
 			char head[64];
 
@@ -316,10 +319,10 @@ static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 			out_str(out, sym);
 			out_str(out, "\n");
 		}
-		res->frames += nr;
 		out_str(out, "\n");
 	}
-	out_flush(out);
+	if (f)
+		out_flush(out);
 	symcache_free();
 	res->fast = pc_unwinder_stats(u)->fast;
 	res->slow = pc_unwinder_stats(u)->slow;
@@ -349,7 +352,7 @@ int main(int argc, char **argv)
 {
 	const char *file = "build/bench/unwind.data", *perf = "perf";
 	unsigned long samples = 100000, period = 50000;
-	struct result o, p, oi, pi;
+	struct result o, p, oi, pi, ou;
 	struct stat st;
 	FILE *null;
 	int null_fd;
@@ -376,7 +379,8 @@ int main(int argc, char **argv)
 	null = fopen("/dev/null", "w");
 	null_fd = null ? fileno(null) : -1;
 	if (getenv("UNWIND_OURS_ONLY")) { ours(file, false, null, &o); printf("%.3f s, fast %" PRIu64 " slow %" PRIu64 "\n", o.wall, o.fast, o.slow); return 0; }
-	if (!null || ours(file, false, null, &o) || ours(file, true, null, &oi))
+	if (!null || ours(file, false, NULL, &ou) || ours(file, false, null, &o) ||
+	    ours(file, true, null, &oi))
 		return 1;
 	if (perf_script(perf, file, false, null_fd, &p) || perf_script(perf, file, true, null_fd, &pi)) {
 		fprintf(stderr, "bench/unwind: %s script failed\n", perf);
@@ -385,6 +389,7 @@ int main(int argc, char **argv)
 	printf("file %s: %" PRIu64 " samples, %" PRIu64 " user frames unwound (%.1f per sample)\n",
 	       file, o.samples, o.frames, o.samples ? (double)o.frames / (double)o.samples : 0.0);
 	printf("%-34s %9s %9s\n", "", "wall s", "cpu s");
+	printf("%-34s %9.2f %9.2f\n", "perfcheck read + unwind only", ou.wall, ou.cpu);
 	printf("%-34s %9.2f %9.2f\n", "perfcheck unwind + symbols", o.wall, o.cpu);
 	printf("%-34s %9.2f %9.2f\n", "perf script --no-inline", p.wall, p.cpu);
 	printf("%-34s %9.2f %9.2f\n", "perfcheck unwind + inline frames", oi.wall, oi.cpu);

@@ -6,6 +6,7 @@
  * DW_AT_call_line the position of the frame around it.
  */
 #include "symbols/srcline.h"
+#include "symbols/debuginfo.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -38,7 +39,7 @@ struct sl_file {
 #define SL_BUCKETS 64
 
 struct pc_srcline_cache {
-	char *debuginfo_path;
+	char *debug_dir;
 	Dwfl_Callbacks cbs;
 	struct sl_file *buckets[SL_BUCKETS];
 };
@@ -46,22 +47,15 @@ struct pc_srcline_cache {
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir)
 {
 	struct pc_srcline_cache *c = calloc(1, sizeof(*c));
-	const char *dir = debug_dir ? debug_dir : "/usr/lib/debug";
-	size_t n = strlen(dir) + 16;
-
 	if (!c)
 		return NULL;
 	elf_version(EV_CURRENT);
-	c->debuginfo_path = malloc(n);
-	if (!c->debuginfo_path) {
+	c->debug_dir = strdup(debug_dir ? debug_dir : "/usr/lib/debug");
+	if (!c->debug_dir) {
 		free(c);
 		return NULL;
 	}
-	snprintf(c->debuginfo_path, n, "-:.debug:%s", dir);
-	c->cbs.find_elf = dwfl_build_id_find_elf;
-	c->cbs.find_debuginfo = dwfl_standard_find_debuginfo;
-	c->cbs.section_address = dwfl_offline_section_address;
-	c->cbs.debuginfo_path = &c->debuginfo_path;
+	pc_debuginfo_callbacks(&c->cbs);
 	return c;
 }
 
@@ -98,7 +92,7 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 			free(f);
 		}
 	}
-	free(c->debuginfo_path);
+	free(c->debug_dir);
 	free(c);
 }
 
@@ -123,6 +117,7 @@ static struct sl_file *file_get(struct pc_srcline_cache *c, const char *path)
 		dwfl_report_begin(f->dwfl);
 		f->mod = dwfl_report_elf(f->dwfl, path, path, -1, 0, false);
 		dwfl_report_end(f->dwfl, NULL, NULL);
+		pc_debuginfo_attach(f->mod, c->debug_dir);
 	}
 	f->next = c->buckets[b];
 	c->buckets[b] = f;

@@ -7,6 +7,7 @@
  * before the unwinder needs them.
  */
 #include "symbols/unwind.h"
+#include "symbols/debuginfo.h"
 #include "symbols/cfirow.h"
 
 #include <elfutils/libdwfl.h>
@@ -42,7 +43,7 @@ struct pc_unwinder {
 	enum pc_arch arch;
 	unsigned elf_machine;
 	unsigned fast_nregs;	/* 0: every sample through libdwfl's unwinder */
-	char *debuginfo_path;
+	char *debug_dir;	/* separate debug files by build id under it */
 	Dwfl_Callbacks cbs;
 	struct uw_space spaces[PC_UNWIND_SPACES];
 	uint64_t tick;
@@ -53,26 +54,18 @@ struct pc_unwinder {
 struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
 {
 	struct pc_unwinder *u = calloc(1, sizeof(*u));
-	size_t n;
-
 	if (!u)
 		return NULL;
 	elf_version(EV_CURRENT);
 	u->arch = arch;
 	u->elf_machine = pc_arch_elf_machine(arch);
 	u->fast_nregs = pc_cfi_nregs(arch);
-	/* "-": no CRC check of .gnu_debuglink files; then the build-id tree */
-	n = strlen(debug_dir ? debug_dir : "/usr/lib/debug") + 16;
-	u->debuginfo_path = malloc(n);
-	if (!u->debuginfo_path) {
+	u->debug_dir = strdup(debug_dir ? debug_dir : "/usr/lib/debug");
+	if (!u->debug_dir) {
 		free(u);
 		return NULL;
 	}
-	snprintf(u->debuginfo_path, n, "-:.debug:%s", debug_dir ? debug_dir : "/usr/lib/debug");
-	u->cbs.find_elf = dwfl_build_id_find_elf;
-	u->cbs.find_debuginfo = dwfl_standard_find_debuginfo;
-	u->cbs.section_address = dwfl_offline_section_address;
-	u->cbs.debuginfo_path = &u->debuginfo_path;
+	pc_debuginfo_callbacks(&u->cbs);
 	return u;
 }
 
@@ -90,7 +83,7 @@ void pc_unwinder_free(struct pc_unwinder *u)
 		return;
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
 		space_drop(&u->spaces[i]);
-	free(u->debuginfo_path);
+	free(u->debug_dir);
 	free(u);
 }
 
@@ -164,6 +157,7 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (!mod)
 		return NULL;
+	pc_debuginfo_attach(mod, u->debug_dir);
 	u->stats.modules++;
 	e = dwfl_module_getelf(mod, &bias);
 	if (!e || !gelf_getehdr(e, &eh))
