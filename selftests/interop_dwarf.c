@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 
@@ -219,9 +220,15 @@ struct ours {
 typedef void (*sample_fn)(struct __test_metadata *_metadata, struct ours *o,
 			  const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *ctx);
 
-/* Unwinds every sample of data in file order (fast: compiled CFI rows first). */
-static void walk_with(struct __test_metadata *_metadata, const char *data, bool fast,
-		      struct pc_unwind_stats *stats, sample_fn fn, void *ctx)
+struct ours_opts {
+	bool slow_only;		/* every sample through libdwfl's unwinder */
+	const char *debug_dir;	/* NULL: /usr/lib/debug */
+	struct pc_unwind_stats *stats;	/* filled at the end if non-NULL */
+};
+
+/* Unwinds every sample of data in file order. */
+static void walk_opts(struct __test_metadata *_metadata, const char *data,
+		      const struct ours_opts *opts, sample_fn fn, void *ctx)
 {
 	struct ours o;
 	struct pc_error err = { 0 };
@@ -233,9 +240,9 @@ static void walk_with(struct __test_metadata *_metadata, const char *data, bool 
 	ASSERT_EQ(0, pd_reader_open(&o.r, data, &err)) TH_LOG("%s", err.msg);
 	ASSERT_EQ(0, pd_reader_feature_string(&o.r, PD_FEAT_ARCH, arch, sizeof(arch), &err));
 	ASSERT_EQ(PC_ARCH_X86_64, pc_arch_from_name(arch)) TH_LOG("ARCH %s", arch);
-	o.u = pc_unwinder_new(pc_arch_from_name(arch), NULL);
+	o.u = pc_unwinder_new(pc_arch_from_name(arch), opts->debug_dir);
 	ASSERT_NE(NULL, o.u);
-	pc_unwinder_set_fast(o.u, fast);
+	pc_unwinder_set_fast(o.u, !opts->slow_only);
 	pdmaps_init(&o.maps);
 	while ((ret = pd_reader_next(&o.r, &pos, &rec, &err)) == 1) {
 		struct pd_sample s;
@@ -259,8 +266,8 @@ static void walk_with(struct __test_metadata *_metadata, const char *data, bool 
 		fn(_metadata, &o, &s, ips, nr, ctx);
 	}
 	ASSERT_EQ(0, ret) TH_LOG("%s", err.msg);
-	if (stats)
-		*stats = *pc_unwinder_stats(o.u);
+	if (opts->stats)
+		*opts->stats = *pc_unwinder_stats(o.u);
 	pc_unwinder_free(o.u);
 	pdmaps_free(&o.maps);
 	pd_reader_close(&o.r);
@@ -268,7 +275,9 @@ static void walk_with(struct __test_metadata *_metadata, const char *data, bool 
 
 static void walk(struct __test_metadata *_metadata, const char *data, sample_fn fn, void *ctx)
 {
-	walk_with(_metadata, data, true, NULL, fn, ctx);
+	struct ours_opts opts = { 0 };
+
+	walk_opts(_metadata, data, &opts, fn, ctx);
 }
 
 static const struct psample *find_sample(const struct pscript *ps, const struct pd_sample *s)
@@ -321,7 +330,9 @@ static void chains(struct __test_metadata *_metadata, FIXTURE_DATA(dwarf) *self,
 
 	ASSERT_EQ(0, perf_script(_metadata, self->perf, self->data, false, &ctx.ps));
 	ASSERT_GT(ctx.ps.nr, 0);
-	walk_with(_metadata, self->data, fast, &st, check_chain, &ctx);
+	struct ours_opts opts = { .slow_only = !fast, .stats = &st };
+
+	walk_opts(_metadata, self->data, &opts, check_chain, &ctx);
 	TH_LOG("%zu samples compared, %zu in c <- b <- a <- main; %llu from compiled CFI rows, %llu through libdwfl",
 	       ctx.compared, ctx.abc, (unsigned long long)st.fast, (unsigned long long)st.slow);
 	EXPECT_EQ(ctx.ps.nr, ctx.compared);
@@ -411,6 +422,154 @@ TEST_F(dwarf, inline_frames_and_srclines_equal_perf_script)
 	EXPECT_GT(ctx.inlined, 0);
 	pc_srcline_free(ctx.sl);
 	pscript_free(&ctx.ps);
+}
+
+/*
+ * Separate debug files: a workload built without .eh_frame for its own
+ * functions (their CFI is in .debug_frame only), stripped, its debug file
+ * under DIR/.build-id/xx/yyyy.debug.  The unwinder finds .debug_frame there
+ * by build id; without the debug file the same samples stop in c.
+ */
+FIXTURE(debugfile) {
+	char *dir;
+	char work[PATH_MAX + 16], data[PATH_MAX + 16], debug_dir[PATH_MAX + 16];
+};
+
+static int run_ok(struct __test_metadata *_metadata, char **argv, char **out)
+{
+	struct pc_run run;
+	int ok;
+
+	if (pc_test_run(&run, 300, argv))
+		return 0;
+	ok = run.exit_code == 0;
+	if (!ok)
+		TH_LOG("%s: %s", argv[0], run.err ? run.err : "");
+	if (out) {
+		*out = run.out;
+		run.out = NULL;
+	}
+	pc_run_free(&run);
+	return ok;
+}
+
+FIXTURE_SETUP(debugfile)
+{
+	char src[PATH_MAX + 16], dbg[PATH_MAX + 16], id_dir[PATH_MAX + 64], id_file[PATH_MAX + 128];
+	const char *perf = up_perf();
+	char *notes = NULL, *id;
+	FILE *f;
+
+	if (!perf)
+		SKIP(return, "no perf to record with (PERFCHECK_PERF, PATH)");
+	if (!pc_test_have_program("cc") || !pc_test_have_program("objcopy") ||
+	    !pc_test_have_program("readelf"))
+		SKIP(return, "no cc, objcopy and readelf to build and split the workload");
+	self->dir = pc_test_mkdtemp("interop-dwarf-debugfile");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(src, sizeof(src), "%s/w.c", self->dir);
+	snprintf(self->work, sizeof(self->work), "%s/w", self->dir);
+	snprintf(dbg, sizeof(dbg), "%s/w.debug", self->dir);
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	snprintf(self->debug_dir, sizeof(self->debug_dir), "%s/debug", self->dir);
+	f = fopen(src, "w");
+	ASSERT_NE(NULL, f);
+	fputs(workload_src, f);
+	fclose(f);
+	{
+		char *cc[] = { "cc", "-O2", "-g", "-fomit-frame-pointer", "-fno-asynchronous-unwind-tables",
+			       "-fno-unwind-tables", "-Wl,--build-id", "-o", self->work, src, NULL };
+		char *keep[] = { "objcopy", "--only-keep-debug", self->work, dbg, NULL };
+		char *strip[] = { "objcopy", "--strip-debug", self->work, NULL };
+		char *rn[] = { "readelf", "-n", self->work, NULL };
+
+		ASSERT_TRUE(run_ok(_metadata, cc, NULL));
+		ASSERT_TRUE(run_ok(_metadata, keep, NULL));
+		ASSERT_TRUE(run_ok(_metadata, strip, NULL));
+		ASSERT_TRUE(run_ok(_metadata, rn, &notes));
+	}
+	id = notes ? strstr(notes, "Build ID: ") : NULL;
+	ASSERT_NE(NULL, id);
+	id += strlen("Build ID: ");
+	id[strspn(id, "0123456789abcdef")] = '\0';
+	ASSERT_LT(2, strlen(id));
+	snprintf(id_dir, sizeof(id_dir), "%s/.build-id", self->debug_dir);
+	ASSERT_EQ(0, mkdir(self->debug_dir, 0755));
+	ASSERT_EQ(0, mkdir(id_dir, 0755));
+	snprintf(id_dir, sizeof(id_dir), "%s/.build-id/%.2s", self->debug_dir, id);
+	ASSERT_EQ(0, mkdir(id_dir, 0755));
+	snprintf(id_file, sizeof(id_file), "%s/%s.debug", id_dir, id + 2);
+	ASSERT_EQ(0, rename(dbg, id_file));
+	free(notes);
+	{
+		char *rec[] = { (char *)perf, "record", "-q", "--call-graph", "dwarf", "-e", "cpu-clock",
+				"-c", "200000", "-o", self->data, "--", self->work, NULL };
+		struct pc_run run;
+
+		ASSERT_EQ(0, pc_test_run(&run, 300, rec));
+		if (run.exit_code) {
+			pc_run_free(&run);
+			SKIP(return, "perf record --call-graph dwarf failed here");
+		}
+		pc_run_free(&run);
+	}
+}
+
+FIXTURE_TEARDOWN(debugfile)
+{
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+struct depth_ctx {
+	const char *work;
+	size_t in_c, full;	/* samples whose ip is in c; those unwound c <- b <- a <- main */
+};
+
+static void count_depth(struct __test_metadata *_metadata, struct ours *o,
+			const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *vctx)
+{
+	struct depth_ctx *ctx = vctx;
+	static const char *const want[] = { "c+", "b+", "a+", "main+" };
+	char sym[160];
+	uint64_t rel;
+	uint32_t i;
+
+	if (!nr)
+		return;
+	pdmaps_describe(&o->maps, s->pid, ips[0], &rel, sym, sizeof(sym));
+	if (strncmp(sym, "c+", 2))
+		return;
+	ctx->in_c++;
+	for (i = 1; i < 4 && i < nr; i++) {
+		pdmaps_describe(&o->maps, s->pid, ips[i], &rel, sym, sizeof(sym));
+		if (strncmp(sym, want[i], strlen(want[i])))
+			break;
+	}
+	ctx->full += i == 4;
+}
+
+static void depths(struct __test_metadata *_metadata, const char *data, const char *debug_dir,
+		   struct depth_ctx *ctx)
+{
+	struct ours_opts opts = { .debug_dir = debug_dir };
+
+	walk_opts(_metadata, data, &opts, count_depth, ctx);
+}
+
+TEST_F(debugfile, debug_frame_from_the_build_id_debug_file)
+{
+	struct depth_ctx with = { .work = self->work }, without = { .work = self->work };
+	char empty[PATH_MAX + 32];
+
+	snprintf(empty, sizeof(empty), "%s/none", self->dir);
+	depths(_metadata, self->data, self->debug_dir, &with);
+	depths(_metadata, self->data, empty, &without);
+	TH_LOG("samples in c: %zu; unwound to main with the debug file: %zu, without: %zu",
+	       with.in_c, with.full, without.full);
+	ASSERT_GT(with.in_c, 10);
+	EXPECT_EQ(with.in_c, with.full);
+	EXPECT_EQ(0, without.full);
 }
 
 TEST_HARNESS_MAIN
