@@ -286,6 +286,7 @@ static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 			.stack = s.stack_user, .stack_size = s.stack_user_size,
 			.stack_dyn_size = s.stack_user_dyn_size,
 			.find_map = pdmaps_find, .map_ctx = &maps,
+			.maps_gen = pdmaps_gen(&maps, s.pid),
 		};
 		maps.cur_pid = s.pid;
 		if (pc_unwind(u, &us, ips, 127, &nr, &err))
@@ -378,7 +379,7 @@ int main(int argc, char **argv)
 	}
 	null = fopen("/dev/null", "w");
 	null_fd = null ? fileno(null) : -1;
-	if (getenv("UNWIND_OURS_ONLY")) { ours(file, false, null, &o); printf("%.3f s, fast %" PRIu64 " slow %" PRIu64 "\n", o.wall, o.fast, o.slow); return 0; }
+	if (getenv("UNWIND_OURS_ONLY")) { ours(file, false, getenv("UNWIND_NO_OUTPUT") ? NULL : null, &o); printf("%.3f s, fast %" PRIu64 " slow %" PRIu64 "\n", o.wall, o.fast, o.slow); return 0; }
 	if (!null || ours(file, false, NULL, &ou) || ours(file, false, null, &o) ||
 	    ours(file, true, null, &oi))
 		return 1;

@@ -260,6 +260,7 @@ static void walk_opts(struct __test_metadata *_metadata, const char *data,
 			.stack = s.stack_user, .stack_size = s.stack_user_size,
 			.stack_dyn_size = s.stack_user_dyn_size,
 			.find_map = pdmaps_find, .map_ctx = &o.maps,
+			.maps_gen = pdmaps_gen(&o.maps, s.pid),
 		};
 		o.maps.cur_pid = s.pid;
 		ASSERT_EQ(0, pc_unwind(o.u, &us, ips, 127, &nr, &err)) TH_LOG("%s", err.msg);

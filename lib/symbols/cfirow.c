@@ -66,9 +66,12 @@ static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 	row->ra_reg = (uint8_t)ra;
 	row->cfa_reg = (uint8_t)ops[0].number;
 	row->cfa_off = (int64_t)ops[0].number2;
-	for (unsigned r = 0; r < nregs; r++)
+	for (unsigned r = 0; r < nregs; r++) {
 		if (!compile_reg(fr, r, &row->kind[r], &row->off[r]))
 			return;
+		if (row->kind[r] != PC_CFI_UNDEF)
+			row->live[row->nr_live++] = (uint8_t)r;
+	}
 	row->usable = true;
 }
 

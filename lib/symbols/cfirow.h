@@ -28,6 +28,9 @@ struct pc_cfi_row {
 	int64_t cfa_off;
 	uint8_t kind[PC_DWARF_REGS_MAX];
 	int64_t off[PC_DWARF_REGS_MAX];
+	/* the registers whose rule is not "undefined", in order */
+	uint8_t nr_live;
+	uint8_t live[PC_DWARF_REGS_MAX];
 };
 
 #define PC_CFI_BUCKETS 4096

@@ -82,23 +82,8 @@ uint64_t pc_regs_dwarf_mask(enum pc_arch arch)
 	}
 }
 
-static void set(struct pc_user_regs *out, int dw, uint64_t v)
+static int check_abi(uint64_t abi, struct pc_error *err)
 {
-	if (dw < 0 || dw >= PC_DWARF_REGS_MAX)
-		return;
-	out->dwarf[dw] = v;
-	out->dwarf_valid |= 1ULL << dw;
-}
-
-int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_t *regs,
-		   uint64_t nr, struct pc_user_regs *out, struct pc_error *err)
-{
-	uint64_t valid, need, bits;
-	unsigned ip_bit, sp_bit;
-	uint64_t i = 0;
-
-	memset(out, 0, sizeof(*out));
-	out->arch = arch;
 	if (abi == PC_REGS_ABI_NONE)
 		return pc_error_set(err, ENODATA, "no user registers (ABI_NONE)");
 	if (abi == PC_REGS_ABI_32)
@@ -106,6 +91,19 @@ int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_
 	if (abi != PC_REGS_ABI_64)
 		return pc_error_set(err, EINVAL, "user registers: unknown ABI %llu",
 				    (unsigned long long)abi);
+	return 0;
+}
+
+int pc_regs_plan(enum pc_arch arch, uint64_t mask, struct pc_regs_plan *plan,
+		 struct pc_error *err)
+{
+	uint64_t valid, need, bits;
+	unsigned ip_bit, sp_bit;
+	uint32_t i = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->arch = arch;
+	plan->mask = mask;
 	switch (arch) {
 	case PC_ARCH_X86_64:
 		valid = X86_64_VALID, ip_bit = X86_64_IP, sp_bit = X86_64_SP;
@@ -116,11 +114,6 @@ int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_
 	default:
 		return pc_error_set(err, ENOTSUP, "no DWARF register map for this architecture");
 	}
-	if ((uint64_t)__builtin_popcountll(mask) != nr)
-		return pc_error_set(err, EINVAL,
-				    "user registers: mask 0x%llx has %d registers, the sample %llu",
-				    (unsigned long long)mask, __builtin_popcountll(mask),
-				    (unsigned long long)nr);
 	if (mask & ~valid)
 		return pc_error_set(err, EINVAL,
 				    "user registers: mask 0x%llx names registers %s does not have (0x%llx)",
@@ -131,18 +124,66 @@ int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_
 		return pc_error_set(err, EINVAL,
 				    "user registers: mask 0x%llx lacks the %s instruction or stack pointer",
 				    (unsigned long long)mask, pc_arch_name(arch));
-	for (bits = mask; bits; bits &= bits - 1) {
+	for (bits = mask; bits; bits &= bits - 1, i++) {
 		unsigned r = (unsigned)__builtin_ctzll(bits);
-		uint64_t v = regs[i++];
+		int dw = -1;
 
 		if (r == ip_bit)
-			out->ip = v;
+			plan->ip_at = i;
 		if (r == sp_bit)
-			out->sp = v;
+			plan->sp_at = i;
 		if (arch == PC_ARCH_X86_64)
-			set(out, x86_64_dwarf[r], v);
+			dw = x86_64_dwarf[r];
 		else if (r <= ARM64_SP)
-			set(out, (int)r, v);
+			dw = (int)r;
+		plan->dwarf_of[i] = (int8_t)dw;
+		if (dw >= 0 && dw < PC_DWARF_REGS_MAX)
+			plan->dwarf_valid |= 1ULL << dw;
+		else
+			plan->dwarf_of[i] = -1;
 	}
+	plan->nr = i;
 	return 0;
+}
+
+int pc_regs_apply(const struct pc_regs_plan *plan, uint64_t abi, const uint64_t *regs,
+		  uint64_t nr, struct pc_user_regs *out, struct pc_error *err)
+{
+	int ret = check_abi(abi, err);
+
+	out->arch = plan->arch;
+	out->dwarf_valid = 0;
+	if (ret)
+		return ret;
+	if (nr != plan->nr)
+		return pc_error_set(err, EINVAL,
+				    "user registers: mask 0x%llx has %u registers, the sample %llu",
+				    (unsigned long long)plan->mask, plan->nr, (unsigned long long)nr);
+	for (uint32_t i = 0; i < plan->nr; i++)
+		if (plan->dwarf_of[i] >= 0)
+			out->dwarf[plan->dwarf_of[i]] = regs[i];
+	out->ip = regs[plan->ip_at];
+	out->sp = regs[plan->sp_at];
+	out->dwarf_valid = plan->dwarf_valid;
+	return 0;
+}
+
+int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_t *regs,
+		   uint64_t nr, struct pc_user_regs *out, struct pc_error *err)
+{
+	struct pc_regs_plan plan;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->arch = arch;
+	ret = check_abi(abi, err);
+	if (ret)
+		return ret;
+	if ((uint64_t)__builtin_popcountll(mask) != nr)
+		return pc_error_set(err, EINVAL,
+				    "user registers: mask 0x%llx has %d registers, the sample %llu",
+				    (unsigned long long)mask, __builtin_popcountll(mask),
+				    (unsigned long long)nr);
+	ret = pc_regs_plan(arch, mask, &plan, err);
+	return ret ? ret : pc_regs_apply(&plan, abi, regs, nr, out, err);
 }

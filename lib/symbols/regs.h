@@ -54,6 +54,25 @@ struct pc_user_regs {
 int pc_regs_decode(enum pc_arch arch, uint64_t abi, uint64_t mask, const uint64_t *regs,
 		   uint64_t nr, struct pc_user_regs *out, struct pc_error *err);
 
+/*
+ * The same in two steps, for many samples of one attr: the plan checks the
+ * mask once (the errors of pc_regs_decode but the count and the ABI), the
+ * apply maps one sample's values (checking their count and ABI).
+ */
+struct pc_regs_plan {
+	enum pc_arch arch;
+	uint64_t mask;
+	uint32_t nr;			/* popcount(mask) */
+	uint32_t ip_at, sp_at;		/* their index in a sample's values */
+	int8_t dwarf_of[64];		/* value i -> DWARF register, -1 for none */
+	uint64_t dwarf_valid;
+};
+
+int pc_regs_plan(enum pc_arch arch, uint64_t mask, struct pc_regs_plan *plan,
+		 struct pc_error *err);
+int pc_regs_apply(const struct pc_regs_plan *plan, uint64_t abi, const uint64_t *regs,
+		  uint64_t nr, struct pc_user_regs *out, struct pc_error *err);
+
 /* The sample_regs_user mask perf records for --call-graph dwarf on arch. */
 uint64_t pc_regs_dwarf_mask(enum pc_arch arch);
 

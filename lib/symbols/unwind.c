@@ -18,12 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define UW_KNOWN 16
+
 struct uw_space {
 	uint32_t pid;
 	Dwfl *dwfl;
 	bool attached;
 	uint64_t used;		/* LRU tick, 0 when the slot is free */
 	struct pc_cfi_rows rows;	/* the fast path's compiled CFI */
+	/* maps checked against their module while the caller's maps_gen holds */
+	uint64_t gen;
+	struct uw_known {
+		uint64_t start, end, pgoff;
+		Dwfl_Module *mod;
+	} known[UW_KNOWN];
+	uint32_t nr_known, next_known;
 };
 
 /* What one pc_unwind call works on; the callbacks reach it through u. */
@@ -49,6 +58,8 @@ struct pc_unwinder {
 	uint64_t tick;
 	struct uw_current cur;
 	struct pc_unwind_stats stats;
+	struct pc_regs_plan plan;	/* of the last mask seen, when valid */
+	bool plan_ok;
 };
 
 struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
@@ -128,7 +139,20 @@ static struct uw_space *space_get(struct pc_unwinder *u, uint32_t pid)
 	return victim;
 }
 
-/* The module of the map holding addr, reported if new; NULL if none. */
+static Dwfl_Module *remember(struct uw_space *sp, const struct pc_unwind_map *m,
+			     Dwfl_Module *mod)
+{
+	sp->known[sp->next_known] = (struct uw_known){ m->start, m->end, m->pgoff, mod };
+	sp->next_known = (sp->next_known + 1) % UW_KNOWN;
+	if (sp->nr_known < UW_KNOWN)
+		sp->nr_known++;
+	return mod;
+}
+
+/*
+ * The module of the map holding addr, reported if new; NULL if none.  A map
+ * found and checked before under the same maps_gen is taken as it was.
+ */
 static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwind_map *m)
 {
 	struct uw_current *c = &u->cur;
@@ -140,6 +164,14 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 	GElf_Ehdr eh;
 	Elf *e;
 
+	for (uint32_t i = 0; i < c->space->nr_known; i++) {
+		const struct uw_known *k = &c->space->known[i];
+
+		if (addr >= k->start && addr < k->end) {
+			*m = (struct pc_unwind_map){ k->start, k->end, k->pgoff, NULL };
+			return k->mod;
+		}
+	}
 	if (c->s->find_map(c->s->map_ctx, addr, m) || !m->path || addr < m->start ||
 	    addr >= m->end || m->pgoff > m->start)
 		return NULL;
@@ -148,7 +180,7 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 	if (mod) {
 		name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 		if (name && !strcmp(name, m->path))
-			return mod;
+			return remember(c->space, m, mod);
 		c->conflict = true;	/* another file is mapped there now */
 		return NULL;
 	}
@@ -168,7 +200,7 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 		snprintf(c->wrong_path, sizeof(c->wrong_path), "%s", m->path);
 		return NULL;
 	}
-	return dwfl_addrmodule(dwfl, addr) == mod ? mod : NULL;
+	return dwfl_addrmodule(dwfl, addr) == mod ? remember(c->space, m, mod) : NULL;
 }
 
 /* A word of the mapped file at addr (perf reads text and rodata so). */
@@ -310,7 +342,8 @@ static int fast_unwind(struct pc_unwinder *u)
 		if (cfa_ok)
 			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
 		nvalid = 0;
-		for (unsigned r = 0; r < nregs; r++) {
+		for (unsigned l = 0; l < row->nr_live; l++) {
+			unsigned r = row->live[l];
 			Dwarf_Word w;
 
 			switch (row->kind[r]) {
@@ -359,6 +392,10 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 	c->space = space_get(u, c->s->pid);
 	if (!c->space)
 		return pc_error_set(err, ENOMEM, "unwind: cannot create an address space");
+	if (!c->s->maps_gen || c->s->maps_gen != c->space->gen) {
+		c->space->nr_known = c->space->next_known = 0;
+		c->space->gen = c->s->maps_gen;
+	}
 	if (!report(u, c->regs.ip, &m)) {
 		if (c->wrong_machine)
 			return pc_error_set(err, EINVAL,
@@ -401,12 +438,19 @@ int pc_unwind(struct pc_unwinder *u, const struct pc_unwind_sample *s, uint64_t 
 	ret = check_sample(s, err);
 	if (ret)
 		return ret;
-	memset(c, 0, sizeof(*c));
+	c->conflict = c->wrong_machine = false;
+	c->nr = 0;
 	c->s = s;
 	c->ips = ips;
 	c->max = max;
-	ret = pc_regs_decode(u->arch, s->regs_abi, s->regs_mask, s->regs, s->nr_regs,
-			     &c->regs, err);
+	if (!u->plan_ok || u->plan.mask != s->regs_mask) {
+		u->plan_ok = false;
+		ret = pc_regs_plan(u->arch, s->regs_mask, &u->plan, err);
+		if (ret)
+			return ret;
+		u->plan_ok = true;
+	}
+	ret = pc_regs_apply(&u->plan, s->regs_abi, s->regs, s->nr_regs, &c->regs, err);
 	if (ret || !max)
 		return ret;
 	ret = unwind_once(u, err);

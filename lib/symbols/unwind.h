@@ -48,6 +48,12 @@ struct pc_unwind_sample {
 	uint64_t stack_size, stack_dyn_size;
 	pc_unwind_find_map_fn find_map;
 	void *map_ctx;
+	/*
+	 * A number the caller changes whenever this process's maps change
+	 * (an mmap, an exec): while it stays the same, maps already looked up
+	 * are not asked again.  0: unknown, every sample asks.
+	 */
+	uint64_t maps_gen;
 };
 
 struct pc_unwind_stats {

@@ -17,6 +17,7 @@ static void proc_clear(struct pdm_proc *p)
 	for (size_t i = 0; i < p->nr; i++)
 		free(p->maps[i].path);
 	p->nr = 0;
+	p->gen++;
 }
 
 void pdmaps_free(struct pdmaps *m)
@@ -53,6 +54,7 @@ static struct pdm_proc *proc_get(struct pdmaps *m, uint32_t pid, int create)
 	if (!p)
 		return NULL;
 	p->pid = pid;
+	p->gen = 1;
 	m->procs[m->nr++] = p;
 	return p;
 }
@@ -69,6 +71,7 @@ static int proc_add(struct pdm_proc *p, uint64_t start, uint64_t len, uint64_t p
 		p->maps = v;
 		p->cap = cap;
 	}
+	p->gen++;
 	p->maps[p->nr] = (struct pdm_map){ start, start + len, pgoff, strdup(path), NULL };
 	if (!p->maps[p->nr].path)
 		return -ENOMEM;
@@ -153,6 +156,13 @@ static struct pdm_map *find(struct pdmaps *m, uint32_t pid, uint64_t addr)
 		}
 	}
 	return NULL;
+}
+
+uint64_t pdmaps_gen(struct pdmaps *m, uint32_t pid)
+{
+	struct pdm_proc *p = proc_get(m, pid, 0);
+
+	return p ? p->gen : 0;
 }
 
 int pdmaps_find(void *ctx, uint64_t addr, struct pc_unwind_map *out)

@@ -25,6 +25,7 @@ struct pdm_proc {
 	struct pdm_map *maps;	/* in arrival order: the last one wins */
 	size_t nr, cap;
 	size_t last;		/* the map of the last lookup */
+	uint64_t gen;		/* changes with every change of the maps, never 0 */
 };
 
 struct pdmaps {
@@ -38,6 +39,8 @@ void pdmaps_init(struct pdmaps *m);
 void pdmaps_free(struct pdmaps *m);
 /* Takes a user MMAP/MMAP2, an exec COMM, a FORK into the table; other records are ignored. */
 int pdmaps_record(struct pdmaps *m, const struct pd_record *rec);
+/* The maps generation of pid (pc_unwind_sample.maps_gen), 0 when unknown. */
+uint64_t pdmaps_gen(struct pdmaps *m, uint32_t pid);
 /* pc_unwind_find_map_fn over m->cur_pid's maps (ctx is the struct pdmaps). */
 int pdmaps_find(void *ctx, uint64_t addr, struct pc_unwind_map *out);
 
