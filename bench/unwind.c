@@ -178,6 +178,9 @@ struct symcache_ent {
 	uint32_t pid;
 	uint64_t rel;
 	struct symcache_ent *next;
+	/* inline frames at ip, looked up once when asked (nr_inl < 0: not yet) */
+	int nr_inl;
+	const char *inl[8];
 	char sym[];
 };
 
@@ -185,7 +188,7 @@ struct symcache_ent {
 
 static struct symcache_ent *symcache[SYMCACHE_BUCKETS];
 
-static const struct symcache_ent *describe(struct pdmaps *maps, uint32_t pid, uint64_t ip)
+static struct symcache_ent *describe(struct pdmaps *maps, uint32_t pid, uint64_t ip)
 {
 	size_t b = (size_t)((ip * 0x9e3779b97f4a7c15ULL) >> 48) % SYMCACHE_BUCKETS;
 	struct symcache_ent *e;
@@ -202,6 +205,7 @@ static const struct symcache_ent *describe(struct pdmaps *maps, uint32_t pid, ui
 	e->ip = ip;
 	e->pid = pid;
 	e->rel = rel;
+	e->nr_inl = -1;
 	strcpy(e->sym, sym);
 	e->next = symcache[b];
 	symcache[b] = e;
@@ -305,15 +309,20 @@ static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 			struct pc_unwind_map m;
 			struct pc_src_frame fr[16];
 			uint32_t nfr = 0;
-			const struct symcache_ent *d = describe(&maps, s.pid, ips[i]);
+			struct symcache_ent *d = describe(&maps, s.pid, ips[i]);
 			uint64_t rel = d ? d->rel : ips[i];
 			const char *sym = d ? d->sym : "[unknown]";
 
-			if (sl && !pdmaps_find(&maps, ips[i], &m) && m.path)
-				pc_srcline_frames(sl, m.path, rel, fr, 16, &nfr);
-			for (uint32_t k = 0; k + 1 < nfr; k++) {
+			if (sl && d && d->nr_inl < 0) {
+				d->nr_inl = 0;
+				if (!pdmaps_find(&maps, ips[i], &m) && m.path &&
+				    !pc_srcline_frames(sl, m.path, rel, fr, 16, &nfr))
+					for (uint32_t k = 0; k + 1 < nfr && d->nr_inl < 8; k++)
+						d->inl[d->nr_inl++] = fr[k].func ? fr[k].func : "??";
+			}
+			for (int k = 0; sl && d && k < d->nr_inl; k++) {
 				out_addr(out, rel);
-				out_str(out, fr[k].func ? fr[k].func : "??");
+				out_str(out, d->inl[k]);
 				out_str(out, " (inlined)\n");
 			}
 			out_addr(out, rel);
