@@ -117,8 +117,6 @@ static void print_values(const struct stat_printer *p, const struct stat_evlist 
 			.interval = interval,
 		};
 
-		if (comm && !v[i].ena && !v[i].val)
-			continue;	/* a thread this counter never saw */
 		if (v[i].counted)
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
 		stat_print_line(p, &line);

@@ -39,7 +39,7 @@ static int add_thread(struct stat_evlist *l, pid_t tid, struct pc_error *err)
 	l->comms = c;
 	t[l->nr_threads] = tid;
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
-	if (tid < 0 || pc_read_file(path, c[l->nr_threads], sizeof(c[0])))
+	if (tid < 0 || pc_read_file(path, c[l->nr_threads], sizeof(c[0])) < 0)
 		snprintf(c[l->nr_threads], sizeof(c[0]), ":%d", (int)tid);
 	c[l->nr_threads][strcspn(c[l->nr_threads], "\n")] = '\0';
 	l->nr_threads++;
