@@ -22,7 +22,7 @@
 #include <sys/resource.h>
 
 #include "attr/attr.h"
-#include "probes/simkernel.h"
+#include "probes/kernel.h"
 #include "util/log.h"
 #include "util/sys.h"
 
