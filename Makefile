@@ -33,7 +33,7 @@ CFLAGS   += -DPC_STATIC_BUILD
 LDLIBS   += -llzma -lbz2 -lzstd -lpthread
 endif
 
-LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c stat/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c stat/*.c emulate/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard selftests/*.c))
 TEST_LIB := $(sort $(wildcard selftests/lib/*.c))

@@ -8,6 +8,7 @@ int cmd_script(int argc, char **argv);	/* reader/ */
 int cmd_report(int argc, char **argv);	/* reader/ */
 int cmd_probe(int argc, char **argv);	/* probes/ */
 int cmd_stat(int argc, char **argv);	/* stat/ */
+int cmd_emulate(int argc, char **argv);	/* emulate/ */
 int cmd_version(int argc, char **argv);
 
 #endif
