@@ -20,12 +20,15 @@
 
 /*
  * The measured rows of kernels.md (build_id, sigtrap, inherit_sample_read,
- * defer_callchain), the rest by the version each feature appeared in.
+ * defer_callchain) and of probes/baselines (measured in the matrix guests),
+ * the rest by the version each feature appeared in.  Debian's 5.10 takes
+ * PERF_FORMAT_LOST (read_lost, upstream 6.0): measured in the 5.10 guest,
+ * and found by emulating 5.10 against that baseline (selftests/kernel_emulate).
  * attr_size is sizeof(struct perf_event_attr) there: VER6 (5.10), VER7
  * (6.1), VER8 (6.12, 6.18), VER9 (7.2).
  */
 const struct pc_kernel_model pc_kernel_models[] = {
-	{ "5.10", 120, ALL & ~NEWER_THAN_5_10, EINVAL, 127 },
+	{ "5.10", 120, (ALL & ~NEWER_THAN_5_10) | FEAT(READ_LOST), EINVAL, 127 },
 	{ "6.1", 128, ALL & ~NEWER_THAN_6_1, EINVAL, 127 },
 	{ "6.12", 136, ALL & ~NEWER_THAN_6_18, EINVAL, 127 },
 	{ "6.18", 136, ALL & ~NEWER_THAN_6_18, EINVAL, 127 },
