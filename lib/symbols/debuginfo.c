@@ -79,3 +79,38 @@ void pc_debuginfo_attach(Dwfl_Module *mod, const char *debug_dir)
 	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) && userdata)
 		*userdata = (void *)debug_dir;
 }
+
+/*
+ * Static builds (the guests): libdwfl's debuginfod client, which dwfl_end
+ * always references, would be linked in and dlopen libdebuginfod at run
+ * time, and glibc warns at link time.  We never ask debuginfod (the
+ * callbacks above), so in a static build against elfutils 0.188 the
+ * client's four entry points are these no-ops instead; another elfutils
+ * version gets its own client back (and the warning), not a broken link.
+ */
+#include <elfutils/version.h>
+
+#if defined(PC_STATIC_BUILD) && _ELFUTILS_VERSION == 188
+void __libdwfl_debuginfod_end(debuginfod_client *c);
+int __libdwfl_debuginfod_find_executable(Dwfl *dwfl, const unsigned char *id, size_t len);
+int __libdwfl_debuginfod_find_debuginfo(Dwfl *dwfl, const unsigned char *id, size_t len);
+
+void __libdwfl_debuginfod_end(debuginfod_client *c)
+{
+}
+
+int __libdwfl_debuginfod_find_executable(Dwfl *dwfl, const unsigned char *id, size_t len)
+{
+	return -1;
+}
+
+int __libdwfl_debuginfod_find_debuginfo(Dwfl *dwfl, const unsigned char *id, size_t len)
+{
+	return -1;
+}
+
+debuginfod_client *dwfl_get_debuginfod_client(Dwfl *dwfl)
+{
+	return NULL;
+}
+#endif
