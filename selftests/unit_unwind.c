@@ -7,7 +7,8 @@
  * aarch64 sample unwound on this host: fixtures/unwind/arm64 holds a
  * freestanding aarch64 binary (main -> a -> b -> c, -O2, no frame
  * pointers) and the registers and stack it dumped of itself in c under
- * QEMU's user-mode emulator (make-dump.sh).
+ * QEMU's user-mode emulator (make-dump.sh).  Both are built into this test
+ * (.incbin), so that it runs where there is no source tree (the guests).
  */
 #include <elf.h>
 #include <errno.h>
@@ -121,6 +122,17 @@ TEST(arch_names_of_the_arch_header)
 
 /* ---------------------------------------------------------- the fixture */
 
+/* the fixture's two files, in this binary (paths from the top of the tree, where make runs) */
+extern const unsigned char arm64_work[], arm64_work_end[], arm64_dump[], arm64_dump_end[];
+__asm__(".pushsection .rodata\n"
+	".balign 16\n"
+	"arm64_work: .incbin \"fixtures/unwind/arm64/work\"\n"
+	"arm64_work_end:\n"
+	".balign 16\n"
+	"arm64_dump: .incbin \"fixtures/unwind/arm64/work.dump\"\n"
+	"arm64_dump_end:\n"
+	".popsection\n");
+
 struct arm64_dump {
 	char magic[8];
 	uint64_t mask;
@@ -130,6 +142,7 @@ struct arm64_dump {
 };
 
 FIXTURE(arm64) {
+	char *dir;
 	char bin[PATH_MAX + 64];
 	struct arm64_dump d;
 	struct pc_unwind_map map;
@@ -147,26 +160,29 @@ static int one_map(void *ctx, uint64_t addr, struct pc_unwind_map *m)
 
 FIXTURE_SETUP(arm64)
 {
-	const char *src = pc_test_srcdir("fixtures/unwind/arm64/work.dump");
-	char path[PATH_MAX + 128];
+	size_t size = (size_t)(arm64_work_end - arm64_work);
 	int fd;
 
-	if (!src)
-		SKIP(return, "no source tree with fixtures/unwind/arm64 (a guest carries binaries only)");
-	snprintf(self->bin, sizeof(self->bin), "%s/fixtures/unwind/arm64/work", src);
-	snprintf(path, sizeof(path), "%s.dump", self->bin);
-	fd = open(path, O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ((ssize_t)sizeof(self->d), read(fd, &self->d, sizeof(self->d)));
-	close(fd);
+	ASSERT_EQ(sizeof(self->d), (size_t)(arm64_dump_end - arm64_dump));
+	memcpy(&self->d, arm64_dump, sizeof(self->d));
 	ASSERT_EQ(0, memcmp(self->d.magic, "PCUWARM1", 8));
 	ASSERT_EQ(sizeof(self->d.stack), self->d.size);
+	/* the unwinder opens ELF files by path: the binary goes to a file */
+	self->dir = pc_test_mkdtemp("unit-unwind");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->bin, sizeof(self->bin), "%s/work", self->dir);
+	fd = open(self->bin, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)size, write(fd, arm64_work, size));
+	close(fd);
 	/* the static binary's one text segment: ET_EXEC at 0x400000, offset 0 */
 	self->map = (struct pc_unwind_map){ 0x400000, 0x410000, 0, self->bin };
 }
 
 FIXTURE_TEARDOWN(arm64)
 {
+	if (self->dir)
+		pc_test_rmdir(self->dir);
 }
 
 static struct pc_unwind_sample arm64_sample(FIXTURE_DATA(arm64) *self)
