@@ -425,6 +425,66 @@ TEST_F(dwarf, inline_frames_and_srclines_equal_perf_script)
 	pscript_free(&ctx.ps);
 }
 
+struct garbage_ctx {
+	struct pc_unwinder *u;
+	uint64_t seed;
+	size_t samples, frames;
+};
+
+/* Each real sample again with its stack (and then its registers) overwritten. */
+static void unwind_garbage(struct __test_metadata *_metadata, struct ours *o,
+			   const struct pd_sample *s, const uint64_t *ips, uint32_t nr, void *vctx)
+{
+	struct garbage_ctx *ctx = vctx;
+	uint64_t regs[64], out[128];
+	uint64_t nregs = (uint64_t)__builtin_popcountll(s->evsel->attr.attr.sample_regs_user);
+	size_t words = s->stack_user_size / 8;
+	uint64_t *stack = malloc(words * 8 + 8);
+	struct pc_error err = { 0 };
+	uint32_t got;
+
+	ASSERT_NE(NULL, stack);
+	ASSERT_GE(64, nregs);
+	memcpy(regs, s->regs_user, nregs * 8);
+	for (int round = 0; round < 2; round++) {
+		struct pc_unwind_sample us = {
+			.pid = s->pid, .tid = s->tid, .regs_abi = s->regs_user_abi,
+			.regs_mask = s->evsel->attr.attr.sample_regs_user, .regs = regs,
+			.nr_regs = nregs, .stack = stack, .stack_size = s->stack_user_size,
+			.stack_dyn_size = s->stack_user_dyn_size,
+			.find_map = pdmaps_find, .map_ctx = &o->maps,
+		};
+
+		for (size_t i = 0; i < words; i++) {
+			ctx->seed = ctx->seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* half the words point near the stack, where a frame would */
+			stack[i] = (i & 1) ? ctx->seed : s->regs_user[7] + (ctx->seed >> 52);
+		}
+		if (round)	/* registers too, but the ip and sp */
+			for (uint64_t r = 0; r < nregs; r++)
+				if (r != 7 && r != 8)
+					regs[r] = ctx->seed ^ (r * 0x9e3779b97f4a7c15ULL);
+		ASSERT_EQ(0, pc_unwind(ctx->u, &us, out, 127, &got, &err)) TH_LOG("%s", err.msg);
+		ASSERT_GE(127, got);
+		ctx->frames += got;
+	}
+	ctx->samples++;
+	free(stack);
+}
+
+/* Garbage stacks and registers on real samples: chains end, nothing crashes or loops. */
+TEST_F(dwarf, garbage_stacks_end_the_chain)
+{
+	struct garbage_ctx ctx = { .seed = 42 };
+
+	ctx.u = pc_unwinder_new(PC_ARCH_X86_64, NULL);
+	ASSERT_NE(NULL, ctx.u);
+	walk(_metadata, self->data, unwind_garbage, &ctx);
+	TH_LOG("%zu samples unwound on garbage, %zu frames", ctx.samples, ctx.frames);
+	EXPECT_GT(ctx.samples, 10);
+	pc_unwinder_free(ctx.u);
+}
+
 /*
  * Separate debug files: a workload built without .eh_frame for its own
  * functions (their CFI is in .debug_frame only), stripped, its debug file
