@@ -11,6 +11,22 @@
  * pid, its modules reported on first use, at most PC_UNWIND_SPACES of them
  * in LRU order): parsing ELF and CFI is the cost, and it is paid once.
  * The process's maps come from the caller, through a callback.
+ *
+ * Use, per perf.data file (arch from its ARCH header feature):
+ *
+ *	u = pc_unwinder_new(pc_arch_from_name(arch), NULL);
+ *	for each sample with regs_user_abi != 0 and a user stack:
+ *		struct pc_unwind_sample us = {
+ *			.pid = s->pid, .tid = s->tid, .regs_abi = s->regs_user_abi,
+ *			.regs_mask = attr.sample_regs_user, .regs = s->regs_user,
+ *			.nr_regs = popcount(attr.sample_regs_user),
+ *			.stack = s->stack_user, .stack_size = s->stack_user_size,
+ *			.stack_dyn_size = s->stack_user_dyn_size,
+ *			.find_map = my_find_map, .map_ctx = thread, .maps_gen = gen,
+ *		};
+ *		ret = pc_unwind(u, &us, ips, 127, &nr, &err);
+ *		chain = kernel part of s->callchain, then ips[0..nr)
+ *	pc_unwinder_forget(u, pid) on exec and exit; pc_unwinder_free(u).
  */
 #ifndef PERFCHECK_SYMBOLS_UNWIND_H
 #define PERFCHECK_SYMBOLS_UNWIND_H
