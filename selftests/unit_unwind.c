@@ -123,14 +123,23 @@ TEST(arch_names_of_the_arch_header)
 /* ---------------------------------------------------------- the fixture */
 
 /* the fixture's two files, in this binary (paths from the top of the tree, where make runs) */
-extern const unsigned char arm64_work[], arm64_work_end[], arm64_dump[], arm64_dump_end[];
+#define HIDDEN __attribute__((visibility("hidden")))
+extern HIDDEN const unsigned char arm64_work[], arm64_dump[];
+/* sizes computed by the assembler: C may not subtract pointers to two objects */
+extern HIDDEN const uint64_t arm64_work_size, arm64_dump_size;
+/* global symbols (hidden): aarch64's GOT relocations lose a local symbol's section offset */
 __asm__(".pushsection .rodata\n"
+	".global arm64_work, arm64_dump, arm64_work_size, arm64_dump_size\n"
+	".hidden arm64_work, arm64_dump, arm64_work_size, arm64_dump_size\n"
 	".balign 16\n"
 	"arm64_work: .incbin \"fixtures/unwind/arm64/work\"\n"
 	"arm64_work_end:\n"
 	".balign 16\n"
 	"arm64_dump: .incbin \"fixtures/unwind/arm64/work.dump\"\n"
 	"arm64_dump_end:\n"
+	".balign 8\n"
+	"arm64_work_size: .quad arm64_work_end - arm64_work\n"
+	"arm64_dump_size: .quad arm64_dump_end - arm64_dump\n"
 	".popsection\n");
 
 struct arm64_dump {
@@ -160,10 +169,10 @@ static int one_map(void *ctx, uint64_t addr, struct pc_unwind_map *m)
 
 FIXTURE_SETUP(arm64)
 {
-	size_t size = (size_t)(arm64_work_end - arm64_work);
+	size_t size = (size_t)arm64_work_size;
 	int fd;
 
-	ASSERT_EQ(sizeof(self->d), (size_t)(arm64_dump_end - arm64_dump));
+	ASSERT_EQ(sizeof(self->d), arm64_dump_size);
 	memcpy(&self->d, arm64_dump, sizeof(self->d));
 	ASSERT_EQ(0, memcmp(self->d.magic, "PCUWARM1", 8));
 	ASSERT_EQ(sizeof(self->d.stack), self->d.size);
