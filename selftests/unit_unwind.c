@@ -20,6 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elfutils/libdwelf.h>
+#include <libelf.h>
+
 #include "kselftest_harness.h"
 
 #include "lib/testutil.h"
@@ -185,7 +188,7 @@ FIXTURE_SETUP(arm64)
 	ASSERT_EQ((ssize_t)size, write(fd, arm64_work, size));
 	close(fd);
 	/* the static binary's one text segment: ET_EXEC at 0x400000, offset 0 */
-	self->map = (struct pc_unwind_map){ 0x400000, 0x410000, 0, self->bin };
+	self->map = (struct pc_unwind_map){ 0x400000, 0x410000, 0, self->bin, NULL };
 }
 
 FIXTURE_TEARDOWN(arm64)
@@ -353,6 +356,53 @@ TEST_F(arm64, ip_in_no_map_gives_no_frames)
 	EXPECT_EQ(0, pc_unwind(u, &s, ips, 64, &nr, &err));
 	EXPECT_EQ(0, nr);
 	EXPECT_EQ(1, pc_unwinder_stats(u)->no_map);
+	pc_unwinder_free(u);
+}
+
+/* The fixture binary's own build id, hex. */
+static void own_build_id(const char *path, char *hex, size_t size)
+{
+	const unsigned char *id;
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	ssize_t n;
+
+	hex[0] = '\0';
+	elf_version(EV_CURRENT);
+	e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	n = e ? dwelf_elf_gnu_build_id(e, (const void **)&id) : -1;
+	for (ssize_t i = 0; i < n && (size_t)(2 * i + 3) <= size; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* A map whose recorded build id is not the file's (rebuilt since): the file is not used. */
+TEST_F(arm64, file_with_another_build_id_is_not_used)
+{
+	struct pc_unwinder *u = pc_unwinder_new(PC_ARCH_AARCH64, NULL);
+	struct pc_unwind_sample s = arm64_sample(self);
+	struct pc_error err = { 0 };
+	uint64_t ips[64];
+	char right[129];
+	uint32_t nr = 99;
+
+	ASSERT_NE(NULL, u);
+	own_build_id(self->bin, right, sizeof(right));
+	ASSERT_EQ(40, strlen(right));
+	self->map.build_id = "0123456789abcdef0123456789abcdef01234567";
+	EXPECT_EQ(0, pc_unwind(u, &s, ips, 64, &nr, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(0, nr);
+	EXPECT_EQ(1, pc_unwinder_stats(u)->build_id_mismatch);
+	/* the recorded id, in either case: the whole chain */
+	for (char *p = right; *p; p++)
+		*p = (char)(*p >= 'a' && *p <= 'f' ? *p - 'a' + 'A' : *p);
+	self->map.build_id = right;
+	EXPECT_EQ(0, pc_unwind(u, &s, ips, 64, &nr, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(5, nr);
+	EXPECT_EQ(1, pc_unwinder_stats(u)->build_id_mismatch);
 	pc_unwinder_free(u);
 }
 

@@ -10,13 +10,17 @@
 #include "symbols/debuginfo.h"
 #include "symbols/cfirow.h"
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define UW_KNOWN 16
 
@@ -48,7 +52,17 @@ struct uw_current {
 	unsigned wrong_em;
 };
 
+/* A file's build id checked against the one recorded, once per (path, id). */
+struct uw_checked {
+	char *path, *want;
+	bool ok;
+	struct uw_checked *next;
+};
+
+#define UW_CHECKED_BUCKETS 256
+
 struct pc_unwinder {
+	struct uw_checked *checked[UW_CHECKED_BUCKETS];
 	enum pc_arch arch;
 	unsigned elf_machine;
 	unsigned fast_nregs;	/* 0: every sample through libdwfl's unwinder */
@@ -94,6 +108,16 @@ void pc_unwinder_free(struct pc_unwinder *u)
 		return;
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
 		space_drop(&u->spaces[i]);
+	for (size_t b = 0; b < UW_CHECKED_BUCKETS; b++) {
+		struct uw_checked *k = u->checked[b], *n;
+
+		for (; k; k = n) {
+			n = k->next;
+			free(k->path);
+			free(k->want);
+			free(k);
+		}
+	}
 	free(u->debug_dir);
 	free(u);
 }
@@ -139,6 +163,63 @@ static struct uw_space *space_get(struct pc_unwinder *u, uint32_t pid)
 	return victim;
 }
 
+static bool file_has_build_id(const char *path, const char *want)
+{
+	const unsigned char *id;
+	char hex[2 * 64 + 1];
+	bool ok = false;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *e;
+
+	if (fd < 0)
+		return false;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	n = e ? dwelf_elf_gnu_build_id(e, (const void **)&id) : -1;
+	if (n > 0 && n <= 64) {
+		for (ssize_t i = 0; i < n; i++)
+			snprintf(hex + 2 * i, 3, "%02x", id[i]);
+		ok = !strcasecmp(hex, want);
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ok;
+}
+
+/* Whether path is the file recorded with build id want (cached). */
+static bool build_id_ok(struct pc_unwinder *u, const char *path, const char *want)
+{
+	size_t h = 5381, b;
+	struct uw_checked *k;
+
+	for (const char *p = path; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	for (const char *p = want; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	b = h % UW_CHECKED_BUCKETS;
+	for (k = u->checked[b]; k; k = k->next)
+		if (!strcmp(k->path, path) && !strcmp(k->want, want))
+			return k->ok;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return false;
+	k->path = strdup(path);
+	k->want = strdup(want);
+	k->ok = file_has_build_id(path, want);
+	if (!k->path || !k->want) {
+		free(k->path);
+		free(k->want);
+		free(k);
+		return false;
+	}
+	k->next = u->checked[b];
+	u->checked[b] = k;
+	if (!k->ok)
+		u->stats.build_id_mismatch++;
+	return k->ok;
+}
+
 static Dwfl_Module *remember(struct uw_space *sp, const struct pc_unwind_map *m,
 			     Dwfl_Module *mod)
 {
@@ -172,6 +253,7 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 			return k->mod;
 		}
 	}
+	*m = (struct pc_unwind_map){ 0 };	/* what the callback leaves is unknown */
 	if (c->s->find_map(c->s->map_ctx, addr, m) || !m->path || addr < m->start ||
 	    addr >= m->end || m->pgoff > m->start)
 		return NULL;
@@ -184,6 +266,8 @@ static Dwfl_Module *report(struct pc_unwinder *u, uint64_t addr, struct pc_unwin
 		c->conflict = true;	/* another file is mapped there now */
 		return NULL;
 	}
+	if (m->build_id && *m->build_id && !build_id_ok(u, m->path, m->build_id))
+		return NULL;
 	dwfl_report_begin_add(dwfl);
 	mod = dwfl_report_elf(dwfl, m->path, m->path, -1, base, false);
 	dwfl_report_end(dwfl, NULL, NULL);

@@ -45,9 +45,12 @@ struct pc_unwind_map {
 	/* the file to open, already resolved (--symfs, build-id cache);
 	 * NULL for an anonymous map (nothing to unwind with there) */
 	const char *path;
+	/* the build id recorded for it (hex), NULL or "" when unknown: a file
+	 * whose own build id differs (rebuilt since) is not used */
+	const char *build_id;
 };
 
-/* The map holding addr: 0 with *m filled, or -ENOENT. */
+/* The map holding addr: 0 with *m filled (it comes zeroed), or -ENOENT. */
 typedef int (*pc_unwind_find_map_fn)(void *ctx, uint64_t addr, struct pc_unwind_map *m);
 
 struct pc_unwind_sample {
@@ -79,6 +82,7 @@ struct pc_unwind_stats {
 	uint64_t truncated;	/* the unwinder stopped on an error after >= 1 frame */
 	uint64_t modules;	/* ELF modules reported (across every space) */
 	uint64_t resets;	/* address spaces rebuilt (a map changed under an address) */
+	uint64_t build_id_mismatch;	/* files refused: not the build id recorded */
 	uint64_t fast;		/* samples unwound from compiled CFI rows */
 	uint64_t slow;		/* samples unwound by libdwfl's own unwinder */
 };

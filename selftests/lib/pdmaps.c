@@ -176,6 +176,7 @@ int pdmaps_find(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 	out->end = pm->end;
 	out->pgoff = pm->pgoff;
 	out->path = pm->path[0] == '/' ? pm->path : NULL;
+	out->build_id = NULL;
 	return 0;
 }
 
