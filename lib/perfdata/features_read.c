@@ -260,7 +260,7 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 	uint64_t body = rec->header.size - sizeof(struct perf_event_header);
 
 	if (rec->header.type == PC_RECORD_HEADER_ATTR) {
-		struct pd_evsel *evsels, *evsel;
+		struct pd_evsel *evsel;
 		uint32_t attr_size;
 		uint64_t nr_ids;
 		char buf[64];
@@ -276,14 +276,22 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 			return pd_bad(r, err, rec->offset + 12,
 				      "ATTR record: attr.size %u does not fit the record body of %llu bytes",
 				      attr_size, (unsigned long long)body);
-		if (r->nr_evsels >= 4096)
-			return pd_bad(r, err, rec->offset, "too many ATTR records");
-		evsels = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*evsels));
-		if (!evsels)
-			return pc_error_set(err, ENOMEM, "out of memory");
-		r->evsels = evsels;
-		evsel = &evsels[r->nr_evsels];
+		if (r->nr_evsels >= PD_MAX_EVSELS)
+			return pd_bad(r, err, rec->offset, "more than %d ATTR records",
+				      PD_MAX_EVSELS);
+		/*
+		 * Consumers keep pointers to evsels (sample.evsel) across later
+		 * ATTR records: the array is reserved whole at the first one and
+		 * never moves (calloc leaves the untouched pages unbacked).
+		 */
+		if (!r->evsels) {
+			r->evsels = calloc(PD_MAX_EVSELS, sizeof(*r->evsels));
+			if (!r->evsels)
+				return pc_error_set(err, ENOMEM, "out of memory");
+		}
+		evsel = &r->evsels[r->nr_evsels];
 		memset(evsel, 0, sizeof(*evsel));
+		evsel->idx = r->nr_evsels;
 		r->nr_evsels++;
 		ret = pd_load_attr(r, evsel, p + 8, attr_size, rec->offset + 8, err);
 		if (ret)

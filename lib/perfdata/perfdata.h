@@ -26,10 +26,15 @@
 
 /* ---------------------------------------------------------------- evsel */
 
-/* One event of a file: its attr and the sample ids that point to it. */
+/*
+ * One event of a file: its attr and the sample ids that point to it.  An
+ * evsel never moves while its reader is open (a pipe's later ATTR records
+ * do not invalidate pointers to earlier ones); idx is its index.
+ */
 struct pd_evsel {
 	union pc_attr attr;	/* zero-extended to PC_ATTR_SIZE_MAX */
 	uint32_t file_attr_size;	/* attr.size as stored in the file */
+	uint32_t idx;		/* position among the file's evsels */
 	uint64_t *ids;
 	uint32_t nr_ids;
 	char *name;		/* from EVENT_DESC, else synthesized ("cpu-clock") */

@@ -17,7 +17,6 @@
 #include "perfdata/reader_int.h"
 #include "util/log.h"
 
-#define PD_MAX_EVSELS	4096
 #define PD_MAX_ATTR_SLOT 4096
 
 int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
@@ -278,6 +277,7 @@ static int read_attrs(struct pd_reader *r, struct pc_error *err)
 		struct pd_file_section ids;
 
 		r->nr_evsels = (uint32_t)i + 1;
+		evsel->idx = (uint32_t)i;
 		ret = pd_load_attr(r, evsel, r->base + off, slot, off, err);
 		if (ret)
 			return ret;

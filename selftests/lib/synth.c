@@ -279,3 +279,19 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 	}
 	return pd_writer_finish(&w, &err);
 }
+
+void synth_pipe_header(struct synth *s)
+{
+	u64(s, PD_MAGIC);
+	u64(s, PD_PIPE_HEADER_SIZE);
+}
+
+void synth_attr(struct synth *s, const struct perf_event_attr *attr, const uint64_t *ids,
+		uint32_t nr_ids)
+{
+	size_t at = begin(s, PC_RECORD_HEADER_ATTR, 0);
+
+	synth_put(s, attr, attr->size);
+	synth_put(s, ids, nr_ids * 8ULL);
+	finish(s, at);
+}
