@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "reader/machine.h"
 
 static size_t hash_id(uint32_t id, size_t buckets)
@@ -182,45 +183,29 @@ static int maps_copy(struct rd_maps *dst, const struct rd_maps *src)
 	return 0;
 }
 
-static int bad(struct rd_machine *m, const struct pd_record *rec, struct pc_error *err,
-	       const char *what)
-{
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", m->path,
-			    (unsigned long long)rec->offset, what);
-}
-
-static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t size, bool v2,
+static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t size,
 		   struct pc_error *err)
 {
-	const uint8_t *p = rec->data;
-	size_t fixed = v2 ? 8 + 32 + 24 + 8 : 8 + 32;
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
+	struct pd_mmap mm;
 	const char *name;
 	char jit[64];
 	struct rd_map map;
 	struct rd_maps *maps;
+	int ret = pd_decode_mmap(m->path, rec, size, &mm, err);
 
-	if (size <= fixed)
-		return bad(m, rec, err, v2 ? "MMAP2 record too short" : "MMAP record too short");
-	memcpy(&pid, p + 8, 4);
-	memcpy(&tid, p + 12, 4);
-	memcpy(&start, p + 16, 8);
-	memcpy(&len, p + 24, 8);
-	memcpy(&pgoff, p + 32, 8);
-	name = (const char *)p + fixed;
-	if (!memchr(name, '\0', size - fixed))
-		return bad(m, rec, err, "MMAP filename is not NUL-terminated");
-	if (start + len < start)
-		len = UINT64_MAX - start;
-	map.start = start;
-	map.end = start + len;
-	map.pgoff = pgoff;
+	if (ret)
+		return ret;
+	name = mm.filename;
+	if (mm.start + mm.len < mm.start)
+		mm.len = UINT64_MAX - mm.start;
+	map.start = mm.start;
+	map.end = mm.start + mm.len;
+	map.pgoff = mm.pgoff;
 	map.identity = false;
 	/* anonymous executable memory is JIT code, named as perf names it */
-	if (pid != (uint32_t)-1 && (!strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
-				    !strncmp(name, "/anon_hugepage", 14))) {
-		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)pid);
+	if (mm.pid != (uint32_t)-1 && (!strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+				       !strncmp(name, "/anon_hugepage", 14))) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)mm.pid);
 		name = jit;
 		map.identity = true;
 	}
@@ -228,17 +213,13 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	if (!map.dso)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	/* MMAP2 may carry the build id instead of device and inode */
-	if (v2 && (rec->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !map.dso->build_id[0] &&
-	    !map.dso->loaded) {
-		uint8_t n = p[40];
-
-		for (uint8_t i = 0; i < n && i < 20; i++)
-			snprintf(map.dso->build_id + 2 * i, 3, "%02x", p[44 + i]);
-	}
-	if (pid == (uint32_t)-1) {
+	if (mm.build_id_size && !map.dso->build_id[0] && !map.dso->loaded)
+		for (uint8_t i = 0; i < mm.build_id_size; i++)
+			snprintf(map.dso->build_id + 2 * i, 3, "%02x", mm.build_id[i]);
+	if (mm.pid == (uint32_t)-1) {
 		maps = &m->kmaps;
 	} else {
-		struct rd_thread *t = rd_machine_thread(m, pid, tid);
+		struct rd_thread *t = rd_machine_thread(m, mm.pid, mm.tid);
 
 		if (!t)
 			return pc_error_set(err, ENOMEM, "out of memory");
@@ -253,47 +234,37 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 static int set_comm(struct rd_machine *m, const struct pd_record *rec, size_t size,
 		    struct pc_error *err)
 {
-	const uint8_t *p = rec->data;
-	uint32_t pid, tid;
+	struct pd_comm c;
 	struct rd_thread *t;
-	size_t n;
+	int ret = pd_decode_comm(m->path, rec, size, &c, err);
 
-	if (size <= 16)
-		return bad(m, rec, err, "COMM record too short");
-	memcpy(&pid, p + 8, 4);
-	memcpy(&tid, p + 12, 4);
-	n = strnlen((const char *)p + 16, size - 16);
-	if (n == size - 16)
-		return bad(m, rec, err, "COMM name is not NUL-terminated");
-	t = rd_machine_thread(m, pid, tid);
+	if (ret)
+		return ret;
+	t = rd_machine_thread(m, c.pid, c.tid);
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	snprintf(t->comm, sizeof(t->comm), "%s", (const char *)p + 16);
+	snprintf(t->comm, sizeof(t->comm), "%s", c.comm);
 	return 0;
 }
 
 static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t size,
 		       struct pc_error *err)
 {
-	const uint8_t *p = rec->data;
-	uint32_t pid, ppid, tid, ptid;
+	struct pd_task f;
 	struct rd_thread *parent, *child;
+	int ret = pd_decode_task(m->path, rec, size, &f, err);
 
-	if (size < 8 + 24)
-		return bad(m, rec, err, "FORK record too short");
-	memcpy(&pid, p + 8, 4);
-	memcpy(&ppid, p + 12, 4);
-	memcpy(&tid, p + 16, 4);
-	memcpy(&ptid, p + 20, 4);
-	parent = rd_machine_thread(m, ppid, ptid);
-	child = rd_machine_thread(m, pid, tid);
+	if (ret)
+		return ret;
+	parent = rd_machine_thread(m, f.ppid, f.ptid);
+	child = rd_machine_thread(m, f.pid, f.tid);
 	if (!parent || !child)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	if (child == parent)
 		return 0;
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	/* a new process starts with a copy of its parent's address space */
-	if (pid != ppid && child->proc != parent->proc &&
+	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    maps_copy(&child->proc->maps, &parent->proc->maps))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	m->gen++;
@@ -310,9 +281,9 @@ int rd_machine_record(struct rd_machine *m, const struct pd_record *rec, size_t 
 		size -= trailer;
 	switch (rec->header.type) {
 	case PERF_RECORD_MMAP:
-		return add_map(m, rec, size, false, err);
+		return add_map(m, rec, size, err);
 	case PERF_RECORD_MMAP2:
-		return add_map(m, rec, size, true, err);
+		return add_map(m, rec, size, err);
 	case PERF_RECORD_COMM:
 		return set_comm(m, rec, size, err);
 	case PERF_RECORD_FORK:
