@@ -260,4 +260,50 @@ TEST_F(codec, pipe_attr_record_round_trips)
 	EXPECT_EQ(8, self->rec.header.size);
 }
 
+TEST(evsel_layout_places_the_fixed_fields_of_a_sample_and_its_trailer)
+{
+	struct pd_evsel e;
+
+	memset(&e, 0, sizeof(e));
+	e.attr.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				  PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	e.attr.attr.sample_id_all = 1;
+	pd_evsel_init_layout(&e);
+	/* SAMPLE: IP TID TIME ID CPU PERIOD */
+	EXPECT_EQ(0, e.layout.sample.ip);
+	EXPECT_EQ(1, e.layout.sample.tid);
+	EXPECT_EQ(2, e.layout.sample.time);
+	EXPECT_EQ(3, e.layout.sample.id);
+	EXPECT_EQ(4, e.layout.sample.cpu);
+	EXPECT_EQ(5, e.layout.sample.period);
+	EXPECT_EQ(-1, e.layout.sample.addr);
+	/* trailer: TID TIME ID CPU */
+	EXPECT_EQ(0, e.layout.trailer.tid);
+	EXPECT_EQ(1, e.layout.trailer.time);
+	EXPECT_EQ(2, e.layout.trailer.id);
+	EXPECT_EQ(3, e.layout.trailer.cpu);
+	EXPECT_EQ(4, e.layout.trailer_words);
+	EXPECT_EQ(32, e.sample_id_size);
+	EXPECT_EQ(3, e.id_pos);
+	EXPECT_EQ(2, e.is_pos);	/* from the end: ID, CPU */
+}
+
+TEST(evsel_layout_puts_identifier_first_in_a_sample_and_last_in_a_trailer)
+{
+	struct pd_evsel e;
+
+	memset(&e, 0, sizeof(e));
+	e.attr.attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				  PERF_SAMPLE_TIME | PERF_SAMPLE_ID;
+	pd_evsel_init_layout(&e);
+	EXPECT_EQ(0, e.layout.sample.id);
+	EXPECT_EQ(1, e.layout.sample.ip);
+	EXPECT_EQ(0, e.id_pos);
+	EXPECT_EQ(1, e.is_pos);
+	/* without sample_id_all no trailer at all */
+	EXPECT_EQ(0, e.layout.trailer_words);
+	EXPECT_EQ(-1, e.layout.trailer.time);
+	EXPECT_EQ(0, e.sample_id_size);
+}
+
 TEST_HARNESS_MAIN
