@@ -3,7 +3,8 @@
  * A pipe file brings its attrs as records, and more may come after the
  * first samples.  Events seen before must stay valid: report and script
  * read a sample's event after later ATTR records were added (this was a
- * heap-use-after-free under AddressSanitizer).
+ * heap-use-after-free under AddressSanitizer; the same file is kept as
+ * fuzz/regressions/pipe-late-attrs-uaf.data).
  */
 #include <stdio.h>
 
@@ -23,10 +24,12 @@ static void six_records(struct synth *d)
 	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.attr.size = PERF_ATTR_SIZE_VER5;
 	a.attr.sample_period = 100000;
+	/* no time: the sample goes to the consumer before the later ATTRs are read */
 	a.attr.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	synth_pipe_header(d);
+			     PERF_SAMPLE_PERIOD;
 	uint64_t id = 7;
+
+	synth_pipe_header(d);
 	synth_attr(d, &a.attr, &id, 1);
 	v.id = 7;
 	v.ip = 0x400123;
