@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/record.h"
+#include "recorder/dsos.h"
+#include "symbols/buildid.h"
 
 struct rec_map {
 	uint32_t pid;
@@ -134,55 +135,19 @@ void rec_dsos_hit(struct rec_dsos *d, uint32_t pid, uint64_t ip, bool kernel)
 	d->cache[slot].map_plus1 = (uint32_t)m + 1;
 }
 
-/* The running kernel's build id, from the notes it exports. */
-static int kernel_build_id(uint8_t *id, size_t *id_size)
-{
-	uint8_t buf[4096];
-	FILE *f = fopen("/sys/kernel/notes", "rb");
-	size_t n, pos = 0;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (pos + 12 <= n) {
-		uint32_t namesz, descsz, type;
-
-		memcpy(&namesz, buf + pos, 4);
-		memcpy(&descsz, buf + pos + 4, 4);
-		memcpy(&type, buf + pos + 8, 4);
-		pos += 12;
-		if (namesz > n || descsz > n)
-			return -1;
-		size_t name_end = pos + ((namesz + 3) & ~3U);
-		size_t desc_end = name_end + ((descsz + 3) & ~3U);
-
-		if (desc_end > n)
-			return -1;
-		if (type == 3 && namesz == 4 && !memcmp(buf + pos, "GNU", 4) &&
-		    descsz && descsz <= PD_BUILD_ID_MAX) {
-			memcpy(id, buf + name_end, descsz);
-			*id_size = descsz;
-			return 0;
-		}
-		pos = desc_end;
-	}
-	return -1;
-}
-
 int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w)
 {
-	uint8_t id[PD_BUILD_ID_MAX];
+	uint8_t id[PC_BUILD_ID_MAX];
 	size_t id_size;
 	int nr = 0;
 
-	if (d->kernel_hit && !kernel_build_id(id, &id_size) &&
+	if (d->kernel_hit && !pc_build_id_kernel(id, &id_size) &&
 	    !pd_writer_add_build_id(w, true, -1, id, id_size, "[kernel.kallsyms]"))
 		nr++;
 	for (size_t i = 0; i < d->nr_dsos; i++) {
 		if (!d->dsos[i].hit)
 			continue;
-		if (rec_read_build_id(d->dsos[i].name, id, &id_size))
+		if (pc_build_id_path(d->dsos[i].name, id, &id_size))
 			continue;
 		if (!pd_writer_add_build_id(w, false, -1, id, id_size, d->dsos[i].name))
 			nr++;

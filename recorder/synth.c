@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <sys/sysmacros.h>
 
-#include "recorder/record.h"
+#include "recorder/synth.h"
 #include "util/sys.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)

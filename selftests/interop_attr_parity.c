@@ -46,6 +46,63 @@ FIXTURE_VARIANT_ADD(parity, no_inherit) {
 	.name = "no_inherit", .opts = { "-e", "cpu-clock", "--no-inherit" } };
 FIXTURE_VARIANT_ADD(parity, stat) { .name = "stat", .opts = { "-e", "cpu-clock", "-s" } };
 FIXTURE_VARIANT_ADD(parity, p) { .name = "p", .opts = { "-e", "cpu-clock" }, .attach = true };
+/* event syntax */
+FIXTURE_VARIANT_ADD(parity, group) {
+	.name = "group", .opts = { "-e", "{cpu-clock,page-faults}" } };
+FIXTURE_VARIANT_ADD(parity, group_mod) {
+	.name = "group_mod", .opts = { "-e", "{cpu-clock,page-faults}:u" } };
+FIXTURE_VARIANT_ADD(parity, leader_sampling) {
+	.name = "leader_sampling", .opts = { "-e", "{cpu-clock,page-faults}:S" } };
+FIXTURE_VARIANT_ADD(parity, leader_sampling_c) {
+	.name = "leader_sampling_c", .opts = { "-e", "{cpu-clock,page-faults}:S", "-c", "10000" } };
+FIXTURE_VARIANT_ADD(parity, term_period) {
+	.name = "term_period", .opts = { "-e", "cpu-clock/period=100000/" } };
+FIXTURE_VARIANT_ADD(parity, term_freq) {
+	.name = "term_freq", .opts = { "-e", "cpu-clock/freq=999,name=foo/" } };
+FIXTURE_VARIANT_ADD(parity, term_config) {
+	.name = "term_config", .opts = { "-e", "cpu-clock/config=0,config1=3,config2=5/" } };
+FIXTURE_VARIANT_ADD(parity, term_callgraph) {
+	.name = "term_callgraph", .opts = { "-e", "cpu-clock/call-graph=dwarf,stack-size=4096/" } };
+FIXTURE_VARIANT_ADD(parity, pinned) { .name = "pinned", .opts = { "-e", "cpu-clock:D" } };
+FIXTURE_VARIANT_ADD(parity, F_max) { .name = "F_max", .opts = { "-e", "cpu-clock", "-F", "max" } };
+FIXTURE_VARIANT_ADD(parity, c_two_events) {
+	.name = "c_two_events", .opts = { "-e", "cpu-clock", "-e", "page-faults", "-c", "5000" } };
+/* sample content */
+FIXTURE_VARIANT_ADD(parity, d) { .name = "d", .opts = { "-e", "cpu-clock", "-d" } };
+FIXTURE_VARIANT_ADD(parity, phys_data) {
+	.name = "phys_data", .opts = { "-e", "cpu-clock", "--phys-data" } };
+FIXTURE_VARIANT_ADD(parity, data_page_size) {
+	.name = "data_page_size", .opts = { "-e", "cpu-clock", "--data-page-size" } };
+FIXTURE_VARIANT_ADD(parity, code_page_size) {
+	.name = "code_page_size", .opts = { "-e", "cpu-clock", "--code-page-size" } };
+FIXTURE_VARIANT_ADD(parity, sample_cpu) {
+	.name = "sample_cpu", .opts = { "-e", "cpu-clock", "--sample-cpu" } };
+FIXTURE_VARIANT_ADD(parity, T) { .name = "T", .opts = { "-e", "cpu-clock", "-T" } };
+FIXTURE_VARIANT_ADD(parity, W) { .name = "W", .opts = { "-e", "cpu-clock", "-W" } };
+FIXTURE_VARIANT_ADD(parity, user_regs) {
+	.name = "user_regs", .opts = { "-e", "cpu-clock", "--user-regs=ip,sp" } };
+FIXTURE_VARIANT_ADD(parity, user_regs_all) {
+	.name = "user_regs_all", .opts = { "-e", "cpu-clock", "--user-regs" } };
+FIXTURE_VARIANT_ADD(parity, intr_regs) { .name = "intr_regs", .opts = { "-e", "cpu-clock", "-I" } };
+FIXTURE_VARIANT_ADD(parity, dwarf) {
+	.name = "dwarf", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf" } };
+FIXTURE_VARIANT_ADD(parity, dwarf_size) {
+	.name = "dwarf_size", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf,4096" } };
+/* side band and targets */
+FIXTURE_VARIANT_ADD(parity, namespaces) {
+	.name = "namespaces", .opts = { "-e", "cpu-clock", "--namespaces" } };
+FIXTURE_VARIANT_ADD(parity, all_cgroups) {
+	.name = "all_cgroups", .opts = { "-e", "cpu-clock", "--all-cgroups" } };
+FIXTURE_VARIANT_ADD(parity, all_user) {
+	.name = "all_user", .opts = { "-e", "cpu-clock", "--all-user" } };
+FIXTURE_VARIANT_ADD(parity, all_kernel) {
+	.name = "all_kernel", .opts = { "-e", "cpu-clock", "--all-kernel" } };
+FIXTURE_VARIANT_ADD(parity, clockid) {
+	.name = "clockid", .opts = { "-e", "cpu-clock", "-k", "mono" } };
+FIXTURE_VARIANT_ADD(parity, clockid_raw) {
+	.name = "clockid_raw", .opts = { "-e", "cpu-clock", "-k", "CLOCK_MONOTONIC_RAW" } };
+FIXTURE_VARIANT_ADD(parity, per_thread) {
+	.name = "per_thread", .opts = { "-e", "cpu-clock", "--per-thread" } };
 
 FIXTURE_SETUP(parity)
 {
