@@ -97,6 +97,10 @@ static int targets(struct rec_evlist *evl, const struct rec_target *t, struct pc
 				ret = add_thread(evl, t->pids[i], err);
 			} else {
 				ret = add_process_threads(evl, t->pids[i], err);
+				if (ret == -ESRCH && t->skip_gone) {
+					pc_error_clear(err);
+					ret = 0;
+				}
 			}
 			if (ret)
 				return ret;

@@ -29,6 +29,7 @@ struct rec_target {
 	const pid_t *pids;		/* processes (all their threads) or threads */
 	int nr_pids;
 	bool pids_are_tids;
+	bool skip_gone;			/* -u: a process that ended meanwhile is no error */
 	bool system_wide;
 	const char *cpu_list;		/* NULL: every online cpu */
 	bool per_thread;		/* cpu -1, one ring per thread */

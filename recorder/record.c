@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "recorder/cgroups.h"
 #include "recorder/events.h"
 #include "recorder/evlist.h"
 #include "recorder/open_features.h"
@@ -27,6 +28,7 @@
 #include "recorder/synth.h"
 #include "recorder/timeout.h"
 #include "recorder/tracing_data.h"
+#include "recorder/user.h"
 #include "recorder/workload.h"
 #include "util/log.h"
 #include "util/sys.h"
@@ -41,6 +43,8 @@ struct recorder {
 	struct rec_evlist evl;
 	struct rec_workload wl;
 	bool have_workload;
+	pid_t *user_pids;		/* -u: the user's processes at the start */
+	int nr_user_pids;
 	struct pd_writer w;
 	struct rec_output out;
 	int sigfd, timerfd;
@@ -157,17 +161,22 @@ static int synthesize(struct recorder *r)
 		.out = &r->out,
 		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
 		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
 	if (ret)
 		return ret;
 	if (r->opts.t.system_wide)
 		return rec_synth_all(&s);
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
 	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
 		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
 								    : r->opts.t.pids[i]);
-	if (!ret && r->have_workload && !r->opts.t.nr_pids) {
+	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
 		char path[64], comm[64];
 
@@ -176,6 +185,8 @@ static int synthesize(struct recorder *r)
 			comm[strcspn(comm, "\n")] = '\0';
 			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
 		}
+		if (!ret && s.namespaces)
+			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
 	}
 	return ret;
 }
@@ -366,6 +377,19 @@ static int run(struct recorder *r, int argc, char **argv)
 		r->have_workload = true;
 	}
 	target.workload = r->have_workload ? r->wl.pid : -1;
+	if (r->opts.t.user) {
+		if (rec_user_pids(r->opts.t.user, &r->user_pids, &r->nr_user_pids, &err)) {
+			code = fail(NULL, &err);
+			goto out_kill;
+		}
+		target.pids = r->user_pids;
+		target.nr_pids = r->nr_user_pids;
+		target.skip_gone = true;
+	}
+	if (rec_cgroups_open(&r->evl, &r->opts.sb, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
 	if (rec_evlist_open(&r->evl, &target, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
@@ -421,7 +445,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids) {
+	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
@@ -519,6 +543,7 @@ int cmd_record(int argc, char **argv)
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
 	free(r.pfds);
+	free(r.user_pids);
 	free(r.bounce);
 	rec_opts_free(&r.opts);
 	return ret;
