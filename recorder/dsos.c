@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Which DSOs the samples hit, for the BUILD_ID feature.  Executable maps
- * come from MMAP/MMAP2 records (the kernel's and the synthesized ones);
- * a sample's ip is looked up in its pid's maps, else in anyone's (a forked
- * child shares its parent's maps without a record of its own).  A small
- * direct-mapped cache keeps the drain's cost per sample at a few loads.
+ * come from MMAP/MMAP2 records (the kernel's and the synthesized ones)
+ * into the shared address-space model (lib/symbols/maps.h); a sample's ip
+ * is looked up in its pid's maps, else in anyone's (a forked child shares
+ * its parent's maps without a record of its own).  A small direct-mapped
+ * cache keeps the drain's cost per sample at a few loads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,7 @@
 
 #include "recorder/dsos.h"
 #include "symbols/buildid.h"
-
-struct rec_map {
-	uint32_t pid;
-	uint64_t start, end;
-	uint32_t dso;
-};
+#include "symbols/maps.h"
 
 struct rec_dso {
 	char *name;
@@ -27,12 +23,11 @@ struct rec_dso {
 #define CACHE_SLOTS 256
 
 struct rec_dsos {
-	struct rec_map *maps;
-	size_t nr_maps, cap_maps;
+	struct pc_aspaces procs;	/* maps per pid; map.obj is the DSO index */
 	struct rec_dso *dsos;
 	size_t nr_dsos, cap_dsos;
 	bool kernel_hit;
-	struct { uint32_t pid; uint64_t page; uint32_t map_plus1; } cache[CACHE_SLOTS];
+	struct { uint32_t pid; uint64_t page; uint32_t valid; } cache[CACHE_SLOTS];
 };
 
 struct rec_dsos *rec_dsos_new(void)
@@ -47,7 +42,7 @@ void rec_dsos_free(struct rec_dsos *d)
 	for (size_t i = 0; i < d->nr_dsos; i++)
 		free(d->dsos[i].name);
 	free(d->dsos);
-	free(d->maps);
+	pc_aspaces_free(&d->procs);
 	free(d);
 }
 
@@ -75,64 +70,63 @@ static int dso_index(struct rec_dsos *d, const char *name)
 void rec_dsos_mmap(struct rec_dsos *d, uint32_t pid, uint64_t start, uint64_t len,
 		   const char *filename)
 {
+	struct pc_aspace *as;
 	int dso;
 
 	/* only files can have a build id: skip [vdso], //anon, [heap]... */
 	if (filename[0] != '/')
 		return;
 	dso = dso_index(d, filename);
-	if (dso < 0)
+	as = pc_aspaces_get(&d->procs, pid);
+	if (dso < 0 || !as)
 		return;
-	if (d->nr_maps == d->cap_maps) {
-		size_t cap = d->cap_maps ? d->cap_maps * 2 : 256;
-		struct rec_map *n = realloc(d->maps, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		d->maps = n;
-		d->cap_maps = cap;
-	}
-	d->maps[d->nr_maps++] = (struct rec_map){ pid, start, start + len, (uint32_t)dso };
+	pc_maps_insert(&as->maps, &(struct pc_map){ .start = start, .end = start + len,
+						     .obj = (uintptr_t)dso });
 	memset(d->cache, 0, sizeof(d->cache));	/* a new map may shadow a cached one */
 }
 
-static long find_map(struct rec_dsos *d, uint32_t pid, uint64_t ip)
+struct any_map {
+	uint64_t ip;
+	const struct pc_map *found;
+};
+
+static int find_any(const struct pc_aspace *as, void *priv)
 {
-	long any = -1;
+	struct any_map *q = priv;
 
-	/* newest first: a later mmap replaces an older one at the same place */
-	for (size_t i = d->nr_maps; i-- > 0;) {
-		const struct rec_map *m = &d->maps[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
-		if (m->pid == pid)
-			return (long)i;
-		if (any < 0)
-			any = (long)i;
-	}
-	return any;
+	q->found = pc_maps_find(&as->maps, q->ip);
+	return q->found != NULL;
 }
 
 void rec_dsos_hit(struct rec_dsos *d, uint32_t pid, uint64_t ip, bool kernel)
 {
 	uint64_t page = ip >> 12;
 	unsigned int slot = (unsigned int)((page ^ (page >> 8) ^ pid) % CACHE_SLOTS);
-	long m;
+	const struct pc_aspace *as;
+	const struct pc_map *m = NULL;
 
 	if (kernel) {
 		d->kernel_hit = true;
 		return;
 	}
-	if (d->cache[slot].map_plus1 && d->cache[slot].pid == pid && d->cache[slot].page == page)
+	if (d->cache[slot].valid && d->cache[slot].pid == pid && d->cache[slot].page == page)
 		return;		/* that map's DSO is already marked */
-	m = find_map(d, pid, ip);
-	if (m < 0)
+	as = pc_aspaces_find(&d->procs, pid);
+	if (as)
+		m = pc_maps_find(&as->maps, ip);
+	if (!m) {
+		/* a forked child shares its parent's maps without records of its own */
+		struct any_map q = { .ip = ip };
+
+		pc_aspaces_for_each(&d->procs, find_any, &q);
+		m = q.found;
+	}
+	if (!m)
 		return;
-	d->dsos[d->maps[m].dso].hit = true;
+	d->dsos[m->obj].hit = true;
 	d->cache[slot].pid = pid;
 	d->cache[slot].page = page;
-	d->cache[slot].map_plus1 = (uint32_t)m + 1;
+	d->cache[slot].valid = 1;
 }
 
 int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w)
