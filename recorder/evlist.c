@@ -135,6 +135,22 @@ static int alloc_fds(struct rec_evlist *evl, struct pc_error *err)
 	return 0;
 }
 
+/*
+ * -m, else 128 pages; with user stack copies (--call-graph dwarf: 8 KiB a
+ * sample) 512 pages for root, whom perf_event_mlock_kb does not limit, so
+ * that a ring holds as many samples as without them.
+ */
+static unsigned int default_pages(const struct rec_evlist *evl, const struct rec_target *tg)
+{
+	if (tg->mmap_pages)
+		return tg->mmap_pages;
+	for (int e = 0; e < evl->nr_evsels; e++)
+		if ((evl->evsels[e]->attr.attr.sample_type & PERF_SAMPLE_STACK_USER) &&
+		    geteuid() == 0)
+			return 512;
+	return 128;
+}
+
 /* The ring a slot's events write to: per cpu, or per thread with cpu -1. */
 static int ring_index(const struct rec_evlist *evl, int c, int t)
 {
@@ -183,7 +199,7 @@ static int open_one(struct rec_evlist *evl, const struct rec_target *tg, int e, 
 	ev->ids[slot] = id;
 	if (ring_fds[r] < 0) {
 		ret = rec_ring_map(&evl->rings[evl->nr_rings], fd, evl->cpus[c],
-				   tg->mmap_pages ? tg->mmap_pages : 128, err);
+				   default_pages(evl, tg), err);
 		if (ret)
 			return ret;
 		evl->nr_rings++;
