@@ -4,7 +4,8 @@
  * it: sampling (-c -F and per-event terms), sample_type, the tracking bits
  * on the first event, group members that follow their leader, leader
  * sampling (:S: READ with PERF_FORMAT_GROUP, members without a period of
- * their own and with the leader's sample_type), callchain modes.
+ * their own and with the leader's sample_type, inherit where the kernel
+ * takes it with READ), callchain modes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -187,10 +188,12 @@ static void config_leader_sampling(struct rec_evlist *evl, int i)
 		return;
 	a->sample_type |= PERF_SAMPLE_READ;
 	a->read_format |= PERF_FORMAT_ID;
-	if (lead->nr_members > 1) {
+	/*
+	 * inherit stays: the ladder switches it off where the kernel refuses
+	 * inherit with PERF_SAMPLE_READ (before 6.12), as perf 7.x does
+	 */
+	if (lead->nr_members > 1)
 		a->read_format |= PERF_FORMAT_GROUP;
-		a->inherit = 0;
-	}
 	if (ev == lead || !lead->spec.sample_read)
 		return;
 	if (!ev->spec.period_set && !ev->spec.freq_set) {
