@@ -19,7 +19,7 @@ CFLAGS   ?= -g
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	    -Wno-missing-field-initializers \
 	    -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib -MMD -MP
-LDLIBS   += -ldw -lelf -ltraceevent -lzstd -lz
+LDLIBS   += -ldw -lelf -ltraceevent -lzstd -lz -lm
 
 ifeq ($(SAN),1)
 BUILD    := build/san
@@ -33,7 +33,7 @@ CFLAGS   += -DPC_STATIC_BUILD
 LDLIBS   += -llzma -lbz2 -lzstd -lpthread
 endif
 
-LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c stat/*.c emulate/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard selftests/*.c))
 TEST_LIB := $(sort $(wildcard selftests/lib/*.c))
