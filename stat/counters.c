@@ -75,29 +75,29 @@ static int add_process(struct stat_evlist *l, pid_t pid, struct pc_error *err)
 int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
 		      struct pc_error *err)
 {
-	struct rec_opts defaults = { 0 };
-	const struct rec_opts *ev = &o->ev;
+	struct rec_evlist defaults = { 0 };
+	const struct rec_evlist *ev = &o->ev;
 	int ret = 0;
 
 	memset(l, 0, sizeof(*l));
-	if (!ev->nr_events) {
+	if (!ev->nr_evsels) {
 		ret = rec_events_parse(&defaults, default_events, err);
 		if (ret)
 			goto out;
 		ev = &defaults;
 	}
-	l->c = calloc(ev->nr_events, sizeof(*l->c));
+	l->c = calloc(ev->nr_evsels, sizeof(*l->c));
 	if (!l->c) {
 		ret = pc_error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	l->nr = ev->nr_events;
+	l->nr = ev->nr_evsels;
 	for (int i = 0; i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
 		struct perf_event_attr *a = &c->attr.attr;
 
-		c->attr = ev->events[i].attr;
-		snprintf(c->name, sizeof(c->name), "%s", ev->events[i].name);
+		c->attr = ev->evsels[i]->attr;
+		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
 		c->leader = i;
 		c->nr_members = 1;
 		a->sample_period = 0;
@@ -106,7 +106,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		a->read_format = READ_BASE | PERF_FORMAT_LOST;
 		a->inherit = !o->no_inherit && !o->system_wide && !o->cpu_list;
 		/* software events never run in a guest: perf asks for the host only */
-		if (!ev->events[i].has_modifier)
+		if (!ev->evsels[i]->spec.has_modifier)
 			a->exclude_guest = 1;
 		a->disabled = 1;
 		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list;
@@ -146,7 +146,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 			c->fds[k] = -1;
 	}
 out:
-	rec_opts_free(&defaults);
+	rec_evlist_free(&defaults);
 	return ret;
 }
 
