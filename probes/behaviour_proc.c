@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workloads of the behaviour checks: a child held on a pipe until its
+ * events are open, an exec stub (a tiny static ELF in a memfd, so that an
+ * exec needs no file of the machine and does known work), page touching
+ * (one page fault per page) and CPU spinning.
+ */
+#include "probes/behaviour_int.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+double bh_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void bh_spin_ms(double ms)
+{
+	double end = thread_cpu_ms() + ms;
+	volatile unsigned long x = 0;
+
+	while (thread_cpu_ms() < end)
+		for (int i = 0; i < 10000; i++)
+			x++;
+}
+
+int bh_touch_pages(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	for (size_t i = 0; i < n; i++)
+		p[i * page] = 1;
+	munmap((void *)p, n * page);
+	return 0;
+}
+
+int bh_child_start(struct bh_child *c, void (*fn)(void *arg), void *arg)
+{
+	int p[2];
+	char go;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0) {
+		int e = errno;
+
+		close(p[0]);
+		close(p[1]);
+		return -e;
+	}
+	if (c->pid == 0) {
+		close(p[1]);
+		while (read(p[0], &go, 1) < 0 && errno == EINTR)
+			;
+		close(p[0]);
+		fn(arg);
+		_exit(0);
+	}
+	close(p[0]);
+	c->go_fd = p[1];
+	return 0;
+}
+
+int bh_child_go(struct bh_child *c)
+{
+	ssize_t n = write(c->go_fd, "g", 1);
+
+	close(c->go_fd);
+	c->go_fd = -1;
+	return n == 1 ? 0 : -EPIPE;
+}
+
+int bh_child_wait(struct bh_child *c, int timeout_ms)
+{
+	double end = bh_now_ms() + timeout_ms;
+	int status;
+
+	if (c->go_fd >= 0) {
+		close(c->go_fd);	/* a child never released reads EOF and runs */
+		c->go_fd = -1;
+	}
+	for (;;) {
+		pid_t w = waitpid(c->pid, &status, WNOHANG);
+		struct timespec ts = { 0, 1000000 };
+
+		if (w == c->pid)
+			return status;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (bh_now_ms() > end) {
+			kill(c->pid, SIGKILL);
+			waitpid(c->pid, &status, 0);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* ---- the exec stub ---- */
+
+#if defined(__x86_64__)
+#define STUB_MACHINE EM_X86_64
+#define STUB_VADDR 0x400000ULL
+/*
+ * mmap(0, pages * 4096, RW, PRIVATE|ANON, -1, 0); write one byte per page;
+ * exit_group(0).  The page count is patched in at STUB_PAGES_AT (imm32 of
+ * "mov ecx"), the length at STUB_LEN_AT (imm32 of "mov esi").
+ */
+static const uint8_t stub_code[] = {
+	0xb8, 0x09, 0x00, 0x00, 0x00,			/* mov eax, 9 (mmap) */
+	0x31, 0xff,					/* xor edi, edi */
+	0xbe, 0x00, 0x00, 0x00, 0x00,			/* mov esi, LEN */
+	0xba, 0x03, 0x00, 0x00, 0x00,			/* mov edx, PROT_READ|PROT_WRITE */
+	0x41, 0xba, 0x22, 0x00, 0x00, 0x00,		/* mov r10d, MAP_PRIVATE|MAP_ANONYMOUS */
+	0x49, 0xc7, 0xc0, 0xff, 0xff, 0xff, 0xff,	/* mov r8, -1 */
+	0x45, 0x31, 0xc9,				/* xor r9d, r9d */
+	0x0f, 0x05,					/* syscall */
+	0x48, 0x89, 0xc7,				/* mov rdi, rax */
+	0xb9, 0x00, 0x00, 0x00, 0x00,			/* mov ecx, PAGES */
+	0xc6, 0x07, 0x01,				/* 1: mov byte [rdi], 1 */
+	0x48, 0x81, 0xc7, 0x00, 0x10, 0x00, 0x00,	/* add rdi, 4096 */
+	0xff, 0xc9,					/* dec ecx */
+	0x75, 0xf2,					/* jnz 1b */
+	0xb8, 0xe7, 0x00, 0x00, 0x00,			/* mov eax, 231 (exit_group) */
+	0x31, 0xff,					/* xor edi, edi */
+	0x0f, 0x05,					/* syscall */
+};
+#define STUB_LEN_AT 8
+#define STUB_PAGES_AT 39
+#endif
+
+int bh_stub_create(unsigned int pages)
+{
+#ifdef STUB_MACHINE
+	uint8_t image[sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + sizeof(stub_code)];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)image;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(image + sizeof(*eh));
+	uint8_t *code = image + sizeof(*eh) + sizeof(*ph);
+	uint32_t len = pages * 4096u;
+	int fd;
+
+	if (pages == 0 || pages > 65536)
+		return -EINVAL;
+	memset(image, 0, sizeof(image));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = STUB_MACHINE;
+	eh->e_version = EV_CURRENT;
+	eh->e_entry = STUB_VADDR + sizeof(*eh) + sizeof(*ph);
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	ph->p_type = PT_LOAD;
+	ph->p_flags = PF_R | PF_X;
+	ph->p_vaddr = ph->p_paddr = STUB_VADDR;
+	ph->p_filesz = ph->p_memsz = sizeof(image);
+	ph->p_align = 4096;
+	memcpy(code, stub_code, sizeof(stub_code));
+	memcpy(code + STUB_LEN_AT, &len, 4);
+	memcpy(code + STUB_PAGES_AT, &pages, 4);
+
+	fd = (int)syscall(SYS_memfd_create, "perfcheck-stub", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, image, sizeof(image)) != (ssize_t)sizeof(image)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+#else
+	return -ENOEXEC;
+#endif
+}
+
+int bh_stub_exec(int stub_fd)
+{
+	char *argv[] = { "perfcheck-stub", NULL };
+	char *envp[] = { NULL };
+
+	syscall(SYS_execveat, stub_fd, "", argv, envp, AT_EMPTY_PATH);
+	return -errno;
+}
