@@ -376,7 +376,7 @@ void bh_check_read_lost(struct pc_behaviour_result *r)
 	struct bh_ring ring;
 	union pc_attr a;
 	uint64_t v[2];
-	int fd, samples = 0, other = 0;
+	int fd, samples = 0, other = 0, ret;
 
 	bh_attr_sampling(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
 			 PERF_SAMPLE_IP | PERF_SAMPLE_TID);
@@ -393,8 +393,10 @@ void bh_check_read_lost(struct pc_behaviour_result *r)
 	enable(fd, true);
 	bh_touch_pages(1024);
 	enable(fd, false);
-	if (bh_read(fd, v, 2) < 0) {
-		bh_broken(r, "read() of value and lost: %s", strerror(errno));
+	ret = bh_read(fd, v, 2);
+	if (ret < 0) {
+		bh_broken(r, "read() of value and lost: %s", ret == -EIO ?
+			  "fewer than the two words PERF_FORMAT_LOST asks for" : strerror(-ret));
 		goto out;
 	}
 	while ((h = bh_ring_next(&ring))) {
