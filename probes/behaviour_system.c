@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "util/sys.h"
+
 #define RING_PAGES 16
 
 /* ---- cgroup ---- */
@@ -58,6 +60,38 @@ static void own_cgroup(char *out, size_t size)
 }
 
 /*
+ * A cgroup2 hierarchy nobody has configured yet has not computed which
+ * controllers its children get, so a new cgroup gets no perf_event state
+ * (and the kernel makes CGROUP records when that state comes online).
+ * Enabling and disabling one controller in the root's subtree_control
+ * makes the kernel compute it, with the implicit perf_event controller.
+ */
+static void apply_root_controllers(const char *mnt)
+{
+	char path[PATH_MAX + 32], buf[256], cmd[80], *name;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cgroup.controllers", mnt);
+	if (pc_read_file(path, buf, sizeof(buf)) < 0)
+		return;
+	name = strtok(buf, " \n");
+	if (!name)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", mnt);
+	for (int on = 1; on >= 0; on--) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return;
+		snprintf(cmd, sizeof(cmd), "%c%s", on ? '+' : '-', name);
+		if (write(fd, cmd, strlen(cmd)) < 0) {
+			close(fd);
+			return;
+		}
+		close(fd);
+	}
+}
+
+/*
  * cgroup: with a cgroup2 hierarchy (one is mounted on a temporary
  * directory when there is none and we may), cpu-clock samples of this
  * thread carry the inode number of its cgroup's directory, and creating a
@@ -73,7 +107,8 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 	struct bh_ring ring;
 	union pc_attr a;
 	bool mounted = false, record = false;
-	int fd, samples = 0, wrong = 0;
+	int fd, samples = 0, wrong = 0, cgroup_records = 0;
+	char last_path[128] = "";
 	uint64_t wrong_id = 0;
 
 	cgroup2_mount(mnt, sizeof(mnt));
@@ -89,6 +124,7 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 		}
 		mounted = true;
 		snprintf(mnt, sizeof(mnt), "%s", tmp);
+		apply_root_controllers(mnt);
 	}
 	own_cgroup(cg, sizeof(cg));
 	if (!cg[0]) {
@@ -140,7 +176,11 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 			const char *p = (const char *)(id + 1);
 			size_t max = h->size - sizeof(*h) - 8;
 
-			if (strnlen(p, max) == max || strcmp(p, want_path))
+			if (strnlen(p, max) == max)
+				continue;
+			cgroup_records++;
+			snprintf(last_path, sizeof(last_path), "%s", p);
+			if (strcmp(p, want_path))
 				continue;
 			record = true;
 			if (*id != sst.st_ino) {
@@ -156,7 +196,9 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 		bh_broken(r, "%d of %d samples carry cgroup id %llu, the cgroup %s is inode %llu", wrong,
 			  samples, (unsigned long long)wrong_id, cg, (unsigned long long)st.st_ino);
 	else if (!record)
-		bh_broken(r, "no CGROUP record named %s after mkdir %s", want_path, sub);
+		bh_broken(r, "no CGROUP record named %s after mkdir %s (%d CGROUP records%s%s)",
+			  want_path, sub, cgroup_records, cgroup_records ? ", the last for " : "",
+			  last_path);
 	else
 		bh_proven(r, "%d samples carry the id of cgroup %s (inode %llu); mkdir gave a CGROUP "
 			  "record with the new directory's inode %llu and path%s", samples, cg,
