@@ -84,12 +84,23 @@ int bh_child_go(struct bh_child *c);
 int bh_child_wait(struct bh_child *c, int timeout_ms);
 
 /*
- * The exec stub: a tiny static ELF in a memfd that maps and writes `pages`
- * anonymous pages, then exits 0.  bh_stub_create is called before fork;
- * bh_stub_exec in the child (returns only on failure, -errno).
+ * The exec stub: a tiny static ELF that maps and writes `pages` anonymous
+ * pages, then exits 0; in a memfd and, for kernels or mounts where that
+ * does not exec, in a file under $TMPDIR.  bh_stub_create is called before
+ * fork, bh_stub_exec in the child (returns only on failure, -errno),
+ * bh_stub_free in the parent.
  */
-int bh_stub_create(unsigned int pages);		/* fd or -errno (-ENOEXEC: no stub for this arch) */
-int bh_stub_exec(int stub_fd);
+struct bh_stub {
+	int fd;			/* the memfd, read-only; -1 if none */
+	char path[128];		/* the file, "" if none */
+};
+int bh_stub_create(struct bh_stub *s, unsigned int pages);	/* 0 or -errno (-ENOEXEC: no stub for this arch) */
+int bh_stub_exec(const struct bh_stub *s);
+void bh_stub_free(struct bh_stub *s);
+/* a child whose exec failed exits with this plus the errno */
+#define BH_EXEC_FAILED_BASE 100
+/* "not tested" for a stub child that did not exit 0, saying why */
+void bh_stub_status(struct pc_behaviour_result *r, int status);
 
 /* mmaps n anonymous pages, writes one byte in each, unmaps: n page faults */
 int bh_touch_pages(size_t n);

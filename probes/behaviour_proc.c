@@ -11,6 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -154,7 +157,24 @@ static const uint8_t stub_code[] = {
 #define STUB_PAGES_AT 39
 #endif
 
-int bh_stub_create(unsigned int pages)
+/* a file descriptor open for reading only: exec refuses a file open for writing (ETXTBSY) */
+static int reopen_ro(int fd)
+{
+	char path[64];
+	int ro;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ro = open(path, O_RDONLY | O_CLOEXEC);
+	close(fd);
+	return ro;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	return write(fd, buf, len) == (ssize_t)len ? 0 : -EIO;
+}
+
+int bh_stub_create(struct bh_stub *st, unsigned int pages)
 {
 #ifdef STUB_MACHINE
 	uint8_t image[sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + sizeof(stub_code)];
@@ -162,6 +182,7 @@ int bh_stub_create(unsigned int pages)
 	Elf64_Phdr *ph = (Elf64_Phdr *)(image + sizeof(*eh));
 	uint8_t *code = image + sizeof(*eh) + sizeof(*ph);
 	uint32_t len = pages * 4096u;
+	const char *tmp = getenv("TMPDIR");
 	int fd;
 
 	if (pages == 0 || pages > 65536)
@@ -188,24 +209,64 @@ int bh_stub_create(unsigned int pages)
 	memcpy(code + STUB_LEN_AT, &len, 4);
 	memcpy(code + STUB_PAGES_AT, &pages, 4);
 
+	st->fd = -1;
+	st->path[0] = '\0';
 	fd = (int)syscall(SYS_memfd_create, "perfcheck-stub", MFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, image, sizeof(image)) != (ssize_t)sizeof(image)) {
+	if (fd >= 0 && write_all(fd, image, sizeof(image)) == 0)
+		st->fd = reopen_ro(fd);
+	else if (fd >= 0)
 		close(fd);
-		return -EIO;
+	snprintf(st->path, sizeof(st->path), "%s/perfcheck-stub-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkostemp(st->path, O_CLOEXEC);
+	if (fd < 0 || write_all(fd, image, sizeof(image)) < 0 || fchmod(fd, 0700) < 0) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(st->path);
+		}
+		st->path[0] = '\0';
+	} else {
+		close(fd);
 	}
-	return fd;
+	return st->fd >= 0 || st->path[0] ? 0 : -errno;
 #else
+	st->fd = -1;
+	st->path[0] = '\0';
 	return -ENOEXEC;
 #endif
 }
 
-int bh_stub_exec(int stub_fd)
+int bh_stub_exec(const struct bh_stub *st)
 {
 	char *argv[] = { "perfcheck-stub", NULL };
 	char *envp[] = { NULL };
+	int e = ENOENT;
 
-	syscall(SYS_execveat, stub_fd, "", argv, envp, AT_EMPTY_PATH);
-	return -errno;
+	if (st->fd >= 0) {
+		syscall(SYS_execveat, st->fd, "", argv, envp, AT_EMPTY_PATH);
+		e = errno;
+	}
+	if (st->path[0]) {
+		execve(st->path, argv, envp);
+		e = errno;
+	}
+	return -e;
+}
+
+void bh_stub_free(struct bh_stub *st)
+{
+	if (st->fd >= 0)
+		close(st->fd);
+	if (st->path[0])
+		unlink(st->path);
+	st->fd = -1;
+	st->path[0] = '\0';
+}
+
+void bh_stub_status(struct pc_behaviour_result *r, int status)
+{
+	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) > BH_EXEC_FAILED_BASE)
+		bh_not_tested(r, "the exec of the stub failed: %s",
+			      strerror(WEXITSTATUS(status) - BH_EXEC_FAILED_BASE));
+	else
+		bh_not_tested(r, "the exec stub did not run to exit 0 (wait status %#x)", status);
 }

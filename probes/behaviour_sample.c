@@ -525,17 +525,34 @@ out_fd:
 
 /* ---- defer_callchain ---- */
 
+/* A deferred chain holds user frames only (context markers aside) */
+static bool user_frames(const uint64_t *ips, uint64_t nr)
+{
+	int frames = 0;
+
+	for (uint64_t i = 0; i < nr; i++) {
+		if (pc_is_context(ips[i]))
+			continue;
+		if (ips[i] >> 47)
+			return false;	/* a kernel address: not a user frame */
+		frames++;
+	}
+	return frames > 0;
+}
+
 /*
  * defer_callchain: samples taken in system calls end with
- * PERF_CONTEXT_USER_DEFERRED and a cookie, and a CALLCHAIN_DEFERRED record
- * of the same thread answers each cookie with user frames.
+ * PERF_CONTEXT_USER_DEFERRED and a cookie, and the next CALLCHAIN_DEFERRED
+ * record (the unwind at the return to user space) carries the same cookie
+ * and user frames.  Samples after the last record (in the final calls,
+ * whose return comes after the event is disabled) wait for nothing.
  */
 void bh_check_defer_callchain(struct pc_behaviour_result *r)
 {
 	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	const struct perf_event_header *h;
 	uint64_t cookies[256];
-	int ncookies = 0, answered = 0, deferred = 0, bad = 0, fd, zero;
+	int ncookies = 0, answered = 0, missed = 0, deferred = 0, bad = 0, fd, zero;
 	struct bh_ring ring;
 	union pc_attr a;
 	double end;
@@ -576,27 +593,30 @@ void bh_check_defer_callchain(struct pc_behaviour_result *r)
 			size_t words = (h->size - sizeof(*h)) / 8;
 
 			deferred++;
-			if (words < 2 || w[1] > words - 2 || w[1] < 2 || w[2] != PC_CONTEXT_USER) {
+			if (words < 2 || w[1] > words - 2 || w[1] < 1 || !user_frames(w + 2, w[1])) {
 				bad++;
 				continue;
 			}
-			for (int i = 0; i < ncookies; i++)
-				if (cookies[i] == w[0]) {
+			/* the unwind at return to user answers every sample since the last one */
+			for (int i = 0; i < ncookies; i++) {
+				if (cookies[i] == w[0])
 					answered++;
-					cookies[i] = cookies[--ncookies];
-					i--;
-				}
+				else
+					missed++;
+			}
+			ncookies = 0;
 		}
 	}
-	if (!answered && !ncookies)
-		bh_broken(r, "no sample in 10 ms of read() calls ends with a deferred-callchain cookie "
-			  "(%d CALLCHAIN_DEFERRED records)", deferred);
-	else if (bad || ncookies)
-		bh_broken(r, "%d samples answered by CALLCHAIN_DEFERRED, %d cookies never answered, %d "
-			  "records without user frames", answered, ncookies, bad);
+	if (!answered)
+		bh_broken(r, "no sample in 10 ms of read() calls was answered by a CALLCHAIN_DEFERRED "
+			  "record (%d records, %d cookies waiting)", deferred, ncookies + missed);
+	else if (bad || missed)
+		bh_broken(r, "%d samples answered by CALLCHAIN_DEFERRED, %d passed over by a record for "
+			  "another cookie, %d records without user frames", answered, missed, bad);
 	else
-		bh_proven(r, "%d samples in system calls ended with a cookie, each answered by a "
-			  "CALLCHAIN_DEFERRED record with user frames (%d records)", answered, deferred);
+		bh_proven(r, "%d samples in system calls ended with a cookie, each answered by the next "
+			  "CALLCHAIN_DEFERRED record, with user frames (%d records; %d samples after the "
+			  "last, taken as the event was disabled)", answered, deferred, ncookies);
 	bh_ring_unmap(&ring);
 	close(fd);
 }

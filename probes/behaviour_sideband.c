@@ -303,7 +303,7 @@ out:
 /* ---- COMM with exec ---- */
 
 struct exec_arg {
-	int stub_fd;
+	struct bh_stub stub;
 };
 
 static void child_rename_exec(void *arg)
@@ -311,8 +311,7 @@ static void child_rename_exec(void *arg)
 	struct exec_arg *e = arg;
 
 	prctl(PR_SET_NAME, (unsigned long)"pcbh-pre", 0, 0, 0);
-	bh_stub_exec(e->stub_fd);
-	_exit(99);
+	_exit(BH_EXEC_FAILED_BASE + -bh_stub_exec(&e->stub));
 }
 
 /*
@@ -321,7 +320,8 @@ static void child_rename_exec(void *arg)
  */
 void bh_check_comm_exec(struct pc_behaviour_result *r)
 {
-	struct exec_arg e = { bh_stub_create(1) };
+	struct exec_arg e;
+	int made = bh_stub_create(&e.stub, 1);
 	const struct perf_event_header *h;
 	struct bh_ring ring;
 	struct bh_child c;
@@ -329,17 +329,16 @@ void bh_check_comm_exec(struct pc_behaviour_result *r)
 	int fd, status, renames = 0, execs = 0, wrong = 0;
 	char exec_comm[17] = "";
 
-	if (e.stub_fd < 0) {
-		bh_not_tested(r, "no exec stub: %s", e.stub_fd == -ENOEXEC ?
-			      "none for this architecture" : strerror(-e.stub_fd));
+	if (made < 0) {
+		bh_not_tested(r, "no exec stub: %s", made == -ENOEXEC ?
+			      "none for this architecture" : strerror(-made));
 		return;
 	}
 	if (bh_child_start(&c, child_rename_exec, &e) < 0) {
 		bh_not_tested(r, "fork: %s", strerror(errno));
-		close(e.stub_fd);
+		bh_stub_free(&e.stub);
 		return;
 	}
-	close(e.stub_fd);
 	bh_attr_sideband(&a);
 	a.attr.comm = 1;
 	a.attr.comm_exec = 1;
@@ -354,7 +353,7 @@ void bh_check_comm_exec(struct pc_behaviour_result *r)
 	bh_child_go(&c);
 	status = bh_child_wait(&c, WAIT_MS);
 	if (status != 0) {
-		bh_not_tested(r, "the exec stub did not run to exit 0 (wait status %#x)", status);
+		bh_stub_status(r, status);
 		goto out_ring;
 	}
 	while ((h = bh_ring_next(&ring))) {
@@ -382,6 +381,7 @@ out_ring:
 	close(fd);
 out:
 	bh_child_wait(&c, WAIT_MS);
+	bh_stub_free(&e.stub);
 }
 
 /* ---- SWITCH ---- */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -239,6 +240,7 @@ static int bpf_load(struct bpf_prog *p)
 	struct bpf_prog_info info;
 	union bpf_attr attr;
 	uint64_t ksym = 0;
+	bool memlock_raised = false;
 
 	memset(p, 0, sizeof(*p));
 	memset(&attr, 0, sizeof(attr));
@@ -248,11 +250,21 @@ static int bpf_load(struct bpf_prog *p)
 	attr.license = (uintptr_t)"GPL";
 	memcpy(attr.prog_name, "pcbh", 5);
 	p->fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+	if (p->fd < 0 && errno == EPERM) {
+		/* before 5.11 a program is charged to RLIMIT_MEMLOCK: raise it for the load */
+		struct rlimit old, inf = { RLIM_INFINITY, RLIM_INFINITY };
+
+		if (getrlimit(RLIMIT_MEMLOCK, &old) == 0 && setrlimit(RLIMIT_MEMLOCK, &inf) == 0) {
+			p->fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+			setrlimit(RLIMIT_MEMLOCK, &old);
+			memlock_raised = true;
+		}
+	}
 	if (p->fd < 0) {
 		int e = errno;
 
-		snprintf(p->err, sizeof(p->err), "bpf(BPF_PROG_LOAD) of a 2-instruction socket filter: %s",
-			 strerror(e));
+		snprintf(p->err, sizeof(p->err), "bpf(BPF_PROG_LOAD) of a 2-instruction socket filter: %s%s",
+			 strerror(e), memlock_raised ? " (also with RLIMIT_MEMLOCK raised)" : "");
 		return -e;
 	}
 	memset(&info, 0, sizeof(info));
