@@ -544,15 +544,18 @@ static bool user_frames(const uint64_t *ips, uint64_t nr)
  * defer_callchain: samples taken in system calls end with
  * PERF_CONTEXT_USER_DEFERRED and a cookie, and the next CALLCHAIN_DEFERRED
  * record (the unwind at the return to user space) carries the same cookie
- * and user frames.  Samples after the last record (in the final calls,
- * whose return comes after the event is disabled) wait for nothing.
+ * and user frames.  A sample taken inside the unwind, after its record was
+ * written, carries that record's cookie; samples after the last record (in
+ * the final calls, whose return comes after the event is disabled) wait for
+ * nothing.
  */
 void bh_check_defer_callchain(struct pc_behaviour_result *r)
 {
 	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
 	const struct perf_event_header *h;
 	uint64_t cookies[256];
-	int ncookies = 0, answered = 0, missed = 0, deferred = 0, bad = 0, fd, zero;
+	int ncookies = 0, answered = 0, missed = 0, late = 0, deferred = 0, bad = 0, fd, zero;
+	uint64_t last_cookie = 0;
 	struct bh_ring ring;
 	union pc_attr a;
 	double end;
@@ -586,13 +589,18 @@ void bh_check_defer_callchain(struct pc_behaviour_result *r)
 
 			if (bh_parse_sample(h, st, 0, &s) < 0 || s.nr < 2)
 				continue;
-			if (s.ips[s.nr - 2] == PC_CONTEXT_USER_DEFERRED && ncookies < 256)
+			if (s.ips[s.nr - 2] != PC_CONTEXT_USER_DEFERRED)
+				continue;
+			if (deferred && s.ips[s.nr - 1] == last_cookie)
+				late++;		/* taken inside the unwind, after its record */
+			else if (ncookies < 256)
 				cookies[ncookies++] = s.ips[s.nr - 1];
 		} else if (h->type == PC_RECORD_CALLCHAIN_DEFERRED) {
 			const uint64_t *w = (const void *)(h + 1);
 			size_t words = (h->size - sizeof(*h)) / 8;
 
 			deferred++;
+			last_cookie = w[0];
 			if (words < 2 || w[1] > words - 2 || w[1] < 1 || !user_frames(w + 2, w[1])) {
 				bad++;
 				continue;
@@ -615,8 +623,9 @@ void bh_check_defer_callchain(struct pc_behaviour_result *r)
 			  "another cookie, %d records without user frames", answered, missed, bad);
 	else
 		bh_proven(r, "%d samples in system calls ended with a cookie, each answered by the next "
-			  "CALLCHAIN_DEFERRED record, with user frames (%d records; %d samples after the "
-			  "last, taken as the event was disabled)", answered, deferred, ncookies);
+			  "CALLCHAIN_DEFERRED record, with user frames (%d records; %d samples taken inside "
+			  "the unwind after their record, %d after the last record)", answered, deferred,
+			  late, ncookies);
 	bh_ring_unmap(&ring);
 	close(fd);
 }
