@@ -365,7 +365,7 @@ void bh_check_inherit_sample_read(struct pc_behaviour_result *r)
 	pthread_t t;
 	pid_t tid = 0;
 	uint64_t first = 0, last = 0, main_count = 0;
-	int n = 0, unordered = 0;
+	int n = 0;
 
 	if (ncpu < 1 || ncpu > ISR_MAX_CPUS) {
 		bh_not_tested(r, "%ld cpus: the check maps at most %d per-cpu rings", ncpu, ISR_MAX_CPUS);
@@ -420,7 +420,7 @@ void bh_check_inherit_sample_read(struct pc_behaviour_result *r)
 		}
 	}
 	/* per cpu the values only grow; across cpus (a migrated thread) the smallest is the first */
-	if (n < ISR_PAGES / ISR_PERIOD / 2 || first >= 2 * ISR_PERIOD || unordered ||
+	if (n < ISR_PAGES / ISR_PERIOD / 2 || first >= 2 * ISR_PERIOD ||
 	    last > ISR_PAGES + 64)
 		bh_broken(r, "the thread's %d samples (period %d, %d pages): first count %llu, last %llu; "
 			  "the opener's count reached %llu", n, ISR_PERIOD, ISR_PAGES,
