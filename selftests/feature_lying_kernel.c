@@ -17,7 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "probes/behaviour.h"
-#include "probes/simkernel.h"
+#include "probes/kernel.h"
 
 static struct {
 	uint64_t flags, sample_type, read_format;
@@ -45,20 +45,27 @@ static int lying_open(struct perf_event_attr *attr, pid_t pid, int cpu, int grou
 	return fd;
 }
 
+static void lie(bool on)
+{
+	struct pc_kernel_ops ops = { .open = lying_open };
+
+	pc_kernel_set_ops(on ? &ops : NULL);
+}
+
 static void expect_broken(struct __test_metadata *_metadata, enum pc_feature f)
 {
 	const struct pc_behaviour_result *b;
 
-	pc_kernel_set_open(NULL);
+	lie(false);
 	pc_behaviour_reset();
 	if (pc_feature_probe(f, NULL) != PC_FEATURE_SUPPORTED) {
 		memset(&strip, 0, sizeof(strip));
 		SKIP(return, "kernel lacks %s: nothing to lie about", pc_feature_name(f));
 	}
 	pc_behaviour_reset();
-	pc_kernel_set_open(lying_open);
+	lie(true);
 	b = pc_behaviour_check(f);
-	pc_kernel_set_open(NULL);
+	lie(false);
 	memset(&strip, 0, sizeof(strip));
 	ASSERT_NE(NULL, b);
 	TH_LOG("%s under a kernel ignoring it: %s: %s", pc_feature_name(f),
@@ -184,9 +191,9 @@ TEST(max_stack_ignored_is_refused_by_the_probe)
 		SKIP(return, "kernel lacks %s: nothing to lie about", pc_feature_name(f));
 	pc_behaviour_reset();
 	strip.zero_max_stack = true;
-	pc_kernel_set_open(lying_open);
+	lie(true);
 	b = pc_behaviour_check(f);
-	pc_kernel_set_open(NULL);
+	lie(false);
 	memset(&strip, 0, sizeof(strip));
 	ASSERT_NE(NULL, b);
 	TH_LOG("%s under a kernel ignoring it: %s: %s", pc_feature_name(f),
