@@ -55,6 +55,7 @@ int bh_touch_pages(size_t n)
 
 	if (p == MAP_FAILED)
 		return -errno;
+	madvise((void *)p, n * page, MADV_NOHUGEPAGE);	/* one fault per page, even under THP */
 	for (size_t i = 0; i < n; i++)
 		p[i * page] = 1;
 	munmap((void *)p, n * page);
@@ -126,48 +127,60 @@ int bh_child_wait(struct bh_child *c, int timeout_ms)
 
 /* ---- the exec stub ---- */
 
+/*
+ * The program, for each architecture: p = mmap(0, LEN, RW, PRIVATE|ANON,
+ * -1, 0); madvise(p, LEN, MADV_NOHUGEPAGE) (one fault per page, also where
+ * THP would back the range); write one byte in each of PAGES pages;
+ * exit_group(0).  LEN and PAGES are literals after the code, at
+ * STUB_LEN_AT and STUB_PAGES_AT.
+ */
 #if defined(__x86_64__)
 #define STUB_MACHINE EM_X86_64
-#define STUB_VADDR 0x400000ULL
-/*
- * mmap(0, pages * 4096, RW, PRIVATE|ANON, -1, 0); write one byte per page;
- * exit_group(0).  The page count is patched in at STUB_PAGES_AT (imm32 of
- * "mov ecx"), the length at STUB_LEN_AT (imm32 of "mov esi").
- */
 static const uint8_t stub_code[] = {
-	0xb8, 0x09, 0x00, 0x00, 0x00,			/* mov eax, 9 (mmap) */
-	0x31, 0xff,					/* xor edi, edi */
-	0xbe, 0x00, 0x00, 0x00, 0x00,			/* mov esi, LEN */
-	0xba, 0x03, 0x00, 0x00, 0x00,			/* mov edx, PROT_READ|PROT_WRITE */
-	0x41, 0xba, 0x22, 0x00, 0x00, 0x00,		/* mov r10d, MAP_PRIVATE|MAP_ANONYMOUS */
-	0x49, 0xc7, 0xc0, 0xff, 0xff, 0xff, 0xff,	/* mov r8, -1 */
-	0x45, 0x31, 0xc9,				/* xor r9d, r9d */
+	0xb8, 0x09, 0x00, 0x00, 0x00,			/* mov $9, %eax (mmap) */
+	0x31, 0xff,					/* xor %edi, %edi */
+	0x48, 0x8b, 0x35, 0x52, 0x00, 0x00, 0x00,	/* mov LEN(%rip), %rsi */
+	0xba, 0x03, 0x00, 0x00, 0x00,			/* mov $3, %edx (PROT_READ|PROT_WRITE) */
+	0x41, 0xba, 0x22, 0x00, 0x00, 0x00,		/* mov $0x22, %r10d (MAP_PRIVATE|MAP_ANONYMOUS) */
+	0x49, 0xc7, 0xc0, 0xff, 0xff, 0xff, 0xff,	/* mov $-1, %r8 */
+	0x45, 0x31, 0xc9,				/* xor %r9d, %r9d */
 	0x0f, 0x05,					/* syscall */
-	0x48, 0x89, 0xc7,				/* mov rdi, rax */
-	0xb9, 0x00, 0x00, 0x00, 0x00,			/* mov ecx, PAGES */
-	0xc6, 0x07, 0x01,				/* 1: mov byte [rdi], 1 */
-	0x48, 0x81, 0xc7, 0x00, 0x10, 0x00, 0x00,	/* add rdi, 4096 */
-	0xff, 0xc9,					/* dec ecx */
+	0x49, 0x89, 0xc4,				/* mov %rax, %r12 */
+	0x48, 0x89, 0xc7,				/* mov %rax, %rdi */
+	0x48, 0x8b, 0x35, 0x2e, 0x00, 0x00, 0x00,	/* mov LEN(%rip), %rsi */
+	0xba, 0x0f, 0x00, 0x00, 0x00,			/* mov $15, %edx (MADV_NOHUGEPAGE) */
+	0xb8, 0x1c, 0x00, 0x00, 0x00,			/* mov $28, %eax (madvise) */
+	0x0f, 0x05,					/* syscall */
+	0x4c, 0x89, 0xe7,				/* mov %r12, %rdi */
+	0x8b, 0x0d, 0x21, 0x00, 0x00, 0x00,		/* mov PAGES(%rip), %ecx */
+	0xc6, 0x07, 0x01,				/* 1: movb $1, (%rdi) */
+	0x48, 0x81, 0xc7, 0x00, 0x10, 0x00, 0x00,	/* add $4096, %rdi */
+	0xff, 0xc9,					/* dec %ecx */
 	0x75, 0xf2,					/* jnz 1b */
-	0xb8, 0xe7, 0x00, 0x00, 0x00,			/* mov eax, 231 (exit_group) */
-	0x31, 0xff,					/* xor edi, edi */
+	0xb8, 0xe7, 0x00, 0x00, 0x00,			/* mov $231, %eax (exit_group) */
+	0x31, 0xff,					/* xor %edi, %edi */
 	0x0f, 0x05,					/* syscall */
+	0x66, 0x90,					/* nop (aligns the literals) */
+	0, 0, 0, 0, 0, 0, 0, 0,				/* LEN (u64) */
+	0, 0, 0, 0, 0, 0, 0, 0,				/* PAGES (u32, padded) */
 };
-#define STUB_LEN_AT 8
-#define STUB_PAGES_AT 39
 #elif defined(__aarch64__)
 #define STUB_MACHINE EM_AARCH64
-#define STUB_VADDR 0x400000ULL
-/* the same program; the length and the page count are literals after the code */
 static const uint8_t stub_code[] = {
 	0xc8, 0x1b, 0x80, 0xd2,		/* mov x8, #222 (mmap) */
 	0x00, 0x00, 0x80, 0xd2,		/* mov x0, #0 */
-	0x01, 0x02, 0x00, 0x58,		/* ldr x1, LEN */
+	0xc1, 0x02, 0x00, 0x58,		/* ldr x1, LEN */
 	0x62, 0x00, 0x80, 0xd2,		/* mov x2, #3 (PROT_READ|PROT_WRITE) */
 	0x43, 0x04, 0x80, 0xd2,		/* mov x3, #0x22 (MAP_PRIVATE|MAP_ANONYMOUS) */
 	0x04, 0x00, 0x80, 0x92,		/* mov x4, #-1 */
 	0x05, 0x00, 0x80, 0xd2,		/* mov x5, #0 */
 	0x01, 0x00, 0x00, 0xd4,		/* svc #0 */
+	0xe9, 0x03, 0x00, 0xaa,		/* mov x9, x0 */
+	0xe1, 0x01, 0x00, 0x58,		/* ldr x1, LEN */
+	0xe2, 0x01, 0x80, 0xd2,		/* mov x2, #15 (MADV_NOHUGEPAGE) */
+	0x28, 0x1d, 0x80, 0xd2,		/* mov x8, #233 (madvise) */
+	0x01, 0x00, 0x00, 0xd4,		/* svc #0 */
+	0xe0, 0x03, 0x09, 0xaa,		/* mov x0, x9 */
 	0x86, 0x01, 0x00, 0x18,		/* ldr w6, PAGES */
 	0x27, 0x00, 0x80, 0x52,		/* mov w7, #1 */
 	0x07, 0x00, 0x00, 0x39,		/* 1: strb w7, [x0] */
@@ -181,9 +194,10 @@ static const uint8_t stub_code[] = {
 	0, 0, 0, 0, 0, 0, 0, 0,		/* LEN (u64) */
 	0, 0, 0, 0, 0, 0, 0, 0,		/* PAGES (u32, padded) */
 };
-#define STUB_LEN_AT 72
-#define STUB_PAGES_AT 80
 #endif
+#define STUB_VADDR 0x400000ULL
+#define STUB_LEN_AT 0x60
+#define STUB_PAGES_AT 0x68
 
 /* a file descriptor open for reading only: exec refuses a file open for writing (ETXTBSY) */
 static int reopen_ro(int fd)

@@ -199,6 +199,7 @@ void bh_check_data_page_size(struct pc_behaviour_result *r)
 		bh_not_tested(r, "mmap: %s", strerror(errno));
 		goto out;
 	}
+	madvise(g.base, g.len, MADV_NOHUGEPAGE);	/* base pages, even where THP is always on */
 	fault_sizes(r, fd, &ring, st, &g, page, &n, &ok, &other);
 	munmap(g.base, g.len);
 	if (!n || ok != n) {
