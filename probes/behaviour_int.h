@@ -37,6 +37,8 @@ void bh_attr_sampling(union pc_attr *a, uint32_t type, uint64_t config, uint64_t
  */
 int bh_open(struct pc_behaviour_result *r, union pc_attr *a, const char *what, pid_t pid,
 	    unsigned long flags);
+/* PERF_EVENT_IOC_ENABLE / DISABLE: 0 or -errno */
+int bh_enable(int fd, bool on);
 /* read() of one u64 count (and more words when read_format asks); 0 or -errno */
 int bh_read(int fd, uint64_t *words, size_t n);
 
@@ -54,7 +56,7 @@ int bh_ring_map(struct bh_ring *ring, int fd, unsigned int data_pages, bool writ
 /* The next record, or NULL at the end (or on a malformed size: ring->bad). */
 const struct perf_event_header *bh_ring_next(struct bh_ring *ring);
 void bh_ring_unmap(struct bh_ring *ring);
-/* Every record from the newest backwards of a write_backward ring (see behaviour_sample.c). */
+/* data_head, read with acquire ordering (a write_backward ring is read from it: behaviour_ringrows.c) */
 uint64_t bh_ring_head(const struct bh_ring *ring);
 
 /* The sample fields the checks use; parse checks the record's size exactly. */

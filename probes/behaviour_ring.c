@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -101,6 +102,11 @@ int bh_open(struct pc_behaviour_result *r, union pc_attr *a, const char *what, p
 		return -1;
 	}
 	return fd;
+}
+
+int bh_enable(int fd, bool on)
+{
+	return ioctl(fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
 int bh_read(int fd, uint64_t *words, size_t n)
