@@ -118,6 +118,7 @@ int pd_decomp_init(struct pd_decomp *d, const char *path, const struct pd_comp_h
 		return pc_error_set(err, ENOMEM, "%s: out of memory for the decompressor", path);
 	}
 	d->win_cap = WIN_CAP;
+	d->drained = true;
 	ret = ZSTD_DCtx_setParameter(d->zds, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
 	if (!ZSTD_isError(ret))
 		ret = ZSTD_initDStream(d->zds);
@@ -132,7 +133,7 @@ int pd_decomp_init(struct pd_decomp *d, const char *path, const struct pd_comp_h
 int pd_decomp_feed(struct pd_decomp *d, const void *payload, size_t len, uint64_t file_offset,
 		   struct pc_error *err)
 {
-	if (d->in_pos < d->in_len || d->out_pending)
+	if (!d->drained)
 		return pc_error_set(err, EBUSY,
 				    "%s: offset %#llx: the previous COMPRESSED record (offset %#llx) is not drained",
 				    d->path, (unsigned long long)file_offset,
@@ -142,6 +143,7 @@ int pd_decomp_feed(struct pd_decomp *d, const void *payload, size_t len, uint64_
 	d->in_pos = 0;
 	d->cur_offset = file_offset;
 	d->cur_out = 0;
+	d->drained = false;
 	d->stats.nr_compressed++;
 	d->stats.bytes_in += len;
 	return 0;
@@ -227,8 +229,10 @@ int pd_decomp_next(struct pd_decomp *d, struct pd_record *rec, struct pc_error *
 		if (avail == 0)
 			d->head_fed = d->stats.nr_compressed;
 		ret = decompress_some(d, err);
-		if (ret <= 0)
+		if (ret <= 0) {
+			d->drained = ret == 0;
 			return ret;
+		}
 	}
 }
 
@@ -237,7 +241,7 @@ int pd_decomp_finish(struct pd_decomp *d, struct pc_error *err)
 	size_t avail = d->tail - d->head;
 	struct perf_event_header hdr = { 0 };
 
-	if (d->in_pos < d->in_len || d->out_pending)
+	if (!d->drained)
 		return pc_error_set(err, EBUSY, "%s: offset %#llx: COMPRESSED record not drained",
 				    d->path, (unsigned long long)d->cur_offset);
 	if (!avail)

@@ -86,6 +86,7 @@ struct pd_decomp {
 	size_t in_len, in_pos;
 	bool out_pending;		/* zstd filled the window: it may hold more output */
 	bool frame_open;		/* the current zstd frame has not ended */
+	bool drained;			/* next() returned 0: ready for the next payload */
 	uint64_t cur_offset;		/* file offset of the COMPRESSED record being decoded */
 	uint64_t cur_out;		/* bytes decompressed from that record */
 	uint64_t head_pos;		/* stream position of win[head] */
