@@ -79,6 +79,12 @@ int tr_format(struct tr_events *t, uint64_t id, const void *raw, uint32_t raw_si
 	rec.size = (int)raw_size;
 	rec.record_size = (int)raw_size;
 	rec.data = t->raw;
+	/* libtraceevent picks the format by the raw data's common_type */
+	if (tep_data_type(t->tep, &rec) != ev->id)
+		return pc_error_set(err, EINVAL,
+				    "%s: offset %#llx: %s:%s sample's raw data has common_type %d, not the tracepoint id %d",
+				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
+				    tep_data_type(t->tep, &rec), ev->id);
 	trace_seq_reset(t->seq);
 	tep_print_event(t->tep, t->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(t->seq);

@@ -142,6 +142,7 @@ static void note_failed(struct tr_events *t, const char *sys, const uint8_t *fmt
 
 static int parse_format(struct tr_events *t, struct cursor *c, const char *sys, const char *what)
 {
+	struct tep_event *ev = NULL;
 	const uint8_t *fmt;
 	uint64_t len;
 	enum tep_errno e;
@@ -150,10 +151,11 @@ static int parse_format(struct tr_events *t, struct cursor *c, const char *sys, 
 	if (ret)
 		return ret;
 	t->nr_formats++;
-	e = tep_parse_event(t->tep, (const char *)fmt, len, sys);
+	e = tep_parse_format(t->tep, &ev, (const char *)fmt, len, sys);
 	if (e == TEP_ERRNO__MEM_ALLOC_FAILED)
 		return pc_error_set(c->err, ENOMEM, "%s: out of memory parsing TRACING_DATA", c->path);
-	if (e)
+	/* a print fmt it cannot read still adds the event, marked failed */
+	if (e || !ev || (ev->flags & TEP_EVENT_FL_FAILED))
 		note_failed(t, sys, fmt, len);
 	return 0;
 }
