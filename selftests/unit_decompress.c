@@ -298,6 +298,52 @@ TEST(a_record_of_unaligned_size_is_handed_out_aligned)
 	EXPECT_EQ(0, r.mismatch);
 }
 
+/* The stream cut into COMPRESSED2 records as perf 6.16+ writes them: data_size, then padding. */
+TEST(compressed2_records_decode_like_compressed_ones)
+{
+	struct buf plain = { 0 }, z = { 0 };
+	uint64_t rec_buf[65536 / 8];
+	struct pd_decomp d;
+	struct pd_record rec, in;
+	struct pc_error err = { 0 };
+	uint64_t n = 0, bytes = 0, nr_recs = 0;
+	size_t exp_at = 0, mismatch = 0;
+	int ret = 0;
+
+	make_stream(2000, 700, &plain, &z, ZSTD_e_flush);
+	ASSERT_EQ(0, pd_decomp_init(&d, PATH, NULL, &err));
+	for (size_t off = 0; off < z.len; off += 65519) {
+		size_t len = z.len - off < 65519 ? z.len - off : 65519;
+		struct perf_event_header h = { .type = PC_RECORD_COMPRESSED2,
+					       .size = (uint16_t)((16 + len + 7) & ~7ul) };
+		uint64_t data_size = len;
+
+		memset(rec_buf, 0xee, h.size);	/* padding is not read */
+		memcpy(rec_buf, &h, 8);
+		memcpy(rec_buf + 1, &data_size, 8);
+		memcpy(rec_buf + 2, z.p + off, len);
+		rec = (struct pd_record){ .offset = 0x2000 + off, .header = h, .data = rec_buf };
+		ASSERT_EQ(0, pd_decomp_feed_record(&d, &rec, &err)) TH_LOG("%s", err.msg);
+		nr_recs++;
+		while ((ret = pd_decomp_next(&d, &in, &err)) == 1) {
+			n++;
+			bytes += in.header.size;
+			mismatch += exp_at + in.header.size > plain.len ||
+				    memcmp(plain.p + exp_at, in.data, in.header.size);
+			exp_at += in.header.size;
+		}
+		ASSERT_EQ(0, ret) TH_LOG("%s", err.msg);
+	}
+	EXPECT_EQ(0, pd_decomp_finish(&d, &err)) TH_LOG("%s", err.msg);
+	EXPECT_LT(1, nr_recs);
+	EXPECT_EQ(2000, n);
+	EXPECT_EQ(plain.len, bytes);
+	EXPECT_EQ(0, mismatch);
+	pd_decomp_fini(&d);
+	free(plain.p);
+	free(z.p);
+}
+
 TEST(memory_stays_bounded_on_a_long_stream)
 {
 	struct buf plain = { 0 }, z = { 0 };

@@ -334,3 +334,19 @@ void tr_close(struct tr_events *t)
 	free(t->path);
 	memset(t, 0, sizeof(*t));
 }
+
+#ifdef PC_STATIC_BUILD
+/*
+ * tep_free() is the only caller from libtraceevent's parser into its plugin
+ * loader (event-plugin.o, which dlopen()s: glibc warns about that in a
+ * static link).  It frees the plugin path list that tep_add_plugin_path()
+ * fills; perfcheck loads no plugins (perf 6.1 prints without them), so the
+ * list is always empty and this definition keeps the loader out of the
+ * static binaries.
+ */
+void free_tep_plugin_paths(struct tep_handle *tep);
+void free_tep_plugin_paths(struct tep_handle *tep)
+{
+	(void)tep;
+}
+#endif
