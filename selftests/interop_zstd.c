@@ -72,6 +72,9 @@ FIXTURE_TEARDOWN(zstd)
 		pc_test_rmdir(self->dir);
 }
 
+/* perf's stderr of the last perf_record() that failed */
+static char last_err[1024];
+
 /* perf record -q OPTS... -o DATA -- pcwork MODE MS */
 static int perf_record(struct __test_metadata *_metadata, const char *data, const char *const *opts,
 		       const char *mode, const char *ms)
@@ -94,8 +97,11 @@ static int perf_record(struct __test_metadata *_metadata, const char *data, cons
 	argv[n] = NULL;
 	up_run(&run, 300, argv);
 	code = run.exit_code;
-	if (code)
+	last_err[0] = '\0';
+	if (code) {
 		TH_LOG("perf record: exit %d: %s", code, run.err ? run.err : "");
+		snprintf(last_err, sizeof(last_err), "%s", run.err ? run.err : "");
+	}
 	pc_run_free(&run);
 	return code;
 }
@@ -106,10 +112,11 @@ struct decoded {
 	uint64_t nr_tuples;
 	uint64_t nr_samples;		/* SAMPLE records, top level and decompressed */
 	uint64_t nr_type81, nr_type83;
+	uint64_t max_payload;		/* largest compressed payload */
+	uint64_t nr_full;		/* payloads of 65000 bytes or more: a push split there */
 	struct pd_comp_header comp;
 	bool has_comp_header;
 	struct pd_decomp_stats stats;
-	double decode_s;		/* time spent in feed/next */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -200,8 +207,6 @@ static int decode_file(const char *path, struct decoded *dec, struct pc_error *e
 		return ret;
 	}
 	while ((ret = pd_reader_next(&r, &pos, &rec, err)) == 1) {
-		double t0;
-
 		if (rec.header.type != PC_RECORD_COMPRESSED && rec.header.type != PC_RECORD_COMPRESSED2) {
 			add_tuple(&l, rec.offset, rec.header.size, rec.header.type);
 			dec->nr_samples += rec.header.type == PERF_RECORD_SAMPLE;
@@ -209,14 +214,21 @@ static int decode_file(const char *path, struct decoded *dec, struct pc_error *e
 		}
 		dec->nr_type81 += rec.header.type == PC_RECORD_COMPRESSED;
 		dec->nr_type83 += rec.header.type == PC_RECORD_COMPRESSED2;
-		t0 = now_s();
+		{
+			const void *payload;
+			size_t len;
+
+			if (!pd_decomp_payload(&rec, path, &payload, &len, err)) {
+				dec->max_payload = len > dec->max_payload ? len : dec->max_payload;
+				dec->nr_full += len >= 65000;
+			}
+		}
 		ret = pd_decomp_feed_record(&d, &rec, err);
 		while (!ret && (ret = pd_decomp_next(&d, &in, err)) == 1) {
 			ret = 0;
 			add_tuple(&l, in.offset, in.header.size, in.header.type);
 			dec->nr_samples += in.header.type == PERF_RECORD_SAMPLE;
 		}
-		dec->decode_s += now_s() - t0;
 		if (ret)
 			break;
 	}
@@ -229,6 +241,58 @@ static int decode_file(const char *path, struct decoded *dec, struct pc_error *e
 	pd_decomp_fini(&d);
 	pd_reader_close(&r);
 	return ret;
+}
+
+/*
+ * Seconds to read FILE's data section with its COMPRESSED records
+ * decompressed (records only touched), and with every sample also parsed:
+ * the reader's cheapest work per record, to show decoding is not what
+ * bounds the reader.  The best of three runs each.
+ */
+static int bench_file(const char *path, double *decode_s, double *parse_s, uint64_t *bytes,
+		      struct pc_error *err)
+{
+	*decode_s = *parse_s = 1e9;
+	for (int run = 0; run < 6; run++) {
+		struct pd_reader r;
+		struct pd_decomp d;
+		struct pd_record rec, in;
+		uint64_t pos = 0, sum = 0;
+		double t0;
+		int ret = pd_reader_open(&r, path, err);
+
+		if (ret)
+			return ret;
+		ret = pd_decomp_init(&d, path, NULL, err);
+		t0 = now_s();
+		while (!ret && (ret = pd_reader_next(&r, &pos, &rec, err)) == 1) {
+			ret = 0;
+			if (rec.header.type != PC_RECORD_COMPRESSED &&
+			    rec.header.type != PC_RECORD_COMPRESSED2)
+				continue;
+			ret = pd_decomp_feed_record(&d, &rec, err);
+			while (!ret && (ret = pd_decomp_next(&d, &in, err)) == 1) {
+				struct pd_sample smp;
+
+				ret = 0;
+				sum += in.header.size;
+				if (run % 2 && in.header.type == PERF_RECORD_SAMPLE)
+					ret = pd_parse_sample(&r, &in, &smp, err);
+			}
+		}
+		t0 = now_s() - t0;
+		if (run % 2)
+			*parse_s = t0 < *parse_s ? t0 : *parse_s;
+		else
+			*decode_s = t0 < *decode_s ? t0 : *decode_s;
+		*bytes = sum;
+		if (!ret)
+			pd_decomp_fini(&d);
+		pd_reader_close(&r);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* perf report -D: "0x278@FILE [0x28]: event: 3" (older perfs: "0x278 [0x28]: ...") */
@@ -302,8 +366,8 @@ static void log_first_difference(struct __test_metadata *_metadata, const char *
 	       perf + start);
 }
 
-/* Records with OPTS, decodes, and compares with perf's own reading. */
-static void check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd) *self,
+/* Records with OPTS, decodes, and compares with perf's own reading; false after a SKIP. */
+static bool check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd) *self,
 			    const char *const *opts, const char *mode, const char *ms,
 			    struct decoded *dec)
 {
@@ -312,7 +376,15 @@ static void check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd
 	char *perf_tuples;
 	long script_n;
 
-	ASSERT_EQ(0, perf_record(_metadata, self->data, opts, mode, ms));
+	memset(dec, 0, sizeof(*dec));
+	if (perf_record(_metadata, self->data, opts, mode, ms) &&
+	    strstr(last_err, "failed to write perf data"))
+		/* perf 6.16 up to the fix "perf record: Fix multiple
+		 * PERF_RECORD_COMPRESSED2 records per push": header.size of a
+		 * push bigger than one record overflows its u16 and the write fails */
+		SKIP(return false, "%s cannot write a push of several COMPRESSED2 records: %.200s",
+		     self->v.text, last_err);
+	ASSERT_EQ(0, last_err[0]) TH_LOG("perf record failed");
 	ASSERT_EQ(0, decode_file(self->data, dec, &err)) TH_LOG("%s", err.msg);
 	ASSERT_TRUE(dec->has_comp_header) TH_LOG("perf -z wrote no COMPRESSED header feature");
 	EXPECT_EQ(PD_COMP_ZSTD, dec->comp.type);
@@ -324,13 +396,13 @@ static void check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd
 	script_n = perf_script_samples(_metadata, self->data);
 	EXPECT_EQ(script_n, (long)dec->nr_samples);
 	TH_LOG("level %u (header), %llu COMPRESSED + %llu COMPRESSED2 records, %llu -> %llu bytes, "
-	       "%llu records (%llu samples), %llu straddling, %.0f MB/s decompressed",
+	       "%llu records (%llu samples), %llu straddling",
 	       dec->comp.level, (unsigned long long)dec->nr_type81,
 	       (unsigned long long)dec->nr_type83, (unsigned long long)dec->stats.bytes_in,
 	       (unsigned long long)dec->stats.bytes_out, (unsigned long long)dec->stats.nr_records,
-	       (unsigned long long)dec->nr_samples, (unsigned long long)dec->stats.nr_straddling,
-	       dec->decode_s > 0 ? dec->stats.bytes_out / 1e6 / dec->decode_s : 0.0);
+	       (unsigned long long)dec->nr_samples, (unsigned long long)dec->stats.nr_straddling);
 	free(perf_tuples);
+	return true;
 }
 
 TEST_F(zstd, default_level_decodes_to_the_records_perf_reads)
@@ -338,7 +410,8 @@ TEST_F(zstd, default_level_decodes_to_the_records_perf_reads)
 	static const char *const opts[] = { "-z", "-e", "cpu-clock", "-c", "100000", NULL };
 	struct decoded dec;
 
-	check_recording(_metadata, self, opts, "syscalls", "300", &dec);
+	if (!check_recording(_metadata, self, opts, "syscalls", "300", &dec))
+		return;
 	EXPECT_EQ(1, dec.comp.level);
 	free(dec.tuples);
 }
@@ -349,7 +422,8 @@ TEST_F(zstd, level_5_decodes_to_the_records_perf_reads)
 					    "-g", NULL };
 	struct decoded dec;
 
-	check_recording(_metadata, self, opts, "syscalls", "300", &dec);
+	if (!check_recording(_metadata, self, opts, "syscalls", "300", &dec))
+		return;
 	EXPECT_EQ(5, dec.comp.level);
 	free(dec.tuples);
 }
@@ -360,29 +434,51 @@ TEST_F(zstd, level_22_decodes_to_the_records_perf_reads)
 					    "-g", NULL };
 	struct decoded dec;
 
-	check_recording(_metadata, self, opts, "syscalls", "300", &dec);
+	if (!check_recording(_metadata, self, opts, "syscalls", "300", &dec))
+		return;
 	EXPECT_EQ(22, dec.comp.level);
 	free(dec.tuples);
 }
 
 /*
- * A 4 MiB ring (-m 1024) and callchains make pushes of more than one zstd
- * block (128 KiB), cut into several COMPRESSED records of at most 64 KiB:
- * a block that ends inside a record completes in the next COMPRESSED record.
+ * perf compresses each push of a ring into COMPRESSED records of at most
+ * 64 KiB; a push that compresses to more is split, and the zstd block (128
+ * KiB of records) that spans the split completes in the next COMPRESSED
+ * record: the record that spans the block boundary straddles the two.
+ * An 8 MiB ring flushed every 2 MiB (--mmap-flush) makes pushes that big
+ * (perf compresses these records about 25 times: 1.7 MB fill 64 KiB).
  */
 TEST_F(zstd, records_straddling_compressed_records_are_reassembled)
 {
 	static const char *const opts[] = { "-z", "-e", "cpu-clock", "-c", "10000", "-g", "-m",
-					    "1024", NULL };
+					    "2048", "--mmap-flush=2M", NULL };
 	struct decoded dec;
 
-	check_recording(_metadata, self, opts, "syscalls", "1000", &dec);
+	if (!check_recording(_metadata, self, opts, "syscalls", "2000", &dec))
+		return;
+	{
+		struct pc_error err = { 0 };
+		double dec_s, parse_s;
+		uint64_t bytes;
+
+		ASSERT_EQ(0, bench_file(self->data, &dec_s, &parse_s, &bytes, &err)) TH_LOG("%s", err.msg);
+		ksft_print_msg("perf's -z file: %.1f MB decompressed in %.4f s (%.0f MB/s); with every "
+			       "sample parsed too %.4f s: decoding is %.0f%% of that\n",
+			       bytes / 1e6, dec_s, dec_s > 0 ? bytes / 1e6 / dec_s : 0.0, parse_s,
+			       parse_s > 0 ? 100 * dec_s / parse_s : 0.0);
+	}
+	/* each split ends a payload's output at a 128 KiB block boundary, which
+	 * falls between two records about one time in twenty */
+	if (!dec.stats.nr_straddling && dec.nr_full < 3) {
+		free(dec.tuples);
+		SKIP(return, "%llu push(es) split (largest payload %llu bytes, %llu bytes decompressed "
+			     "in all), none inside a record: nothing straddled",
+		     (unsigned long long)dec.nr_full, (unsigned long long)dec.max_payload,
+		     (unsigned long long)dec.stats.bytes_out);
+	}
 	EXPECT_LT(0, dec.stats.nr_straddling)
-		TH_LOG("no record straddled two COMPRESSED records (largest payload output %llu bytes)",
-		       (unsigned long long)dec.stats.max_out_per_payload);
-	ksft_print_msg("decompress of perf's -z file: %.1f MB out in %.3f s: %.0f MB/s\n",
-		       dec.stats.bytes_out / 1e6, dec.decode_s,
-		       dec.decode_s > 0 ? dec.stats.bytes_out / 1e6 / dec.decode_s : 0.0);
+		TH_LOG("no record straddled two COMPRESSED records in %llu splits",
+		       (unsigned long long)dec.nr_full);
 	free(dec.tuples);
 }
 
