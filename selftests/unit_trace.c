@@ -319,6 +319,48 @@ TEST_F(tr, every_cut_of_the_section_is_an_error_at_an_offset_inside_it)
 	self->opened = true;
 }
 
+/*
+ * Flipped bytes anywhere (lengths, counts, format text): an error or a parse,
+ * never a crash.  Some flips make libtraceevent itself crash: lib/trace
+ * tries the section in a child first (a fork per section, slow under ASan:
+ * fewer rounds there).
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define FLIP_ROUNDS 250
+#else
+#define FLIP_ROUNDS 1000
+#endif
+
+TEST_F_TIMEOUT(tr, random_byte_flips_never_crash, 120)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	uint8_t raw[64];
+	uint32_t n = demo_raw(raw, false, "abc", 7, "hello", 0xffffffff81000010ULL);
+	struct blob orig = self->b;
+	int opened = 0;
+
+	for (int i = 0; i < FLIP_ROUNDS; i++) {
+		struct tr_events t;
+		const char *text;
+
+		self->b = orig;
+		for (int k = 0; k < 1 + i % 4; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			self->b.p[x % orig.len] ^= (uint8_t)(x >> 32) | 1;
+		}
+		if (tr_open(&t, self->b.p, self->b.len, PATH, SECTION_OFFSET, &self->err)) {
+			ASSERT_EQ(0, strncmp(self->err.msg, "t.data: offset 0x", 17)) TH_LOG("%s", self->err.msg);
+			continue;
+		}
+		opened++;
+		tr_format(&t, 42, raw, n, 0, 0x100, &text, &self->err);
+		tr_format(&t, 43, raw, n, 0, 0x100, &text, &self->err);
+		tr_close(&t);
+	}
+	TH_LOG("%d of %d mutated sections parsed", opened, FLIP_ROUNDS);
+	EXPECT_LT(0, opened);
+}
+
 TEST_F(tr, bad_magic_is_an_error)
 {
 	self->b.p[3] = 'T';

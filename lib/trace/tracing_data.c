@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include <unistd.h>
 
 #include "trace/trace.h"
 
@@ -21,6 +23,8 @@ struct cursor {
 	uint64_t base;		/* file offset of p[0] */
 	const char *path;
 	bool swap;
+	bool dry;		/* lengths only: nothing given to libtraceevent */
+	bool guarded;		/* try each format in a child first (see child_dies) */
 	struct pc_error *err;
 };
 
@@ -140,6 +144,59 @@ static void note_failed(struct tr_events *t, const char *sys, const uint8_t *fmt
 		 (int)n, name ? name : "?");
 }
 
+/*
+ * libtraceevent 1.7.1 dereferences NULL on some malformed format texts (a
+ * control character inside a field's brackets, a '%' operator without its
+ * operand in the print args).  A file must not crash the reader, so the
+ * section is first parsed in a child process; only when that child dies is
+ * each format tried in a child of its own, and one that kills it is counted
+ * as failed and never given to libtraceevent in this process.  A child that
+ * hangs is killed after a few seconds.
+ */
+static bool child_dies(struct tr_events *t, struct cursor *c,
+		       int (*fn)(struct tr_events *t, struct cursor *c, const void *arg),
+		       const void *arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;		/* no child to spare: parse in this process */
+	if (pid == 0) {
+		alarm(5);
+		fn(t, c, arg);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	/* killed, or (under ASan) exited through its SEGV report */
+	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
+struct one_format {
+	const uint8_t *fmt;
+	uint64_t len;
+	const char *sys;
+};
+
+static int parse_one(struct tr_events *t, struct cursor *c, const void *arg)
+{
+	const struct one_format *f = arg;
+	struct tep_event *ev;
+
+	(void)c;
+	return tep_parse_format(t->tep, &ev, (const char *)f->fmt, f->len, f->sys) ? 1 : 0;
+}
+
+static bool crashes_in_child(struct tr_events *t, const uint8_t *fmt, uint64_t len,
+			     const char *sys)
+{
+	struct one_format f = { fmt, len, sys };
+
+	return child_dies(t, NULL, parse_one, &f);
+}
+
 static int parse_format(struct tr_events *t, struct cursor *c, const char *sys, const char *what)
 {
 	struct tep_event *ev = NULL;
@@ -148,13 +205,17 @@ static int parse_format(struct tr_events *t, struct cursor *c, const char *sys, 
 	enum tep_errno e;
 	int ret = take_blob(c, 8, what, &fmt, &len);
 
-	if (ret)
+	if (ret || c->dry)
 		return ret;
 	t->nr_formats++;
+	/* libtraceevent also answers TEP_ERRNO__MEM_ALLOC_FAILED to a format
+	 * without a readable name: every error counts as a failed format. A
+	 * print fmt it cannot read still adds the event, marked failed. */
+	if (c->guarded && crashes_in_child(t, fmt, len, sys)) {
+		note_failed(t, sys, fmt, len);
+		return 0;
+	}
 	e = tep_parse_format(t->tep, &ev, (const char *)fmt, len, sys);
-	if (e == TEP_ERRNO__MEM_ALLOC_FAILED)
-		return pc_error_set(c->err, ENOMEM, "%s: out of memory parsing TRACING_DATA", c->path);
-	/* a print fmt it cannot read still adds the event, marked failed */
 	if (e || !ev || (ev->flags & TEP_EVENT_FL_FAILED))
 		note_failed(t, sys, fmt, len);
 	return 0;
@@ -175,12 +236,14 @@ static int parse_headers(struct tr_events *t, struct cursor *c)
 	ret = take_blob(c, 8, "header_page", &p, &len);
 	if (ret)
 		return ret;
-	text = dup_text(p, len);
-	if (!text)
-		return pc_error_set(c->err, ENOMEM, "%s: out of memory", c->path);
-	/* a header_page libtraceevent cannot read leaves its defaults, as in perf */
-	tep_parse_header_page(t->tep, text, len, t->long_size);
-	free(text);
+	if (!c->dry) {
+		text = dup_text(p, len);
+		if (!text)
+			return pc_error_set(c->err, ENOMEM, "%s: out of memory", c->path);
+		/* a header_page libtraceevent cannot read leaves its defaults, as in perf */
+		tep_parse_header_page(t->tep, text, len, t->long_size);
+		free(text);
+	}
 	ret = take(c, 13, "the \"header_event\" tag", &p);
 	if (ret)
 		return ret;
@@ -211,6 +274,7 @@ static int parse_events(struct tr_events *t, struct cursor *c)
 	return ret;
 }
 
+
 static int parse_tail(struct tr_events *t, struct cursor *c)
 {
 	const uint8_t *p = NULL;
@@ -223,7 +287,7 @@ static int parse_tail(struct tr_events *t, struct cursor *c)
 		ret = take_blob(c, 4, "printk formats", &p, &len);
 	if (ret)
 		return ret;
-	if (len) {
+	if (len && !c->dry) {
 		text = dup_text(p, len);
 		if (!text)
 			return pc_error_set(c->err, ENOMEM, "%s: out of memory", c->path);
@@ -233,7 +297,7 @@ static int parse_tail(struct tr_events *t, struct cursor *c)
 	if (strtod(t->version, NULL) < 0.6)
 		return 0;
 	ret = take_blob(c, 8, "saved_cmdlines", &p, &len);
-	if (ret || !len)
+	if (ret || !len || c->dry)
 		return ret;
 	text = dup_text(p, len);
 	if (!text)
@@ -283,11 +347,18 @@ static int parse_preamble(struct tr_events *t, struct cursor *c)
 	return 0;
 }
 
+static int parse_all(struct tr_events *t, struct cursor *c, const void *arg)
+{
+	(void)arg;
+	return parse_headers(t, c) ?: parse_events(t, c) ?: parse_tail(t, c);
+}
+
 int tr_open(struct tr_events *t, const void *data, size_t size, const char *path,
 	    uint64_t offset, struct pc_error *err)
 {
 	struct cursor c = { .p = data, .size = data ? size : 0, .base = offset, .path = path,
 			    .err = err };
+	struct cursor dry, trial;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -311,12 +382,15 @@ int tr_open(struct tr_events *t, const void *data, size_t size, const char *path
 		tep_set_local_bigendian(t->tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 		tep_set_long_size(t->tep, t->long_size);
 		tep_set_page_size(t->tep, (int)t->page_size);
-		ret = parse_headers(t, &c);
+		/* every length first, then a trial in a child, then for real */
+		dry = trial = c;
+		dry.dry = true;
+		ret = parse_all(t, &dry, NULL);
+		if (!ret) {
+			c.guarded = child_dies(t, &trial, parse_all, NULL);
+			ret = parse_all(t, &c, NULL);
+		}
 	}
-	if (!ret)
-		ret = parse_events(t, &c);
-	if (!ret)
-		ret = parse_tail(t, &c);
 	if (ret)
 		tr_close(t);
 	return ret;
