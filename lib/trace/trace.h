@@ -19,6 +19,11 @@
  *	version >= 0.6: u64 size + saved_cmdlines ("PID COMM" lines)
  * Numbers are in the file's byte order (the big-endian flag).
  *
+ * In pipe mode the section follows a PERF_RECORD_HEADER_TRACING_DATA (66)
+ * record of header.size 16 (header, u32 size, u32 padding): `size` bytes
+ * of TRACING_DATA come after the record, outside header.size, then zeros
+ * up to the next multiple of 8 (perf 6.1, checked on a pipe recording).
+ *
  *	struct tr_events t;
  *	tr_open(&t, data, size, path, section_offset, err);
  *	for each sample of a tracepoint evsel (attr.type PERF_TYPE_TRACEPOINT):
