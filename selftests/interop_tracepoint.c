@@ -262,7 +262,7 @@ static void check_file(struct __test_metadata *_metadata, const char *data, bool
 	pc_kallsyms_free(&ksyms);
 }
 
-TEST_F(tp, sched_switch_and_wakeup_trace_text_equals_perf_script)
+TEST_F_TIMEOUT(tp, sched_switch_and_wakeup_trace_text_equals_perf_script, 600)
 {
 	static const char *const events[] = { "sched:sched_switch", "sched:sched_wakeup", NULL };
 	char why[512];
@@ -278,7 +278,7 @@ static const char *const many_events[] = {
 	"syscalls:sys_enter_nanosleep", "syscalls:sys_exit_nanosleep", NULL
 };
 
-TEST_F(tp, many_subsystems_with_a_kernel_map_equal_perf_script)
+TEST_F_TIMEOUT(tp, many_subsystems_with_a_kernel_map_equal_perf_script, 600)
 {
 	char why[512];
 
@@ -301,7 +301,7 @@ static void only_in(const struct text *a, const struct text *b, struct text *out
  * a kernel address (0xffff...) in ours where perf prints a symbol, at the
  * same time stamp.
  */
-TEST_F(tp, without_a_kernel_map_only_kernel_addresses_differ)
+TEST_F_TIMEOUT(tp, without_a_kernel_map_only_kernel_addresses_differ, 600)
 {
 	struct pc_error err = { 0 };
 	struct text perf, mine, theirs;
@@ -333,7 +333,7 @@ TEST_F(tp, without_a_kernel_map_only_kernel_addresses_differ)
 	text_free(&o.lines);
 }
 
-TEST_F(tp, perfcheck_record_tracing_data_parses_and_equals_perf_script)
+TEST_F_TIMEOUT(tp, perfcheck_record_tracing_data_parses_and_equals_perf_script, 600)
 {
 	static const char *const events[] = { "sched:sched_switch", "sched:sched_wakeup", NULL };
 	char why[512];

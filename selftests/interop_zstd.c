@@ -353,6 +353,9 @@ static char *perf_dump_tuples(struct __test_metadata *_metadata, const char *dat
 	return out;
 }
 
+/* perf script's stderr when it failed */
+static char script_err[512];
+
 /* Lines perf script prints with -F tid,time: one per sample. */
 static long perf_script_samples(struct __test_metadata *_metadata, const char *data)
 {
@@ -366,6 +369,8 @@ static long perf_script_samples(struct __test_metadata *_metadata, const char *d
 			n += *p == '\n';
 	} else {
 		TH_LOG("perf script: exit %d: %s", run.exit_code, run.err ? run.err : "");
+		snprintf(script_err, sizeof(script_err), "%.*s",
+			 (int)strcspn(run.err ? run.err : "", "\n"), run.err ? run.err : "");
 	}
 	pc_run_free(&run);
 	return n;
@@ -408,6 +413,13 @@ static bool check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd
 		SKIP(return false, "%s cannot write a push of several COMPRESSED2 records: %.200s",
 		     self->v.text, last_err);
 	ASSERT_EQ(0, last_err[0]) TH_LOG("perf record failed");
+	/* perf 6.1 in a small guest wrote a level-22 file it cannot read itself
+	 * (an empty COMPRESSED record, the samples uncompressed) */
+	script_err[0] = '\0';
+	script_n = perf_script_samples(_metadata, self->data);
+	if (script_n < 0)
+		SKIP(return false, "%s cannot read the file it recorded: perf script: %s",
+		     self->v.text, script_err);
 	ASSERT_EQ(0, decode_file(self->data, dec, &err)) TH_LOG("%s", err.msg);
 	ASSERT_TRUE(dec->has_comp_header) TH_LOG("perf -z wrote no COMPRESSED header feature");
 	EXPECT_EQ(PD_COMP_ZSTD, dec->comp.type);
@@ -418,10 +430,8 @@ static bool check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd
 	EXPECT_EQ(0, strcmp(perf_tuples, dec->tuples))
 		log_first_difference(_metadata, dec->tuples, perf_tuples);
 	/* perf script -F of a pipe prints callchains anyway: count files only */
-	if (!pipe_mode) {
-		script_n = perf_script_samples(_metadata, self->data);
+	if (!pipe_mode)
 		EXPECT_EQ(script_n, (long)dec->nr_samples);
-	}
 	TH_LOG("level %u (header), %llu COMPRESSED + %llu COMPRESSED2 records, %llu -> %llu bytes, "
 	       "%llu records (%llu samples), %llu straddling",
 	       dec->comp.level, (unsigned long long)dec->nr_type81,
@@ -432,7 +442,7 @@ static bool check_recording(struct __test_metadata *_metadata, FIXTURE_DATA(zstd
 	return true;
 }
 
-TEST_F(zstd, default_level_decodes_to_the_records_perf_reads)
+TEST_F_TIMEOUT(zstd, default_level_decodes_to_the_records_perf_reads, 600)
 {
 	static const char *const opts[] = { "-z", "-e", "cpu-clock", "-c", "100000", NULL };
 	struct decoded dec;
@@ -443,7 +453,7 @@ TEST_F(zstd, default_level_decodes_to_the_records_perf_reads)
 	free(dec.tuples);
 }
 
-TEST_F(zstd, level_5_decodes_to_the_records_perf_reads)
+TEST_F_TIMEOUT(zstd, level_5_decodes_to_the_records_perf_reads, 600)
 {
 	static const char *const opts[] = { "--compression-level=5", "-e", "cpu-clock", "-c", "100000",
 					    "-g", NULL };
@@ -455,7 +465,7 @@ TEST_F(zstd, level_5_decodes_to_the_records_perf_reads)
 	free(dec.tuples);
 }
 
-TEST_F(zstd, level_22_decodes_to_the_records_perf_reads)
+TEST_F_TIMEOUT(zstd, level_22_decodes_to_the_records_perf_reads, 600)
 {
 	static const char *const opts[] = { "--compression-level=22", "-e", "cpu-clock", "-c", "100000",
 					    "-g", NULL };
@@ -467,7 +477,7 @@ TEST_F(zstd, level_22_decodes_to_the_records_perf_reads)
 	free(dec.tuples);
 }
 
-TEST_F(zstd, pipe_mode_decodes_to_the_records_perf_reads)
+TEST_F_TIMEOUT(zstd, pipe_mode_decodes_to_the_records_perf_reads, 600)
 {
 	static const char *const opts[] = { "-z", "-e", "cpu-clock", "-c", "100000", "-g", NULL };
 	struct decoded dec;
@@ -489,13 +499,13 @@ TEST_F(zstd, pipe_mode_decodes_to_the_records_perf_reads)
  * An 8 MiB ring flushed every 2 MiB (--mmap-flush) makes pushes that big
  * (perf compresses these records about 25 times: 1.7 MB fill 64 KiB).
  */
-TEST_F(zstd, records_straddling_compressed_records_are_reassembled)
+TEST_F_TIMEOUT(zstd, records_straddling_compressed_records_are_reassembled, 600)
 {
 	static const char *const opts[] = { "-z", "-e", "cpu-clock", "-c", "10000", "-g", "-m",
 					    "2048", "--mmap-flush=2M", NULL };
 	struct decoded dec;
 
-	if (!check_recording(_metadata, self, opts, "syscalls", "2000", &dec))
+	if (!check_recording(_metadata, self, opts, "syscalls", "1000", &dec))
 		return;
 	{
 		struct pc_error err = { 0 };
