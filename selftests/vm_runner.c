@@ -39,7 +39,8 @@ static void put(const char *dir, const char *name, const char *text)
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return;
 	f = fopen(path, "w");
 	if (!f)
 		return;
@@ -71,11 +72,13 @@ static char *slurp(const char *dir, const char *name)
  * CONSOLE, asking for the kernel's mmap selftest; extra matrix rows may be
  * given.  Fills run and returns the result.json of row 6.1 (malloc'd).
  */
-static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
-		    const char *console, int hang, const char *extra_rows)
+static char *replay_ex(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
+		       const char *console, int hang, const char *extra_rows, const char *tests,
+		       const char *artifacts)
 {
 	char matrix[PATH_MAX], results[PATH_MAX], qemu[PATH_MAX], stat[PATH_MAX],
-	     runner[PATH_MAX], env_console[PATH_MAX + 32], rows[2 * PATH_MAX];
+	     runner[PATH_MAX], env_console[PATH_MAX + 32], rows[2 * PATH_MAX],
+	     env_art[PATH_MAX + 32];
 	const char *src = srcdir();
 
 	put(dir, "console.txt", console);
@@ -87,14 +90,62 @@ static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const
 	snprintf(stat, sizeof(stat), "%s/build/static", src);
 	snprintf(runner, sizeof(runner), "%s/vm/run", src);
 	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", dir);
+	snprintf(env_art, sizeof(env_art), "PCVM_FAKE_ARTIFACTS=%s", artifacts ? artifacts : "");
 	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", "PERFCHECK_NO_UPSTREAM=1", qemu,
-			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=",
+			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=", env_art,
 			 runner, "-q", "-j", "2", "--matrix", matrix, "--results", results,
 			 "--static", stat, "--boot-timeout", "5", "--step-timeout", "2",
-			 "all", "mmap", NULL };
+			 "all", (char *)tests, NULL };
 
 	EXPECT_EQ(0, pc_test_run(run, 120, argv));
+	TH_LOG("%s%s", run->out, run->err);
 	return slurp(results, "6.1/result.json");
+}
+
+static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
+		    const char *console, int hang, const char *extra_rows)
+{
+	return replay_ex(_metadata, run, dir, console, hang, extra_rows, "mmap", NULL);
+}
+
+/* The artifacts a guest would ship: its facts (init --facts) and probe result. */
+static char *guest_artifacts(const char *dir, const char *facts, const char *probe_json)
+{
+	static char art[PATH_MAX];
+	char cmd[2 * PATH_MAX + 64], sub[PATH_MAX];
+
+	if (snprintf(art, sizeof(art), "%s/art", dir) >= (int)sizeof(art))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/collect/facts' '%s/collect/probe-json'", art, art);
+	if (system(cmd))
+		return NULL;
+	if (snprintf(sub, sizeof(sub), "%s/collect/facts", art) >= (int)sizeof(sub))
+		return NULL;
+	put(sub, "facts.txt", facts);
+	if (snprintf(sub, sizeof(sub), "%s/collect/probe-json", art) >= (int)sizeof(sub))
+		return NULL;
+	put(sub, "probe.json", probe_json);
+	return art;
+}
+
+/* The reason of case ID in a result.json, "" when absent. */
+static const char *case_reason(const char *result, const char *id)
+{
+	static char reason[512];
+	char key[512];
+	const char *p, *end;
+
+	snprintf(key, sizeof(key), "\"id\" : \"%s\",", id);
+	p = strstr(result, key);
+	if (!p)
+		return "";
+	end = strchr(p, '}');
+	p = strstr(p, "\"reason\" : \"");
+	if (!p || (end && p > end))
+		return "";
+	p += strlen("\"reason\" : \"");
+	snprintf(reason, sizeof(reason), "%.*s", (int)strcspn(p, "\""), p);
+	return reason;
 }
 
 /* The status of case ID in a result.json, "" when absent. */
@@ -302,6 +353,118 @@ TEST_F_TIMEOUT(vm, shards_run_their_rows_and_merge_into_one_report, 120)
 	EXPECT_NE(NULL, strstr(merged, "| test | 6.1 | 6.12 |"));
 	free(merged);
 	pc_run_free(&run);
+}
+
+#define ROE_FAIL M "begin kernel remove_on_exec timeout=30\nTAP version 13\n1..1\n" \
+		 "# RUN remove_on_exec.fork_only ...\n" \
+		 "# remove_on_exec.c:90:fork_only:Expected fd (-1) != -1 (-1)\n" \
+		 "not ok 1 remove_on_exec.fork_only\n" \
+		 M "end kernel remove_on_exec status=exit:1 elapsed_ms=40\n"
+#define ARTS M "artifacts ok\n" M "done\n"
+#define PROBE_OK M "begin probe expect timeout=30\n" M "end probe expect status=exit:0 elapsed_ms=5\n"
+#define FACTS_NO_PMU "pmu no cycles No such file or directory (errno 2)\ncpus 2\ntool.sh /bin/sh\n"
+#define FACTS_PMU "pmu yes\ncpus 2\ntool.sh /bin/sh\n"
+#define PROBE_ALL "{\"release\":\"6.1.0-test\",\"machine\":\"x86_64\",\"features\":" \
+		  "{\"sigtrap\":\"supported\",\"remove_on_exec\":\"supported\"},\"errno\":{}}"
+#define PROBE_NO_ROE "{\"release\":\"6.1.0-test\",\"machine\":\"x86_64\",\"features\":" \
+		     "{\"sigtrap\":\"missing\",\"remove_on_exec\":\"missing\"}," \
+		     "\"errno\":{\"sigtrap\":22,\"remove_on_exec\":22}}"
+
+/* vm/expectations: "needs: pmu", evaluated from the row's own facts. */
+TEST_F_TIMEOUT(vm, failure_of_a_test_needing_a_pmu_is_a_skip_on_a_row_without_one, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_NO_PMU, PROBE_ALL));
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"),
+			     "no PMU (probe: cycles No such file", 34));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F_TIMEOUT(vm, failure_of_a_test_needing_a_pmu_fails_on_a_row_with_one, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_PMU, PROBE_ALL));
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F_TIMEOUT(vm, unmet_probe_feature_is_named_with_its_errno, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_PMU, PROBE_NO_ROE));
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"),
+			     "no remove_on_exec (probe: missing, errno 22)", 44));
+	EXPECT_EQ(0, self->run.exit_code);
+}
+
+TEST_F_TIMEOUT(vm, without_facts_nothing_is_derived, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL M "done\n", 0, NULL,
+				 "remove_on_exec", NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+/* vm/known-failures: by kernel range of the booted release, not by row name. */
+TEST_F_TIMEOUT(vm, known_failure_applies_by_kernel_range, 120)
+{
+	static const char wm[] = M "begin kernel watermark_signal timeout=30\nTAP version 13\n1..1\n"
+				 "not ok 1 watermark_signal.watermark_signal\n"
+				 M "end kernel watermark_signal status=exit:1 elapsed_ms=40\n" M "done\n";
+	char *console = malloc(4096);
+
+	ASSERT_NE(NULL, console);
+	snprintf(console, 4096, "%s%s%s", HELLO, PROBE_OK, wm);	/* 6.1.0-test: before 6.12 */
+	self->result = replay_ex(_metadata, &self->run, self->dir, console, 0, NULL, "watermark_signal", NULL);
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/watermark_signal:watermark_signal.watermark_signal"));
+	EXPECT_EQ(0, self->run.exit_code);
+	free(self->result);
+	pc_run_free(&self->run);
+	snprintf(console, 4096, M "hello release=6.12.9-test machine=x86_64 boot_ms=2000 calib_ns=1 "
+		 "ref_ns=1 factor=7.00 tests=5\n%s%s", PROBE_OK, wm);
+	self->result = replay_ex(_metadata, &self->run, self->dir, console, 0, NULL, "watermark_signal", NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/watermark_signal:watermark_signal.watermark_signal"));
+	EXPECT_NE(0, self->run.exit_code);
+	free(console);
+}
+
+#define MMAP_FAIL M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
+		  M "end kernel mmap status=exit:1 elapsed_ms=90\n"
+#define MMAP_RETRY_OK M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nok 1 perf_mmap.rb.map\n" \
+		      M "end kernel mmap status=exit:0 elapsed_ms=90 attempt=2\n"
+#define MMAP_RETRY_FAIL M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
+			M "end kernel mmap status=exit:1 elapsed_ms=90 attempt=2\n"
+
+TEST_F_TIMEOUT(vm, fail_then_pass_on_rerun_is_flaky_never_pass, 120)
+{
+	char results[PATH_MAX + 16];
+	char *s;
+
+	self->result = replay(_metadata, &self->run, self->dir, HELLO PROBE_OK MMAP_FAIL MMAP_RETRY_OK M "done\n", 0, NULL);
+	EXPECT_STREQ("flaky", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
+	EXPECT_EQ(0, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.out, "1 flaky"));
+	snprintf(results, sizeof(results), "%s/results", self->dir);
+	s = slurp(results, "6.1/tap/kernel.mmap.tap");
+	EXPECT_NE(NULL, strstr(s, "# TODO flaky"));
+	EXPECT_NE(NULL, strstr(s, "# flaky: kernel/mmap:perf_mmap.rb.map failed, then passed"));
+	free(s);
+	s = slurp(results, "summary.md");
+	EXPECT_NE(NULL, strstr(s, "FLAKY"));
+	free(s);
+	s = slurp(results, "results.json");
+	EXPECT_NE(NULL, strstr(s, "\"flaky\" : 1"));
+	free(s);
+}
+
+TEST_F_TIMEOUT(vm, fail_on_rerun_too_is_a_failure, 120)
+{
+	self->result = replay(_metadata, &self->run, self->dir, HELLO PROBE_OK MMAP_FAIL MMAP_RETRY_FAIL M "done\n", 0, NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
+	EXPECT_NE(NULL, strstr(case_reason(self->result, "kernel/mmap:perf_mmap.rb.map"), "failed again on re-run"));
+	EXPECT_NE(0, self->run.exit_code);
 }
 
 /* The guest init's per-test timeout, for real, in its host mode. */

@@ -6,6 +6,8 @@
  *                               artifacts to the NVMe disk, powers off
  *   init --host PLAN OUTDIR     runs PLAN on this machine (the matrix's host row)
  *   init --calibrate            prints the speed-calibration loop's time in ns
+ *   init --facts                prints the machine facts that expectations are
+ *                               derived from ("KEY VALUE" lines: pmu, tools)
  *
  * Everything the host needs is printed on stdout (the serial console in a
  * guest) as lines "PCVM:NONCE:WORD ..." around each test's raw TAP.  The
@@ -19,6 +21,10 @@
  *   paranoid V          value for kernel.perf_event_paranoid (guest only)
  *   disk PATH           where the artifact tar goes (guest only)
  *   env NAME=VALUE      added to every test's environment
+ *   retry N             re-run a "run" test that failed (exit status other than
+ *                       0 and 4, or a signal) up to N times, in SUITE/NAME/retry;
+ *                       its markers carry attempt=2 (the host calls it flaky
+ *                       when it passes then)
  *   run SUITE NAME ARGV...   runs ARGV as test SUITE/NAME
  *   sh SUITE NAME LINE       runs "/bin/sh -c LINE" as test SUITE/NAME
  *
@@ -36,6 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <linux/perf_event.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -63,6 +71,7 @@ struct plan {
 	char disk[256];
 	char *env[32];
 	int nenv;
+	int retry;
 };
 
 static int guest;		/* running as PID 1 of a guest */
@@ -136,6 +145,59 @@ static double calibrate(void)
 			best = ns;
 	}
 	return best;
+}
+
+
+/*
+ * The facts a test's expectation is derived from: whether a hardware PMU
+ * counts (a cycles event opens: TCG guests and many VMs have none), the
+ * event sources the kernel registered, and which tools are in PATH.
+ */
+static int print_facts(void)
+{
+	struct perf_event_attr attr;
+	static const char *const tools[] = { "sh", "addr2line", "objdump", "readelf", "gcc",
+					     "python3", "perl", "perf", "timeout" };
+	const char *path = getenv("PATH");
+	DIR *d;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd >= 0) {
+		printf("pmu yes\n");
+		close(fd);
+	} else {
+		printf("pmu no cycles %s (errno %d)\n", strerror(errno), errno);
+	}
+	d = opendir("/sys/bus/event_source/devices");
+	printf("pmu_devices");
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.')
+			printf(" %s", e->d_name);
+	printf("\n");
+	if (d)
+		closedir(d);
+	printf("cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char dirs[4096], full[4200], *save = NULL;
+		const char *found = NULL;
+
+		snprintf(dirs, sizeof(dirs), "%s", path ? path : "/bin:/usr/bin");
+		for (char *p = strtok_r(dirs, ":", &save); p && !found; p = strtok_r(NULL, ":", &save)) {
+			snprintf(full, sizeof(full), "%s/%s", p, tools[i]);
+			if (!access(full, X_OK))
+				found = full;
+		}
+		printf("tool.%s %s\n", tools[i], found ? found : "no");
+	}
+	return 0;
 }
 
 static int write_file(const char *path, const char *data, size_t len)
@@ -286,20 +348,23 @@ static int relay(int fd, pid_t pid, double deadline)
 	return 0;
 }
 
-static void run_test(const char *suite, const char *name, char **argv)
+/* Returns the wait status, or -1 for a timeout or a test that could not start. */
+static int run_test(const char *suite, const char *name, char **argv, int attempt)
 {
-	char dir[1024];
+	char dir[1024], att[32] = "";
 	int pfd[2], status = 0, timed_out;
 	unsigned int timeout = (unsigned int)(plan.timeout_s * factor + 0.999);
 	double t0 = now_ms();
 	pid_t pid;
 
-	snprintf(dir, sizeof(dir), "%s/%s/%s", outdir, suite, name);
+	snprintf(dir, sizeof(dir), "%s/%s/%s%s", outdir, suite, name, attempt > 1 ? "/retry" : "");
+	if (attempt > 1)
+		snprintf(att, sizeof(att), " attempt=%d", attempt);
 	mkdirs(dir);
-	marker("begin %s %s timeout=%u", suite, name, timeout);
+	marker("begin %s %s timeout=%u%s", suite, name, timeout, att);
 	if (pipe(pfd)) {
-		marker("end %s %s status=error:pipe elapsed_ms=0", suite, name);
-		return;
+		marker("end %s %s status=error:pipe elapsed_ms=0%s", suite, name, att);
+		return -1;
 	}
 	pid = fork();
 	if (pid == 0) {
@@ -311,8 +376,8 @@ static void run_test(const char *suite, const char *name, char **argv)
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
-		marker("end %s %s status=error:fork elapsed_ms=0", suite, name);
-		return;
+		marker("end %s %s status=error:fork elapsed_ms=0%s", suite, name, att);
+		return -1;
 	}
 	timed_out = relay(pfd[0], pid, t0 + timeout * 1000.0);
 	close(pfd[0]);
@@ -333,13 +398,24 @@ static void run_test(const char *suite, const char *name, char **argv)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	if (timed_out)
-		marker("end %s %s status=timeout elapsed_ms=%.0f", suite, name, now_ms() - t0);
+		marker("end %s %s status=timeout elapsed_ms=%.0f%s", suite, name, now_ms() - t0, att);
 	else if (WIFSIGNALED(status))
-		marker("end %s %s status=signal:%d elapsed_ms=%.0f", suite, name,
-		       WTERMSIG(status), now_ms() - t0);
+		marker("end %s %s status=signal:%d elapsed_ms=%.0f%s", suite, name,
+		       WTERMSIG(status), now_ms() - t0, att);
 	else
-		marker("end %s %s status=exit:%d elapsed_ms=%.0f", suite, name,
-		       WEXITSTATUS(status), now_ms() - t0);
+		marker("end %s %s status=exit:%d elapsed_ms=%.0f%s", suite, name,
+		       WEXITSTATUS(status), now_ms() - t0, att);
+	return timed_out ? -1 : status;
+}
+
+/* A failure worth one more try: a failing exit status (4 is kselftest's skip) or a signal. */
+static int failed_status(int status)
+{
+	if (status < 0)
+		return 0;	/* a timeout: re-running costs another timeout */
+	if (WIFSIGNALED(status))
+		return 1;
+	return WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 4 && WEXITSTATUS(status) != 127;
 }
 
 static void save_dmesg(void)
@@ -427,6 +503,8 @@ static int read_plan(const char *path, char ***lines_out)
 			plan.ref_ns = atof(rest);
 		else if (!strcmp(word, "timeout"))
 			plan.timeout_s = atof(rest);
+		else if (!strcmp(word, "retry"))
+			plan.retry = atoi(rest);
 		else if (!strcmp(word, "paranoid"))
 			snprintf(plan.paranoid, sizeof(plan.paranoid), "%s", strtok_r(NULL, " \t\n", &rest));
 		else if (!strcmp(word, "disk"))
@@ -469,9 +547,14 @@ static void run_plan(char **lines, int n)
 		if (argc >= 4 && !strcmp(argv[0], "sh")) {
 			char *sh[] = { "/bin/sh", "-c", cmd, NULL };
 
-			run_test(argv[1], argv[2], sh);
+			run_test(argv[1], argv[2], sh, 1);
 		} else if (argc >= 4) {
-			run_test(argv[1], argv[2], argv + 3);
+			int status = run_test(argv[1], argv[2], argv + 3, 1);
+
+			/* the probe's verdict is a comparison, not a test that can be flaky */
+			for (int a = 2; strcmp(argv[1], "probe") && a <= plan.retry + 1 &&
+					failed_status(status); a++)
+				status = run_test(argv[1], argv[2], argv + 3, a);
 		}
 		free(cmd);
 	}
@@ -493,6 +576,8 @@ int main(int argc, char **argv)
 	double boot_ms, calib;
 	int n;
 
+	if (argc == 2 && !strcmp(argv[1], "--facts"))
+		return print_facts();
 	if (argc == 2 && !strcmp(argv[1], "--calibrate")) {
 		printf("%.0f\n", calibrate());
 		return 0;
@@ -503,7 +588,7 @@ int main(int argc, char **argv)
 	} else if (getpid() == 1) {
 		guest = 1;
 	} else {
-		fprintf(stderr, "usage: init --host PLAN OUTDIR | init --calibrate "
+		fprintf(stderr, "usage: init --host PLAN OUTDIR | init --calibrate | init --facts "
 				"(or as PID 1 of a perfcheck guest)\n");
 		return 2;
 	}

@@ -22,7 +22,8 @@ sub load {
 	return \@r;
 }
 
-my %CELL = (pass => 'ok', fail => 'FAIL', skip => 'skip', error => 'ERROR', 'not-run' => 'not-run');
+my %CELL = (pass => 'ok', fail => 'FAIL', skip => 'skip', error => 'ERROR', 'not-run' => 'not-run',
+	    flaky => 'FLAKY');
 
 # Rows of test ids in first-seen order; cells "status" with footnoted reasons.
 sub _test_table {
@@ -145,7 +146,7 @@ sub markdown {
 
 sub counts {
 	my ($res) = @_;
-	my %n = map { ($_ => 0) } qw(pass fail skip error not-run);
+	my %n = map { ($_ => 0) } qw(pass fail skip error not-run flaky);
 	for my $r (@$res) { $n{$_->{status}}++ for @{$r->{cases}} }
 	return \%n;
 }
@@ -154,8 +155,8 @@ sub summary_line {
 	my ($res) = @_;
 	my $n = counts($res);
 	my $bad = grep { $_->{failed} } @$res;
-	return sprintf('%d kernels (%d failed): %d passed, %d failed, %d skipped, %d errors, %d not run',
-		       scalar @$res, $bad, @$n{qw(pass fail skip error not-run)});
+	return sprintf('%d kernels (%d failed): %d passed, %d failed, %d skipped, %d errors, %d not run, %d flaky',
+		       scalar @$res, $bad, @$n{qw(pass fail skip error not-run flaky)});
 }
 
 sub failed { my ($res) = @_; return scalar grep { $_->{failed} } @$res }
@@ -186,7 +187,9 @@ sub junit {
 sub kcidb {
 	my ($res, $origin) = @_;
 	$origin //= 'perfcheck';
-	my %ST = (pass => 'PASS', fail => 'FAIL', skip => 'SKIP', error => 'ERROR', 'not-run' => 'MISS');
+	# KCIDB has no flaky: DONE (ran, neither pass nor fail), with our status in misc
+	my %ST = (pass => 'PASS', fail => 'FAIL', skip => 'SKIP', error => 'ERROR', 'not-run' => 'MISS',
+		  flaky => 'DONE');
 	my (@checkouts, @builds, @tests);
 	my $now = strftime('%Y-%m-%dT%H:%M:%S+00:00', gmtime);
 	for my $r (@$res) {
@@ -202,6 +205,7 @@ sub kcidb {
 			push @tests, { id => "$bid:$path", build_id => $bid, origin => $origin, path => $path,
 				       status => $ST{$c->{status}}, start_time => $now,
 				       environment => { comment => "QEMU $r->{accel}" },
+				       misc => { perfcheck_status => $c->{status} },
 				       ($c->{reason} ? (comment => $c->{reason}) : ()) };
 		}
 	}

@@ -128,21 +128,93 @@ sub exit_case {
 	return { id => $id, status => 'fail', reason => ($block->{status} // '?') . ($last ? ": $last" : '') };
 }
 
-# Expected failures (vm/known-failures) that apply to ROW: [ [regex, reason, line] ].
+# MAJOR.MINOR of a release string as a number pair, or undef.
+sub _kver { return ($_[0] // '') =~ /^(\d+)\.(\d+)/ ? [$1, $2] : undef }
+sub _kcmp { my ($a, $b) = @_; return $a->[0] <=> $b->[0] || $a->[1] <=> $b->[1] }
+
+# Whether RELEASE is in RANGE (5.10-6.11, <6.12, <=6.1, >=7.0, >6.1, 6.1, *).
+sub in_range {
+	my ($range, $release) = @_;
+	return 1 if $range eq '*';
+	my $v = _kver($release) or return 0;
+	if ($range =~ /^(\d+\.\d+)-(\d+\.\d+)$/) {
+		return _kcmp($v, _kver($1)) >= 0 && _kcmp($v, _kver($2)) <= 0;
+	}
+	my ($op, $b) = $range =~ /^(<=|>=|<|>|=?)(\d+\.\d+)$/ or return 0;
+	my $c = _kcmp($v, _kver($b));
+	return $op eq '<' ? $c < 0 : $op eq '<=' ? $c <= 0 : $op eq '>' ? $c > 0
+	     : $op eq '>=' ? $c >= 0 : $c == 0;
+}
+
+sub _glob_re { (my $re = quotemeta $_[0]) =~ s/\\\*/.*/g; return qr/^$re$/ }
+
+# Expected failures (vm/known-failures) whose kernel range holds RELEASE: [ [regex, reason, line] ].
 sub known_failures {
-	my ($file, $row, $kind) = @_;
+	my ($file, $release) = @_;
 	my @k;
 	open(my $fh, '<', $file) or return \@k;
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
-		my ($rows, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
-		my $applies = grep { $_ eq '*' || $_ eq $row || ($_ eq 'guests' && $kind ne 'host') }
-			      split /,/, $rows;
-		next unless $applies;
-		(my $re = quotemeta $glob) =~ s/\\\*/.*/g;
-		push @k, [qr/^$re$/, $reason, "$rows $glob"];
+		my ($range, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		next unless in_range($range, $release);
+		push @k, [_glob_re($glob), $reason, "$range $glob"];
 	}
 	return \@k;
+}
+
+# The rules of vm/expectations: [ { re, needs => [..], reason } ].
+sub expectations {
+	my ($file) = @_;
+	my @e;
+	open(my $fh, '<', $file) or return \@e;
+	while (my $line = <$fh>) {
+		next if $line =~ /^\s*(#|$)/;
+		my ($glob, $needs, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		push @e, { re => _glob_re($glob), needs => [split /,/, $needs], reason => $reason };
+	}
+	return \@e;
+}
+
+# A row's machine facts (init --facts: "KEY VALUE" lines) as a hash, or undef.
+sub read_facts {
+	my ($text) = @_;
+	return undef unless defined $text && $text =~ /^pmu /m;
+	my %f;
+	for (split /\n/, $text) { $f{$1} = $2 if /^(\S+)\s+(.*?)\s*$/ }
+	return \%f;
+}
+
+# Why NEED is unmet on a row ("no PMU (probe: ...)"), '' when met, undef when
+# the row's facts cannot tell (then nothing is derived).
+sub unmet {
+	my ($need, $facts, $features, $errno) = @_;
+	if ($need eq 'pmu') {
+		return undef unless $facts && defined $facts->{pmu};
+		return '' if $facts->{pmu} eq 'yes';
+		(my $how = $facts->{pmu}) =~ s/^no\s*//;
+		return "no PMU (probe" . ($how ? ": $how" : '') . ")";
+	}
+	if ($need =~ /^tool:(\S+)$/) {
+		my $t = $facts ? $facts->{"tool.$1"} : undef;
+		return undef unless defined $t;
+		return $t eq 'no' ? "no $1 in the guest's PATH (probe)" : '';
+	}
+	return undef unless ref $features eq 'HASH' && defined $features->{$need};
+	return '' if $features->{$need} eq 'supported';
+	my $e = ref $errno eq 'HASH' && $errno->{$need} ? ", errno $errno->{$need}" : '';
+	return "no $need (probe: $features->{$need}$e)";
+}
+
+# The first unmet need of the rules matching ID: (reason, rule) or ().
+sub derived_skip {
+	my ($id, $rules, $facts, $features, $errno) = @_;
+	for my $r (grep { $id =~ $_->{re} } @$rules) {
+		for my $n (@{$r->{needs}}) {
+			my $why = unmet($n, $facts, $features, $errno);
+			return ("$why: $r->{reason}", $r) if $why;
+		}
+	}
+	return ();
 }
 
 # A failing case that a known failure names becomes a skip saying so.
@@ -162,16 +234,62 @@ sub apply_known {
 	}
 }
 
+# A failing case whose needs the row does not meet becomes a skip saying why.
+sub apply_derived {
+	my ($cases, $tap, $rules, $facts, $features, $errno) = @_;
+	for my $c (grep { $_->{status} eq 'fail' } @$cases) {
+		my ($why) = derived_skip($c->{id}, $rules, $facts, $features, $errno) or next;
+		@$c{qw(status reason)} = ('skip', substr("$why ($c->{reason})", 0, 240));
+		$c->{derived} = JSON::PP::true;
+		(my $case = $c->{id}) =~ s/^[^:]*://;
+		(my $short = $why) =~ s/:.*//s;
+		$$tap =~ s/^\s*not ok (\d+ \Q$case\E)(?: #.*)?$/ok $1 # SKIP $short/m;
+	}
+}
+
+# A case that failed (or a test that broke) and passes on its re-run in the
+# same guest is flaky: its own status, never a pass; one that fails again
+# stays a failure.  The TAP keeps the first run's line as a TODO with a
+# comment, so that prove and JUnit show it without failing the row on it.
+sub apply_retry {
+	my ($cases, $tap, $rcases, $attempt) = @_;
+	my %r = map { ($_->{id} => $_) } @$rcases;
+	my $rerun_clean = !grep { $_->{status} =~ /^(fail|error)$/ } @$rcases;
+	for my $c (@$cases) {
+		next unless $c->{status} =~ /^(fail|error)$/;
+		my $rc = $r{$c->{id}};
+		my $passed = $rc ? $rc->{status} eq 'pass' : ($c->{status} eq 'error' && $rerun_clean);
+		if (!$passed) {
+			$c->{reason} = substr(($c->{reason} // 'failed') . '; failed again on re-run', 0, 240);
+			next;
+		}
+		my $first = $c->{reason} // 'failed';
+		@$c{qw(status reason)} = ('flaky', substr("failed, then passed on re-run $attempt: $first", 0, 240));
+		(my $case = $c->{id}) =~ s/^[^:]*://;
+		$$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO flaky: passed on re-run/m
+			or $$tap =~ s/^(not ok - \Q$first\E)$/$1 # TODO flaky: passed on re-run/m;
+		$$tap .= "# flaky: $c->{id} failed, then passed on re-run $attempt\n";
+	}
+}
+
 # Builds and writes RESULTS/ROW/result.json and tap/*.tap; returns the result.
 sub build {
 	my (%o) = @_;
 	my ($dir, $src, $kernel, $plan, $boot, $nonce) = @o{qw(dir src kernel plan boot nonce)};
 	my $state = $kernel->{error} ? 'fetch-failed' : $boot->{state};
 	my $con = PCVM::Console::parse($boot->{console} // '', $nonce // '');
-	my %by = map { ("$_->{suite}/$_->{name}" => $_) } @{$con->{tests}};
+	my %by = map { ("$_->{suite}/$_->{name}" => $_) } grep { ($_->{attempt} // 1) == 1 } @{$con->{tests}};
+	# re-runs of failing tests in the same guest (init's "retry"): the last one counts
+	my %again = map { ("$_->{suite}/$_->{name}" => $_) } grep { ($_->{attempt} // 1) > 1 } @{$con->{tests}};
 	make_path("$dir/tap");
 	my (@cases, @steps);
-	my $known = known_failures($o{known} // "$src/vm/known-failures", $kernel->{name}, $kernel->{kind});
+	my $release = $con->{hello} ? $con->{hello}{release} : $kernel->{release};
+	my $known = known_failures($o{known} // "$src/vm/known-failures", $release);
+	my $rules = expectations($o{expectations} // "$src/vm/expectations");
+	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
+	my $features = eval { decode_json($probe // '') };
+	$features = undef unless ref $features eq 'HASH';
+	my $facts = read_facts(_slurp("$dir/artifacts/collect/facts/facts.txt"));
 	my %used;
 	for my $t (@$plan) {
 		my $id = "$t->{suite}/$t->{name}";
@@ -199,6 +317,12 @@ sub build {
 		}
 		$b->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/stderr.txt");
 		my ($cs, $tap) = cases_of($src, "$dir/tap", $b, $state);
+		if (my $rb = $again{$id}) {
+			$rb->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/retry/stderr.txt");
+			my ($rcs) = cases_of($src, "$dir/tap", $rb, $state);
+			apply_retry($cs, \$tap, $rcs, $rb->{attempt});
+		}
+		apply_derived($cs, \$tap, $rules, $facts, $features && $features->{features}, $features && $features->{errno});
 		apply_known($cs, \$tap, $known, \%used);
 		push @cases, @$cs;
 		_spew($file, $tap);
@@ -208,8 +332,6 @@ sub build {
 	my @splats = PCVM::Console::splats(defined $dmesg ? $dmesg : join("\n", @{$con->{kernel}}));
 	my %seen;
 	@splats = grep { !$seen{$_}++ } @splats;
-	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
-	my $features = eval { decode_json($probe // '') };
 	my @lines = split /\n/, $boot->{console} // "";
 	my $tail = join("\n", @lines > 25 ? @lines[-25 .. -1] : @lines);
 	$tail =~ s/^\n+//;
@@ -228,8 +350,9 @@ sub build {
 		splats => \@splats, cases => \@cases, steps => \@steps,
 		# lines of vm/known-failures whose tests ran here and no longer fail
 		stale_known => [sort grep { !$used{$_} } keys %used],
-		features => ref $features eq 'HASH' ? $features->{features} : undef,
-		probe_errno => ref $features eq 'HASH' ? $features->{errno} : undef,
+		features => $features ? $features->{features} : undef,
+		probe_errno => $features ? $features->{errno} : undef,
+		facts => $facts,
 		console_garbage_lines => $con->{garbage},
 		($state eq 'finished' ? () : (console_tail => $tail)),
 	);
