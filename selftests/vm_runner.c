@@ -490,4 +490,55 @@ TEST_F_TIMEOUT(vm, init_kills_a_test_that_outlives_its_timeout, 120)
 	pc_run_free(&run);
 }
 
+/* The guest init re-runs a failing test once, in its own directory, but not a known failure. */
+TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
+{
+	char init[PATH_MAX], plan[PATH_MAX], out[PATH_MAX], script[PATH_MAX + 64], text[4 * PATH_MAX];
+	struct pc_run run;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	snprintf(plan, sizeof(plan), "%s/plan", self->dir);
+	snprintf(out, sizeof(out), "%s/out", self->dir);
+	snprintf(script, sizeof(script), "%s/flip.sh", self->dir);
+	/* fails the first time, passes the second */
+	snprintf(text, sizeof(text), "[ -e '%s/flipped' ] && exit 0; touch '%s/flipped'; exit 1\n",
+		 self->dir, self->dir);
+	put(self->dir, "flip.sh", text);
+	put(self->dir, "skip.sh", "exit 4\n");	/* kselftest's skip status */
+	snprintf(text, sizeof(text), "nonce n1\ntimeout 10\nretry 1\nnoretry t known\n"
+		 "run t flip /bin/sh %s\nrun t always /bin/false\nrun t known /bin/false\n"
+		 "run t skip /bin/sh %s/skip.sh\n", script, self->dir);
+	put(self->dir, "plan", text);
+	char *argv[] = { init, "--host", plan, out, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:end t flip status=exit:1 elapsed_ms="));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:begin t flip timeout=10 attempt=2"));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:begin t always timeout=10 attempt=2"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t always timeout=10 attempt=3"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t known timeout=10 attempt=2"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t skip timeout=10 attempt=2"));
+	EXPECT_NE(NULL, strstr(run.out, "attempt=2\nPCVM:n1:end t flip status=exit:0"))
+		TH_LOG("%s", run.out);
+	snprintf(script, sizeof(script), "%s/t/flip/retry", out);
+	EXPECT_EQ(0, access(script, F_OK));
+	pc_run_free(&run);
+}
+
+/* init --facts: what expectations are derived from, on this machine. */
+TEST_F_TIMEOUT(vm, init_facts_name_the_pmu_and_tools, 60)
+{
+	char init[PATH_MAX];
+	struct pc_run run;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	char *argv[] = { init, "--facts", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 30, argv));
+	EXPECT_EQ(0, strncmp(run.out, "pmu ", 4));
+	EXPECT_TRUE(!strncmp(run.out, "pmu yes\n", 8) || !strncmp(run.out, "pmu no cycles ", 14));
+	EXPECT_NE(NULL, strstr(run.out, "\ntool.sh /"));
+	pc_run_free(&run);
+}
+
 TEST_HARNESS_MAIN

@@ -25,6 +25,7 @@
  *                       0 and 4, or a signal) up to N times, in SUITE/NAME/retry;
  *                       its markers carry attempt=2 (the host calls it flaky
  *                       when it passes then)
+ *   noretry SUITE NAME  not that test (a known failure of this kernel)
  *   run SUITE NAME ARGV...   runs ARGV as test SUITE/NAME
  *   sh SUITE NAME LINE       runs "/bin/sh -c LINE" as test SUITE/NAME
  *
@@ -72,6 +73,8 @@ struct plan {
 	char *env[32];
 	int nenv;
 	int retry;
+	char *noretry[64];	/* "SUITE NAME" */
+	int nnoretry;
 };
 
 static int guest;		/* running as PID 1 of a guest */
@@ -408,6 +411,22 @@ static int run_test(const char *suite, const char *name, char **argv, int attemp
 	return timed_out ? -1 : status;
 }
 
+static int may_retry(const char *suite, const char *name)
+{
+	size_t ls = strlen(suite);
+
+	/* the probe's verdict is a comparison, not a test that can be flaky */
+	if (!strcmp(suite, "probe"))
+		return 0;
+	for (int i = 0; i < plan.nnoretry; i++) {
+		const char *e = plan.noretry[i];
+
+		if (e && !strncmp(e, suite, ls) && e[ls] == ' ' && !strcmp(e + ls + 1, name))
+			return 0;
+	}
+	return 1;
+}
+
 /* A failure worth one more try: a failing exit status (4 is kselftest's skip) or a signal. */
 static int failed_status(int status)
 {
@@ -505,6 +524,12 @@ static int read_plan(const char *path, char ***lines_out)
 			plan.timeout_s = atof(rest);
 		else if (!strcmp(word, "retry"))
 			plan.retry = atoi(rest);
+		else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
+			char *sn = strtok_r(NULL, "\n", &rest);
+
+			if (sn)
+				plan.noretry[plan.nnoretry++] = strdup(sn);
+		}
 		else if (!strcmp(word, "paranoid"))
 			snprintf(plan.paranoid, sizeof(plan.paranoid), "%s", strtok_r(NULL, " \t\n", &rest));
 		else if (!strcmp(word, "disk"))
@@ -551,8 +576,7 @@ static void run_plan(char **lines, int n)
 		} else if (argc >= 4) {
 			int status = run_test(argv[1], argv[2], argv + 3, 1);
 
-			/* the probe's verdict is a comparison, not a test that can be flaky */
-			for (int a = 2; strcmp(argv[1], "probe") && a <= plan.retry + 1 &&
+			for (int a = 2; may_retry(argv[1], argv[2]) && a <= plan.retry + 1 &&
 					failed_status(status); a++)
 				status = run_test(argv[1], argv[2], argv + 3, a);
 		}

@@ -184,34 +184,35 @@ sub read_facts {
 	return \%f;
 }
 
-# Why NEED is unmet on a row ("no PMU (probe: ...)"), '' when met, undef when
-# the row's facts cannot tell (then nothing is derived).
+# Why NEED is unmet on a row: [short, long] ("no PMU (probe)", "no PMU (probe:
+# cycles ...)"), '' when met, undef when the row's facts cannot tell (then
+# nothing is derived).
 sub unmet {
 	my ($need, $facts, $features, $errno) = @_;
 	if ($need eq 'pmu') {
 		return undef unless $facts && defined $facts->{pmu};
 		return '' if $facts->{pmu} eq 'yes';
 		(my $how = $facts->{pmu}) =~ s/^no\s*//;
-		return "no PMU (probe" . ($how ? ": $how" : '') . ")";
+		return ['no PMU (probe)', "no PMU (probe" . ($how ? ": $how" : '') . ")"];
 	}
 	if ($need =~ /^tool:(\S+)$/) {
 		my $t = $facts ? $facts->{"tool.$1"} : undef;
 		return undef unless defined $t;
-		return $t eq 'no' ? "no $1 in the guest's PATH (probe)" : '';
+		return $t eq 'no' ? ["no $1 (probe)", "no $1 in the test's PATH (probe)"] : '';
 	}
 	return undef unless ref $features eq 'HASH' && defined $features->{$need};
 	return '' if $features->{$need} eq 'supported';
 	my $e = ref $errno eq 'HASH' && $errno->{$need} ? ", errno $errno->{$need}" : '';
-	return "no $need (probe: $features->{$need}$e)";
+	return ["no $need (probe)", "no $need (probe: $features->{$need}$e)"];
 }
 
-# The first unmet need of the rules matching ID: (reason, rule) or ().
+# The first unmet need of the rules matching ID: (short, long reason) or ().
 sub derived_skip {
 	my ($id, $rules, $facts, $features, $errno) = @_;
 	for my $r (grep { $id =~ $_->{re} } @$rules) {
 		for my $n (@{$r->{needs}}) {
 			my $why = unmet($n, $facts, $features, $errno);
-			return ("$why: $r->{reason}", $r) if $why;
+			return ($why->[0], "$why->[1]: $r->{reason}") if $why;
 		}
 	}
 	return ();
@@ -238,11 +239,10 @@ sub apply_known {
 sub apply_derived {
 	my ($cases, $tap, $rules, $facts, $features, $errno) = @_;
 	for my $c (grep { $_->{status} eq 'fail' } @$cases) {
-		my ($why) = derived_skip($c->{id}, $rules, $facts, $features, $errno) or next;
+		my ($short, $why) = derived_skip($c->{id}, $rules, $facts, $features, $errno) or next;
 		@$c{qw(status reason)} = ('skip', substr("$why ($c->{reason})", 0, 240));
 		$c->{derived} = JSON::PP::true;
 		(my $case = $c->{id}) =~ s/^[^:]*://;
-		(my $short = $why) =~ s/:.*//s;
 		$$tap =~ s/^\s*not ok (\d+ \Q$case\E)(?: #.*)?$/ok $1 # SKIP $short/m;
 	}
 }
