@@ -490,6 +490,79 @@ TEST_F_TIMEOUT(vm, init_kills_a_test_that_outlives_its_timeout, 120)
 	pc_run_free(&run);
 }
 
+/* A results directory holding one row 6.1 with these cases, features and wall time. */
+static void synth_results(const char *dir, const char *name, const char *cases, const char *features,
+			  const char *wall)
+{
+	char sub[PATH_MAX], json[4096], cmd[PATH_MAX + 32];
+
+	if (snprintf(sub, sizeof(sub), "%s/%s/6.1", dir, name) >= (int)sizeof(sub))
+		return;
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", sub);
+	if (system(cmd))
+		return;
+	snprintf(json, sizeof(json), "{\"row\":\"6.1\",\"kind\":\"file\",\"state\":\"finished\","
+		 "\"splats\":[],\"failed\":false,\"wall_s\":%s,\"cases\":[%s],\"features\":{%s}}\n",
+		 wall, cases, features);
+	put(sub, "result.json", json);
+}
+
+static int compare(struct __test_metadata *_metadata, struct pc_run *run, const char *dir)
+{
+	char report[PATH_MAX + 16], old[PATH_MAX + 16], new[PATH_MAX + 16];
+
+	snprintf(report, sizeof(report), "%s/vm/report", srcdir());
+	snprintf(old, sizeof(old), "%s/old", dir);
+	snprintf(new, sizeof(new), "%s/new", dir);
+	char *argv[] = { report, "--compare", old, new, NULL };
+
+	EXPECT_EQ(0, pc_test_run(run, 60, argv));
+	return run->exit_code;
+}
+
+TEST_F_TIMEOUT(vm, compare_catches_a_pass_turned_fail, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"fail\",\"reason\":\"x\"}",
+		      "\"sigtrap\":\"supported\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"fail\",\"reason\":\"broke\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\"", "11");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "new failures: 1\n  6.1  kernel/mmap:a: pass -> fail (broke)\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "fixed: 1\n  6.1  kernel/mmap:b: fail -> pass\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "verdict: REGRESSION")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
+TEST_F_TIMEOUT(vm, compare_catches_a_supported_feature_turned_missing, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\",\"build_id\":\"missing\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"missing\",\"build_id\":\"missing\"", "10");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  sigtrap: supported -> missing  REGRESSION"));
+	EXPECT_EQ(NULL, strstr(self->run.out, "build_id")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
+TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"pass\"}", "\"sigtrap\":\"missing\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"skip\",\"reason\":\"no PMU (probe)\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"flaky\",\"reason\":\"failed, then passed\"}",
+		      "\"sigtrap\":\"supported\"", "25");
+	EXPECT_EQ(0, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "newly skipped: 1\n  6.1  kernel/mmap:a: no PMU (probe)\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "flaky: 1\n  6.1  kernel/mmap:b: failed, then passed\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  sigtrap: missing -> supported\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  10.0s -> 25.0s"));
+	EXPECT_NE(NULL, strstr(self->run.out, "verdict: no regression")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
 /* The guest init re-runs a failing test once, in its own directory, but not a known failure. */
 TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
 {
