@@ -6,8 +6,9 @@
  *                               artifacts to the NVMe disk, powers off
  *   init --host PLAN OUTDIR     runs PLAN on this machine (the matrix's host row)
  *   init --calibrate            prints the speed-calibration loop's time in ns
- *   init --facts                prints the machine facts that expectations are
- *                               derived from ("KEY VALUE" lines: pmu, tools)
+ *   init --facts [PERF]         prints the machine facts that expectations are
+ *                               derived from ("KEY VALUE" lines: pmu, tools,
+ *                               kbuild, and whether PERF has a symbol table)
  *
  * Everything the host needs is printed on stdout (the serial console in a
  * guest) as lines "PCVM:NONCE:WORD ..." around each test's raw TAP.  The
@@ -26,6 +27,7 @@
  *                       its markers carry attempt=2 (the host calls it flaky
  *                       when it passes then)
  *   noretry SUITE NAME  not that test (a known failure of this kernel)
+ *   test_timeout SUITE NAME S   that test's own timeout before scaling
  *   run SUITE NAME ARGV...   runs ARGV as test SUITE/NAME
  *   sh SUITE NAME LINE       runs "/bin/sh -c LINE" as test SUITE/NAME
  *
@@ -44,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <elf.h>
 #include <linux/perf_event.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -75,12 +78,16 @@ struct plan {
 	int retry;
 	char *noretry[64];	/* "SUITE NAME" */
 	int nnoretry;
+	char *ttimeout[16];	/* "SUITE NAME SECONDS" */
+	int nttimeout;
 };
 
 static int guest;		/* running as PID 1 of a guest */
 static const char *outdir = "/out";
 static struct plan plan = { .timeout_s = 30 };
 static double factor = 1.0;
+
+static const char *entry_for(char **list, int n, const char *suite, const char *name);
 
 static double now_ms(void)
 {
@@ -156,10 +163,54 @@ static double calibrate(void)
  * counts (a cycles event opens: TCG guests and many VMs have none), the
  * event sources the kernel registered, and which tools are in PATH.
  */
-static int print_facts(void)
+/*
+ * Whether the ELF file PATH has a .symtab section (perf's own tests unwind
+ * and resolve perf's functions: a stripped perf fails them).  1 yes, 0 no,
+ * -1 cannot tell.  Every offset and count is checked against the file size.
+ */
+static int elf_has_symtab(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+	char name[8];
+	long size;
+	int found = -1;
+
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < (long)sizeof(eh) || fseek(f, 0, SEEK_SET) ||
+	    fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > (Elf64_Off)size ||
+	    (Elf64_Off)eh.e_shnum * sizeof(Elf64_Shdr) > (Elf64_Off)size - eh.e_shoff)
+		goto out;
+	if (fseek(f, (long)(eh.e_shoff + (Elf64_Off)eh.e_shstrndx * sizeof(sh)), SEEK_SET) ||
+	    fread(&strsh, sizeof(strsh), 1, f) != 1 || strsh.sh_offset > (Elf64_Off)size ||
+	    strsh.sh_size > (Elf64_Off)size - strsh.sh_offset)
+		goto out;
+	found = 0;
+	for (int i = 0; i < eh.e_shnum && !found; i++) {
+		if (fseek(f, (long)(eh.e_shoff + (Elf64_Off)i * sizeof(sh)), SEEK_SET) ||
+		    fread(&sh, sizeof(sh), 1, f) != 1)
+			break;
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_name >= strsh.sh_size ||
+		    strsh.sh_size - sh.sh_name < sizeof(".symtab"))
+			continue;
+		if (fseek(f, (long)(strsh.sh_offset + sh.sh_name), SEEK_SET) ||
+		    fread(name, sizeof(".symtab"), 1, f) != 1)
+			break;
+		found = !memcmp(name, ".symtab", sizeof(".symtab"));
+	}
+out:
+	fclose(f);
+	return found;
+}
+
+static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
-	static const char *const tools[] = { "sh", "addr2line", "objdump", "readelf", "gcc",
+	static const char *const tools[] = { "sh", "addr2line", "objdump", "readelf", "gcc", "clang",
 					     "python3", "perl", "perf", "timeout" };
 	const char *path = getenv("PATH");
 	DIR *d;
@@ -188,6 +239,21 @@ static int print_facts(void)
 	if (d)
 		closedir(d);
 	printf("cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	{
+		struct utsname u;
+		char kb[600];
+
+		if (!uname(&u)) {
+			snprintf(kb, sizeof(kb), "/lib/modules/%s/build", u.release);
+			printf("kbuild %s\n", access(kb, R_OK) ? "no" : kb);
+		}
+	}
+	if (perf) {
+		int st = elf_has_symtab(perf);
+
+		printf("perf %s\n", access(perf, X_OK) ? "no" : perf);
+		printf("perf_symtab %s\n", st < 0 ? "unknown" : st ? "yes" : "no");
+	}
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		char dirs[4096], full[4200], *save = NULL;
 		const char *found = NULL;
@@ -356,7 +422,8 @@ static int run_test(const char *suite, const char *name, char **argv, int attemp
 {
 	char dir[1024], att[32] = "";
 	int pfd[2], status = 0, timed_out;
-	unsigned int timeout = (unsigned int)(plan.timeout_s * factor + 0.999);
+	const char *own = entry_for(plan.ttimeout, plan.nttimeout, suite, name);
+	unsigned int timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor + 0.999);
 	double t0 = now_ms();
 	pid_t pid;
 
@@ -411,20 +478,27 @@ static int run_test(const char *suite, const char *name, char **argv, int attemp
 	return timed_out ? -1 : status;
 }
 
+/* A "SUITE NAME ..." entry of LIST for that test: what follows, or NULL. */
+static const char *entry_for(char **list, int n, const char *suite, const char *name)
+{
+	size_t ls = strlen(suite), ln = strlen(name);
+
+	for (int i = 0; i < n; i++) {
+		const char *e = list[i];
+
+		if (e && !strncmp(e, suite, ls) && e[ls] == ' ' && !strncmp(e + ls + 1, name, ln) &&
+		    (e[ls + 1 + ln] == ' ' || !e[ls + 1 + ln]))
+			return e + ls + 1 + ln;
+	}
+	return NULL;
+}
+
 static int may_retry(const char *suite, const char *name)
 {
-	size_t ls = strlen(suite);
-
 	/* the probe's verdict is a comparison, not a test that can be flaky */
 	if (!strcmp(suite, "probe"))
 		return 0;
-	for (int i = 0; i < plan.nnoretry; i++) {
-		const char *e = plan.noretry[i];
-
-		if (e && !strncmp(e, suite, ls) && e[ls] == ' ' && !strcmp(e + ls + 1, name))
-			return 0;
-	}
-	return 1;
+	return !entry_for(plan.noretry, plan.nnoretry, suite, name);
 }
 
 /* A failure worth one more try: a failing exit status (4 is kselftest's skip) or a signal. */
@@ -524,7 +598,12 @@ static int read_plan(const char *path, char ***lines_out)
 			plan.timeout_s = atof(rest);
 		else if (!strcmp(word, "retry"))
 			plan.retry = atoi(rest);
-		else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
+		else if (!strcmp(word, "test_timeout") && plan.nttimeout < 16) {
+			char *sn = strtok_r(NULL, "\n", &rest);
+
+			if (sn)
+				plan.ttimeout[plan.nttimeout++] = strdup(sn);
+		} else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
 			char *sn = strtok_r(NULL, "\n", &rest);
 
 			if (sn)
@@ -600,8 +679,8 @@ int main(int argc, char **argv)
 	double boot_ms, calib;
 	int n;
 
-	if (argc == 2 && !strcmp(argv[1], "--facts"))
-		return print_facts();
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "--facts"))
+		return print_facts(argc == 3 ? argv[2] : NULL);
 	if (argc == 2 && !strcmp(argv[1], "--calibrate")) {
 		printf("%.0f\n", calibrate());
 		return 0;
