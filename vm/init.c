@@ -163,6 +163,31 @@ static double calibrate(void)
  * counts (a cycles event opens: TCG guests and many VMs have none), the
  * event sources the kernel registered, and which tools are in PATH.
  */
+/* Whether the ELF file PATH asks for a program interpreter (dynamically linked): 1, 0, -1. */
+static int elf_is_dynamic(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int dyn = -1;
+
+	if (!f)
+		return -1;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
+		goto out;
+	dyn = 0;
+	for (int i = 0; i < eh.e_phnum && !dyn; i++) {
+		if (fseek(f, (long)(eh.e_phoff + (Elf64_Off)i * sizeof(ph)), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, f) != 1)
+			break;
+		dyn = ph.p_type == PT_INTERP;
+	}
+out:
+	fclose(f);
+	return dyn;
+}
+
 /*
  * Whether the ELF file PATH has a .symtab section (perf's own tests unwind
  * and resolve perf's functions: a stripped perf fails them).  1 yes, 0 no,
@@ -211,7 +236,7 @@ static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
 	static const char *const tools[] = { "sh", "addr2line", "objdump", "readelf", "gcc", "clang",
-					     "python3", "perl", "perf", "timeout" };
+					     "python3", "perl", "perf", "timeout", "sleep" };
 	const char *path = getenv("PATH");
 	DIR *d;
 	int fd;
@@ -246,6 +271,18 @@ static int print_facts(const char *perf)
 		if (!uname(&u)) {
 			snprintf(kb, sizeof(kb), "/lib/modules/%s/build", u.release);
 			printf("kbuild %s\n", access(kb, R_OK) ? "no" : kb);
+			/* a kernel image with symbols, where perf looks for one */
+			const char *vm[] = { "/usr/lib/debug/boot/vmlinux-%s", "/boot/vmlinux-%s",
+					     "/lib/modules/%s/build/vmlinux",
+					     "/usr/lib/debug/lib/modules/%s/vmlinux" };
+			const char *found = NULL;
+
+			for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]) && !found; i++) {
+				snprintf(kb, sizeof(kb), vm[i], u.release);
+				if (!access(kb, R_OK))
+					found = kb;
+			}
+			printf("vmlinux %s\n", found ? found : "no");
 		}
 	}
 	if (perf) {
@@ -265,6 +302,8 @@ static int print_facts(const char *perf)
 				found = full;
 		}
 		printf("tool.%s %s\n", tools[i], found ? found : "no");
+		if (found && !strcmp(tools[i], "sleep"))
+			printf("dynamic.sleep %s\n", elf_is_dynamic(found) == 1 ? "yes" : "no");
 	}
 	return 0;
 }

@@ -256,7 +256,9 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 			printf("# %s\n", line);
 			if (parse(line, &num, &sub, &desc, &result)) {
 				deadline = now_s() + timeout;
-				if (!*result && !sub) {
+				if (!strncmp(result, "Running", 7)) {
+					/* perf 7.x's progress line, not a verdict */
+				} else if (!*result && !sub) {
 					snprintf(parent, sizeof(parent), "%s", desc);
 					parent_num = num;
 				} else if (*result) {

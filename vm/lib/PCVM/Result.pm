@@ -180,7 +180,8 @@ sub expectations {
 	open(my $fh, '<', $file) or return \@e;
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
-		my ($glob, $needs, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		# two or more blanks between the fields: case names hold spaces
+		my ($glob, $needs, $reason) = $line =~ /^\s*(\S.*?)(?:\t|\s{2,})\s*(\S+)\s+(.+?)\s*$/ or next;
 		push @e, { re => _glob_re($glob), needs => [split /,/, $needs], reason => $reason };
 	}
 	return \@e;
@@ -217,6 +218,16 @@ sub unmet {
 		return $facts->{kbuild} eq 'no' ? ['no kernel build tree (probe)',
 			'no /lib/modules/RELEASE/build to compile BPF against (probe)'] : '';
 	}
+	if ($need eq 'vmlinux') {
+		return undef unless $facts && defined $facts->{vmlinux};
+		return $facts->{vmlinux} eq 'no' ? ['no vmlinux (probe)',
+			'no kernel image with symbols (vmlinux) where perf looks for one (probe)'] : '';
+	}
+	if ($need eq 'dynamic-sleep') {
+		return undef unless $facts && defined $facts->{'tool.sleep'};
+		return ($facts->{'dynamic.sleep'} // 'no') eq 'yes' ? '' : ['static sleep (probe)',
+			"sleep in PATH ($facts->{'tool.sleep'}) is not dynamically linked (probe)"];
+	}
 	if ($need eq 'perf-symbols') {
 		return undef unless $facts && defined $facts->{perf_symtab};
 		return $facts->{perf_symtab} eq 'no' ? ['no debuginfo (probe)',
@@ -234,16 +245,17 @@ sub unmet {
 	return ["no $need (probe)", "no $need (probe: $features->{$need}$e)"];
 }
 
-# The first unmet need of the rules matching ID: (short, long reason) or ().
+# Every unmet need of the rules matching ID: (short, long reason) or ().
 sub derived_skip {
 	my ($id, $rules, $ctx) = @_;
+	my (@short, @long);
 	for my $r (grep { $id =~ $_->{re} } @$rules) {
-		for my $n (@{$r->{needs}}) {
-			my $why = unmet($n, $ctx);
-			return ($why->[0], "$why->[1]: $r->{reason}") if $why;
-		}
+		my @why = grep { $_ } map { unmet($_, $ctx) } @{$r->{needs}};
+		next unless @why;
+		push @short, map { $_->[0] } @why;
+		push @long, join(', ', map { $_->[1] } @why) . ": $r->{reason}";
 	}
-	return ();
+	return @short ? (join(', ', @short), join('; ', @long)) : ();
 }
 
 # A failing case that a known failure names becomes a skip saying so.
