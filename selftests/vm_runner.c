@@ -563,6 +563,76 @@ TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
 	pc_run_free(&self->run);
 }
 
+/* The first program of NAMES found in PATH, or NULL. */
+static const char *browser(void)
+{
+	static const char *const names[] = { "chromium", "chromium-browser", "google-chrome" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (pc_test_have_program(names[i]))
+			return names[i];
+	return NULL;
+}
+
+/*
+ * results/index.html as a person sees it: rendered by headless Chromium,
+ * the DOM it built holds the kernel x test table with a red FAIL cell that
+ * links to the case's log and carries its reason on hover, the feature
+ * table, and the comparison with the baseline naming the regression; a
+ * screenshot is drawn.
+ */
+TEST_F_TIMEOUT(vm, page_renders_the_matrix_in_a_browser, 180)
+{
+	char report[PATH_MAX + 16], old[PATH_MAX + 16], new[PATH_MAX + 16], url[PATH_MAX + 64],
+	     shot[PATH_MAX + 32], shotarg[PATH_MAX + 48];
+	const char *b = browser();
+	struct pc_run run;
+	char *page;
+
+	if (!b)
+		SKIP(return, "no chromium in PATH (package chromium: make deps)");
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"fail\",\"reason\":\"broke <here>\"},"
+		      "{\"id\":\"perf-test/7:Simple expression parser\",\"status\":\"skip\",\"reason\":\"no PMU (probe)\"}",
+		      "\"sigtrap\":\"missing\"", "11");
+	snprintf(report, sizeof(report), "%s/vm/report", srcdir());
+	snprintf(old, sizeof(old), "%s/old", self->dir);
+	snprintf(new, sizeof(new), "%s/new", self->dir);
+	char *rargv[] = { report, "--baseline", old, new, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, rargv));
+	pc_run_free(&run);
+	page = slurp(new, "index.html");
+	EXPECT_EQ(NULL, strstr(page, "http"));	/* self-contained: nothing to fetch */
+	EXPECT_EQ(NULL, strstr(page, "<script"));
+	free(page);
+	snprintf(url, sizeof(url), "file://%s/index.html", new);
+	char *argv[] = { (char *)b, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv)) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.out, "<tbody><tr><th>test</th><th>6.1</th></tr>"));
+	EXPECT_NE(NULL, strstr(run.out, "<td class=\"c fail\" title=\"broke &lt;here&gt;\">"
+				      "<a href=\"6.1/tap/kernel.mmap.tap\">FAIL<sup>1</sup></a></td>"));
+	EXPECT_NE(NULL, strstr(run.out, "<a href=\"6.1/tap/perf-test.perf-test.tap\">skip<sup>2</sup></a>"));
+	EXPECT_NE(NULL, strstr(run.out, "<li>no PMU (probe)</li>"));
+	EXPECT_NE(NULL, strstr(run.out, "<td>sigtrap</td><td class=\"c no\">no</td>"));
+	EXPECT_NE(NULL, strstr(run.out, "REGRESSION: a new failure"));
+	EXPECT_NE(NULL, strstr(run.out, "<tr class=\"reg\"><td>new failure</td><td>6.1</td><td><code>kernel/mmap:a</code>"))
+		TH_LOG("%s", run.out);
+	pc_run_free(&run);
+	snprintf(shot, sizeof(shot), "%s/shot.png", self->dir);
+	snprintf(shotarg, sizeof(shotarg), "--screenshot=%s", shot);
+	char *sargv[] = { (char *)b, "--headless", "--no-sandbox", "--disable-gpu", shotarg,
+			  "--window-size=1000,800", url, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 120, sargv));
+	page = slurp(self->dir, "shot.png");
+	EXPECT_EQ(0, memcmp(page, "\x89PNG", 4));
+	free(page);
+	pc_run_free(&run);
+}
+
 /* The guest init re-runs a failing test once, in its own directory, but not a known failure. */
 TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
 {

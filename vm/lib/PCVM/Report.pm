@@ -8,6 +8,8 @@ use strict;
 use warnings;
 use JSON::PP;
 use POSIX qw(strftime);
+use PCVM::Html;
+use PCVM::Compare;
 
 sub load {
 	my ($results, @rows) = @_;
@@ -220,6 +222,13 @@ sub write_all {
 	_spew("$results/summary.md", markdown($res));
 	_spew("$results/results.json", json($res));
 	_spew("$results/summary.txt", text($res));
+	my $cmp;
+	if ($o{baseline}) {
+		my $old = load($o{baseline});
+		$cmp = PCVM::Compare::diff($old, $res) if @$old;
+	}
+	_spew("$results/index.html", PCVM::Html::page($res, summary => summary_line($res), compare => $cmp,
+						       baseline_name => $o{baseline}));
 	junit($results, $res, "$results/junit.xml");
 	_spew($o{kcidb}, kcidb($res)) if $o{kcidb};
 	if ($ENV{GITHUB_STEP_SUMMARY}) {

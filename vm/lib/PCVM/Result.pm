@@ -397,6 +397,10 @@ sub build {
 		probe_errno => $features ? $features->{errno} : undef,
 		facts => $facts,
 		console_garbage_lines => $con->{garbage},
+		# each test's wall time in the guest (bench/vm-budget's breakdown)
+		timings => [map { { id => "$_->{suite}/$_->{name}", attempt => 0 + ($_->{attempt} // 1),
+				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000) } }
+			    grep { $_->{ended} } @{$con->{tests}}],
 		($state eq 'finished' ? () : (console_tail => $tail)),
 	);
 	$res{failed} = ($state ne 'finished' || @splats
