@@ -457,6 +457,10 @@ TEST_F_TIMEOUT(vm, fail_then_pass_on_rerun_is_flaky_never_pass, 120)
 	s = slurp(results, "results.json");
 	EXPECT_NE(NULL, strstr(s, "\"flaky\" : 1"));
 	free(s);
+	s = slurp(results, "junit.xml");
+	EXPECT_NE(NULL, strstr(s, "<testcase name=\"1 perf_mmap.rb.map\"><flakyFailure message=\"failed, then passed on re-run 2"))
+		TH_LOG("%s", s);
+	free(s);
 }
 
 TEST_F_TIMEOUT(vm, fail_on_rerun_too_is_a_failure, 120)

@@ -182,7 +182,35 @@ sub junit {
 		exec('prove', '--formatter', 'TAP::Formatter::JUnit', @tap) or POSIX::_exit(127);
 	}
 	waitpid($pid, 0);
-	return -s $out ? 1 : 0;
+	return 0 unless -s $out;
+	_junit_flaky($results, $res, $out);
+	return 1;
+}
+
+# The formatter sees a flaky case as TAP TODO (a pass): mark it as Surefire's
+# <flakyFailure>, which JUnit consumers (Jenkins, GitLab) show as flaky.
+sub _junit_flaky {
+	my ($results, $res, $out) = @_;
+	my @flaky = map { my $r = $_; map { [$r->{row}, $_] } grep { $_->{status} eq 'flaky' } @{$r->{cases}} } @$res;
+	return unless @flaky;
+	open(my $fh, '<', $out) or return;
+	my $x = do { local $/; <$fh> };
+	close $fh;
+	for my $f (@flaky) {
+		my ($row, $c) = @$f;
+		my ($suite, $name, $case) = $c->{id} =~ m{^perf-test/(.*)$} ? ('perf-test', 'perf-test', $1)
+					  : $c->{id} =~ m{^([^/]+)/([^:]+):(.*)$} or next;
+		(my $ts = "$results/$row/tap/$suite.$name.tap") =~ s/[\/.]/_/g;
+		(my $msg = $c->{reason} // 'flaky') =~ s/&/&amp;/g;
+		$msg =~ s/</&lt;/g;
+		$msg =~ s/"/&quot;/g;
+		(my $qcase = $case) =~ s/&/&amp;/g;
+		$qcase =~ s/</&lt;/g;
+		$qcase =~ s/"/&quot;/g;
+		$x =~ s{(<testsuite\b[^>]*\bname="\Q$ts\E"[^>]*>(?:(?!</testsuite>).)*?<testcase name="\d+ \Q$qcase\E")(?:></testcase>|\s*/>)}
+		       {$1><flakyFailure message="$msg"/></testcase>}s;
+	}
+	_spew($out, $x);
 }
 
 # KCIDB v4 JSON: one build per kernel row, one test per case.
