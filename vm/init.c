@@ -413,6 +413,13 @@ static void child_exec(char **argv, const char *dir)
 	for (int i = 0; i < plan.nenv; i++)
 		putenv(plan.env[i]);
 	setenv("PERFCHECK_ARTIFACTS", dir, 1);
+	{
+		char f[32];
+
+		/* the guest's slowdown, for tests that keep timeouts of their own */
+		snprintf(f, sizeof(f), "%.2f", factor);
+		setenv("PERFCHECK_VM_FACTOR", f, 1);
+	}
 	execvp(argv[0], argv);
 	dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
 	_exit(127);

@@ -7,7 +7,8 @@
  *
  *   perftest PERF TIMEOUT-S
  *
- * A test that prints no verdict within TIMEOUT-S is killed with perf's
+ * TIMEOUT-S is scaled by $PERFCHECK_VM_FACTOR (the guest's slowdown that
+ * vm/init measured) when set.  A test that prints no verdict within it is killed with perf's
  * process group, reported as not ok ("timed out"), and perf is started again
  * with every test already reported skipped (-s LIST), so one hanging test
  * costs one timeout, not the rest of the suite.  perf's output (stdout and
@@ -383,6 +384,8 @@ int main(int argc, char **argv)
 		return 4;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("PERFCHECK_VM_FACTOR") && atof(getenv("PERFCHECK_VM_FACTOR")) > 1)
+		timeout *= atof(getenv("PERFCHECK_VM_FACTOR"));
 	list_tests(argv[1]);
 	int seq = has_sequential(argv[1]);
 
