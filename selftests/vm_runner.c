@@ -98,7 +98,6 @@ static char *replay_ex(struct __test_metadata *_metadata, struct pc_run *run, co
 			 "all", (char *)tests, NULL };
 
 	EXPECT_EQ(0, pc_test_run(run, 120, argv));
-	TH_LOG("%s%s", run->out, run->err);
 	return slurp(results, "6.1/result.json");
 }
 
