@@ -98,8 +98,8 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 
 		c->attr = ev->evsels[i]->attr;
 		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
-		c->leader = i;
-		c->nr_members = 1;
+		c->leader = ev->evsels[i]->leader;
+		c->nr_members = ev->evsels[i]->nr_members;
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
@@ -259,16 +259,21 @@ static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc
 	/* the group: nr, enabled, running, then nr values (with id, lost) */
 	size_t per = fields_per_value(rf);
 
+	/* the members the kernel took: one it refused is <not supported>, not in the group */
+	int opened = 0;
+
+	for (int j = i; j < l->nr && opened < c->nr_members; j++)
+		opened += l->c[j].leader == i && l->c[j].supported;
 	got = read_fd(c->fds[k], buf, sizeof(buf) / sizeof(buf[0]), c->name, err);
 	if (got < 0)
 		return got;
-	if (buf[0] != (uint64_t)c->nr_members || 3 + buf[0] * per > (uint64_t)got)
+	if (buf[0] != (uint64_t)opened || 3 + buf[0] * per > (uint64_t)got)
 		return pc_error_set(err, EIO, "%s: group read has %llu values for %d events",
-				    c->name, (unsigned long long)buf[0], c->nr_members);
-	for (int m = 0, j = i; m < c->nr_members; j++) {
+				    c->name, (unsigned long long)buf[0], opened);
+	for (int m = 0, j = i; m < opened; j++) {
 		struct stat_counter *mc = &l->c[j];
 
-		if (mc->leader != i)
+		if (mc->leader != i || !mc->supported)
 			continue;
 		mc->now[t].val += buf[3 + m * per];
 		mc->now[t].ena += buf[1];
