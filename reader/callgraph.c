@@ -15,7 +15,6 @@
 #include "reader/callgraph.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,8 +264,12 @@ static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, si
 
 static uint64_t level_min(const struct pctx *c, uint32_t parent, uint64_t total)
 {
-	if (c->p->mode == CG_FRACTAL)
-		return (uint64_t)ceil((double)N(c, parent)->children_hit * c->p->min_percent / 100.0);
+	if (c->p->mode == CG_FRACTAL) {
+		double v = (double)N(c, parent)->children_hit * c->p->min_percent / 100.0;
+		uint64_t u = (uint64_t)v;
+
+		return (double)u < v ? u + 1 : u;	/* rounded up */
+	}
 	return (uint64_t)((double)total * (c->p->min_percent / 100.0));
 }
 
