@@ -282,9 +282,14 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			}
 		}
 	}
-	self.ip = smp->ip;
-	self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
-	rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
+	/* the chain's first frame is the sample's ip, with its context */
+	if (n && fr[0].ip == smp->ip) {
+		self = fr[0];
+	} else {
+		self.ip = smp->ip;
+		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
+		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
+	}
 	en = entry_of(rp, t, ev, &self, false);
 	if (!en)
 		return -ENOMEM;
@@ -670,9 +675,19 @@ int cmd_report(int argc, char **argv)
 		ret = rd_session_process(s, &err);
 	}
 	if (!ret && !header_only) {
+		uint64_t samples = 0;
+
+		for (uint32_t i = 0; i < rp.nr_tables; i++)
+			samples += rp.tables[i].samples;
 		if (!header)
 			rd_out_str(&out, "# To display the perf.data header info, please use "
 					 "--header/--header-only options.\n#\n");
+		/* as perf: the lines above, then this on stderr, exit 0 */
+		if (!samples) {
+			rd_out_flush(&out);
+			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
+			goto done;
+		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
 		for (uint32_t i = 0; i < rp.nr_tables; i++)
 			if (rp.tables[i].samples)
@@ -680,6 +695,7 @@ int cmd_report(int argc, char **argv)
 	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}
+done:
 	rd_out_flush(&out);
 	free_tables(&rp);
 	rd_session_close(s);

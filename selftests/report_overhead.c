@@ -78,7 +78,8 @@ TEST_F(report, sort_keys_group_the_rows)
 {
 	report(_metadata, self, "--no-children", "--sort=comm");
 	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead  Command\n"));
-	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  alpha\n")) TH_LOG("%s", self->run.out);
+	/* perf pads a last Command column to its title's width */
+	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  alpha  \n")) TH_LOG("%s", self->run.out);
 	report(_metadata, self, "--no-children", "--sort=dso");
 	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  [kernel.kallsyms]\n"));
 }
