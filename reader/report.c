@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "reader/callgraph.h"
+#include "reader/hist.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/session.h"
@@ -25,17 +26,6 @@
 #include "util/log.h"
 
 #define MAX_STACK 127	/* perf report's default --max-stack */
-
-struct entry {
-	char *key;		/* sortkeys.c: the order part and the text of each key */
-	size_t key_len;
-	uint64_t self, children, nr_samples;
-	uint64_t stamp;		/* last sample that charged children */
-	uint32_t tree;		/* callgraph root (index + 1), 0 when none */
-	uint32_t max_depth;	/* longest chain appended to the tree */
-	uint32_t tid;		/* the thread of its first sample */
-	struct entry *next;
-};
 
 struct table {
 	const struct pd_evsel *evsel;
@@ -55,6 +45,7 @@ struct report {
 	struct table *tables;	/* one per evsel, indexed like the reader's */
 	uint32_t nr_tables;
 	uint64_t stamp;
+	uint64_t nr_entries;
 	struct cg_forest forest;
 };
 
@@ -158,8 +149,25 @@ static struct entry *entry_of(struct report *rp, struct table *t, const struct r
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
 	e = table_get(t, key, len);
-	if (e && !e->self && !e->children)
-		e->tid = ev->sample->tid;
+	if (e && !e->comm) {
+		const char *slash = k.dso ? memrchr(k.dso, '/', k.dso_len) : NULL;
+
+		e->comm = strdup(k.comm);
+		if (!e->comm)
+			return NULL;
+		e->seq = rp->nr_entries++;
+		e->tid = k.tid;
+		e->cpu = k.cpu;
+		e->level = k.kernel ? 'k' : '.';
+		e->sym = k.sym;
+		e->ip = k.addr;
+		e->dso = k.dso;
+		e->dso_len = k.dso_len;
+		if (slash && k.dso[0] == '/') {
+			e->dso = slash + 1;
+			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
+		}
+	}
 	return e;
 }
 
@@ -249,7 +257,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct table *t = table_of(rp, s, e);
 	struct frame fr[MAX_STACK], self;
 	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
-	bool caller = order_of(rp, e) == CG_CALLER;
+	bool caller = order_of(rp, e) == CG_CALLER, level;
 	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct entry *en;
 	int n = 0, ret;
@@ -305,10 +313,19 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (!children)
 		return 0;
+	/*
+	 * perf fills one location per frame, and a frame without a map leaves
+	 * the previous one's level ([k] or [.]): the sample's to begin with.
+	 */
+	level = self.kernel;
 	for (int k = 0; k < n; k++) {
 		int i = caller ? n - 1 - k : k;
+		struct frame shown = fr[i];
 
-		en = entry_of(rp, t, ev, &fr[i], true);
+		if (shown.r.dso)
+			level = shown.kernel;
+		shown.kernel = level;
+		en = entry_of(rp, t, ev, &shown, true);
 		if (!en)
 			return -ENOMEM;
 		if (en->stamp == rp->stamp)
@@ -323,30 +340,6 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		}
 	}
 	return 0;
-}
-
-static bool sort_children, sort_graphs, sort_caller;
-
-/*
- * perf's row order: Children (with children), then, for equal Children of
- * one thread when call graphs are shown, the deeper tree first in caller
- * order (the shallower in callee order), so callers come above callees;
- * then Self; then the sort keys (sortkeys.c).
- */
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct entry *x = *(struct entry *const *)a, *y = *(struct entry *const *)b;
-	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-	int c;
-
-	if (sort_children && x->children != y->children)
-		return x->children > y->children ? -1 : 1;
-	if (sort_children && sort_graphs && x->tid == y->tid && x->max_depth != y->max_depth)
-		return (x->max_depth > y->max_depth) == sort_caller ? -1 : 1;
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
-	c = memcmp(x->key, y->key, n);
-	return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name)
@@ -394,15 +387,20 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
 			if (children ? e->children : e->self)
 				v[n++] = e;
-	sort_children = children;
-	sort_graphs = graphs;
-	sort_caller = order_of(rp, t->evsel) == CG_CALLER;
-	qsort(v, n, sizeof(*v), entry_cmp);
+	{
+		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
+					 .caller = order_of(rp, t->evsel) == CG_CALLER };
+
+		if (hist_order(v, n, &ho)) {
+			free(v);
+			return;
+		}
+	}
 	for (int k = 0; k < rp->keys.nr; k++)
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rp->keys.nr; k++) {
-			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, text,
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level, text,
 						      sizeof(text)));
 
 			/* perf sizes the cpu column by its title; "-001" overflows it */
@@ -444,7 +442,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 		for (int k = 0; k < rp->keys.nr; k++) {
 			bool last = k == rp->keys.nr - 1;
 
-			sk_text(e->key, e->key_len, k, text, sizeof(text));
+			sk_text(e->key, e->key_len, k, e->level, text, sizeof(text));
 			rd_out_str(o, "  ");
 			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}
@@ -539,6 +537,7 @@ static void free_tables(struct report *rp)
 
 			for (; e; e = n) {
 				n = e->next;
+				free(e->comm);
 				free(e->key);
 				free(e);
 			}

@@ -139,9 +139,10 @@ static void put_addr(struct kb *b, uint64_t a)
 		put(b, "0000000000000000", 16);
 }
 
+/* The level ([k] or [.]) is not part of a row's identity: a placeholder, see sk_text. */
 static void sym_text(struct kb *b, const struct sk_frame *f, bool with_off)
 {
-	put(b, f->kernel ? "[k] " : "[.] ", 4);
+	put(b, "[\x01] ", 4);
 	if (f->sym) {
 		put(b, f->sym->name, f->sym->name_len);
 		if (with_off)
@@ -181,7 +182,6 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			}
 			if (l->keys[i] == SK_SYMOFF && f->sym)
 				putf(&b, "%016llx", (unsigned long long)f->off);
-			put(&b, f->kernel ? "k" : "u", 1);
 			put(&b, "\x1f", 1);
 			sym_text(&b, f, l->keys[i] == SK_SYMOFF);
 			break;
@@ -215,8 +215,10 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 	return b.full ? 0 : b.len;
 }
 
-const char *sk_text(const char *key, size_t len, int col, char *buf, size_t size)
+const char *sk_text(const char *key, size_t len, int col, char level, char *buf, size_t size)
 {
+	char *ph;
+
 	const char *p = key, *end = key + len, *us, *rs;
 
 	for (int i = 0; i < col && p < end; i++) {
@@ -229,5 +231,8 @@ const char *sk_text(const char *key, size_t len, int col, char *buf, size_t size
 	us = memchr(p, '\x1f', (size_t)(rs - p));
 	us = us ? us + 1 : p;
 	snprintf(buf, size, "%.*s", (int)(rs - us), us);
+	ph = strchr(buf, '\x01');
+	if (ph)
+		*ph = level;
 	return buf;
 }
