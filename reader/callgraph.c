@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/symbols.h"
+
 int cg_parse(struct cg_params *p, const char *spec)
 {
 	char *copy = strdup(spec), *save = NULL, *tok;
@@ -133,6 +135,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 	fr->dso = dso;
 	fr->ip = ip;
 	fr->addr = k->ip;
+	fr->dso_order = k->dso;
 	fr->name = strndup(k->name, k->name_len);
 	if (!fr->name)
 		return -ENOMEM;
@@ -228,7 +231,24 @@ static uint32_t run_end(const struct pctx *c, uint32_t i)
 
 static const struct pctx *sort_ctx;
 
-/* Larger share first; equal shares: the higher address first. */
+/*
+ * perf 6.1 keeps branches ordered by object (the address of its object
+ * record: objects met first are lower, no object lowest), then by symbol
+ * start or, unresolved, by address; equal shares come out highest first.
+ * Our objects' names are allocated as they are met, which gives the same
+ * order; the kernel's name is a constant, below them all.
+ */
+static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
+{
+	uint64_t xa = a->sym ? ((const struct pc_symbol *)a->sym)->start : a->addr;
+	uint64_t xb = b->sym ? ((const struct pc_symbol *)b->sym)->start : b->addr;
+
+	if (a->dso_order != b->dso_order)
+		return (uintptr_t)a->dso_order > (uintptr_t)b->dso_order ? 1 : -1;
+	return (xa > xb) - (xa < xb);
+}
+
+/* Larger share first; equal shares: the higher frame first. */
 static int branch_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -238,9 +258,7 @@ static int branch_cmp(const void *a, const void *b)
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
-	if (fx->addr != fy->addr)
-		return fx->addr > fy->addr ? -1 : 1;
-	return 0;
+	return -frame_order(fx, fy);
 }
 
 /* The branches under node i at or above min_hit, sorted; caller frees. */
@@ -341,9 +359,10 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 				     depth + 1, new_mask | (1ULL << depth), left);
 	}
 	if (c->p->mode == CG_FRACTAL && nr && remaining && remaining != total) {
-		/* perf 6.1 names the rest "[...] (inlined)", with no "|" line before it */
+		/* the rest of the level, with no "|" line before it */
 		new_mask &= ~(1ULL << (depth - 1));
-		graph_frame(c, remaining, "[...] (inlined)", depth, new_mask, true, total, left);
+		graph_frame(c, remaining, c->p->rest_inlined ? "[...] (inlined)" : "[...]", depth,
+			    new_mask, true, total, left);
 		lines++;
 	}
 	free(v);
@@ -359,21 +378,29 @@ static void print_graph(const struct pctx *c, uint32_t root, uint64_t total, uin
 
 	if (nr == 1 && cumul(c, v[0]) == parent) {
 		uint32_t i = v[0], last = run_end(c, i);
+		bool printed = false;
 
-		margin(c, 0);
-		rd_out_str(c->o, "|\n");
-		margin(c, 0);
-		rd_out_str(c->o, "---");
-		left = 3;
-		for (;;) {
-			if (i != v[0])
+		for (;; i = N(c, i)->child) {
+			if (i == v[0] && c->p->skip_first) {
+				if (i == last)
+					break;
+				continue;
+			}
+			if (!printed) {
+				margin(c, 0);
+				rd_out_str(c->o, "|\n");
+				margin(c, 0);
+				rd_out_str(c->o, "---");
+				left = 3;
+				printed = true;
+			} else {
 				margin(c, left);
+			}
 			rd_out_str(c->o, c->f->frames[N(c, i)->frame].name);
 			rd_out_char(c->o, '\n');
 			lines++;
 			if (i == last)
 				break;
-			i = N(c, i)->child;
 		}
 		root = last;
 	}
@@ -419,7 +446,7 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 		for (size_t j = i; j > 0; j--) {
 			const struct cg_frame *a = &c->f->frames[N(c, k[j - 1])->frame];
 			const struct cg_frame *b = &c->f->frames[N(c, k[j])->frame];
-			int r = (a->addr > b->addr) - (a->addr < b->addr);
+			int r = frame_order(a, b);
 			uint32_t t;
 
 			if (r <= 0)

@@ -24,6 +24,13 @@ struct cg_params {
 	enum cg_order order;
 	double min_percent;	/* chains below this share are not shown */
 	bool mode_set, order_set;	/* given by -g (else perf's defaults) */
+	/*
+	 * perf 6.1 names the rest of a fractal level "[...]", with " (inlined)"
+	 * after it in its Self-only report (a flag it never sets, read as set).
+	 */
+	bool rest_inlined;
+	/* -s starting with "sym": a single-branch graph leaves out its first frame */
+	bool skip_first;
 };
 
 /* -g/--call-graph "graph,0.5,caller,function,percent" and its prefixes; 0 or -1. */
@@ -31,7 +38,7 @@ int cg_parse(struct cg_params *p, const char *spec);
 
 /* One frame as the call graph names it; identity is (sym, dso, ip). */
 struct cg_frame_key {
-	const void *sym;	/* the symbol, NULL when unresolved */
+	const void *sym;	/* the symbol (struct pc_symbol), NULL when unresolved */
 	const void *dso;	/* the object (compared for unresolved frames) */
 	uint64_t ip;
 	const char *name;	/* shown: symbol name, else the address */
@@ -42,6 +49,7 @@ struct cg_frame {
 	const void *sym, *dso;
 	uint64_t ip;
 	uint64_t addr;		/* the first address seen: orders equal shares */
+	const void *dso_order;	/* the object, also for resolved frames */
 	char *name;
 	uint32_t next;		/* hash chain (index + 1) */
 };

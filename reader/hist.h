@@ -21,6 +21,7 @@ struct entry {
 	uint32_t max_depth;	/* longest chain appended to the tree */
 	/* what the keys compare, from the entry's first sample */
 	char *comm;
+	const char *thread_comm;	/* its thread's command, as it is at the end */
 	uint32_t tid;
 	int32_t cpu;
 	uint64_t seq;		/* creation order */

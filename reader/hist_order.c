@@ -50,8 +50,8 @@ static int srcline_before(const struct entry *a, const struct entry *b, int col)
 {
 	char x[512], y[512];
 
-	return -sign64(strcmp(sk_text(a->key, a->key_len, col, '.', x, sizeof(x)),
-			      sk_text(b->key, b->key_len, col, '.', y, sizeof(y))));
+	return -sign64(strcmp(sk_text(a->key, a->key_len, col, '.', "", x, sizeof(x)),
+			      sk_text(b->key, b->key_len, col, '.', "", y, sizeof(y))));
 }
 
 /*

@@ -41,6 +41,7 @@ struct report {
 	bool show_nr;
 	double percent_limit;
 	bool compat_6_1;
+	bool sort_sym_first;	/* -s given and starting with "sym" */
 	int max_stack;
 	struct table *tables;	/* one per evsel, indexed like the reader's */
 	uint32_t nr_tables;
@@ -153,6 +154,7 @@ static struct entry *entry_of(struct report *rp, struct table *t, const struct r
 		const char *slash = k.dso ? memrchr(k.dso, '/', k.dso_len) : NULL;
 
 		e->comm = strdup(k.comm);
+		e->thread_comm = ev->thread->comm;
 		if (!e->comm)
 			return NULL;
 		e->seq = rp->nr_entries++;
@@ -400,7 +402,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rp->keys.nr; k++) {
-			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level, text,
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level, v[i]->thread_comm, text,
 						      sizeof(text)));
 
 			/* perf sizes the cpu column by its title; "-001" overflows it */
@@ -424,6 +426,8 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 	rd_out_str(o, "\n#\n");
 	if (rp->percent_limit > 0)
 		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = !children;
+	cg.skip_first = rp->sort_sym_first;
 	for (size_t i = 0; i < n; i++) {
 		struct entry *e = v[i];
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
@@ -442,7 +446,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 		for (int k = 0; k < rp->keys.nr; k++) {
 			bool last = k == rp->keys.nr - 1;
 
-			sk_text(e->key, e->key_len, k, e->level, text, sizeof(text));
+			sk_text(e->key, e->key_len, k, e->level, e->thread_comm, text, sizeof(text));
 			rd_out_str(o, "  ");
 			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}
@@ -577,6 +581,7 @@ int cmd_report(int argc, char **argv)
 			rp.children = 0;
 			break;
 		case 's':
+			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
 			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) || !rp.keys.nr) {
 				fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: %s)\n",
 					bad, sk_names());

@@ -182,12 +182,17 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			}
 			if (l->keys[i] == SK_SYMOFF && f->sym)
 				putf(&b, "%016llx", (unsigned long long)f->off);
+			/* perf compares the objects too: one symbol of two objects is two rows */
+			d = short_dso(f, &dl);
+			put(&b, "\x03", 1);
+			put(&b, d, dl);
 			put(&b, "\x1f", 1);
 			sym_text(&b, f, l->keys[i] == SK_SYMOFF);
 			break;
 		case SK_PID:
 		case SK_TID:
-			putf(&b, "%010u\x1f%7d:%s", f->tid, (int)f->tid, f->comm);
+			/* the command shown is the thread's last (sk_text's caller fills it) */
+			putf(&b, "%010u\x1f%7d:\x02", f->tid, (int)f->tid);
 			break;
 		case SK_CPU:
 			putf(&b, "%011lld\x1f%*.*d", (long long)f->cpu + 1, 3, 3, (int)f->cpu);
@@ -215,7 +220,8 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 	return b.full ? 0 : b.len;
 }
 
-const char *sk_text(const char *key, size_t len, int col, char level, char *buf, size_t size)
+const char *sk_text(const char *key, size_t len, int col, char level, const char *comm,
+		    char *buf, size_t size)
 {
 	char *ph;
 
@@ -234,5 +240,8 @@ const char *sk_text(const char *key, size_t len, int col, char level, char *buf,
 	ph = strchr(buf, '\x01');
 	if (ph)
 		*ph = level;
+	ph = strchr(buf, '\x02');
+	if (ph)
+		snprintf(ph, size - (size_t)(ph - buf), "%s", comm);
 	return buf;
 }
