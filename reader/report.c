@@ -34,6 +34,17 @@ struct table {
 	uint64_t samples, total;
 };
 
+#define ECACHE_BITS 16
+
+struct ecache {
+	uint64_t ip, gen;
+	const struct table *t;
+	struct entry *e;
+	uint32_t tid;
+	int32_t cpu;
+	uint8_t flags;
+};
+
 struct report {
 	struct sk_list keys;
 	int children;		/* -1: when callchains exist */
@@ -48,6 +59,7 @@ struct report {
 	uint64_t stamp;
 	uint64_t nr_entries;
 	struct cg_forest forest;
+	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -139,15 +151,36 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->rel = f->r.addr;
 }
 
-static struct entry *entry_of(struct report *rp, struct table *t, const struct rd_event *ev,
-			      const struct frame *f, bool chain)
+/*
+ * The row of one frame: from the cache when this thread, address, context
+ * and maps gave it before (and the command is the same), else by its key.
+ */
+static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
+			      const struct rd_event *ev, const struct frame *f, bool chain,
+			      bool level)
 {
 	struct sk_frame k;
 	struct entry *e;
 	char key[2048];
 	size_t len;
+	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2);
+	int32_t cpu = ev->sample->evsel &&
+		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
+		      (int32_t)ev->sample->cpu : -1;
+	struct ecache *c = NULL;
 
+	if (rp->ecache) {
+		uint64_t h = (f->ip ^ ((uint64_t)ev->sample->tid << 40) ^ ((uint64_t)flags << 56) ^
+			      (uint64_t)(uint32_t)cpu << 20) * 0x9E3779B97F4A7C15ULL;
+
+		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
+		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
+		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t &&
+		    !strcmp(c->e->comm, ev->thread->comm))
+			return c->e;
+	}
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
+	k.kernel = level;
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
 	e = table_get(t, key, len);
 	if (e && !e->comm) {
@@ -169,6 +202,15 @@ static struct entry *entry_of(struct report *rp, struct table *t, const struct r
 			e->dso = slash + 1;
 			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
 		}
+	}
+	if (c && e) {
+		c->e = e;
+		c->ip = f->ip;
+		c->tid = ev->sample->tid;
+		c->flags = flags;
+		c->cpu = cpu;
+		c->gen = s->maps_gen;
+		c->t = t;
 	}
 	return e;
 }
@@ -300,7 +342,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
 	}
-	en = entry_of(rp, t, ev, &self, false);
+	en = entry_of(rp, s, t, ev, &self, false, self.kernel);
 	if (!en)
 		return -ENOMEM;
 	en->self += smp->period;
@@ -322,12 +364,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	level = self.kernel;
 	for (int k = 0; k < n; k++) {
 		int i = caller ? n - 1 - k : k;
-		struct frame shown = fr[i];
 
-		if (shown.r.dso)
-			level = shown.kernel;
-		shown.kernel = level;
-		en = entry_of(rp, t, ev, &shown, true);
+		if (fr[i].r.dso)
+			level = fr[i].kernel;
+		en = entry_of(rp, s, t, ev, &fr[i], true, level);
 		if (!en)
 			return -ENOMEM;
 		if (en->stamp == rp->stamp)
@@ -402,10 +442,13 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rp->keys.nr; k++) {
-			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level, v[i]->thread_comm, text,
-						      sizeof(text)));
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level,
+						      v[i]->thread_comm, text, sizeof(text)));
 
-			/* perf sizes the cpu column by its title; "-001" overflows it */
+			/* perf sizes the command column by each thread's last command */
+			if (rp->keys.keys[k] == SK_COMM)
+				len = (int)strlen(v[i]->thread_comm);
+			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
 		}
@@ -447,6 +490,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 			bool last = k == rp->keys.nr - 1;
 
 			sk_text(e->key, e->key_len, k, e->level, e->thread_comm, text, sizeof(text));
+			/* a command longer than its column is cut, as perf does */
+			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
+				text[width[k]] = '\0';
 			rd_out_str(o, "  ");
 			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}
@@ -549,6 +595,7 @@ static void free_tables(struct report *rp)
 		free(t->buckets);
 	}
 	free(rp->tables);
+	free(rp->ecache);
 	cg_forest_free(&rp->forest);
 }
 
@@ -674,6 +721,7 @@ int cmd_report(int argc, char **argv)
 		ret = lost_samples(s, &lost, &err);
 	if (!ret && !header_only) {
 		s->merge = true;
+		rp.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.ecache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
 		ret = rd_session_process(s, &err);
