@@ -33,6 +33,7 @@ struct result {
 	long rss_kb;
 	uint64_t bytes, hash;
 	unsigned long long samples;	/* from the "# Samples:" line */
+	char unit;			/* its unit: K, M, G or ' ' */
 	int status;
 };
 
@@ -119,8 +120,13 @@ static int run(char *const argv[], struct result *res, bool digest)
 			res->hash = (res->hash ^ (unsigned char)all[i]) * 1099511628211ULL;
 		res->bytes = len;
 		s = strstr(all, "# Samples: ");
-		if (s)
-			res->samples = strtoull(s + 11, NULL, 10);
+		if (s) {
+			char *unit;
+
+			/* perf's count: 391K is 391 thousand (rounded down) */
+			res->samples = strtoull(s + 11, &unit, 10);
+			res->unit = *unit == 'K' || *unit == 'M' || *unit == 'G' ? *unit : ' ';
+		}
 		free(all);
 	}
 	return 0;
@@ -176,6 +182,7 @@ static int best_of(char *const argv[], int n, struct result *best)
 	best->bytes = d.bytes;
 	best->hash = d.hash;
 	best->samples = d.samples;
+	best->unit = d.unit;
 	return 0;
 }
 
@@ -239,8 +246,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("file: %s, %.1f MB, %llu%s samples (perf's count), best of %d run%s each\n", file,
-	       (double)st.st_size / 1048576.0, rp.samples, "", runs, runs > 1 ? "s" : "");
+	printf("file: %s, %.1f MB, %llu%c samples (perf's count), best of %d run%s each\n", file,
+	       (double)st.st_size / 1048576.0, rp.samples, rp.unit, runs, runs > 1 ? "s" : "");
 	printf("%-26s %9s %9s %12s %12s  %s\n", "tool", "wall s", "cpu s", "peak RSS MB",
 	       "bytes out", "output FNV-1a");
 	row("perf report --stdio", &rp);

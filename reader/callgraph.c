@@ -172,15 +172,32 @@ uint32_t cg_tree_new(struct cg_forest *f)
 	return node_new(f, UINT32_MAX);
 }
 
+/* True when the chain ending at node `last` is frames[0..nr) below root. */
+static bool same_chain(const struct cg_forest *f, uint32_t root, uint32_t last,
+		       const uint32_t *frames, size_t nr)
+{
+	uint32_t n = last;
+
+	for (size_t i = nr; i-- > 0;) {
+		if (n == root || f->nodes[n - 1].frame != frames[i])
+			return false;
+		n = f->nodes[n - 1].parent;
+	}
+	return n == root;
+}
+
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
-		uint64_t period)
+		uint64_t period, uint32_t *last)
 {
 	uint32_t n = root;
 
+	if (*last && same_chain(f, root, *last, frames, nr)) {
+		f->nodes[*last - 1].hit += period;
+		return 0;
+	}
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t c, prev = 0;
 
-		f->nodes[n - 1].children_hit += period;
 		for (c = f->nodes[n - 1].child; c; prev = c, c = f->nodes[c - 1].sibling)
 			if (f->nodes[c - 1].frame == frames[i])
 				break;
@@ -188,6 +205,7 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 			c = node_new(f, frames[i]);
 			if (!c)
 				return -ENOMEM;
+			f->nodes[c - 1].parent = n;
 			f->nodes[c - 1].sibling = f->nodes[n - 1].child;
 			f->nodes[n - 1].child = c;
 			f->nodes[n - 1].nr_children++;
@@ -200,7 +218,21 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 		n = c;
 	}
 	f->nodes[n - 1].hit += period;
+	*last = n;
 	return 0;
+}
+
+/* A child is always made after its parent: one pass from the end sums the trees. */
+void cg_forest_finish(struct cg_forest *f)
+{
+	for (uint32_t i = 0; i < f->nr_nodes; i++)
+		f->nodes[i].children_hit = 0;
+	for (uint32_t i = f->nr_nodes; i-- > 0;) {
+		const struct cg_node *n = &f->nodes[i];
+
+		if (n->parent)
+			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
+	}
 }
 
 /* ------------------------------------------------------------ printing */

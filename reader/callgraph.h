@@ -56,10 +56,12 @@ struct cg_frame {
 
 struct cg_node {
 	uint32_t frame;
+	uint32_t parent;	/* index + 1, 0 for a root */
 	uint32_t child;		/* first child (index + 1), 0 when none */
 	uint32_t sibling;	/* next sibling (index + 1) */
 	uint32_t nr_children;
-	uint64_t hit, children_hit;
+	uint64_t hit;		/* samples whose chain ends here */
+	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
 };
 
 /* The frames and nodes of every entry's tree; indices, never pointers. */
@@ -77,9 +79,15 @@ void cg_forest_free(struct cg_forest *f);
 int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k);
 /* A new empty tree: its root's index + 1 (0 on ENOMEM). */
 uint32_t cg_tree_new(struct cg_forest *f);
-/* Appends one chain of frame indices (outermost first as the tree is ordered). */
+/*
+ * Appends one chain of frame indices (in the tree's order).  *last is the
+ * node the previous chain of this tree ended at (0: none), and is set to
+ * this one's: a chain equal to the previous one costs a walk up, not down.
+ */
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
-		uint64_t period);
+		uint64_t period, uint32_t *last);
+/* Sums each node's children_hit; call once after the last cg_tree_add. */
+void cg_forest_finish(struct cg_forest *f);
 
 /*
  * Prints the tree of one entry.  total: the event's total period; parent:

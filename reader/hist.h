@@ -19,6 +19,7 @@ struct entry {
 	uint64_t stamp;		/* last sample that charged children */
 	uint32_t tree;		/* callgraph root (index + 1), 0 when none */
 	uint32_t max_depth;	/* longest chain appended to the tree */
+	uint32_t last;		/* the tree's node the previous chain ended at */
 	/* what the keys compare, from the entry's first sample */
 	char *comm;
 	const char *thread_comm;	/* its thread's command, as it is at the end */

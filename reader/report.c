@@ -34,7 +34,16 @@ struct table {
 	uint64_t samples, total;
 };
 
-#define ECACHE_BITS 16
+#define ECACHE_BITS 12
+#define FCACHE_BITS 12
+
+struct fcache {
+	uint64_t ip, gen;
+	const void *space;
+	struct rd_resolved r;
+	uint32_t cg;
+	bool kernel, valid;
+};
 
 struct ecache {
 	uint64_t ip, gen;
@@ -43,6 +52,23 @@ struct ecache {
 	uint32_t tid;
 	int32_t cpu;
 	uint8_t flags;
+};
+
+/*
+ * The last chain of a thread, with the row and tree node each of its frames
+ * charged: a thread often repeats its chain, and then each row's node only
+ * takes the period (the walk down each row's tree is what costs).
+ */
+#define MEMO_SLOTS 64
+
+struct memo {
+	uint32_t tid, n;
+	uint64_t gen;
+	const struct table *t;
+	bool valid, caller;
+	uint32_t cg[MAX_STACK];
+	struct entry *row[MAX_STACK + 1];	/* [0] the Self row, [k + 1] frame k's, or NULL */
+	uint32_t node[MAX_STACK + 1];
 };
 
 struct report {
@@ -60,6 +86,8 @@ struct report {
 	uint64_t nr_entries;
 	struct cg_forest forest;
 	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
+	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
+	struct fcache *fcache;	/* resolved frames (NULL: none) */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -256,7 +284,7 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 		}
 	if (n > e->max_depth)
 		e->max_depth = (uint32_t)n;
-	return cg_tree_add(&rp->forest, e->tree, idx, n, period) ? -ENOMEM : 0;
+	return cg_tree_add(&rp->forest, e->tree, idx, n, period, &e->last) ? -ENOMEM : 0;
 }
 
 static struct table *table_of(struct report *rp, struct rd_session *s, const struct pd_evsel *e)
@@ -293,6 +321,59 @@ static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
 	return children_on(rp, e) ? CG_CALLER : CG_CALLEE;
 }
 
+/*
+ * One frame resolved, with its call-graph frame: from the cache when this
+ * address space, address and maps gave it before.
+ */
+static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thread *t,
+			 bool graphs, struct frame *f)
+{
+	const void *space = f->kernel ? (const void *)s : (const void *)t->proc;
+	struct fcache *c = NULL;
+
+	if (rp->fcache && graphs) {
+		uint64_t h = (f->ip ^ (uint64_t)(uintptr_t)space ^ f->kernel) * 0x9E3779B97F4A7C15ULL;
+
+		c = &rp->fcache[h >> (64 - FCACHE_BITS)];
+		if (c->valid && c->ip == f->ip && c->space == space && c->kernel == f->kernel &&
+		    c->gen == s->maps_gen) {
+			f->r = c->r;
+			f->cg = c->cg;
+			return 0;
+		}
+	}
+	rd_resolve(s, t, f->kernel, f->ip, &f->r);
+	if (graphs && cg_index(rp, f))
+		return -ENOMEM;
+	if (c) {
+		c->valid = true;
+		c->ip = f->ip;
+		c->space = space;
+		c->kernel = f->kernel;
+		c->gen = s->maps_gen;
+		c->r = f->r;
+		c->cg = f->cg;
+	}
+	return 0;
+}
+
+/* The chain a memo slot now holds (its rows and nodes were set on the way). */
+static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
+		    bool caller, const struct frame *fr)
+{
+	if (!mm)
+		return 0;
+	mm->tid = tid;
+	mm->n = (uint32_t)n;
+	mm->gen = gen;
+	mm->t = t;
+	mm->caller = caller;
+	for (int i = 0; i < n; i++)
+		mm->cg[i] = fr[i].cg;
+	mm->valid = true;
+	return 0;
+}
+
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct report *rp = ctx;
@@ -304,6 +385,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	bool caller = order_of(rp, e) == CG_CALLER, level;
 	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct entry *en;
+	struct memo *mm = NULL;
+	bool same = false;
 	int n = 0, ret;
 
 	if (!t)
@@ -327,8 +410,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				}
 				fr[n].ip = ips[i];
 				fr[n].kernel = kernel;
-				rd_resolve(s, ev->thread, kernel, ips[i], &fr[n].r);
-				if (graphs && cg_index(rp, &fr[n]))
+				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
 					return -ENOMEM;
 				n++;
 			}
@@ -342,6 +424,13 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
 	}
+	if (graphs && n && rp->memo) {
+		mm = &rp->memo[(smp->tid * 0x9E3779B1u) >> 26];
+		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
+		       mm->gen == s->maps_gen && mm->t == t && mm->caller == caller;
+		for (int i = 0; i < n && same; i++)
+			same = mm->cg[i] == fr[i].cg;
+	}
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel);
 	if (!en)
 		return -ENOMEM;
@@ -350,13 +439,21 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->children += smp->period;
 	en->stamp = rp->stamp;
 	if (graphs && n) {
-		ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
-			       append_period(rp, en, fr, 0, n - 1, smp->period);
-		if (ret)
-			return ret;
+		if (same && mm->row[0] == en) {
+			rp->forest.nodes[mm->node[0] - 1].hit += smp->period;
+		} else {
+			ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
+				       append_period(rp, en, fr, 0, n - 1, smp->period);
+			if (ret)
+				return ret;
+			if (mm) {
+				mm->row[0] = en;
+				mm->node[0] = en->last;
+			}
+		}
 	}
 	if (!children)
-		return 0;
+		return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
 	/*
 	 * perf fills one location per frame, and a frame without a map leaves
 	 * the previous one's level ([k] or [.]): the sample's to begin with.
@@ -370,18 +467,29 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		en = entry_of(rp, s, t, ev, &fr[i], true, level);
 		if (!en)
 			return -ENOMEM;
-		if (en->stamp == rp->stamp)
+		if (en->stamp == rp->stamp) {
+			if (mm)
+				mm->row[k + 1] = NULL;
 			continue;
+		}
 		en->stamp = rp->stamp;
 		en->children += smp->period;
-		if (graphs) {
-			ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
-				       append_period(rp, en, fr, i, n - 1, smp->period);
-			if (ret)
-				return ret;
+		if (!graphs)
+			continue;
+		if (same && mm->row[k + 1] == en) {
+			rp->forest.nodes[mm->node[k + 1] - 1].hit += smp->period;
+			continue;
+		}
+		ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
+			       append_period(rp, en, fr, i, n - 1, smp->period);
+		if (ret)
+			return ret;
+		if (mm) {
+			mm->row[k + 1] = en;
+			mm->node[k + 1] = en->last;
 		}
 	}
-	return 0;
+	return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name)
@@ -596,6 +704,8 @@ static void free_tables(struct report *rp)
 	}
 	free(rp->tables);
 	free(rp->ecache);
+	free(rp->memo);
+	free(rp->fcache);
 	cg_forest_free(&rp->forest);
 }
 
@@ -722,6 +832,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret && !header_only) {
 		s->merge = true;
 		rp.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.ecache));
+		rp.memo = calloc(MEMO_SLOTS, sizeof(*rp.memo));
+		rp.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.fcache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
 		ret = rd_session_process(s, &err);
@@ -741,6 +853,7 @@ int cmd_report(int argc, char **argv)
 			goto done;
 		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
+		cg_forest_finish(&rp.forest);
 		for (uint32_t i = 0; i < rp.nr_tables; i++)
 			if (rp.tables[i].samples)
 				print_table(&rp, &rp.tables[i], &out);
