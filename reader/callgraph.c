@@ -455,10 +455,14 @@ static int end_cmp(const void *a, const void *b)
 
 	if (x->hit != y->hit)
 		return x->hit > y->hit ? -1 : 1;
-	return x->order > y->order ? -1 : x->order < y->order;
+	/* equal: in perf's insertion order */
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Post-order, children by frame ascending: perf's insertion order for equal hits. */
+/*
+ * Post-order, children by frame descending (perf's order of a node's
+ * children): perf's insertion order, which it keeps for equal hits.
+ */
 static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 			struct chain_end **v, size_t *nr, size_t *cap)
 {
@@ -473,12 +477,11 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 	for (uint32_t i = N(c, n)->child; i; i = N(c, i)->sibling)
 		k[nk++] = i;
 	sort_ctx = c;
-	/* by frame only: equal shares compare frames */
 	for (size_t i = 1; i < nk; i++)
 		for (size_t j = i; j > 0; j--) {
 			const struct cg_frame *a = &c->f->frames[N(c, k[j - 1])->frame];
 			const struct cg_frame *b = &c->f->frames[N(c, k[j])->frame];
-			int r = frame_order(a, b);
+			int r = -frame_order(a, b);
 			uint32_t t;
 
 			if (r <= 0)
