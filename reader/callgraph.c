@@ -307,7 +307,8 @@ static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, si
 		if (cumul(c, k) >= min_hit && cumul(c, k))
 			v[n++] = k;
 	sort_ctx = c;
-	qsort(v, n, sizeof(*v), branch_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), branch_cmp);
 	*nr = n;
 	return v;
 }
@@ -516,21 +517,25 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 	return 0;
 }
 
-/* The frames from the tree's root to node n (the trie has no parent links). */
-static bool path_to(const struct pctx *c, uint32_t from, uint32_t n, uint32_t *path,
+/* The nodes from below the tree's root down to node n, by the parent links. */
+static bool path_to(const struct pctx *c, uint32_t root, uint32_t n, uint32_t *path,
 		    size_t *len, size_t max)
 {
-	if (from == n)
-		return true;
-	for (uint32_t i = N(c, from)->child; i; i = N(c, i)->sibling) {
-		if (*len >= max)
+	size_t k = 0;
+
+	for (uint32_t i = n; i && i != root; i = N(c, i)->parent) {
+		if (k == max)
 			return false;
-		path[(*len)++] = i;
-		if (path_to(c, i, n, path, len, max))
-			return true;
-		(*len)--;
+		path[k++] = i;
 	}
-	return false;
+	for (size_t i = 0; i < k / 2; i++) {
+		uint32_t t = path[i];
+
+		path[i] = path[k - 1 - i];
+		path[k - 1 - i] = t;
+	}
+	*len = k;
+	return true;
 }
 
 static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
@@ -544,7 +549,8 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 		free(v);
 		return;
 	}
-	qsort(v, nr, sizeof(*v), end_cmp);
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), end_cmp);
 	for (size_t k = 0; k < nr; k++) {
 		size_t len = 0;
 
