@@ -15,8 +15,8 @@
  *  - the rest of a fractal level: perf 6.1 prints "[...]" with or without
  *    " (inlined)" after it, by a flag it leaves uninitialized (the same run
  *    may print both); the comparison drops that suffix on both sides.
- *  - tid and symoff sort keys: perf 6.1 has neither; they are checked by
- *    unit_report_keys.
+ *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
+ *    against perf script's sym+off, both keys' layouts in unit_report.
  */
 #include "kselftest_harness.h"
 #include "lib/perfcmp.h"
@@ -210,6 +210,36 @@ TEST_F(report, srcline_without_line_info_matches_perf)
 			    sizeof(why)))
 		SKIP(return, "%s", why);
 	same_report(_metadata, self, "-s srcline -g none --no-children");
+}
+
+/* symoff is perfcheck's own key: each row's sym+0xoff is one perf script shows */
+TEST_F(report, symoff_rows_are_perf_script_symbol_offsets)
+{
+	int rows = 0, found = 0;
+	const char *p;
+
+	RECORD("");
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' -F ip,sym,symoff 2>/dev/null",
+				self->path));
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --stdio -s symoff -g none",
+				pc_test_perfcheck(), self->path));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	for (p = strstr(self->ours.out, "] "); p; p = strstr(p + 1, "] ")) {
+		const char *end = strchr(p, '\n');
+		char want[600];
+
+		if (!end || !memmem(p, (size_t)(end - p), "+0x", 3))
+			continue;
+		/* " name+0xoff\n" as perf script ends a line */
+		snprintf(want, sizeof(want), " %.*s\n", (int)(end - p - 2), p + 2);
+		rows++;
+		if (strstr(self->perf.out, want))
+			found++;
+		else
+			TH_LOG("not in perf script: %s", want);
+	}
+	EXPECT_LT(3, rows);
+	EXPECT_EQ(rows, found);
 }
 
 TEST_F(report, percentage_relative_is_absolute_without_filters)
