@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "attr/attr.h"
 
@@ -152,11 +153,18 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 
 	(void)err;
 	rd_out_str(o, "# ========\n");
-	if (!r->pipe_format) {
-		if (!stat(r->path, &st)) {
-			ctime_r(&st.st_mtime, when);
-			when[strcspn(when, "\n")] = '\0';
-		}
+	if (!stat(r->path, &st) || !fstat(STDIN_FILENO, &st)) {
+		ctime_r(&st.st_mtime, when);
+		when[strcspn(when, "\n")] = '\0';
+	}
+	/* a pipe: perf 6.1 shows zeros and no features */
+	if (r->pipe_format) {
+		rd_out_printf(o, "# captured on    : %s\n", when);
+		rd_out_str(o, "# header version : 1\n# data offset    : 0\n# data size      : 0\n"
+			      "# feat offset    : 0\n# ========\n#\n");
+		return 0;
+	}
+	{
 		rd_out_printf(o, "# captured on    : %s\n", when);
 		rd_out_str(o, "# header version : 1\n");
 		rd_out_printf(o, "# data offset    : %llu\n", (unsigned long long)r->data_start);

@@ -79,6 +79,7 @@ struct report {
 	double percent_limit;
 	bool compat_6_1;
 	bool sort_sym_first;	/* -s given and starting with "sym" */
+	bool pipe;		/* the input is in pipe format */
 	int max_stack;
 	struct table *tables;	/* one per evsel, indexed like the reader's */
 	uint32_t nr_tables;
@@ -309,15 +310,24 @@ static bool has_chains(const struct pd_evsel *e)
 	return e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }
 
+/*
+ * perf's default: Children when samples have callchains, then caller order.
+ * From a pipe perf 6.1 decides before it has seen the events: no Children,
+ * but still caller order.
+ */
 static bool children_on(const struct report *rp, const struct pd_evsel *e)
 {
-	return rp->children < 0 ? has_chains(e) : rp->children;
+	if (rp->children < 0)
+		return !rp->pipe && has_chains(e);
+	return rp->children;
 }
 
 static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
 {
 	if (rp->cg.order_set)
 		return rp->cg.order;
+	if (rp->children < 0 && rp->pipe)
+		return CG_CALLER;
 	return children_on(rp, e) ? CG_CALLER : CG_CALLEE;
 }
 
@@ -825,6 +835,8 @@ int cmd_report(int argc, char **argv)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 	}
+	if (!ret)
+		rp.pipe = s->r.pipe_format;
 	if (!ret && (header || header_only))
 		ret = rd_perf_header(s, &out, &err);
 	if (!ret && !header_only)
