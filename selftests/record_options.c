@@ -7,6 +7,7 @@
  * opens both events reading the group (PERF_FORMAT_GROUP), --namespaces and
  * --all-cgroups synthesize their records, -u records the user's processes.
  */
+#include <pwd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
