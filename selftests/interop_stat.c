@@ -23,6 +23,8 @@ static int touch(int n)
 	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
+	/* one fault per page: no huge page may back the range (THP "always" on arm64 guests) */
+	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
 	for (int i = 0; i < n; i++)
 		p[(size_t)i * pg] = 1;
 	return 0;
