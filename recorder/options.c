@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "recorder/output_opts.h"
 #include "recorder/record.h"
 #include "util/log.h"
 
@@ -32,11 +33,29 @@ void rec_usage(FILE *out)
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
 "  -i, --no-inherit           children and new threads are not recorded\n"
 "  -s, --stat                 per-thread counts (inherit_stat; PERF_SAMPLE_READ where the kernel has inherit_sample_read)\n"
-"  -m, --mmap-pages PAGES     ring buffer data pages per cpu (power of two)\n"
+"  -m, --mmap-pages PAGES|SIZE  ring buffer data per cpu: pages, or a size\n"
+"                             with a B/K/M/G unit (rounded up to a power of two)\n"
 "      --switch-events        record context switches\n"
-"      --timeout SEC          stop after SEC seconds, exit 124\n"
 "  -M, --snapshot SIZE        keep samples in a SIZE-byte ring (k/M/G),\n"
 "                             written to the file on each SIGUSR2\n"
+"  output and modes:\n"
+"  -o -                       pipe format on stdout\n"
+"  -z, --compression-level[=N]  zstd-compressed records (level 1-22, default 1)\n"
+"      --mmap-flush SIZE      drain a ring once it holds SIZE bytes\n"
+"  -B, --no-buildid           no BUILD_ID section\n"
+"  -N, --no-buildid-cache     accepted (perfcheck keeps no build-id cache)\n"
+"      --max-size SIZE        stop once the file reaches SIZE (B/K/M/G)\n"
+"      --timeout SEC          stop after SEC seconds (0.3 too), exit 124\n"
+"  -D, --delay MSEC           enable the events MSEC ms after the start\n"
+"                             (-1: only on a --control enable)\n"
+"      --switch-output[=signal|SIZE|TIME]  a new file on SIGUSR2, every SIZE\n"
+"                             bytes or every TIME (s/m/h/d)\n"
+"      --switch-max-files N   keep only the newest N switched files\n"
+"      --timestamp-filename   name the file FILE.YYYYMMDDHHMMSSmmm\n"
+"      --control fifo:CTL[,ACK] | fd:CTL[,ACK]  enable, disable, snapshot,\n"
+"                             stop, ping commands, acked with 'ack'\n"
+"      --overwrite            write_backward rings, read at the end\n"
+"      --tail-synthesize      synthesize the tasks at the end\n"
 "  -q, --quiet                no messages\n"
 "  -v, --verbose              more messages (repeatable)\n"
 "  -h, --help                 this help\n");
@@ -47,13 +66,17 @@ enum opt_id {
 	O_PID = 'p', O_TID = 't', O_ALL = 'a', O_CPU = 'C', O_NOINHERIT = 'i',
 	O_STAT = 's', O_MMAP = 'm', O_SNAP = 'M', O_QUIET = 'q', O_VERBOSE = 'v',
 	O_HELP = 'h',
-	O_CALLGRAPH = 256, O_SWITCH, O_TIMEOUT,
+	O_CALLGRAPH = 256, O_SWITCH,
+	/* output and modes (output_opts.c) */
+	O_Z = 'z', O_NOBUILDID = 'B', O_NOBUILDIDCACHE = 'N', O_DELAY = 'D',
 };
+
+enum opt_arg { ARG_NONE, ARG_REQ, ARG_OPT /* --long=VAL or -zVAL only */ };
 
 static const struct opt_def {
 	int id;
 	const char *lng;
-	bool arg;
+	enum opt_arg arg;
 } defs[] = {
 	{ O_EVENT, "event", true }, { O_COUNT, "count", true }, { O_FREQ, "freq", true },
 	{ O_G, NULL, false }, { O_CALLGRAPH, "call-graph", true },
@@ -61,10 +84,32 @@ static const struct opt_def {
 	{ O_ALL, "all-cpus", false }, { O_CPU, "cpu", true },
 	{ O_NOINHERIT, "no-inherit", false }, { O_STAT, "stat", false },
 	{ O_MMAP, "mmap-pages", true }, { O_SWITCH, "switch-events", false },
-	{ O_TIMEOUT, "timeout", true }, { O_SNAP, "snapshot", true },
+	{ O_SNAP, "snapshot", true },
 	{ O_QUIET, "quiet", false }, { O_VERBOSE, "verbose", false },
 	{ O_HELP, "help", false },
+	/* output and modes (output_opts.c) */
+	{ O_Z, NULL, ARG_OPT }, { RO_COMP_LEVEL, "compression-level", ARG_OPT },
+	{ RO_MMAP_FLUSH, "mmap-flush", ARG_REQ }, { O_NOBUILDID, "no-buildid", ARG_NONE },
+	{ O_NOBUILDIDCACHE, "no-buildid-cache", ARG_NONE },
+	{ RO_MAX_SIZE, "max-size", ARG_REQ }, { RO_TIMEOUT, "timeout", ARG_REQ },
+	{ O_DELAY, "delay", ARG_REQ }, { RO_SWITCH_OUTPUT, "switch-output", ARG_OPT },
+	{ RO_SWITCH_MAX_FILES, "switch-max-files", ARG_REQ },
+	{ RO_TIMESTAMP_FILENAME, "timestamp-filename", ARG_NONE },
+	{ RO_CONTROL, "control", ARG_REQ }, { RO_OVERWRITE, "overwrite", ARG_NONE },
+	{ RO_TAIL_SYNTH, "tail-synthesize", ARG_NONE },
 };
+
+/* the short forms of the output block's options */
+static int output_opt_id(int id)
+{
+	switch (id) {
+	case O_Z: return RO_COMPRESS;
+	case O_NOBUILDID: return RO_NO_BUILDID;
+	case O_NOBUILDIDCACHE: return RO_NO_BUILDID_CACHE;
+	case O_DELAY: return RO_DELAY;
+	}
+	return id;
+}
 
 static const struct opt_def *find_short(int c)
 {
@@ -187,8 +232,6 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	case O_OUTPUT:
 		if (!*val)
 			return pc_error_set(err, EINVAL, "-o: empty file name");
-		if (!strcmp(val, "-"))
-			return pc_error_set(err, EINVAL, "-o -: pipe output is not supported");
 		opts->output = val;
 		break;
 	case O_PID:
@@ -207,17 +250,9 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		opts->inherit_stat = true;
 		break;
 	case O_MMAP:
-		ret = parse_u64(val, &v, 1, 1U << 20, "-m", err);
-		if (!ret && (v & (v - 1)))
-			ret = pc_error_set(err, EINVAL, "-m: %s is not a power of two", val);
-		opts->mmap_pages = (unsigned int)v;
-		break;
+		return rec_parse_mmap_pages(val, &opts->mmap_pages, err);
 	case O_SWITCH:
 		opts->switch_events = true;
-		break;
-	case O_TIMEOUT:
-		ret = parse_u64(val, &v, 1, UINT32_MAX, "--timeout", err);
-		opts->timeout = (unsigned int)v;
 		break;
 	case O_SNAP:
 		ret = parse_size(val, &v, "-M", err);
@@ -239,6 +274,9 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		break;
 	case O_HELP:
 		return 1;
+	default:
+		/* output and modes */
+		return rec_output_opt_apply(&opts->out, output_opt_id(id), val, err);
 	}
 	return ret;
 }
@@ -267,7 +305,9 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 			d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
 			if (!d)
 				return pc_error_set(err, EINVAL, "unknown option '%s'", a);
-			if (d->arg) {
+			if (d->arg == ARG_OPT) {
+				val = eq ? eq + 1 : NULL;
+			} else if (d->arg) {
 				if (eq)
 					val = eq + 1;
 				else if (i + 1 < argc)
@@ -286,6 +326,12 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 			d = find_short((unsigned char)*p);
 			if (!d)
 				return pc_error_set(err, EINVAL, "unknown option '-%c'", *p);
+			if (d->arg == ARG_OPT) {
+				ret = apply(opts, d->id, p[1] ? p + 1 : NULL, err);
+				if (ret)
+					return ret;
+				break;
+			}
 			if (d->arg) {
 				const char *val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
 
@@ -317,6 +363,9 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 		opts->system_wide = true;
 	if (opts->pids_are_tids)
 		opts->no_inherit = true;	/* -t means this thread, as in perf */
+	ret = rec_output_opts_check(&opts->out, opts->snapshot_size, opts->output, err);
+	if (ret)
+		return ret;
 	if (!opts->nr_events) {
 		ret = rec_events_parse(opts, "cycles", err);
 		if (ret)

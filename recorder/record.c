@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "recorder/outfile.h"
 #include "recorder/record.h"
 #include "util/log.h"
 #include "util/sys.h"
@@ -33,6 +34,8 @@ struct recorder {
 	struct rec_workload wl;
 	bool have_workload;
 	struct pd_writer w;
+	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
+	bool placed;			/* renamed into place (or a pipe) */
 	struct rec_output out;
 	int sigfd, timerfd;
 	struct pollfd *pfds;
@@ -40,7 +43,7 @@ struct recorder {
 	int alive;			/* event fds not hung up */
 	uint8_t *bounce;
 	/* why we stopped */
-	bool stopping, timed_out, dump_pending;
+	bool stopping, timed_out, dump_pending, size_limit;
 	int got_signal;
 };
 
@@ -52,22 +55,6 @@ static int fail(const char *what, struct pc_error *err)
 	else
 		fprintf(stderr, "perfcheck record: %s\n", what ? what : "failed");
 	return EXIT_ERROR;
-}
-
-/* perf keeps one previous file: FILE becomes FILE.old */
-static int rotate_output(const char *path, struct pc_error *err)
-{
-	char old[PATH_MAX];
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return 0;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
-	if (rename(path, old))
-		return pc_error_set(err, errno, "cannot rename %s to %s: %s", path, old,
-				    strerror(errno));
-	return 0;
 }
 
 static int setup_signals(struct recorder *r, struct pc_error *err)
@@ -111,7 +98,55 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
 	rec_open_features_write(&r->w, &r->opts);
+	if (r->opts.out.comp_level) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		unsigned int pages = r->opts.mmap_pages ? r->opts.mmap_pages : 128;
+
+		/* perf's mmap_len: the data pages and the control page */
+		ret = pd_writer_set_compression(&r->w, r->opts.out.comp_level,
+						(uint32_t)((pages + 1) * page), err);
+		if (ret)
+			return ret;
+	}
 	return pd_writer_begin_data(&r->w, err);
+}
+
+/*
+ * The file is written under a temporary name until its events are open and
+ * its header is on disk: only then does the previous file become FILE.old
+ * and the new one take its name, so a recording that fails to start leaves
+ * the previous one where it was.
+ */
+static int open_output(struct recorder *r, struct pc_error *err)
+{
+	if (r->opts.out.pipe) {
+		r->placed = true;
+		return pd_writer_open_pipe(&r->w, STDOUT_FILENO, "-", err);
+	}
+	if (rec_outfile_tmpname(r->opts.output, r->tmp_path, sizeof(r->tmp_path), err))
+		return -ENAMETOOLONG;
+	return pd_writer_open(&r->w, r->tmp_path, err);
+}
+
+static int place_output(struct recorder *r, struct pc_error *err)
+{
+	int ret;
+
+	if (r->placed)
+		return 0;
+	ret = rec_outfile_rotate(r->opts.output, err);
+	if (!ret)
+		ret = pd_writer_rename(&r->w, r->opts.output, err);
+	if (!ret)
+		r->placed = true;
+	return ret;
+}
+
+static void discard_output(struct recorder *r)
+{
+	pd_writer_abort(&r->w);
+	if (!r->placed && r->tmp_path[0])
+		unlink(r->tmp_path);
 }
 
 static uint64_t first_id(struct recorder *r)
@@ -218,12 +253,30 @@ static void handle_signals(struct recorder *r)
 	}
 }
 
+/*
+ * --mmap-flush: a ring is drained once it holds that many bytes (at most a
+ * quarter of it, as perf caps it), and whatever it holds at the end.
+ */
+static uint64_t flush_min(struct recorder *r, const struct rec_ring *ring)
+{
+	uint64_t min = r->opts.out.mmap_flush;
+
+	if (r->stopping || min <= 1)
+		return 0;
+	return min > ring->size / 4 ? ring->size / 4 : min;
+}
+
 static int drain_all(struct recorder *r, struct pc_error *err)
 {
 	uint64_t before = r->out.stats.bytes;
 
 	for (int i = 0; i < r->evl.nr_rings; i++) {
-		ssize_t n = rec_ring_drain(&r->evl.rings[i], r->bounce, rec_output_records,
+		uint64_t min = flush_min(r, &r->evl.rings[i]);
+		ssize_t n;
+
+		if (min && rec_ring_pending(&r->evl.rings[i]) < min)
+			continue;
+		n = rec_ring_drain(&r->evl.rings[i], r->bounce, rec_output_records,
 					   &r->out, err);
 
 		if (n < 0) {
@@ -248,6 +301,16 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 			r->out.write_errno = -ret;
 			return ret;
 		}
+	}
+	if (r->opts.out.max_size && !r->size_limit &&
+	    r->w.data_start + r->w.data_size >= r->opts.out.max_size) {
+		/* as perf: say so, stop, and finalize what was written */
+		if (pc_verbose >= 0)
+			fprintf(stderr, "[ perfcheck record: size limit reached (%llu KB), "
+				"stopping session ]\n",
+				(unsigned long long)(r->opts.out.max_size / 1024));
+		r->size_limit = true;
+		r->stopping = true;
 	}
 	return 0;
 }
@@ -298,6 +361,8 @@ static int exit_code(struct recorder *r)
 {
 	if (r->timed_out)
 		return EXIT_TIMEOUT;
+	if (r->size_limit)
+		return 0;
 	if (r->have_workload && r->wl.exited) {
 		if (WIFEXITED(r->wl.status))
 			return WEXITSTATUS(r->wl.status);
@@ -314,17 +379,25 @@ static int finish_file(struct recorder *r, int *code)
 	struct pc_error err = { 0 };
 	struct stat st;
 
-	if (r->out.dsos)
+	uint64_t in, out;
+
+	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+	pd_writer_totals(&r->w, &in, &out);
 	if (pd_writer_finish(&r->w, &err)) {
 		*code = fail(NULL, &err);
 		return -1;
+	}
+	if (r->opts.out.pipe) {
+		rec_summary_print("-", out, r->opts.out.comp_level ? in : 0, &r->out.stats);
+		return 0;
 	}
 	if (r->out.write_errno)
 		rec_summary_recount(r->opts.output, &r->out.stats);
 	if (stat(r->opts.output, &st))
 		st.st_size = 0;
-	rec_summary_print(r->opts.output, (uint64_t)st.st_size, &r->out.stats);
+	rec_summary_print(r->opts.output, (uint64_t)st.st_size, r->opts.out.comp_level ? in : 0,
+			  &r->out.stats);
 	return 0;
 }
 
@@ -348,21 +421,12 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (rotate_output(r->opts.output, &err) ||
-	    pd_writer_open(&r->w, r->opts.output, &err)) {
-		code = fail(NULL, &err);
-		goto out_kill;
-	}
-	file_open = true;
-	pd_writer_set_cmdline(&r->w, argc, argv);
-	if (rec_tracing_data(&r->w, &r->opts, &err)) {
-		code = fail(NULL, &err);
-		goto out_kill;
-	}
+	/* everything that may fail before the first record, before the file */
 	r->out.w = &r->w;
-	r->out.dsos = rec_dsos_new();
+	if (!r->opts.out.no_buildid)
+		r->out.dsos = rec_dsos_new();
 	r->bounce = malloc(65536);
-	if (!r->bounce || !r->out.dsos) {
+	if (!r->bounce || (!r->out.dsos && !r->opts.out.no_buildid)) {
 		pc_error_set(&err, ENOMEM, "out of memory");
 		code = fail(NULL, &err);
 		goto out_kill;
@@ -374,7 +438,25 @@ static int run(struct recorder *r, int argc, char **argv)
 			goto out_kill;
 		}
 	}
-	if (write_header_and_ids(r, &err)) {
+	if (r->opts.out.timeout_ms) {
+		r->timerfd = rec_timeout_create(r->opts.out.timeout_ms, &err);
+		if (r->timerfd < 0) {
+			code = fail(NULL, &err);
+			goto out_kill;
+		}
+	}
+	if (setup_poll(r, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
+	if (open_output(r, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
+	file_open = true;
+	pd_writer_set_cmdline(&r->w, argc, argv);
+	if (rec_tracing_data(&r->w, &r->opts, &err) || write_header_and_ids(r, &err) ||
+	    place_output(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -387,17 +469,6 @@ static int run(struct recorder *r, int argc, char **argv)
 		}
 		finish_file(r, &code);
 		return EXIT_ERROR;
-	}
-	if (r->opts.timeout) {
-		r->timerfd = rec_timeout_create(r->opts.timeout, &err);
-		if (r->timerfd < 0) {
-			code = fail(NULL, &err);
-			goto out_kill;
-		}
-	}
-	if (setup_poll(r, &err)) {
-		code = fail(NULL, &err);
-		goto out_kill;
 	}
 	if (r->have_workload && !r->opts.system_wide && !r->opts.nr_pids) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {
@@ -419,6 +490,7 @@ static int run(struct recorder *r, int argc, char **argv)
 	ret = record_loop(r, &err);
 	/* stop the kernel side, then take what is left */
 	rec_evlist_enable(&r->evl, false);
+	r->stopping = true;		/* the last drain takes everything */
 	if (!ret)
 		ret = drain_all(r, &err);
 	if (r->have_workload && !r->wl.exited) {
@@ -445,7 +517,7 @@ out_kill:
 		rec_workload_reap(&r->wl, true);
 	}
 	if (file_open)
-		pd_writer_abort(&r->w);
+		discard_output(r);
 	return code;
 }
 

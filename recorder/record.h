@@ -17,6 +17,7 @@
 
 #include "perfdata/perfdata.h"
 #include "probes/probe.h"
+#include "recorder/output_opts.h"
 #include "util/error.h"
 
 /* ------------------------------------------------------------ options */
@@ -54,8 +55,8 @@ struct rec_opts {
 	bool inherit_stat;		/* -s */
 	unsigned int mmap_pages;
 	bool switch_events;
-	unsigned int timeout;		/* seconds, 0 = none */
 	size_t snapshot_size;		/* -M bytes, 0 = off */
+	struct rec_output_opts out;	/* output and modes (output_opts.h) */
 	int argc;			/* the workload */
 	char **argv;
 };
@@ -119,6 +120,8 @@ struct rec_ring {
 typedef int (*rec_sink_fn)(void *ctx, const void *buf, size_t len);
 ssize_t rec_ring_drain(struct rec_ring *ring, uint8_t *bounce, rec_sink_fn sink,
 		       void *ctx, struct pc_error *err);
+/* Bytes the kernel wrote that are not drained yet (--mmap-flush). */
+uint64_t rec_ring_pending(const struct rec_ring *ring);
 int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages,
 		 struct pc_error *err);
 void rec_ring_unmap(struct rec_ring *ring);
@@ -230,12 +233,14 @@ int rec_tracing_data(struct pd_writer *w, const struct rec_opts *opts, struct pc
 
 /* ------------------------------------------------------------ timeout */
 
-int rec_timeout_create(unsigned int seconds, struct pc_error *err);
+int rec_timeout_create(uint64_t ms, struct pc_error *err);
 bool rec_timeout_expired(int fd);
 
 /* ------------------------------------------------------------ summary */
 
-void rec_summary_print(const char *path, uint64_t file_bytes, const struct rec_stats *st);
+/* original_bytes: the records before -z compressed them (0 without -z) */
+void rec_summary_print(const char *path, uint64_t file_bytes, uint64_t original_bytes,
+		       const struct rec_stats *st);
 /* Counts the samples of a finalized file (after a write error). */
 void rec_summary_recount(const char *path, struct rec_stats *st);
 

@@ -48,6 +48,13 @@ void rec_ring_unmap(struct rec_ring *ring)
 	ring->base = NULL;
 }
 
+uint64_t rec_ring_pending(const struct rec_ring *ring)
+{
+	const struct perf_event_mmap_page *pc = ring->base;
+
+	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) - pc->data_tail;
+}
+
 static int bad_record(struct rec_ring *ring, uint64_t pos, uint32_t size, struct pc_error *err)
 {
 	return pc_error_set(err, EPROTO, "cpu %d ring: record of size %u at 0x%llx is malformed",
