@@ -102,23 +102,35 @@ int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err)
 	return ret;
 }
 
-/* The BUILD_ID section is a run of build id records: each goes out with its type. */
+/*
+ * The BUILD_ID section is a run of build id records: each goes out with its
+ * type, its NUL-terminated name padded with zeros to a multiple of 8 bytes
+ * (perf 7.2 aborts a pipe at a record whose size is not).
+ */
 int pd_writer_pipe_finish(struct pd_writer *w, struct pc_error *err)
 {
 	const struct pd_writer_feature *f = &w->features[PD_FEAT_BUILD_ID];
+	uint8_t rec[REC_MAX + 8];
 	size_t off = 0;
 	int ret = 0;
 
 	while (f->data && off + sizeof(struct perf_event_header) <= f->size && !ret) {
 		struct perf_event_header h;
+		size_t size;
 
 		memcpy(&h, f->data + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size > f->size - off)
 			break;
-		h.type = PC_RECORD_HEADER_BUILD_ID;
-		memcpy(f->data + off, &h, sizeof(h));
-		ret = pd_writer_emit_raw(w, f->data + off, h.size, err);
+		size = (h.size + 7) & ~(size_t)7;
+		if (size > REC_MAX)
+			break;
+		memset(rec, 0, size);
+		memcpy(rec, f->data + off, h.size);
 		off += h.size;
+		h.type = PC_RECORD_HEADER_BUILD_ID;
+		h.size = (uint16_t)size;
+		memcpy(rec, &h, sizeof(h));
+		ret = pd_writer_emit_raw(w, rec, size, err);
 	}
 	return ret;
 }

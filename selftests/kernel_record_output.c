@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record's output and modes, one behaviour each: a recording that
+ * fails before it starts leaves the previous file alone and no other file;
+ * a successful one rotates it to .old; -o - writes the pipe format; -z
+ * writes PERF_RECORD_COMPRESSED records and the COMPRESSED feature; -B
+ * leaves BUILD_ID out; --timeout takes fractions, --max-size stops the
+ * recording; -m takes units; options that cannot go together exit 129.
+ */
+#include <dirent.h>
+#include <sys/resource.h>
+
+#include "kselftest_harness.h"
+#include "record_common.h"
+
+static const char previous[] = "the previous recording, kept byte for byte\n";
+
+FIXTURE(out)
+{
+	char *dir;
+	char *out;
+};
+
+FIXTURE_SETUP(out)
+{
+	self->dir = pc_test_mkdtemp("record-output");
+	ASSERT_NE(NULL, self->dir);
+	self->out = strdup(rt_path(self->dir, "perf.data"));
+}
+
+FIXTURE_TEARDOWN(out)
+{
+	free(self->out);
+	pc_test_rmdir(self->dir);
+}
+
+static int write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* The names in dir, space-separated and sorted, for messages and checks. */
+static const char *dir_names(const char *dir)
+{
+	static char buf[1024];
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort);
+
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, "..") &&
+		    strlen(buf) + strlen(list[i]->d_name) + 2 < sizeof(buf)) {
+			strcat(buf, list[i]->d_name);
+			strcat(buf, " ");
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return buf;
+}
+
+/* Records under RLIMIT_NOFILE = nofile (through the shell's ulimit). */
+static int record_with_nofile(struct pc_run *run, int nofile, const char *const *opts)
+{
+	char cmd[4096];
+	char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	int n = snprintf(cmd, sizeof(cmd), "ulimit -n %d && exec '%s' record", nofile,
+			 pc_test_perfcheck());
+
+	for (; *opts; opts++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, " '%s'", *opts);
+	snprintf(cmd + n, sizeof(cmd) - n, " -- '%s' --workload spin 0.2", rt_self());
+	return pc_test_run(run, 60, argv);
+}
+
+TEST_F(out, emfile_before_the_first_sample_leaves_the_previous_file_and_no_other)
+{
+	/* sixteen events on every cpu: more fds than the limit allows */
+	const char *opts[] = { "-e", "cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock,"
+			       "cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock,"
+			       "cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock",
+			       "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, write_file(self->out, previous, sizeof(previous) - 1));
+	ASSERT_EQ(0, record_with_nofile(&run, 16, opts));
+	EXPECT_EQ(255, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strcasestr(run.err, "too many open files")) TH_LOG("stderr: %s", run.err);
+	EXPECT_STREQ(previous, rt_slurp(self->out));
+	EXPECT_STREQ("perf.data ", dir_names(self->dir));
+	pc_run_free(&run);
+}
+
+TEST_F(out, snapshot_ring_that_cannot_be_allocated_leaves_the_previous_file)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-M", "100G", "-o", self->out, NULL };
+	struct pc_run run;
+	struct rlimit as = { 1ULL << 32, 1ULL << 32 };
+
+	/* 100 GB never fits a 4 GB address space, whatever the overcommit policy */
+	ASSERT_EQ(0, write_file(self->out, previous, sizeof(previous) - 1));
+	ASSERT_EQ(0, getrlimit(RLIMIT_AS, &as) ? -1 : 0);
+	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > (1ULL << 32)) {
+		struct rlimit lim = { 1ULL << 32, as.rlim_max };
+
+		ASSERT_EQ(0, setrlimit(RLIMIT_AS, &lim));
+	}
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
+	setrlimit(RLIMIT_AS, &as);
+	EXPECT_EQ(255, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_STREQ(previous, rt_slurp(self->out));
+	EXPECT_STREQ("perf.data ", dir_names(self->dir));
+	pc_run_free(&run);
+}
+
+TEST_F(out, a_recording_that_starts_rotates_the_previous_file_to_old)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run;
+	struct rt_file f;
+
+	ASSERT_EQ(0, write_file(self->out, previous, sizeof(previous) - 1));
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_STREQ(previous, rt_slurp(rt_path(self->dir, "perf.data.old")));
+	EXPECT_STREQ("perf.data perf.data.old ", dir_names(self->dir));
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0);
+	pc_run_free(&run);
+}
+
+TEST_F(out, dash_o_dash_writes_the_pipe_format_to_stdout)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-o", "-", NULL };
+	char *pipe_file = rt_path(self->dir, "pipe.data");
+	struct pd_reader r;
+	struct pc_error err = { 0 };
+	struct pc_run run;
+	struct rt_file f;
+	unsigned long long summary = 0;
+	const char *p;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.3"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	ASSERT_EQ(0, write_file(pipe_file, run.out, run.out_len));
+	ASSERT_EQ(0, pd_reader_open(&r, pipe_file, &err)) TH_LOG("%s", err.msg);
+	EXPECT_TRUE(r.pipe_format);
+	pd_reader_close(&r);
+	ASSERT_EQ(0, rt_read(pipe_file, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0);
+	p = strstr(run.err, "MB - (");
+	ASSERT_NE(NULL, p) TH_LOG("no summary for -: %s", run.err);
+	summary = strtoull(p + 6, NULL, 10);
+	EXPECT_EQ(summary, f.samples);
+	EXPECT_STREQ("pipe.data ", dir_names(self->dir));
+	pc_run_free(&run);
+}
+
+TEST_F(out, pipe_format_with_callchains_is_read_by_perf_script_as_by_ours)
+{
+	const char *opts[] = { "-q", "-g", "-e", "cpu-clock", "-o", "-", NULL };
+	char *pipe_file = rt_path(self->dir, "pipe.data");
+	char cmd[PATH_MAX + 64];
+	char *script[] = { "/bin/sh", "-c", cmd, NULL };
+	struct pc_run run, pr;
+	struct rt_file f;
+
+	if (access("/usr/bin/perf", X_OK))
+		SKIP(return, "no system perf here (the guests have none)");
+	ASSERT_EQ(0, rt_use_copy(self->dir));
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.3"));
+	rt_workload_copy[0] = '\0';
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	ASSERT_EQ(0, write_file(pipe_file, run.out, run.out_len));
+	ASSERT_EQ(0, rt_read(pipe_file, &f)) TH_LOG("%s", f.err);
+	/* perf reads a pipe from its stdin: -i - */
+	snprintf(cmd, sizeof(cmd), "/usr/bin/perf script -F comm,tid,ip -i - < '%s'", pipe_file);
+	ASSERT_EQ(0, pc_test_run(&pr, 120, script));
+	EXPECT_EQ(0, pr.exit_code);
+	EXPECT_STREQ("", pr.err);
+	/* one line per sample, then one per frame: as many sample lines as we read */
+	EXPECT_EQ((int)f.samples, pc_count_substr(pr.out, "pc-workload "))
+		TH_LOG("%.2000s", pr.out);
+	EXPECT_GT(f.chains, 0);
+	pc_run_free(&pr);
+	pc_run_free(&run);
+}
+
+/* Counts the records of type in path's data section (not decompressed). */
+static long count_type(const char *path, uint32_t type, size_t *feat_size, int feat)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0;
+	const void *data;
+	long n = 0;
+
+	if (pd_reader_open(&r, path, &err))
+		return -1;
+	while (pd_reader_next(&r, &pos, &rec, &err) == 1)
+		n += rec.header.type == type;
+	*feat_size = 0;
+	if (!pd_reader_feature(&r, feat, &data, feat_size) && feat == PD_FEAT_COMPRESSED &&
+	    *feat_size >= 20) {
+		uint32_t f[5];
+
+		memcpy(f, data, sizeof(f));
+		if (f[1] != 1)		/* type: zstd */
+			*feat_size = 0;
+	}
+	pd_reader_close(&r);
+	return n;
+}
+
+TEST_F(out, z_writes_compressed_records_and_the_compressed_feature_instead_of_samples)
+{
+	const char *opts[] = { "-q", "-z", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run;
+	size_t feat = 0;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.3"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_GT(count_type(self->out, PC_RECORD_COMPRESSED, &feat, PD_FEAT_COMPRESSED), 0);
+	EXPECT_EQ(20, feat) TH_LOG("HEADER_COMPRESSED missing or not zstd");
+	EXPECT_EQ(0, count_type(self->out, PERF_RECORD_SAMPLE, &feat, PD_FEAT_COMPRESSED));
+	pc_run_free(&run);
+}
+
+TEST_F(out, compression_level_above_22_is_a_usage_error)
+{
+	const char *opts[] = { "--compression-level=23", "-e", "cpu-clock", "-o", self->out,
+			       NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "--compression-level: '23'"));
+	EXPECT_STREQ("", dir_names(self->dir));
+	pc_run_free(&run);
+}
+
+TEST_F(out, no_buildid_leaves_the_build_id_section_out)
+{
+	const char *with[] = { "-q", "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *without[] = { "-q", "-B", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run;
+	size_t size = 0;
+
+	ASSERT_EQ(0, rt_record(&run, 60, with, "spin", "0.2"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	count_type(self->out, 0, &size, PD_FEAT_BUILD_ID);
+	EXPECT_GT(size, 0) TH_LOG("no BUILD_ID section without -B: the comparison proves nothing");
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, without, "spin", "0.2"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	count_type(self->out, 0, &size, PD_FEAT_BUILD_ID);
+	EXPECT_EQ(0, size);
+	pc_run_free(&run);
+}
+
+TEST_F(out, timeout_takes_fractional_seconds)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "--timeout", "0.3", "-o", self->out,
+			       NULL };
+	struct pc_run run;
+	struct rt_file f;
+	double t0 = wl_now();
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "30"));
+	EXPECT_EQ(124, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_LT(wl_now() - t0, 10.0);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_FALSE(f.recovered);
+	pc_run_free(&run);
+}
+
+TEST_F(out, max_size_stops_the_recording_with_a_finalized_file)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-m", "16", "--max-size", "16K", "-o", self->out,
+			       NULL };
+	struct pc_run run;
+	struct rt_file f;
+	struct stat st;
+	double t0 = wl_now();
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "30"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "size limit reached")) TH_LOG("stderr: %s", run.err);
+	EXPECT_LT(wl_now() - t0, 20.0) TH_LOG("the 30 s workload was not stopped");
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_FALSE(f.recovered);
+	EXPECT_GT(f.samples, 0);
+	/* stopped at the first drain past 16K: at most one ring (64K a cpu) more */
+	ASSERT_EQ(0, stat(self->out, &st));
+	EXPECT_LT(st.st_size, 16 * 1024 + 64 * 1024 * 64);
+	pc_run_free(&run);
+}
+
+TEST_F(out, mmap_pages_take_a_size_with_a_unit)
+{
+	const char *opts[] = { "-q", "-m", "64K", "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *bad[] = { "-m", "64X", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, bad, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "-m: '64X'"));
+	pc_run_free(&run);
+}
+
+TEST_F(out, overwrite_with_a_snapshot_ring_is_refused_with_the_reason)
+{
+	const char *opts[] = { "--overwrite", "-M", "64K", "-e", "cpu-clock", "-o", self->out,
+			       NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "--overwrite cannot be used with -M"));
+	pc_run_free(&run);
+}
+
+TEST_F(out, switch_output_into_a_pipe_is_refused_with_the_reason)
+{
+	const char *opts[] = { "--switch-output", "-o", "-", "-e", "cpu-clock", NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "--switch-output cannot be used with -o -"));
+	pc_run_free(&run);
+}
+
+RECORD_TEST_MAIN()
