@@ -274,7 +274,8 @@ void rec_events_config(struct rec_opts *opts)
 		}
 		a->disabled = 1;
 		a->inherit = !opts->no_inherit;
-		a->enable_on_exec = follow_workload;
+		/* -D: the recorder enables them after the delay, as perf */
+		a->enable_on_exec = follow_workload && !opts->out.delay_ms;
 		a->sample_id_all = 1;
 		if (restrict_user && !ev->has_modifier) {
 			a->exclude_kernel = 1;

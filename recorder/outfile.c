@@ -50,15 +50,22 @@ int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_
 	struct timeval tv;
 	struct tm tm;
 	char stamp[32];
+	struct stat st;
 	int n;
 
-	gettimeofday(&tv, NULL);
-	if (!localtime_r(&tv.tv_sec, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm))
-		return pc_error_set(err, EINVAL, "cannot format the time");
-	n = snprintf(out, size, "%s.%s%03d", base, stamp, (int)(tv.tv_usec / 1000));
-	if (n < 0 || (size_t)n >= size)
-		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", base);
-	return 0;
+	/* two switches within one millisecond would share a name: wait for the next */
+	for (int tries = 0;; tries++) {
+		gettimeofday(&tv, NULL);
+		if (!localtime_r(&tv.tv_sec, &tm) ||
+		    !strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm))
+			return pc_error_set(err, EINVAL, "cannot format the time");
+		n = snprintf(out, size, "%s.%s%03d", base, stamp, (int)(tv.tv_usec / 1000));
+		if (n < 0 || (size_t)n >= size)
+			return pc_error_set(err, ENAMETOOLONG, "%s: name too long", base);
+		if (stat(out, &st) || tries >= 1000)
+			return 0;
+		usleep(1000);
+	}
 }
 
 int rec_outfile_ring_add(struct rec_outfile_ring *ring, const char *name)

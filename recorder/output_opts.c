@@ -240,13 +240,6 @@ int rec_output_opts_check(struct rec_output_opts *o, bool snapshot, const char *
 				    "has no size");
 	if (o->switch_max_files && !o->switch_mode)
 		return pc_error_set(err, EINVAL, "--switch-max-files needs --switch-output");
-	if (o->delay_ms)
-		return pc_error_set(err, EINVAL, "-D/--delay is not supported yet");
-	if (o->switch_mode || o->timestamp_filename)
-		return pc_error_set(err, EINVAL, "--switch-output/--timestamp-filename are not "
-				    "supported yet");
-	if (o->control)
-		return pc_error_set(err, EINVAL, "--control is not supported yet");
 	if (o->overwrite || o->tail_synthesize)
 		return pc_error_set(err, EINVAL, "--overwrite/--tail-synthesize are not "
 				    "supported yet");

@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "recorder/control.h"
 #include "recorder/outfile.h"
 #include "recorder/record.h"
 #include "util/log.h"
@@ -27,6 +29,21 @@
 #define EXIT_ERROR	255
 #define EXIT_TIMEOUT	124
 #define EXIT_NOEXEC	127
+
+/* The modes of output_opts.h at run time: -D, --control, --switch-output. */
+struct rec_modes {
+	int delayfd;			/* -D: one-shot timerfd, -1 */
+	int switchfd;			/* --switch-output=TIME: periodic timerfd, -1 */
+	struct rec_control ctl;		/* --control */
+	struct rec_outfile_ring files;	/* the files written (--switch-max-files) */
+	bool switch_pending;
+	bool synthesized_late;		/* -D: the tasks, at the first enable */
+	int cmd_argc;			/* our own command line, for each file's CMDLINE */
+	char **cmd_argv;
+};
+
+/* Fixed slots of the poll set; the events follow. */
+enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
 
 struct recorder {
 	struct rec_opts opts;
@@ -45,6 +62,7 @@ struct recorder {
 	/* why we stopped */
 	bool stopping, timed_out, dump_pending, size_limit;
 	int got_signal;
+	struct rec_modes m;
 };
 
 static int fail(const char *what, struct pc_error *err)
@@ -209,12 +227,15 @@ static int setup_poll(struct recorder *r, struct pc_error *err)
 {
 	size_t n = (size_t)r->evl.nr_events * r->evl.nr_cpus * r->evl.nr_threads;
 
-	r->pfds = calloc(n + 2, sizeof(*r->pfds));
+	r->pfds = calloc(n + PFD_EVENTS, sizeof(*r->pfds));
 	if (!r->pfds)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	r->pfds[0] = (struct pollfd){ .fd = r->sigfd, .events = POLLIN };
-	r->pfds[1] = (struct pollfd){ .fd = r->timerfd, .events = POLLIN };
-	r->nr_pfds = 2;
+	r->pfds[PFD_SIG] = (struct pollfd){ .fd = r->sigfd, .events = POLLIN };
+	r->pfds[PFD_TIMEOUT] = (struct pollfd){ .fd = r->timerfd, .events = POLLIN };
+	r->pfds[PFD_DELAY] = (struct pollfd){ .fd = r->m.delayfd, .events = POLLIN };
+	r->pfds[PFD_SWITCH] = (struct pollfd){ .fd = r->m.switchfd, .events = POLLIN };
+	r->pfds[PFD_CONTROL] = (struct pollfd){ .fd = r->m.ctl.ctl_fd, .events = POLLIN };
+	r->nr_pfds = PFD_EVENTS;
 	for (size_t i = 0; i < n; i++) {
 		bool ring = false;
 
@@ -248,6 +269,8 @@ static void handle_signals(struct recorder *r)
 		case SIGUSR2:
 			if (r->out.snap)
 				r->dump_pending = true;
+			if (r->opts.out.switch_mode == REC_SWITCH_SIGNAL)
+				r->m.switch_pending = true;
 			break;
 		}
 	}
@@ -312,8 +335,63 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 		r->size_limit = true;
 		r->stopping = true;
 	}
+	if (r->opts.out.switch_mode == REC_SWITCH_SIZE &&
+	    r->w.data_size >= r->opts.out.switch_size)
+		r->m.switch_pending = true;
 	return 0;
 }
+
+static int synthesize_again(struct recorder *r);
+
+/* -D and --control enable/disable, with perf's messages */
+static void set_enabled(struct recorder *r, bool on)
+{
+	/*
+	 * Events held back by -D missed the workload's exec (its COMM and
+	 * MMAP2 records): the first enable synthesizes them from /proc.
+	 */
+	if (on && r->opts.out.delay_ms && !r->m.synthesized_late) {
+		r->m.synthesized_late = true;
+		if (synthesize_again(r))
+			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
+	}
+	rec_evlist_enable(&r->evl, on);
+	if (pc_verbose >= 0)
+		fprintf(stderr, "Events %s\n", on ? "enabled" : "disabled");
+}
+
+static void handle_control(struct recorder *r)
+{
+	enum rec_ctl_cmd cmd;
+
+	while ((cmd = rec_control_next(&r->m.ctl)) != REC_CTL_NONE) {
+		switch (cmd) {
+		case REC_CTL_ENABLE:
+			set_enabled(r, true);
+			break;
+		case REC_CTL_DISABLE:
+			set_enabled(r, false);
+			break;
+		case REC_CTL_SNAPSHOT:
+			/* as perf: the snapshot ring is dumped, or the output switched */
+			r->dump_pending = r->out.snap != NULL;
+			r->m.switch_pending = r->opts.out.switch_mode != REC_SWITCH_NONE;
+			break;
+		case REC_CTL_STOP:
+			r->stopping = true;
+			break;
+		case REC_CTL_PING:
+		case REC_CTL_UNKNOWN:
+		case REC_CTL_NONE:
+			break;
+		}
+		if (cmd != REC_CTL_UNKNOWN)
+			rec_control_ack(&r->m.ctl);
+	}
+	r->pfds[PFD_CONTROL].fd = r->m.ctl.ctl_fd;
+}
+
+static int switch_file(struct recorder *r, struct pc_error *err);
 
 static int record_loop(struct recorder *r, struct pc_error *err)
 {
@@ -331,6 +409,12 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 				return ret;
 			}
 		}
+		if (r->m.switch_pending && !r->stopping) {
+			r->m.switch_pending = false;
+			ret = switch_file(r, err);
+			if (ret)
+				return ret;
+		}
 		if (r->stopping)
 			return 0;
 		if (poll(r->pfds, r->nr_pfds, -1) < 0) {
@@ -339,14 +423,24 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 			return pc_error_set(err, errno, "poll: %s", strerror(errno));
 		}
 		r->out.stats.wakeups++;
-		if (r->pfds[0].revents)
+		if (r->pfds[PFD_SIG].revents)
 			handle_signals(r);
-		if (r->timerfd >= 0 && (r->pfds[1].revents & POLLIN) &&
+		if (r->timerfd >= 0 && (r->pfds[PFD_TIMEOUT].revents & POLLIN) &&
 		    rec_timeout_expired(r->timerfd)) {
 			r->timed_out = true;
 			r->stopping = true;
 		}
-		for (int i = 2; i < r->nr_pfds; i++) {
+		if (r->m.delayfd >= 0 && (r->pfds[PFD_DELAY].revents & POLLIN) &&
+		    rec_timeout_expired(r->m.delayfd)) {
+			set_enabled(r, true);
+			r->pfds[PFD_DELAY].fd = -1;
+		}
+		if (r->m.switchfd >= 0 && (r->pfds[PFD_SWITCH].revents & POLLIN) &&
+		    rec_timeout_expired(r->m.switchfd))
+			r->m.switch_pending = true;
+		if (r->pfds[PFD_CONTROL].revents)
+			handle_control(r);
+		for (int i = PFD_EVENTS; i < r->nr_pfds; i++) {
 			if (!(r->pfds[i].revents & (POLLHUP | POLLERR)))
 				continue;
 			/* the event's task and all its children are gone */
@@ -374,37 +468,152 @@ static int exit_code(struct recorder *r)
 	return 0;
 }
 
-static int finish_file(struct recorder *r, int *code)
+/*
+ * Finalizes the current file; with --switch-output or --timestamp-filename
+ * it then takes its timestamped name (perf.data.YYYYMMDDHHMMSSmmm), and
+ * --switch-max-files removes the oldest.  name gets the final name.
+ */
+static int end_file(struct recorder *r, char *name, size_t size, uint64_t *original,
+		    struct pc_error *err)
 {
-	struct pc_error err = { 0 };
-	struct stat st;
-
 	uint64_t in, out;
+	int ret;
 
 	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w);
 	pd_writer_totals(&r->w, &in, &out);
-	if (pd_writer_finish(&r->w, &err)) {
+	*original = r->opts.out.comp_level ? in : 0;
+	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);
+	ret = pd_writer_finish(&r->w, err);
+	if (ret || r->opts.out.pipe)
+		return ret;
+	if (r->out.write_errno)
+		rec_summary_recount(r->opts.output, &r->out.stats);
+	if (!r->opts.out.switch_mode && !r->opts.out.timestamp_filename)
+		return 0;
+	ret = rec_outfile_timestamped(r->opts.output, name, size, err);
+	if (!ret && rename(r->opts.output, name))
+		ret = pc_error_set(err, errno, "cannot rename %s to %s: %s", r->opts.output, name,
+				   strerror(errno));
+	if (!ret && r->opts.out.switch_mode && rec_outfile_ring_add(&r->m.files, name))
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+	return ret;
+}
+
+static int finish_file(struct recorder *r, int *code)
+{
+	struct pc_error err = { 0 };
+	char name[PATH_MAX];
+	uint64_t original;
+	struct stat st;
+
+	if (end_file(r, name, sizeof(name), &original, &err)) {
 		*code = fail(NULL, &err);
 		return -1;
 	}
 	if (r->opts.out.pipe) {
-		rec_summary_print("-", out, r->opts.out.comp_level ? in : 0, &r->out.stats);
+		uint64_t in, out;
+
+		pd_writer_totals(&r->w, &in, &out);
+		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
 		return 0;
 	}
-	if (r->out.write_errno)
-		rec_summary_recount(r->opts.output, &r->out.stats);
-	if (stat(r->opts.output, &st))
+	if (stat(name, &st))
 		st.st_size = 0;
-	rec_summary_print(r->opts.output, (uint64_t)st.st_size, r->opts.out.comp_level ? in : 0,
-			  &r->out.stats);
+	rec_summary_print(name, (uint64_t)st.st_size, original, &r->out.stats);
+	return 0;
+}
+
+/* The records of the tasks a new file of --switch-output starts with. */
+static int synthesize_again(struct recorder *r)
+{
+	struct rec_synth s = {
+		.out = &r->out,
+		.sample_type = r->opts.events[0].attr.attr.sample_type,
+		.id = first_id(r),
+	};
+	int ret = rec_synth_kernel_mmap(&s);
+
+	if (ret)
+		return ret;
+	if (r->opts.system_wide)
+		return rec_synth_all(&s);
+	for (int i = 0; i < r->opts.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.pids_are_tids ? tgid_of(r->opts.pids[i])
+								  : r->opts.pids[i]);
+	if (!ret && r->have_workload && !r->wl.exited)
+		ret = rec_synth_process(&s, r->wl.pid);
+	return ret;
+}
+
+static int start_file(struct recorder *r, struct pc_error *err)
+{
+	int ret = open_output(r, err);
+
+	if (ret)
+		return ret;
+	pd_writer_set_cmdline(&r->w, r->m.cmd_argc, r->m.cmd_argv);
+	ret = rec_tracing_data(&r->w, &r->opts, err);
+	if (!ret)
+		ret = write_header_and_ids(r, err);
+	if (!ret)
+		ret = place_output(r, err);
+	if (ret)
+		discard_output(r);
+	return ret;
+}
+
+/* --switch-output: this file ends at a round boundary, the next one begins. */
+static int switch_file(struct recorder *r, struct pc_error *err)
+{
+	char name[PATH_MAX];
+	uint64_t original;
+	int ret = end_file(r, name, sizeof(name), &original, err);
+
+	if (ret)
+		return ret;
+	if (pc_verbose >= 0)
+		fprintf(stderr, "[ perfcheck record: dump data: Woken up %llu times ]\n"
+			"[ perfcheck record: Dump %s ]\n",
+			(unsigned long long)r->out.stats.wakeups, name);
+	r->out.stats.wakeups = 0;
+	r->placed = false;
+	ret = start_file(r, err);
+	if (!ret && synthesize_again(r)) {
+		*err = r->out.err;
+		ret = -EIO;
+	}
+	return ret;
+}
+
+static int start_modes(struct recorder *r, struct pc_error *err)
+{
+	struct itimerspec its = { 0 };
+
+	if (r->opts.out.control && rec_control_open(&r->m.ctl, r->opts.out.control, err))
+		return -EINVAL;
+	if (r->opts.out.switch_mode == REC_SWITCH_TIME) {
+		uint64_t ms = r->opts.out.switch_time_ms;
+
+		r->m.switchfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		its.it_value.tv_sec = its.it_interval.tv_sec = (time_t)(ms / 1000);
+		its.it_value.tv_nsec = its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000;
+		if (r->m.switchfd < 0 || timerfd_settime(r->m.switchfd, 0, &its, NULL))
+			return pc_error_set(err, errno, "--switch-output: timerfd: %s",
+					    strerror(errno));
+	}
+	if (r->opts.out.delay_ms > 0) {
+		r->m.delayfd = rec_timeout_create((uint64_t)r->opts.out.delay_ms, err);
+		if (r->m.delayfd < 0)
+			return -EINVAL;
+	}
+	r->m.files.max = r->opts.out.switch_max_files;
 	return 0;
 }
 
 static int run(struct recorder *r, int argc, char **argv)
 {
 	struct pc_error err = { 0 };
-	bool file_open = false;
 	int ret, code;
 
 	rec_events_config(&r->opts);
@@ -445,18 +654,13 @@ static int run(struct recorder *r, int argc, char **argv)
 			goto out_kill;
 		}
 	}
-	if (setup_poll(r, &err)) {
+	if (start_modes(r, &err) || setup_poll(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (open_output(r, &err)) {
-		code = fail(NULL, &err);
-		goto out_kill;
-	}
-	file_open = true;
-	pd_writer_set_cmdline(&r->w, argc, argv);
-	if (rec_tracing_data(&r->w, &r->opts, &err) || write_header_and_ids(r, &err) ||
-	    place_output(r, &err)) {
+	r->m.cmd_argc = argc;
+	r->m.cmd_argv = argv;
+	if (start_file(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -478,7 +682,8 @@ static int run(struct recorder *r, int argc, char **argv)
 			return EXIT_NOEXEC;
 		}
 	} else {
-		rec_evlist_enable(&r->evl, true);
+		if (!r->opts.out.delay_ms)
+			rec_evlist_enable(&r->evl, true);
 		if (r->have_workload && rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
@@ -487,6 +692,9 @@ static int run(struct recorder *r, int argc, char **argv)
 		}
 	}
 
+	/* -D: the events wait for the delay (or a --control enable), as perf says */
+	if (r->opts.out.delay_ms && pc_verbose >= 0)
+		fprintf(stderr, "Events disabled\n");
 	ret = record_loop(r, &err);
 	/* stop the kernel side, then take what is left */
 	rec_evlist_enable(&r->evl, false);
@@ -516,14 +724,13 @@ out_kill:
 		rec_workload_kill(&r->wl, SIGKILL);
 		rec_workload_reap(&r->wl, true);
 	}
-	if (file_open)
-		discard_output(r);
 	return code;
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder r = { .sigfd = -1, .timerfd = -1 };
+	struct recorder r = { .sigfd = -1, .timerfd = -1,
+			      .m = { .delayfd = -1, .switchfd = -1, .ctl = { -1, -1 } } };
 	struct pc_error err = { 0 };
 	int ret = rec_opts_parse(&r.opts, argc, argv, &err);
 
@@ -544,6 +751,12 @@ int cmd_record(int argc, char **argv)
 		close(r.sigfd);
 	if (r.timerfd >= 0)
 		close(r.timerfd);
+	if (r.m.delayfd >= 0)
+		close(r.m.delayfd);
+	if (r.m.switchfd >= 0)
+		close(r.m.switchfd);
+	rec_control_close(&r.m.ctl);
+	rec_outfile_ring_free(&r.m.files);
 	rec_evlist_close(&r.evl);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
