@@ -233,11 +233,13 @@ void rec_events_config(struct rec_opts *opts)
 {
 	bool follow_workload = opts->argc && !opts->nr_pids && !opts->system_wide;
 	bool restrict_user = user_only();
+	/* -D: as perf, a dummy event appended by record.c tracks the tasks from exec */
+	int track_idx = opts->out.delay_ms ? opts->nr_events - 1 : 0;
 
 	for (int i = 0; i < opts->nr_events; i++) {
 		struct rec_event *ev = &opts->events[i];
 		struct perf_event_attr *a = &ev->attr.attr;
-		bool track = i == 0;
+		bool track = i == track_idx;
 		bool one_by_one = ev->tracepoint ||
 			(a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY);
 
@@ -293,6 +295,11 @@ void rec_events_config(struct rec_opts *opts)
 		}
 		if (opts->callgraph == REC_CALLGRAPH_FP_DEFER && !a->exclude_user)
 			pc_attr_set(a, PC_ATTR_defer_callchain, true);
+		if (opts->out.delay_ms && track) {
+			/* perf's tracking dummy: period 1, no PERIOD, on from exec */
+			a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+			a->enable_on_exec = follow_workload;
+		}
 		a->size = rec_attr_min_size(&ev->attr);
 	}
 }

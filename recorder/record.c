@@ -347,10 +347,12 @@ static int synthesize_again(struct recorder *r);
 static void set_enabled(struct recorder *r, bool on)
 {
 	/*
-	 * Events held back by -D missed the workload's exec (its COMM and
-	 * MMAP2 records): the first enable synthesizes them from /proc.
+	 * A workload's exec is tracked by -D's dummy (enable_on_exec); the
+	 * tasks of -p/-a were synthesized at the start, and once more at the
+	 * first enable, nearer to the first samples.
 	 */
-	if (on && r->opts.out.delay_ms && !r->m.synthesized_late) {
+	if (on && r->opts.out.delay_ms && !r->m.synthesized_late &&
+	    (r->opts.system_wide || r->opts.nr_pids || !r->have_workload)) {
 		r->m.synthesized_late = true;
 		if (synthesize_again(r))
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
@@ -616,6 +618,9 @@ static int run(struct recorder *r, int argc, char **argv)
 	struct pc_error err = { 0 };
 	int ret, code;
 
+	/* -D: perf's tracking dummy, so that the tasks are tracked from exec on */
+	if (r->opts.out.delay_ms && rec_events_parse(&r->opts, "dummy", &err))
+		return fail(NULL, &err);
 	rec_events_config(&r->opts);
 	if (rec_events_check_freq(&r->opts, &err))
 		return fail(NULL, &err);

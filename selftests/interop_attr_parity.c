@@ -46,6 +46,10 @@ FIXTURE_VARIANT_ADD(parity, no_inherit) {
 	.name = "no_inherit", .opts = { "-e", "cpu-clock", "--no-inherit" } };
 FIXTURE_VARIANT_ADD(parity, stat) { .name = "stat", .opts = { "-e", "cpu-clock", "-s" } };
 FIXTURE_VARIANT_ADD(parity, p) { .name = "p", .opts = { "-e", "cpu-clock" }, .attach = true };
+/* output and modes: -z and -m change no attr, -D does (enable_on_exec) */
+FIXTURE_VARIANT_ADD(parity, z) { .name = "z", .opts = { "-e", "cpu-clock", "-z" } };
+FIXTURE_VARIANT_ADD(parity, m) { .name = "m", .opts = { "-e", "cpu-clock", "-m", "64K" } };
+FIXTURE_VARIANT_ADD(parity, delay) { .name = "delay", .opts = { "-e", "cpu-clock", "-D", "100" } };
 
 FIXTURE_SETUP(parity)
 {
