@@ -6,6 +6,9 @@
  * (its rusage minus the workload's, which the workload reports itself),
  * wall time, samples in the file, records lost, file size, and the ratios.
  * Goal (issue 4): less recorder CPU than perf, no lost samples at 20,000/s.
+ * The third workload is the first with -z (issue 14): recorder CPU at most
+ * 0.5x perf's, file size within 5% of perf's; the samples of a compressed
+ * file are counted here by decompressing its COMPRESSED records (libzstd).
  *
  *   build/bench/record [--seconds S] [--reps N] [--freq F] [--perf PATH] [--perfcheck PATH]
  *   (the workloads are modes of this binary: --workload threads|forks SECONDS)
@@ -23,6 +26,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "perfdata/perfdata.h"
 #include "util/log.h"
@@ -140,8 +145,79 @@ struct result {
 	uint64_t size;
 };
 
+static void count_record(const struct perf_event_header *h, const uint64_t *u,
+			 struct result *res)
+{
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		res->samples++;
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24)
+			res->lost += u[2];
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= 16)
+			res->lost_samples += u[1];
+		break;
+	}
+}
+
+/*
+ * The records inside PERF_RECORD_COMPRESSED records: one zstd stream across
+ * the file; a record may straddle two of them, so the tail is carried.
+ */
+struct decomp {
+	ZSTD_DCtx *d;
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static int decompress(struct decomp *dc, const uint8_t *src, size_t len, struct result *res)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t ret, off = 0;
+
+		if (dc->cap - dc->len < 65536) {
+			uint8_t *b = realloc(dc->buf, dc->cap * 2 + 65536);
+
+			if (!b)
+				return -1;
+			dc->buf = b;
+			dc->cap = dc->cap * 2 + 65536;
+		}
+		out = (ZSTD_outBuffer){ dc->buf + dc->len, dc->cap - dc->len, 0 };
+		ret = ZSTD_decompressStream(dc->d, &out, &in);
+		if (ZSTD_isError(ret)) {
+			fprintf(stderr, "bench/record: zstd: %s\n", ZSTD_getErrorName(ret));
+			return -1;
+		}
+		dc->len += out.pos;
+		while (dc->len - off >= sizeof(struct perf_event_header)) {
+			struct perf_event_header h;
+			uint64_t u[3] = { 0 };
+
+			memcpy(&h, dc->buf + off, sizeof(h));
+			if (h.size < sizeof(h))
+				return -1;
+			if (h.size > dc->len - off)
+				break;
+			memcpy(u, dc->buf + off, h.size < sizeof(u) ? h.size : sizeof(u));
+			count_record(&h, u, res);
+			off += h.size;
+		}
+		memmove(dc->buf, dc->buf + off, dc->len - off);
+		dc->len -= off;
+	}
+	return 0;
+}
+
 static int read_file(const char *path, struct result *res)
 {
+	struct decomp dc = { ZSTD_createDCtx(), NULL, 0, 0 };
 	struct pc_error err = { 0 };
 	struct pd_reader r;
 	struct pd_record rec;
@@ -157,30 +233,29 @@ static int read_file(const char *path, struct result *res)
 		return -1;
 	}
 	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
-		const uint64_t *u = (const uint64_t *)rec.data;
-
-		switch (rec.header.type) {
-		case PERF_RECORD_SAMPLE:
-			res->samples++;
-			break;
-		case PERF_RECORD_LOST:
-			if (rec.header.size >= 24)
-				res->lost += u[2];
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			if (rec.header.size >= 16)
-				res->lost_samples += u[1];
-			break;
+		if (rec.header.type == PC_RECORD_COMPRESSED) {
+			if (!dc.d || decompress(&dc, (const uint8_t *)rec.data + 8,
+						rec.header.size - 8, res)) {
+				ret = -1;
+				snprintf(err.msg, sizeof(err.msg), "cannot decompress the COMPRESSED "
+					 "record at 0x%llx", (unsigned long long)rec.offset);
+				break;
+			}
+			continue;
 		}
+		count_record(&rec.header, rec.data, res);
 	}
 	if (ret < 0)
 		fprintf(stderr, "bench/record: %s\n", err.msg);
+	ZSTD_freeDCtx(dc.d);
+	free(dc.buf);
 	pd_reader_close(&r);
 	return ret < 0 ? -1 : 0;
 }
 
-static int run_one(const char *recorder, const char *self, const char *mode, double secs,
-		   unsigned int freq, const char *dir, const char *tag, struct result *res)
+static int run_one(const char *recorder, const char *self, const char *mode, bool z,
+		   double secs, unsigned int freq, const char *dir, const char *tag,
+		   struct result *res)
 {
 	char out[PATH_MAX], rusage_path[PATH_MAX], freq_s[16], secs_s[32];
 	struct rusage ru;
@@ -199,8 +274,8 @@ static int run_one(const char *recorder, const char *self, const char *mode, dou
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = { (char *)recorder, "record", "-q", "-e", "cpu-clock", "-F", freq_s,
-				 "-g", "-o", out, "--", (char *)self, "--workload", (char *)mode,
-				 secs_s, NULL };
+				 "-g", "-o", out, z ? "-z" : "-g", "--", (char *)self, "--workload",
+				 (char *)mode, secs_s, NULL };
 		int nul = open("/dev/null", O_RDWR);
 
 		setenv("BENCH_RUSAGE", rusage_path, 1);
@@ -264,7 +339,8 @@ static void scale(struct result *r, int n)
 int main(int argc, char **argv)
 {
 	const char *perf = "/usr/bin/perf", *perfcheck = NULL;
-	static const char *const modes[] = { "threads", "forks" };
+	static const char *const modes[] = { "threads", "forks", "threads" };
+	static const bool zmodes[] = { false, false, true };
 	char self[PATH_MAX], pcpath[PATH_MAX], dirt[] = "/tmp/perfcheck-bench-record-XXXXXX";
 	double secs = 5;
 	unsigned int freq = 10000;
@@ -340,8 +416,8 @@ int main(int argc, char **argv)
 			for (int k = 0; k < 2; k++) {
 				int who = (rep % 2) ? 1 - k : k;
 
-				if (run_one(who ? perfcheck : perf, self, modes[m], secs, freq, dirt,
-					    who ? "perfcheck" : "perf", &r)) {
+				if (run_one(who ? perfcheck : perf, self, modes[m], zmodes[m], secs,
+					    freq, dirt, who ? "perfcheck" : "perf", &r)) {
 					fails++;
 					continue;
 				}
@@ -349,8 +425,9 @@ int main(int argc, char **argv)
 				ok[who]++;
 			}
 		}
-		printf("\nworkload: %s (%s)\n", modes[m],
-		       m == 0 ? "two CPU-bound threads" : "two loops of fork + 1 ms child + wait");
+		printf("\nworkload: %s%s (%s)\n", modes[m], zmodes[m] ? " -z" : "",
+		       m == 1 ? "two loops of fork + 1 ms child + wait" : zmodes[m] ?
+		       "two CPU-bound threads, zstd-compressed records" : "two CPU-bound threads");
 		printf("  %-10s %9s %8s %8s %10s %9s %8s %8s %9s\n", "recorder", "cpu(s)", "wall(s)",
 		       "wl-cpu(s)", "samples", "smp/wl-s", "lost", "lost_smp", "size(MB)");
 		for (int who = 0; who < 2; who++) {
@@ -367,10 +444,24 @@ int main(int argc, char **argv)
 			       sum[0].wall > 0 ? sum[1].wall / sum[0].wall : 0,
 			       sum[0].samples ? (double)sum[1].samples / sum[0].samples : 0,
 			       sum[0].size ? (double)sum[1].size / sum[0].size : 0);
-		if (ok[1])
+		if (ok[1] && !zmodes[m])
 			printf("  goal: recorder cpu below perf's: %s; no lost records: %s\n",
 			       ok[0] && sum[1].cpu < sum[0].cpu ? "yes" : "NO",
 			       sum[1].lost + sum[1].lost_samples == 0 ? "yes" : "NO");
+		if (ok[1] && zmodes[m]) {
+			/* the workloads got different cpu: compare the bytes per sample */
+			double bp = sum[0].samples ? (double)sum[0].size / sum[0].samples : 0;
+			double bc = sum[1].samples ? (double)sum[1].size / sum[1].samples : 0;
+			double sr = ok[0] && bp > 0 ? bc / bp : 0;
+
+			printf("  file bytes per sample: perf %.2f, perfcheck %.2f\n", bp, bc);
+			printf("  goal: recorder cpu at most 0.5x perf's: %s; size (per sample) within "
+			       "5%% of perf's: %s (%+.1f%%); no lost records: %s\n",
+			       ok[0] && sum[1].cpu <= 0.5 * sum[0].cpu ? "yes" : "NO",
+			       sr >= 0.95 && sr <= 1.05 ? "yes" : sr < 0.95 && sr > 0 ?
+			       "yes, smaller" : "NO", (sr - 1) * 100,
+			       sum[1].lost + sum[1].lost_samples == 0 ? "yes" : "NO");
+		}
 	}
 	rmdir(dirt);
 	return fails ? 1 : 0;

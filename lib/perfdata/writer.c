@@ -119,8 +119,12 @@ static int set_compressed_feature(struct pd_writer *w, uint32_t ratio)
 int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
 			      struct pc_error *err)
 {
-	/* the decompressed bytes of one record must fit the reader's buffer */
-	size_t unit = mmap_len > 65536 ? 65536 : mmap_len;
+	/*
+	 * What one flush decompresses to must fit the reader's buffer of
+	 * mmap_len (plus the tail of a record carried from the previous one):
+	 * half of it, at most 256 KiB, as big as a drain pass usually is
+	 */
+	size_t unit = mmap_len / 2 > 262144 ? 262144 : mmap_len / 2;
 	int ret;
 
 	if (w->data_begun)

@@ -2,10 +2,11 @@
 /*
  * -z: the data section as one zstd stream (one frame, never ended), cut
  * into PERF_RECORD_COMPRESSED records.  Each unit of at most unit bytes of
- * whole records is compressed and flushed (ZSTD_e_flush), so a record's
- * payload decompresses to whole records that fit the reader's buffer of
- * HEADER_COMPRESSED's mmap_len; only a unit whose output passes one
- * record's 64 KiB continues in the next record, which readers carry over.
+ * whole records is compressed and flushed (ZSTD_e_flush), so what a record
+ * decompresses to fits the reader's buffer of HEADER_COMPRESSED's
+ * mmap_len; a unit whose output passes one record's 64 KiB continues in
+ * the next record, and the record cut there is carried over by readers
+ * (perf since 5.3: the remainder of the previous decompressed buffer).
  *
  * Why PERF_RECORD_COMPRESSED (81) and not COMPRESSED2 (83): perf 6.1 knows
  * record types up to 82 and fails on 83 ("failed to process type: 83"),
