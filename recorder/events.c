@@ -279,6 +279,7 @@ void rec_events_config(struct rec_opts *opts)
 		/* -D: the recorder enables them after the delay, as perf */
 		a->enable_on_exec = follow_workload && !opts->out.delay_ms;
 		a->sample_id_all = 1;
+		a->write_backward = opts->out.overwrite;	/* --overwrite, as perf */
 		if (restrict_user && !ev->has_modifier) {
 			a->exclude_kernel = 1;
 			a->exclude_hv = 1;

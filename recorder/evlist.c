@@ -151,7 +151,8 @@ int rec_evlist_open(struct rec_evlist *evl, struct rec_opts *opts, pid_t workloa
 				evl->ids[rec_evlist_fd(evl, e, c, t) - evl->fds] = id;
 				if (ring_fd < 0) {
 					ret = rec_ring_map(&evl->rings[evl->nr_rings], fd,
-							   evl->cpus[c], pages, err);
+							   evl->cpus[c], pages,
+							   opts->out.overwrite, err);
 					if (ret)
 						return ret;
 					evl->nr_rings++;

@@ -240,8 +240,11 @@ int rec_output_opts_check(struct rec_output_opts *o, bool snapshot, const char *
 				    "has no size");
 	if (o->switch_max_files && !o->switch_mode)
 		return pc_error_set(err, EINVAL, "--switch-max-files needs --switch-output");
-	if (o->overwrite || o->tail_synthesize)
-		return pc_error_set(err, EINVAL, "--overwrite/--tail-synthesize are not "
-				    "supported yet");
+	if (o->overwrite && o->pipe)
+		return pc_error_set(err, EINVAL, "--overwrite cannot be used with -o -: its "
+				    "records are read at the end");
+	if (o->overwrite && o->switch_mode)
+		return pc_error_set(err, EINVAL, "--overwrite cannot be used with "
+				    "--switch-output: the rings are read once, at the end");
 	return 0;
 }

@@ -297,6 +297,8 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 		uint64_t min = flush_min(r, &r->evl.rings[i]);
 		ssize_t n;
 
+		if (r->evl.rings[i].overwrite)
+			continue;	/* --overwrite: read once, at the end */
 		if (min && rec_ring_pending(&r->evl.rings[i]) < min)
 			continue;
 		n = rec_ring_drain(&r->evl.rings[i], r->bounce, rec_output_records,
@@ -394,6 +396,26 @@ static void handle_control(struct recorder *r)
 }
 
 static int switch_file(struct recorder *r, struct pc_error *err);
+
+/* --overwrite: what each write_backward ring holds at the end, as one round */
+static int read_overwritten(struct recorder *r, struct pc_error *err)
+{
+	for (int i = 0; i < r->evl.nr_rings; i++) {
+		ssize_t n = rec_ring_read_backward(&r->evl.rings[i], r->bounce,
+						   rec_output_records, &r->out, err);
+
+		if (n < 0) {
+			if (r->out.err.code)
+				*err = r->out.err;
+			return (int)n;
+		}
+	}
+	if (rec_output_finished_round(&r->out)) {
+		*err = r->out.err;
+		return -EIO;
+	}
+	return 0;
+}
 
 static int record_loop(struct recorder *r, struct pc_error *err)
 {
@@ -669,7 +691,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (synthesize(r)) {
+	if (!r->opts.out.tail_synthesize && synthesize(r)) {
 		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 		fail(NULL, &r->out.err);
 		if (r->have_workload) {
@@ -706,6 +728,12 @@ static int run(struct recorder *r, int argc, char **argv)
 	r->stopping = true;		/* the last drain takes everything */
 	if (!ret)
 		ret = drain_all(r, &err);
+	if (!ret && r->opts.out.overwrite)
+		ret = read_overwritten(r, &err);
+	if (!ret && r->opts.out.tail_synthesize && synthesize_again(r)) {
+		err = r->out.err;
+		ret = -EIO;
+	}
 	if (r->have_workload && !r->wl.exited) {
 		rec_workload_kill(&r->wl, SIGTERM);
 		rec_workload_reap(&r->wl, true);

@@ -50,6 +50,8 @@ FIXTURE_VARIANT_ADD(parity, p) { .name = "p", .opts = { "-e", "cpu-clock" }, .at
 FIXTURE_VARIANT_ADD(parity, z) { .name = "z", .opts = { "-e", "cpu-clock", "-z" } };
 FIXTURE_VARIANT_ADD(parity, m) { .name = "m", .opts = { "-e", "cpu-clock", "-m", "64K" } };
 FIXTURE_VARIANT_ADD(parity, delay) { .name = "delay", .opts = { "-e", "cpu-clock", "-D", "100" } };
+FIXTURE_VARIANT_ADD(parity, overwrite) {
+	.name = "overwrite", .opts = { "-e", "cpu-clock", "--overwrite" } };
 
 FIXTURE_SETUP(parity)
 {

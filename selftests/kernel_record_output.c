@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "kselftest_harness.h"
+#include "probes/probe.h"
 #include "record_common.h"
 
 static const char previous[] = "the previous recording, kept byte for byte\n";
@@ -338,6 +339,77 @@ TEST_F(out, switch_output_into_a_pipe_is_refused_with_the_reason)
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
 	EXPECT_EQ(129, run.exit_code) TH_LOG("stderr: %s", run.err);
 	EXPECT_NE(NULL, strstr(run.err, "--switch-output cannot be used with -o -"));
+	pc_run_free(&run);
+}
+
+/* The newest and the oldest sample time of path. */
+static int sample_times(const char *path, uint64_t *oldest, uint64_t *newest)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0;
+
+	*oldest = UINT64_MAX;
+	*newest = 0;
+	if (pd_reader_open(&r, path, &err))
+		return -1;
+	while (pd_reader_next(&r, &pos, &rec, &err) == 1) {
+		struct pd_sample s;
+
+		if (rec.header.type != PERF_RECORD_SAMPLE || pd_parse_sample(&r, &rec, &s, &err))
+			continue;
+		if (s.time < *oldest)
+			*oldest = s.time;
+		if (s.time > *newest)
+			*newest = s.time;
+	}
+	pd_reader_close(&r);
+	return *newest ? 0 : -1;
+}
+
+TEST_F(out, overwrite_keeps_only_the_newest_records_of_each_ring)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "-m", "4", "--overwrite", "-o", self->out,
+			       NULL };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t oldest, newest;
+	struct pc_run run;
+	struct rt_file f;
+	int e = 0;
+
+	if (pc_feature_probe(PC_FEAT_WRITE_BACKWARD, &e) != PC_FEATURE_SUPPORTED)
+		SKIP(return, "the kernel has no write_backward (errno %d)", e);
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "1.5"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0);
+	/* 4 pages a cpu hold at most size / 48-byte samples each */
+	EXPECT_LE(f.samples, (uint64_t)cpus * 4 * sysconf(_SC_PAGESIZE) / 48);
+	ASSERT_EQ(0, sample_times(self->out, &oldest, &newest));
+	/* a 1.5 s workload at 4000 Hz: what is left covers far less than its run */
+	EXPECT_LT((newest - oldest) / 1e9, 1.0) TH_LOG("%.3f s of samples kept",
+						      (newest - oldest) / 1e9);
+	pc_run_free(&run);
+}
+
+TEST_F(out, tail_synthesize_names_the_tasks_the_overwritten_rings_lost)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "-m", "4", "--overwrite",
+			       "--tail-synthesize", "--timeout", "0.8", "-o", self->out, NULL };
+	struct pc_run run;
+	struct rt_file f;
+	int e = 0;
+
+	if (pc_feature_probe(PC_FEAT_WRITE_BACKWARD, &e) != PC_FEATURE_SUPPORTED)
+		SKIP(return, "the kernel has no write_backward (errno %d)", e);
+	/* stopped by --timeout while the workload runs: its /proc is there to read */
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "20"));
+	EXPECT_EQ(124, run.exit_code) TH_LOG("stderr: %s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0);
+	EXPECT_GT(f.mmaps, 0) TH_LOG("no synthesized maps at the end");
+	EXPECT_GT(f.comms, 0);
 	pc_run_free(&run);
 }
 

@@ -48,4 +48,10 @@ FIXTURE_VARIANT_ADD(fam, timeout_fraction)
 	.expect = "wl_",
 };
 
+FIXTURE_VARIANT_ADD(fam, overwrite_tail_synthesize)
+{
+	.opts = { "--timeout", "0.5", "--overwrite", "--tail-synthesize", "-m", "8" },
+	.mode = "spin", .arg = "10", .expect = "wl_", .report = true,
+};
+
 RECORD_TEST_MAIN()
