@@ -98,8 +98,9 @@ int rec_parse_mmap_pages(const char *val, unsigned int *pages, struct pc_error *
 
 		while (p2 < n)
 			p2 <<= 1;
-		pc_info("rounding mmap pages size to %llu bytes (%llu pages)\n",
-			(unsigned long long)(p2 * page), (unsigned long long)p2);
+		/* said at the default verbosity, as perf says it */
+		pc_log(0, "rounding mmap pages size to %lluK (%llu pages)\n",
+		       (unsigned long long)(p2 * page / 1024), (unsigned long long)p2);
 		n = p2;
 	}
 	*pages = (unsigned int)n;

@@ -536,9 +536,7 @@ static int finish_file(struct recorder *r, int *code)
 		return -1;
 	}
 	if (r->opts.out.pipe) {
-		uint64_t in, out;
-
-		pd_writer_totals(&r->w, &in, &out);
+		/* the bytes that went down the pipe (the writer counts them) */
 		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
 		return 0;
 	}

@@ -8,7 +8,7 @@
  * recording; -m takes units; options that cannot go together exit 129.
  */
 #include <dirent.h>
-#include <sys/resource.h>
+#include <sched.h>
 
 #include "kselftest_harness.h"
 #include "probes/probe.h"
@@ -98,22 +98,39 @@ TEST_F(out, emfile_before_the_first_sample_leaves_the_previous_file_and_no_other
 	pc_run_free(&run);
 }
 
+/* RAM and swap in bytes, from /proc/meminfo (0 when unknown). */
+static unsigned long long memory_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kb, total = 0;
+	char key[64];
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%63s %llu kB\n", key, &kb) == 2)
+		if (!strcmp(key, "MemTotal:") || !strcmp(key, "SwapTotal:"))
+			total += kb * 1024;
+	fclose(f);
+	return total;
+}
+
 TEST_F(out, snapshot_ring_that_cannot_be_allocated_leaves_the_previous_file)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-M", "100G", "-o", self->out, NULL };
+	const char *asan = getenv("ASAN_OPTIONS");
+	unsigned long long mem = memory_bytes();
+	char env[512];
 	struct pc_run run;
-	struct rlimit as = { 1ULL << 32, 1ULL << 32 };
 
-	/* 100 GB never fits a 4 GB address space, whatever the overcommit policy */
+	/* the kernel refuses (overcommit heuristic) what exceeds RAM and swap */
+	if (!mem || mem >= (100ULL << 30))
+		SKIP(return, "RAM and swap (%llu bytes) could hold a 100G ring", mem);
+	/* under ASan a failed malloc must return NULL, as libc's does */
+	snprintf(env, sizeof(env), "%s%sallocator_may_return_null=1", asan ? asan : "",
+		 asan ? ":" : "");
+	setenv("ASAN_OPTIONS", env, 1);
 	ASSERT_EQ(0, write_file(self->out, previous, sizeof(previous) - 1));
-	ASSERT_EQ(0, getrlimit(RLIMIT_AS, &as) ? -1 : 0);
-	if (as.rlim_cur == RLIM_INFINITY || as.rlim_cur > (1ULL << 32)) {
-		struct rlimit lim = { 1ULL << 32, as.rlim_max };
-
-		ASSERT_EQ(0, setrlimit(RLIMIT_AS, &lim));
-	}
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
-	setrlimit(RLIMIT_AS, &as);
 	EXPECT_EQ(255, run.exit_code) TH_LOG("stderr: %s", run.err);
 	EXPECT_STREQ(previous, rt_slurp(self->out));
 	EXPECT_STREQ("perf.data ", dir_names(self->dir));
@@ -319,6 +336,20 @@ TEST_F(out, mmap_pages_take_a_size_with_a_unit)
 	pc_run_free(&run);
 }
 
+TEST_F(out, mmap_pages_not_a_power_of_two_are_rounded_up_as_perf_says)
+{
+	const char *opts[] = { "-m", "3", "-e", "cpu-clock", "-o", self->out, NULL };
+	char expect[64];
+	struct pc_run run;
+
+	snprintf(expect, sizeof(expect), "rounding mmap pages size to %ldK (4 pages)",
+		 4 * sysconf(_SC_PAGESIZE) / 1024);
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, expect)) TH_LOG("stderr: %s", run.err);
+	pc_run_free(&run);
+}
+
 TEST_F(out, overwrite_with_a_snapshot_ring_is_refused_with_the_reason)
 {
 	const char *opts[] = { "--overwrite", "-M", "64K", "-e", "cpu-clock", "-o", self->out,
@@ -342,8 +373,8 @@ TEST_F(out, switch_output_into_a_pipe_is_refused_with_the_reason)
 	pc_run_free(&run);
 }
 
-/* The newest and the oldest sample time of path. */
-static int sample_times(const char *path, uint64_t *oldest, uint64_t *newest)
+/* The newest and the oldest sample time of path, and the time of its last EXIT. */
+static int sample_times(const char *path, uint64_t *oldest, uint64_t *newest, uint64_t *exit)
 {
 	struct pc_error err = { 0 };
 	struct pd_reader r;
@@ -351,12 +382,15 @@ static int sample_times(const char *path, uint64_t *oldest, uint64_t *newest)
 	uint64_t pos = 0;
 
 	*oldest = UINT64_MAX;
-	*newest = 0;
+	*newest = *exit = 0;
 	if (pd_reader_open(&r, path, &err))
 		return -1;
 	while (pd_reader_next(&r, &pos, &rec, &err) == 1) {
 		struct pd_sample s;
 
+		if (rec.header.type == PERF_RECORD_EXIT && !pd_parse_sample_id(&r, &rec, &s, &err) &&
+		    s.time > *exit)
+			*exit = s.time;
 		if (rec.header.type != PERF_RECORD_SAMPLE || pd_parse_sample(&r, &rec, &s, &err))
 			continue;
 		if (s.time < *oldest)
@@ -372,24 +406,39 @@ TEST_F(out, overwrite_keeps_only_the_newest_records_of_each_ring)
 {
 	const char *opts[] = { "-q", "-e", "cpu-clock", "-m", "4", "--overwrite", "-o", self->out,
 			       NULL };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t oldest, newest;
+	uint64_t oldest, newest, exit;
 	struct pc_run run;
 	struct rt_file f;
 	int e = 0;
 
+	cpu_set_t one, all;
+
 	if (pc_feature_probe(PC_FEAT_WRITE_BACKWARD, &e) != PC_FEATURE_SUPPORTED)
 		SKIP(return, "the kernel has no write_backward (errno %d)", e);
+	/* one cpu, one ring: what it keeps is the newest of the whole run */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "1.5"));
+	sched_setaffinity(0, sizeof(all), &all);
 	EXPECT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
 	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
 	EXPECT_GT(f.samples, 0);
-	/* 4 pages a cpu hold at most size / 48-byte samples each */
-	EXPECT_LE(f.samples, (uint64_t)cpus * 4 * sysconf(_SC_PAGESIZE) / 48);
-	ASSERT_EQ(0, sample_times(self->out, &oldest, &newest));
+	/* 4 pages hold at most size / 48-byte samples */
+	EXPECT_LE(f.samples, (uint64_t)4 * sysconf(_SC_PAGESIZE) / 48);
+	ASSERT_EQ(0, sample_times(self->out, &oldest, &newest, &exit));
 	/* a 1.5 s workload at 4000 Hz: what is left covers far less than its run */
 	EXPECT_LT((newest - oldest) / 1e9, 1.0) TH_LOG("%.3f s of samples kept",
 						      (newest - oldest) / 1e9);
+	/* and it is its end: the workload's exit, with the samples just before it */
+	ASSERT_NE(0, exit) TH_LOG("no EXIT record: the newest records were not kept");
+	EXPECT_LT((exit - oldest) / 1e9, 1.0) TH_LOG("oldest kept sample %.3f s before the exit",
+						      (exit - oldest) / 1e9);
 	pc_run_free(&run);
 }
 
