@@ -19,21 +19,33 @@ CFLAGS   ?= -g
 CFLAGS   += $(OPT) -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow \
 	    -Wno-missing-field-initializers \
 	    -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib -MMD -MP
-LDLIBS   += -ldw -lelf -ltraceevent -lzstd -lz
+LDLIBS   += -ldw -lelf -ltraceevent -lzstd -lz -lm
 
 ifeq ($(SAN),1)
 BUILD    := build/san
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS  += -fsanitize=address,undefined
 endif
+# make static ARCH=arm64: the guests of the arm64 rows, cross-built with
+# Debian's aarch64 toolchain against arm64 libraries unpacked privately
+# (tools/arm64-sysroot, cached like the kernels)
+ifeq ($(ARCH),arm64)
+CROSS    := aarch64-linux-gnu-
+CC       := $(CROSS)gcc
+AR       := $(CROSS)ar
+SYSROOT_ARM64 ?= $(or $(PERFCHECK_CACHE),$(HOME)/.cache/perfcheck)/sysroot-arm64
+CFLAGS   += -isystem $(SYSROOT_ARM64)/usr/include
+LDFLAGS  += -L$(SYSROOT_ARM64)/usr/lib/aarch64-linux-gnu
+SYSROOT_DEP := $(SYSROOT_ARM64)/.complete
+endif
 ifeq ($(STATIC),1)
-BUILD    := build/static
+BUILD    := build/static$(if $(filter arm64,$(ARCH)),-arm64)
 LDFLAGS  += -static
 CFLAGS   += -DPC_STATIC_BUILD
 LDLIBS   += -llzma -lbz2 -lzstd -lpthread
 endif
 
-LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c))
+LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c stat/*.c emulate/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard selftests/*.c))
 TEST_LIB := $(sort $(wildcard selftests/lib/*.c))
@@ -56,7 +68,10 @@ linux-source: $(LINUX_SRC)/.complete
 $(LINUX_SRC)/.complete:
 	tools/linux-source $(LINUX_SRC)
 
-$(BUILD)/obj/%.o: %.c
+$(SYSROOT_ARM64)/.complete:
+	tools/arm64-sysroot $(SYSROOT_ARM64)
+
+$(BUILD)/obj/%.o: %.c $(SYSROOT_DEP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -126,6 +141,10 @@ clean:
 PCWORK_CFLAGS := -O1 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -ffreestanding \
 	-fno-stack-protector -fno-pie -no-pie -static -nostdlib -fno-asynchronous-unwind-tables \
 	-Wall -Wextra -Wl,--build-id
+# no libgcc: arm64's atomics inline, not as calls to its outline helpers
+ifeq ($(ARCH),arm64)
+PCWORK_CFLAGS += -mno-outline-atomics
+endif
 $(BUILD)/pcwork: fixtures/workload/pcwork.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PCWORK_CFLAGS) -o $@ $<

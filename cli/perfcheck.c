@@ -16,6 +16,8 @@ static const struct command {
 	{ "record", cmd_record, "run a command and record its profile into perf.data" },
 	{ "script", cmd_script, "print the samples of a perf.data file, as perf script does" },
 	{ "report", cmd_report, "per-symbol overhead table of a perf.data file" },
+	{ "stat",   cmd_stat,   "count events of a command, cpus or threads, as perf stat does" },
+	{ "emulate", cmd_emulate, "run a program with an older kernel's perf_event_open answers" },
 	{ "probe",  cmd_probe,  "report which perf_event features the running kernel has" },
 	{ "version", cmd_version, "print perfcheck's version" },
 };

@@ -22,7 +22,7 @@
 #include <sys/resource.h>
 
 #include "attr/attr.h"
-#include "probes/simkernel.h"
+#include "probes/kernel.h"
 #include "util/log.h"
 #include "util/sys.h"
 
@@ -191,8 +191,12 @@ static int negotiate_size(struct ladder *l, uint32_t sent)
 
 static bool is_cycles(const union pc_attr *a)
 {
-	/* the upper 32 bits of config may name a hybrid PMU */
-	return a->attr.type == PERF_TYPE_HARDWARE &&
+	/*
+	 * the upper 32 bits of config may name a hybrid PMU.  Only a sampling
+	 * cycles falls back to cpu-clock, as perf record does; a counter of cycles
+	 * that cannot count is "not supported" (perf stat), not another event.
+	 */
+	return a->attr.type == PERF_TYPE_HARDWARE && a->attr.sample_period &&
 	       (a->attr.config & 0xffffffffULL) == PERF_COUNT_HW_CPU_CYCLES;
 }
 

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probes/simkernel.h"
+#include "probes/kernel.h"
 
 struct verdict {
 	bool probed;

@@ -16,7 +16,7 @@
 #include "lib/testutil.h"
 #include "probe_capture.h"
 #include "probes/probe.h"
-#include "probes/simkernel.h"
+#include "lib/simkernel.h"
 #include "util/log.h"
 
 #define FEAT(f) (1ULL << PC_FEAT_##f)

@@ -1,28 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The test seam under the probe layer.  Every perf_event_open of probes/
- * (the probes and pc_event_open) goes through pc_kernel_open(), which calls
- * a replaceable function: the real syscall by default, or a simulated
- * kernel that knows a set of features and answers with the errno a real
- * kernel of that kind would give.
+ * Simulated kernels for the tests: the probe layer's seam (probes/kernel.h)
+ * answered by a kernel model (probes/kmodel.h) plus what only tests need:
+ * no PMU, EBUSY and EINTR a few times, every open refused.  An accepted
+ * open gets an fd of /dev/null.
  */
-#ifndef PERFCHECK_PROBES_SIMKERNEL_H
-#define PERFCHECK_PROBES_SIMKERNEL_H
+#ifndef PERFCHECK_SELFTESTS_SIMKERNEL_H
+#define PERFCHECK_SELFTESTS_SIMKERNEL_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "probes/probe.h"
-
-typedef int (*pc_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu,
-			  int group_fd, unsigned long flags);
-
-/* Returns an fd or -1 with errno set, like the syscall. */
-int pc_kernel_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-		   unsigned long flags);
-/* Replaces the open function (NULL restores the real syscall); returns the old one. */
-pc_open_fn pc_kernel_set_open(pc_open_fn fn);
 
 struct pc_sim_profile {
 	const char *name;		/* "6.18", "eopnotsupp", ... */
@@ -36,8 +25,7 @@ struct pc_sim_profile {
 	bool has_pmu;			/* false: hardware events are not countable */
 };
 
-/* The kernels of the matrix and the adversarial ones; NULL-named entry ends it. */
-extern const struct pc_sim_profile pc_sim_profiles[];
+/* The kernels of the matrix (from probes/kmodel.c) and the adversarial ones. */
 const struct pc_sim_profile *pc_sim_profile_find(const char *name);
 
 /*

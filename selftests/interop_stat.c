@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf stat and perfcheck stat side by side on the same deterministic
+ * workload (touching N pages): the same counts within 2%, and the same CSV
+ * columns, so a script reading one reads the other.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "interop_tools.h"
+
+#define TOUCH 4000
+
+static int touch(int n)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+
+	if (n <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	/* one fault per page: no huge page may back the range (THP "always" on arm64 guests) */
+	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
+	for (int i = 0; i < n; i++)
+		p[(size_t)i * pg] = 1;
+	return 0;
+}
+
+/* TOOL stat -x, -e EVENTS -- this binary --workload N */
+static int stat_with(struct pc_run *run, const char *tool, const char *events)
+{
+	char self[64], num[16];
+	char *argv[16];
+	int i = 0;
+
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	snprintf(num, sizeof(num), "%d", TOUCH);
+	argv[i++] = (char *)tool;
+	argv[i++] = "stat";
+	argv[i++] = "-x,";
+	argv[i++] = "-e";
+	argv[i++] = (char *)events;
+	argv[i++] = "--";
+	argv[i++] = self;
+	argv[i++] = "--workload";
+	argv[i++] = num;
+	argv[i] = NULL;
+	return up_run(run, 60, argv);
+}
+
+/* The CSV line of event in text, copied into line; false when absent. */
+static bool csv_line(const char *text, const char *event, char *line, size_t size)
+{
+	char needle[128];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), ",%s,", event);
+	p = strstr(text, needle);
+	if (!p)
+		return false;
+	while (p > text && p[-1] != '\n')
+		p--;
+	snprintf(line, size, "%.*s", (int)strcspn(p, "\n"), p);
+	return true;
+}
+
+/* Field n (0-based) of a CSV line. */
+static void field(const char *line, int n, char *out, size_t size)
+{
+	for (; n > 0 && line; n--) {
+		line = strchr(line, ',');
+		if (line)
+			line++;
+	}
+	snprintf(out, size, "%.*s", line ? (int)strcspn(line, ",") : 0, line ? line : "");
+}
+
+FIXTURE(interop_stat) {
+	const char *perf;
+	struct pc_run theirs, ours;
+};
+
+FIXTURE_SETUP(interop_stat)
+{
+	memset(&self->theirs, 0, sizeof(self->theirs));
+	memset(&self->ours, 0, sizeof(self->ours));
+	self->perf = up_perf();
+	if (!self->perf)
+		SKIP(return, "no upstream perf here (PERFCHECK_PERF, upstream/perf, or perf in PATH)");
+}
+
+FIXTURE_TEARDOWN(interop_stat)
+{
+	pc_run_free(&self->theirs);
+	pc_run_free(&self->ours);
+}
+
+TEST_F(interop_stat, page_faults_agree_within_two_percent)
+{
+	char a[256], b[256], va[64], vb[64];
+	double theirs, ours;
+
+	stat_with(&self->theirs, self->perf, "page-faults");
+	stat_with(&self->ours, pc_test_perfcheck(), "page-faults");
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	if (self->theirs.exit_code || !csv_line(self->theirs.err, "page-faults", a, sizeof(a)))
+		SKIP(return, "perf stat could not count page-faults: %s", self->theirs.err);
+	ASSERT_TRUE(csv_line(self->ours.err, "page-faults", b, sizeof(b))) TH_LOG("%s", self->ours.err);
+	field(a, 0, va, sizeof(va));
+	field(b, 0, vb, sizeof(vb));
+	theirs = strtod(va, NULL);
+	ours = strtod(vb, NULL);
+	EXPECT_LE(TOUCH, ours);
+	EXPECT_LE(theirs * 0.98, ours) TH_LOG("perf: %s / perfcheck: %s", a, b);
+	EXPECT_GE(theirs * 1.02, ours) TH_LOG("perf: %s / perfcheck: %s", a, b);
+}
+
+TEST_F(interop_stat, csv_columns_are_perfs)
+{
+	char a[256], b[256];
+
+	stat_with(&self->theirs, self->perf, "task-clock,page-faults");
+	stat_with(&self->ours, pc_test_perfcheck(), "task-clock,page-faults");
+	if (self->theirs.exit_code)
+		SKIP(return, "perf stat failed: %s", self->theirs.err);
+	for (int e = 0; e < 2; e++) {
+		const char *ev = e ? "page-faults" : "task-clock";
+
+		ASSERT_TRUE(csv_line(self->theirs.err, ev, a, sizeof(a))) TH_LOG("%s", self->theirs.err);
+		ASSERT_TRUE(csv_line(self->ours.err, ev, b, sizeof(b))) TH_LOG("%s", self->ours.err);
+		/* unit, event, and metric unit agree; the values are measurements */
+		for (int f = 1; f < 8; f += (f == 2 ? 4 : 1)) {
+			char fa[64], fb[64];
+
+			field(a, f, fa, sizeof(fa));
+			field(b, f, fb, sizeof(fb));
+			EXPECT_STREQ(fa, fb) TH_LOG("field %d: perf '%s' / perfcheck '%s'", f, a, b);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--workload"))
+		return touch(atoi(argv[2]));
+	return test_harness_run(argc, argv);
+}

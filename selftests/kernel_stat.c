@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck stat on the running kernel: the counts of a workload that does
+ * a known amount of work (touching N pages), inherit across fork and exec,
+ * the exit status, and perf stat's std, CSV (-x), JSON (-j), -I and -r
+ * layouts.  The workloads are modes of this binary.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "lib/testutil.h"
+
+#define TOUCH 3000
+
+static int touch(int n)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+
+	if (n <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	/* one fault per page: no huge page may back the range (THP "always" on arm64 guests) */
+	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
+	for (int i = 0; i < n; i++)
+		p[(size_t)i * pg] = 1;
+	return 0;
+}
+
+static int workload(char **argv)
+{
+	const char *mode = argv[0];
+	int n = argv[1] ? atoi(argv[1]) : 0;
+
+	if (!strcmp(mode, "touch"))
+		return touch(n);
+	if (!strcmp(mode, "fork-touch")) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(touch(n));
+		waitpid(pid, &st, 0);
+		return 0;
+	}
+	if (!strcmp(mode, "exec-touch")) {
+		char self[64], num[16];
+
+		snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+		snprintf(num, sizeof(num), "%d", n);
+		execl(self, self, "--workload", "touch", num, (char *)NULL);
+		return 126;
+	}
+	if (!strcmp(mode, "exit"))
+		return n;
+	if (!strcmp(mode, "sleep"))
+		return usleep((useconds_t)n * 1000);
+	return 2;
+}
+
+/* perfcheck stat ARGS -- this binary --workload MODE N; stderr holds the counts. */
+static int stat_run(struct pc_run *run, const char *const *args, const char *mode, int n)
+{
+	char *argv[32], self[64], num[16];
+	int i = 0;
+
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	snprintf(num, sizeof(num), "%d", n);
+	argv[i++] = (char *)pc_test_perfcheck();
+	argv[i++] = "stat";
+	for (; *args && i < 24; args++)
+		argv[i++] = (char *)*args;
+	argv[i++] = "--";
+	argv[i++] = self;
+	argv[i++] = "--workload";
+	argv[i++] = (char *)mode;
+	argv[i++] = num;
+	argv[i] = NULL;
+	return pc_test_run(run, 60, argv);
+}
+
+/* The value of EVENT in CSV lines (value,unit,event,...); -1 when absent or not counted. */
+static double csv_value(const char *text, const char *event)
+{
+	char needle[128];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), ",%s,", event);
+	for (p = text; (p = strstr(p, needle)); p++) {
+		const char *bol = p;
+
+		while (bol > text && bol[-1] != '\n')
+			bol--;
+		/* value,unit,event: the event is the third field */
+		if (strchr(bol, ',') && strchr(strchr(bol, ',') + 1, ',') + 0 == p)
+			return (bol[0] == '<') ? -1 : strtod(bol, NULL);
+	}
+	return -1;
+}
+
+static int nr_fields(const char *line, char sep)
+{
+	int n = 1;
+
+	for (; *line && *line != '\n'; line++)
+		n += *line == sep;
+	return n;
+}
+
+FIXTURE(stat) {
+	struct pc_run run, base;
+};
+
+FIXTURE_SETUP(stat)
+{
+	static const char *const args[] = { "-x,", "-e", "page-faults", NULL };
+
+	memset(&self->run, 0, sizeof(self->run));
+	memset(&self->base, 0, sizeof(self->base));
+	/* the workload's own cost: everything but the touching */
+	ASSERT_EQ(0, stat_run(&self->base, args, "touch", 0));
+	if (self->base.exit_code != 0 || csv_value(self->base.err, "page-faults") < 0)
+		SKIP(return, "page-faults cannot be counted here: %s", self->base.err);
+}
+
+FIXTURE_TEARDOWN(stat)
+{
+	pc_run_free(&self->run);
+	pc_run_free(&self->base);
+}
+
+TEST_F(stat, page_faults_count_each_page_the_workload_touches)
+{
+	static const char *const args[] = { "-x,", "-e", "page-faults", NULL };
+	double base = csv_value(self->base.err, "page-faults"), n;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	n = csv_value(self->run.err, "page-faults") - base;
+	/* within 2%: the same binary, the same start, TOUCH more pages */
+	EXPECT_LE(TOUCH * 0.98, n) TH_LOG("%.0f faults for %d pages", n, TOUCH);
+	EXPECT_GE(TOUCH * 1.02, n) TH_LOG("%.0f faults for %d pages", n, TOUCH);
+}
+
+TEST_F(stat, inherit_counts_a_forked_child)
+{
+	static const char *const args[] = { "-x,", "-e", "page-faults", NULL };
+	double base = csv_value(self->base.err, "page-faults");
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "fork-touch", TOUCH));
+	EXPECT_LE(base + TOUCH * 0.98, csv_value(self->run.err, "page-faults"))
+		TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, no_inherit_leaves_the_child_out)
+{
+	static const char *const args[] = { "-x,", "-i", "-e", "page-faults", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "fork-touch", TOUCH));
+	EXPECT_GT(TOUCH / 2, csv_value(self->run.err, "page-faults")) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, counting_goes_on_across_exec)
+{
+	static const char *const args[] = { "-x,", "-e", "page-faults", NULL };
+	double base = csv_value(self->base.err, "page-faults");
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "exec-touch", TOUCH));
+	/* two starts of the binary (before and after exec), then the pages */
+	EXPECT_LE(base + TOUCH * 0.98, csv_value(self->run.err, "page-faults"))
+		TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, exit_status_of_the_command_is_returned)
+{
+	static const char *const args[] = { "-x,", "-e", "page-faults", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "exit", 7));
+	EXPECT_EQ(7, self->run.exit_code);
+}
+
+TEST_F(stat, a_command_that_is_not_there_exits_127)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "stat", "--", "/nonexistent/cmd", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&self->run, 30, argv));
+	EXPECT_EQ(127, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "/nonexistent/cmd"));
+}
+
+TEST_F(stat, an_unknown_option_names_itself_and_exits_129)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "stat", "--bogus", "true", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&self->run, 30, argv));
+	EXPECT_EQ(129, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--bogus"));
+}
+
+TEST_F(stat, std_layout_has_perfs_header_columns_and_footer)
+{
+	static const char *const args[] = { "-e", "task-clock,page-faults", NULL };
+	const char *line;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", 10));
+	EXPECT_NE(NULL, strstr(self->run.err, "\n Performance counter stats for '"));
+	line = strstr(self->run.err, " msec task-clock ");
+	ASSERT_NE(NULL, line) TH_LOG("%s", self->run.err);
+	/* counts in 18 columns, the unit in 4, the name in 32, then " # " */
+	EXPECT_EQ(0, strncmp(line + 1 + 4 + 1 + 10, "                       #", 24));
+	EXPECT_NE(NULL, strstr(line, "CPUs utilized"));
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed\n\n"));
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds user\n"));
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds sys\n"));
+}
+
+TEST_F(stat, csv_lines_have_perfs_seven_fields)
+{
+	static const char *const args[] = { "-x;", "-e", "task-clock,page-faults", NULL };
+	const char *pf, *tc;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", 10));
+	tc = strstr(self->run.err, ";msec;task-clock;");
+	pf = strstr(self->run.err, ";;page-faults;");
+	ASSERT_NE(NULL, tc) TH_LOG("%s", self->run.err);
+	ASSERT_NE(NULL, pf);
+	while (tc > self->run.err && tc[-1] != '\n')
+		tc--;
+	while (pf > self->run.err && pf[-1] != '\n')
+		pf--;
+	EXPECT_EQ(7, nr_fields(tc, ';'));
+	EXPECT_EQ(7, nr_fields(pf, ';'));
+	EXPECT_NE(NULL, strstr(tc, ";CPUs utilized"));
+	EXPECT_EQ(NULL, strstr(self->run.err, "Performance counter stats"));
+}
+
+TEST_F(stat, json_has_one_object_per_counter)
+{
+	static const char *const args[] = { "-j", "-e", "task-clock,page-faults", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", 10));
+	EXPECT_EQ(2, pc_count_substr(self->run.err, "{\"counter-value\" : \""));
+	EXPECT_EQ(1, pc_count_substr(self->run.err, "\"event\" : \"task-clock\""));
+	EXPECT_EQ(1, pc_count_substr(self->run.err, "\"event\" : \"page-faults\""));
+	EXPECT_EQ(2, pc_count_substr(self->run.err, "}\n"));
+}
+
+TEST_F(stat, interval_prints_every_interval_until_the_command_exits)
+{
+	static const char *const args[] = { "-x,", "-I", "100", "-e", "page-faults", NULL };
+	int lines;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 450));
+	lines = pc_count_substr(self->run.err, ",page-faults,");
+	/* 4 whole intervals and the partial last one; a loaded machine may slip one */
+	EXPECT_LE(4, lines) TH_LOG("%s", self->run.err);
+	EXPECT_GE(6, lines) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, repeat_shows_the_runs_and_the_noise)
+{
+	static const char *const args[] = { "-r", "3", "-e", "page-faults", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", 10));
+	EXPECT_NE(NULL, strstr(self->run.err, "' (3 runs):"));
+	EXPECT_EQ(2, pc_count_substr(self->run.err, "( +-")) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed  ( +-"));
+}
+
+TEST_F(stat, system_wide_cpu_clock_runs_on_every_cpu)
+{
+	static const char *const args[] = { "-a", "-x,", "-e", "cpu-clock", NULL };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *m;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 200));
+	if (self->run.exit_code)
+		SKIP(return, "system-wide counting refused: %s", self->run.err);
+	m = strstr(self->run.err, ",CPUs utilized");
+	ASSERT_NE(NULL, m) TH_LOG("%s", self->run.err);
+	while (m > self->run.err && m[-1] != ',')
+		m--;
+	EXPECT_LE(0.8 * ncpu, strtod(m, NULL)) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, per_thread_names_each_thread_of_a_process)
+{
+	char *argv[16], pidbuf[16], self_exe[64];
+	pid_t pid;
+	char needle[64];
+
+	snprintf(self_exe, sizeof(self_exe), "/proc/%d/exe", (int)getpid());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		execl(self_exe, "stat-target", "--workload", "sleep", "1500", (char *)NULL);
+		_exit(126);
+	}
+	usleep(100000);
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)pid);
+	argv[0] = (char *)pc_test_perfcheck();
+	argv[1] = "stat";
+	argv[2] = "-x,";
+	argv[3] = "--per-thread";
+	argv[4] = "-p";
+	argv[5] = pidbuf;
+	argv[6] = "-e";
+	argv[7] = "context-switches";
+	argv[8] = "--";
+	argv[9] = "sleep";
+	argv[10] = "0.2";
+	argv[11] = NULL;
+	ASSERT_EQ(0, pc_test_run(&self->run, 30, argv));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	snprintf(needle, sizeof(needle), "-%d,", (int)pid);
+	EXPECT_NE(NULL, strstr(self->run.err, needle)) TH_LOG("%s", self->run.err);
+	/* the thread's comm from /proc, not a placeholder */
+	snprintf(needle, sizeof(needle), ":%d-%d,", (int)pid, (int)pid);
+	EXPECT_EQ(NULL, strstr(self->run.err, needle)) TH_LOG("%s", self->run.err);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--workload"))
+		return workload(argv + 2);
+	return test_harness_run(argc, argv);
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck stat: count events of a command (or of -p/-t threads, or of
+ * cpus with -a/-C) and print them as perf stat does.  Signals (SIGCHLD,
+ * SIGINT, SIGTERM) are taken with sigtimedwait, whose timeout is the next
+ * -I deadline, so an interval never waits on a sleep.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "stat/stat.h"
+#include "util/log.h"
+
+/* Per counter over the runs of -r (or the one run). */
+struct counter_runs {
+	struct stat_running val;	/* scaled, in the event's unit */
+	uint64_t run, ena;		/* summed over runs, for the mean */
+	bool counted;			/* counted in every run */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static double rusage_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* The count of counter i: thread t, or every thread summed (t < 0); delta against prev. */
+static struct stat_count count_of(const struct stat_evlist *l, int i, int t, bool delta)
+{
+	const struct stat_counter *c = &l->c[i];
+	struct stat_count sum = { 0 };
+
+	for (int k = 0; k < l->nr_threads; k++) {
+		struct stat_count v;
+
+		if (t >= 0 && k != t)
+			continue;
+		v = delta ? stat_count_delta(&c->now[k], &c->prev[k]) : c->now[k];
+		sum.val += v.val;
+		sum.ena += v.ena;
+		sum.run += v.run;
+		sum.lost += v.lost;
+	}
+	return sum;
+}
+
+/* Values of one reading, in each event's unit. */
+static void values_of(const struct stat_evlist *l, int t, bool delta, struct stat_value *out)
+{
+	for (int i = 0; i < l->nr; i++) {
+		struct stat_count c = count_of(l, i, t, delta);
+		double scale;
+
+		out[i] = stat_scale(&c);
+		stat_event_unit(&l->c[i].attr, &scale);
+		out[i].val *= scale;
+		out[i].counted = out[i].counted && l->c[i].supported;
+	}
+}
+
+static struct stat_context context_of(const struct stat_evlist *l, const struct stat_value *v,
+				      double wall_ns)
+{
+	struct stat_context ctx = { .wall_ns = wall_ns };
+	int clocks = 0;
+
+	for (int i = 0; i < l->nr; i++) {
+		const union pc_attr *a = &l->c[i].attr;
+
+		if (!v[i].counted)
+			continue;
+		if (stat_event_is_clock(a)) {
+			ctx.clock_ns += v[i].val * 1e6;
+			clocks++;
+		} else if (a->attr.type == PERF_TYPE_HARDWARE) {
+			uint64_t id = a->attr.config & 0xffffffffULL;
+
+			if (id == PERF_COUNT_HW_CPU_CYCLES)
+				ctx.cycles = v[i].val;
+			else if (id == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+				ctx.branches = v[i].val;
+		}
+	}
+	if (clocks)
+		ctx.clock_ns /= clocks;
+	return ctx;
+}
+
+static void print_values(const struct stat_printer *p, const struct stat_evlist *l,
+			 const struct stat_value *v, const struct stat_context *ctx,
+			 const double *noise, double interval, const char *comm, int tid)
+{
+	for (int i = 0; i < l->nr; i++) {
+		double scale;
+		struct stat_line line = {
+			.event = l->c[i].name,
+			.unit = stat_event_unit(&l->c[i].attr, &scale),
+			.v = v[i],
+			.supported = l->c[i].supported,
+			.noise_pct = noise ? noise[i] : -1,
+			.comm = comm,
+			.tid = tid,
+			.interval = interval,
+		};
+
+		if (v[i].counted)
+			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
+		stat_print_line(p, &line);
+	}
+}
+
+/* One reading printed: summed, or per thread. */
+static void print_reading(const struct stat_printer *p, const struct stat_opts *o,
+			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
+{
+	struct stat_value *v = calloc(l->nr, sizeof(*v));
+	struct stat_context ctx;
+
+	if (!v)
+		return;
+	if (!o->per_thread) {
+		values_of(l, -1, delta, v);
+		ctx = context_of(l, v, wall_ns);
+		print_values(p, l, v, &ctx, NULL, interval, NULL, 0);
+	} else {
+		for (int t = 0; t < l->nr_threads; t++) {
+			values_of(l, t, delta, v);
+			ctx = context_of(l, v, wall_ns);
+			print_values(p, l, v, &ctx, NULL, interval, l->comms[t], (int)l->threads[t]);
+		}
+	}
+	free(v);
+}
+
+struct run_result {
+	int status;			/* exit status to return */
+	uint64_t wall_ns;
+	bool stopped;			/* SIGINT/SIGTERM */
+};
+
+static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
+		    struct stat_evlist *l, struct rec_workload *wl, uint64_t start,
+		    struct run_result *res, struct pc_error *err)
+{
+	sigset_t set;
+	uint64_t next = start + (uint64_t)o->interval_ms * 1000000ULL;
+	unsigned int printed = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	for (;;) {
+		siginfo_t si;
+		struct timespec ts, *tsp = NULL;
+		int sig;
+		bool tick = false, done = false;
+
+		if (wl->pid > 0 && rec_workload_reap(wl, false)) {
+			done = true;
+		} else {
+			if (o->interval_ms) {
+				uint64_t now = now_ns(), wait = next > now ? next - now : 0;
+
+				ts.tv_sec = (time_t)(wait / 1000000000ULL);
+				ts.tv_nsec = (long)(wait % 1000000000ULL);
+				tsp = &ts;
+			}
+			sig = sigtimedwait(&set, &si, tsp);
+			if (sig < 0 && errno == EAGAIN)
+				tick = true;
+			else if (sig == SIGINT || sig == SIGTERM) {
+				res->stopped = true;
+				rec_workload_kill(wl, sig);
+				if (wl->pid > 0)
+					rec_workload_reap(wl, true);
+				done = true;
+			}
+		}
+		if (o->interval_ms && (tick || done)) {
+			int ret = stat_evlist_read(l, err);
+
+			if (ret)
+				return ret;
+			if (p->format == STAT_FMT_STD && printed++ % 25 == 0)
+				stat_print_interval_header(p);
+			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
+				      (double)(now_ns() - start) / 1e9);
+			fflush(p->out);
+			next += (uint64_t)o->interval_ms * 1000000ULL;
+		}
+		if (done)
+			break;
+	}
+	res->wall_ns = now_ns() - start;
+	if (wl->pid > 0 && wl->exited) {
+		if (WIFEXITED(wl->status))
+			res->status = WEXITSTATUS(wl->status);
+		else if (WIFSIGNALED(wl->status))
+			res->status = 128 + WTERMSIG(wl->status);
+	}
+	return 0;
+}
+
+/* One run: open, release, wait, read.  l is left open for the caller to read. */
+static int one_run(const struct stat_printer *p, const struct stat_opts *o,
+		   struct stat_evlist *l, struct run_result *res, struct pc_error *err)
+{
+	struct rec_workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	uint64_t start;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (o->argc) {
+		ret = rec_workload_prepare(&wl, o->argv, err);
+		if (ret)
+			return ret;
+	}
+	ret = stat_evlist_build(l, o, wl.pid, err);
+	if (!ret)
+		ret = stat_evlist_open(l, o, err);
+	/* counters of a command start at its exec (enable_on_exec); others now */
+	if (!ret && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
+		ret = stat_evlist_enable(l);
+		if (ret)
+			pc_error_set(err, -ret, "cannot enable the counters: %s", strerror(-ret));
+	}
+	if (ret) {
+		rec_workload_kill(&wl, SIGKILL);
+		rec_workload_reap(&wl, true);
+		return ret;
+	}
+	start = now_ns();
+	if (o->argc) {
+		ret = rec_workload_start(&wl, o->argv, err);
+		if (ret) {
+			rec_workload_reap(&wl, true);
+			return ret;
+		}
+	}
+	ret = wait_run(p, o, l, &wl, start, res, err);
+	if (!ret && !o->interval_ms)
+		ret = stat_evlist_read(l, err);
+	return ret;
+}
+
+static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct pc_error *err)
+{
+	struct counter_runs *cr = NULL;
+	struct stat_running wall = { 0 };
+	struct stat_evlist l = { 0 };
+	struct rusage before, after;
+	int status = 0, nr = 0;
+	struct stat_value *v = NULL;
+
+	getrusage(RUSAGE_CHILDREN, &before);
+	for (unsigned int r = 0; r < o->repeat; r++) {
+		struct run_result res;
+		int ret = one_run(p, o, &l, &res, err);
+
+		if (ret) {
+			stat_evlist_free(&l);
+			free(cr);
+			free(v);
+			return ret;
+		}
+		status = res.status;
+		stat_running_add(&wall, (double)res.wall_ns);
+		if (!cr) {
+			nr = l.nr;
+			cr = calloc(nr, sizeof(*cr));
+			v = calloc(nr, sizeof(*v));
+			if (!cr || !v) {
+				stat_evlist_free(&l);
+				free(cr);
+				free(v);
+				return pc_error_set(err, ENOMEM, "out of memory");
+			}
+			for (int i = 0; i < nr; i++)
+				cr[i].counted = true;
+		}
+		if (!o->interval_ms && !o->per_thread) {
+			values_of(&l, -1, false, v);
+			for (int i = 0; i < nr; i++) {
+				stat_running_add(&cr[i].val, v[i].val);
+				cr[i].run += v[i].run;
+				cr[i].ena += v[i].ena;
+				cr[i].counted &= v[i].counted;
+			}
+		}
+		if (o->per_thread && !o->interval_ms) {
+			stat_print_header(p, o);
+			print_reading(p, o, &l, false, (double)res.wall_ns, -1);
+			stat_print_footer(p, &wall, 1, 0, 0, false);
+		}
+		if (r + 1 < o->repeat || o->interval_ms || o->per_thread)
+			stat_evlist_free(&l);
+		if (res.stopped)
+			break;
+	}
+	getrusage(RUSAGE_CHILDREN, &after);
+	if (!o->interval_ms && !o->per_thread) {
+		double *noise = calloc(nr, sizeof(*noise));
+		struct stat_context ctx;
+
+		for (int i = 0; i < nr; i++) {
+			v[i].val = cr[i].val.mean;
+			v[i].run = cr[i].run / (uint64_t)wall.n;
+			v[i].ena = cr[i].ena / (uint64_t)wall.n;
+			v[i].counted = cr[i].counted;
+			if (noise)
+				noise[i] = o->repeat > 1 ? stat_running_rel(&cr[i].val) : -1;
+		}
+		ctx = context_of(&l, v, wall.mean);
+		stat_print_header(p, o);
+		print_values(p, &l, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0);
+		stat_print_footer(p, &wall, o->repeat,
+				  rusage_s(&after.ru_utime) - rusage_s(&before.ru_utime),
+				  rusage_s(&after.ru_stime) - rusage_s(&before.ru_stime),
+				  o->argc && !o->nr_pids);
+		free(noise);
+		stat_evlist_free(&l);
+	}
+	free(cr);
+	free(v);
+	return status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_printer p = { .out = stderr };
+	struct pc_error err = { 0 };
+	struct stat_opts o;
+	sigset_t set, old;
+	int ret;
+
+	ret = stat_opts_parse(&o, argc, argv, &err);
+	if (ret) {
+		stat_opts_free(&o);
+		if (ret > 0)
+			return 0;
+		fprintf(stderr, "perfcheck stat: %s\n", err.msg);
+		return 129;
+	}
+	/* counts with thousands separators where the locale has them, as perf */
+	setlocale(LC_NUMERIC, "");
+	p.format = o.format;
+	p.sep = o.sep;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	ret = run_all(&p, &o, &err);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	stat_opts_free(&o);
+	if (ret < 0) {
+		fprintf(stderr, "perfcheck stat: %s\n", err.msg);
+		return strncmp(err.msg, "cannot run", 10) ? 255 : 127;
+	}
+	return ret;
+}

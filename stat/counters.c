@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counters: one fd per event, cpu and thread, opened through the one
+ * open path, and their readings.  A group leader with PERF_FORMAT_GROUP is
+ * read once for all its members, which is what makes a group's values
+ * consistent with each other.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "probes/probe.h"
+#include "stat/stat.h"
+#include "util/log.h"
+#include "util/sys.h"
+
+/* perf stat's default events, in its order. */
+static const char default_events[] =
+	"task-clock,context-switches,cpu-migrations,page-faults,"
+	"cycles,instructions,branches,branch-misses";
+
+#define READ_BASE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static int add_thread(struct stat_evlist *l, pid_t tid, struct pc_error *err)
+{
+	pid_t *t = realloc(l->threads, (l->nr_threads + 1) * sizeof(*t));
+	char (*c)[32];
+	char path[64];
+
+	if (!t)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	l->threads = t;
+	c = realloc(l->comms, (l->nr_threads + 1) * sizeof(*c));
+	if (!c)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	l->comms = c;
+	t[l->nr_threads] = tid;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	if (tid < 0 || pc_read_file(path, c[l->nr_threads], sizeof(c[0])) < 0)
+		snprintf(c[l->nr_threads], sizeof(c[0]), ":%d", (int)tid);
+	c[l->nr_threads][strcspn(c[l->nr_threads], "\n")] = '\0';
+	l->nr_threads++;
+	return 0;
+}
+
+/* -p PID counts every thread of the process, as perf does. */
+static int add_process(struct stat_evlist *l, pid_t pid, struct pc_error *err)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int ret = 0, found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return pc_error_set(err, ESRCH, "process %d: %s", (int)pid, strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		ret = add_thread(l, (pid_t)tid, err);
+		found++;
+	}
+	closedir(d);
+	if (!ret && !found)
+		ret = pc_error_set(err, ESRCH, "process %d has no threads", (int)pid);
+	return ret;
+}
+
+int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
+		      struct pc_error *err)
+{
+	struct rec_opts defaults = { 0 };
+	const struct rec_opts *ev = &o->ev;
+	int ret = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (!ev->nr_events) {
+		ret = rec_events_parse(&defaults, default_events, err);
+		if (ret)
+			goto out;
+		ev = &defaults;
+	}
+	l->c = calloc(ev->nr_events, sizeof(*l->c));
+	if (!l->c) {
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	l->nr = ev->nr_events;
+	for (int i = 0; i < l->nr; i++) {
+		struct stat_counter *c = &l->c[i];
+		struct perf_event_attr *a = &c->attr.attr;
+
+		c->attr = ev->events[i].attr;
+		snprintf(c->name, sizeof(c->name), "%s", ev->events[i].name);
+		c->leader = i;
+		c->nr_members = 1;
+		a->sample_period = 0;
+		a->freq = 0;
+		a->sample_type = PERF_SAMPLE_IDENTIFIER;
+		a->read_format = READ_BASE | PERF_FORMAT_LOST;
+		a->inherit = !o->no_inherit && !o->system_wide && !o->cpu_list;
+		/* software events never run in a guest: perf asks for the host only */
+		if (!ev->events[i].has_modifier)
+			a->exclude_guest = 1;
+		a->disabled = 1;
+		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list;
+		a->size = rec_attr_min_size(&c->attr);
+	}
+
+	if (o->system_wide || o->cpu_list) {
+		ret = rec_cpus_parse(o->cpu_list, &l->cpus, &l->nr_cpus, err);
+		if (!ret)
+			ret = add_thread(l, -1, err);
+	} else {
+		l->cpus = malloc(sizeof(*l->cpus));
+		if (!l->cpus) {
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+			goto out;
+		}
+		l->cpus[0] = -1;
+		l->nr_cpus = 1;
+		for (int i = 0; !ret && i < o->nr_pids; i++)
+			ret = o->pids_are_tids ? add_thread(l, o->pids[i], err)
+					       : add_process(l, o->pids[i], err);
+		if (!ret && !o->nr_pids)
+			ret = add_thread(l, workload, err);
+	}
+	for (int i = 0; !ret && i < l->nr; i++) {
+		struct stat_counter *c = &l->c[i];
+		size_t n = (size_t)l->nr_cpus * l->nr_threads;
+
+		c->fds = malloc(n * sizeof(*c->fds));
+		c->now = calloc(l->nr_threads, sizeof(*c->now));
+		c->prev = calloc(l->nr_threads, sizeof(*c->prev));
+		if (!c->fds || !c->now || !c->prev) {
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		for (size_t k = 0; k < n; k++)
+			c->fds[k] = -1;
+	}
+out:
+	rec_opts_free(&defaults);
+	return ret;
+}
+
+/* Errors that mean "this machine cannot count it": perf shows <not supported>. */
+static bool unsupported_errno(int e)
+{
+	return e == ENOENT || e == ENODEV || e == EOPNOTSUPP || e == EINVAL;
+}
+
+int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc_error *err)
+{
+	for (int i = 0; i < l->nr; i++) {
+		struct stat_counter *c = &l->c[i];
+		struct stat_counter *lead = &l->c[c->leader];
+
+		c->supported = c->leader == i || lead->supported;
+		if (!c->supported)
+			continue;
+		if (c->leader == i && c->nr_members > 1)
+			c->attr.attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+		if (c->leader != i) {
+			c->attr.attr.read_format = lead->attr.attr.read_format;
+			c->attr.attr.disabled = 0;
+			c->attr.attr.enable_on_exec = 0;
+		}
+		for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+			for (int t = 0; t < l->nr_threads; t++) {
+				size_t k = (size_t)cpu * l->nr_threads + t;
+				int group_fd = c->leader == i ? -1 : lead->fds[k];
+				struct pc_open_info info;
+				union pc_attr attr = c->attr;
+				int fd;
+
+				fd = pc_event_open(&attr, c->name, l->threads[t], l->cpus[cpu],
+						   group_fd, PERF_FLAG_FD_CLOEXEC, &info, err);
+				if (fd < 0 && unsupported_errno(-fd) && !(cpu || t)) {
+					pc_info("%s: not supported: %s\n", c->name, err->msg);
+					pc_error_clear(err);
+					c->supported = false;
+					break;
+				}
+				/* a thread of -p that exited meanwhile */
+				if (fd == -ESRCH && l->threads[t] > 0 && o->nr_pids) {
+					pc_error_clear(err);
+					continue;
+				}
+				if (fd < 0)
+					return fd;
+				c->fds[k] = fd;
+				c->attr = attr;	/* as opened: the ladder may have cleared LOST */
+			}
+			if (!c->supported)
+				break;
+		}
+	}
+	return 0;
+}
+
+int stat_evlist_enable(struct stat_evlist *l)
+{
+	size_t n = (size_t)l->nr_cpus * l->nr_threads;
+
+	for (int i = 0; i < l->nr; i++)
+		for (size_t k = 0; k < n; k++)
+			if (l->c[i].fds[k] >= 0 && l->c[i].leader == i &&
+			    ioctl(l->c[i].fds[k], PERF_EVENT_IOC_ENABLE, 0))
+				return -errno;
+	return 0;
+}
+
+/* Where the value of member m sits in a read of the leader. */
+static size_t fields_per_value(uint64_t rf)
+{
+	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+}
+
+static int read_fd(int fd, uint64_t *buf, size_t words, const char *name, struct pc_error *err)
+{
+	ssize_t n = read(fd, buf, words * sizeof(*buf));
+
+	if (n < 0)
+		return pc_error_set(err, errno, "%s: read: %s", name, strerror(errno));
+	if ((size_t)n < 3 * sizeof(*buf))
+		return pc_error_set(err, EIO, "%s: read returned %zd bytes", name, n);
+	return (int)(n / sizeof(*buf));
+}
+
+static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc_error *err)
+{
+	struct stat_counter *c = &l->c[i];
+	uint64_t rf = c->attr.attr.read_format;
+	uint64_t buf[3 + 64 * 3];
+	int got;
+
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		size_t want = 3 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+
+		got = read_fd(c->fds[k], buf, want, c->name, err);
+		if (got < 0)
+			return got;
+		if ((size_t)got < want)
+			return pc_error_set(err, EIO, "%s: read %d of %zu values", c->name, got, want);
+		c->now[t].val += buf[0];
+		c->now[t].ena += buf[1];
+		c->now[t].run += buf[2];
+		if (rf & PERF_FORMAT_LOST)
+			c->now[t].lost += buf[want - 1];
+		return 0;
+	}
+	/* the group: nr, enabled, running, then nr values (with id, lost) */
+	size_t per = fields_per_value(rf);
+
+	got = read_fd(c->fds[k], buf, sizeof(buf) / sizeof(buf[0]), c->name, err);
+	if (got < 0)
+		return got;
+	if (buf[0] != (uint64_t)c->nr_members || 3 + buf[0] * per > (uint64_t)got)
+		return pc_error_set(err, EIO, "%s: group read has %llu values for %d events",
+				    c->name, (unsigned long long)buf[0], c->nr_members);
+	for (int m = 0, j = i; m < c->nr_members; j++) {
+		struct stat_counter *mc = &l->c[j];
+
+		if (mc->leader != i)
+			continue;
+		mc->now[t].val += buf[3 + m * per];
+		mc->now[t].ena += buf[1];
+		mc->now[t].run += buf[2];
+		if (rf & PERF_FORMAT_LOST)
+			mc->now[t].lost += buf[3 + m * per + per - 1];
+		m++;
+	}
+	return 0;
+}
+
+int stat_evlist_read(struct stat_evlist *l, struct pc_error *err)
+{
+	for (int i = 0; i < l->nr; i++) {
+		struct stat_counter *c = &l->c[i];
+
+		memcpy(c->prev, c->now, l->nr_threads * sizeof(*c->now));
+		memset(c->now, 0, l->nr_threads * sizeof(*c->now));
+	}
+	for (int i = 0; i < l->nr; i++) {
+		struct stat_counter *c = &l->c[i];
+
+		/* members come with their leader's group read */
+		if (!c->supported || c->leader != i)
+			continue;
+		for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+			for (int t = 0; t < l->nr_threads; t++) {
+				size_t k = (size_t)cpu * l->nr_threads + t;
+				int ret;
+
+				if (c->fds[k] < 0)
+					continue;
+				ret = read_counter(l, i, k, t, err);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+void stat_evlist_close(struct stat_evlist *l)
+{
+	size_t n = (size_t)l->nr_cpus * l->nr_threads;
+
+	for (int i = 0; i < l->nr; i++) {
+		if (!l->c[i].fds)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			if (l->c[i].fds[k] >= 0)
+				close(l->c[i].fds[k]);
+			l->c[i].fds[k] = -1;
+		}
+	}
+}
+
+void stat_evlist_free(struct stat_evlist *l)
+{
+	stat_evlist_close(l);
+	for (int i = 0; i < l->nr; i++) {
+		free(l->c[i].fds);
+		free(l->c[i].now);
+		free(l->c[i].prev);
+	}
+	free(l->c);
+	free(l->cpus);
+	free(l->threads);
+	free(l->comms);
+	memset(l, 0, sizeof(*l));
+}

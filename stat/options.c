@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf stat's command line.  The first word that is not an option starts
+ * the workload ("+" in the option string), as perf does.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat/stat.h"
+#include "util/log.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"usage: perfcheck stat [OPTIONS] [-- COMMAND [ARGS]]\n"
+"\n"
+"  -e, --event EVENT[,EVENT]  events to count (default: task-clock context-switches\n"
+"                             cpu-migrations page-faults cycles instructions\n"
+"                             branches branch-misses)\n"
+"  -p, --pid PID[,PID]        count these processes\n"
+"  -t, --tid TID[,TID]        count these threads\n"
+"  -a, --all-cpus             system-wide, every cpu\n"
+"  -C, --cpu LIST             only these cpus (0-3,6)\n"
+"      --per-thread           one line per thread (with -p/-t)\n"
+"  -i, --no-inherit           children are not counted\n"
+"  -I, --interval-print MSEC  print the counts of every MSEC interval\n"
+"  -r, --repeat N             run the command N times: mean and its error\n"
+"  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
+"  -j, --json-output          one JSON object per counter\n"
+"  -q, --quiet                no messages\n"
+"  -v, --verbose              more messages (repeatable)\n"
+"  -h, --help                 this help\n"
+"\n"
+"Exit status: the command's (128+N when signal N killed it), 127 when it\n"
+"cannot be run, 129 for a usage error, 255 for any other error.\n");
+}
+
+static int parse_uint(const char *s, unsigned int *v, unsigned int min, const char *what,
+		      struct pc_error *err)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || n < min || n > 1000000000UL)
+		return pc_error_set(err, EINVAL, "%s: '%s' is not a number >= %u", what, s, min);
+	*v = (unsigned int)n;
+	return 0;
+}
+
+static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
+{
+	char *copy = strdup(s), *save = NULL;
+
+	if (!copy)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long pid = strtol(tok, &end, 10);
+		pid_t *v;
+
+		if (*end || pid <= 0 || pid > 4194304) {
+			free(copy);
+			return pc_error_set(err, EINVAL, "'%s' is not a process id", tok);
+		}
+		v = realloc(o->pids, (o->nr_pids + 1) * sizeof(*v));
+		if (!v) {
+			free(copy);
+			return pc_error_set(err, ENOMEM, "out of memory");
+		}
+		o->pids = v;
+		o->pids[o->nr_pids++] = (pid_t)pid;
+	}
+	free(copy);
+	return o->nr_pids ? 0 : pc_error_set(err, EINVAL, "empty process list");
+}
+
+enum { O_PER_THREAD = 256 };
+
+int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
+{
+	static const struct option longs[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "per-thread", no_argument, NULL, O_PER_THREAD },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->repeat = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:iI:r:x:jqvh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			ret = rec_events_parse(&o->ev, optarg, err);
+			if (ret)
+				return ret;
+			break;
+		case 'p':
+		case 't':
+			if (o->nr_pids && o->pids_are_tids != (c == 't'))
+				return pc_error_set(err, EINVAL, "-p and -t cannot go together");
+			o->pids_are_tids = c == 't';
+			ret = parse_pids(o, optarg, err);
+			if (ret)
+				return ret;
+			break;
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			o->cpu_list = optarg;
+			break;
+		case O_PER_THREAD:
+			o->per_thread = true;
+			break;
+		case 'i':
+			o->no_inherit = true;
+			break;
+		case 'I':
+			ret = parse_uint(optarg, &o->interval_ms, 10, "-I", err);
+			if (ret)
+				return ret;
+			break;
+		case 'r':
+			ret = parse_uint(optarg, &o->repeat, 1, "-r", err);
+			if (ret)
+				return ret;
+			break;
+		case 'x':
+			if (!*optarg)
+				return pc_error_set(err, EINVAL, "-x: empty separator");
+			o->format = STAT_FMT_CSV;
+			o->sep = optarg;
+			break;
+		case 'j':
+			o->format = STAT_FMT_JSON;
+			break;
+		case 'q':
+			pc_verbose = -1;
+			break;
+		case 'v':
+			pc_verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			return pc_error_set(err, EINVAL, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	if (!o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list)
+		return pc_error_set(err, EINVAL, "nothing to count: give a command, -p, -t, -a or -C");
+	if (o->per_thread && !o->nr_pids)
+		return pc_error_set(err, EINVAL, "--per-thread needs -p or -t");
+	if (o->per_thread && (o->system_wide || o->cpu_list))
+		return pc_error_set(err, EINVAL, "--per-thread cannot go with -a or -C");
+	if (o->repeat > 1 && !o->argc)
+		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
+	if (o->repeat > 1 && o->interval_ms)
+		return pc_error_set(err, EINVAL, "-r cannot go with -I");
+	if (o->nr_pids && (o->system_wide || o->cpu_list))
+		return pc_error_set(err, EINVAL, "-p/-t cannot go with -a or -C");
+	if (!o->sep)
+		o->sep = o->format == STAT_FMT_JSON ? "," : " ";
+	return 0;
+}
+
+void stat_opts_free(struct stat_opts *o)
+{
+	rec_opts_free(&o->ev);
+	free(o->pids);
+	o->pids = NULL;
+}

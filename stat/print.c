@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf stat's layouts, as perf 6.1 prints them: the std table (counts in 18
+ * columns, unit in 4, event name in 32, the metric after " # " in 35), CSV
+ * with -x (value, unit, event, [noise,] run time, percent running, metric
+ * value, metric unit) and JSON with -j (one object per line).
+ *
+ * Differences from perf 6.1 on purpose: where there is no metric, perf 6.1's
+ * JSON prints "metric-value" : 0.000000, "metric-unit" : "(null)"; we leave
+ * both keys out, so that consumers never read "(null)" as a unit.
+ */
+#include <string.h>
+
+#include "stat/stat.h"
+
+#define COUNTS_LEN	18
+#define UNIT_LEN	4
+#define EVNAME_LEN	32
+#define METRIC_LEN	35
+#define NOT_COUNTED_PAD	28	/* what perf leaves after the name of a counter with no value */
+
+bool stat_event_is_clock(const union pc_attr *attr)
+{
+	return attr->attr.type == PERF_TYPE_SOFTWARE &&
+	       (attr->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		attr->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+const char *stat_event_unit(const union pc_attr *attr, double *scale)
+{
+	if (stat_event_is_clock(attr)) {
+		*scale = 1e-6;
+		return "msec";
+	}
+	*scale = 1;
+	return "";
+}
+
+static bool is_hw(const union pc_attr *attr, uint64_t config)
+{
+	return attr->attr.type == PERF_TYPE_HARDWARE &&
+	       (attr->attr.config & 0xffffffffULL) == config;
+}
+
+/* 1234 -> 1.234 'K': the prefix perf puts before "/sec". */
+static double with_prefix(double v, char *prefix)
+{
+	*prefix = ' ';
+	if (v > 1e9) {
+		*prefix = 'G';
+		return v / 1e9;
+	}
+	if (v > 1e6) {
+		*prefix = 'M';
+		return v / 1e6;
+	}
+	if (v > 1e3) {
+		*prefix = 'K';
+		return v / 1e3;
+	}
+	return v;
+}
+
+struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx)
+{
+	static const char *const rates[] = { "/sec", "K/sec", "M/sec", "G/sec" };
+	struct stat_metric m = { 0 };
+	char prefix;
+
+	if (stat_event_is_clock(attr)) {
+		/* val is in msec */
+		if (ctx->wall_ns > 0) {
+			m.value = val * 1e6 / ctx->wall_ns;
+			m.fmt = "%8.3f";
+			m.unit = "CPUs utilized";
+		}
+		return m;
+	}
+	if (is_hw(attr, PERF_COUNT_HW_INSTRUCTIONS) && ctx->cycles > 0) {
+		m.value = val / ctx->cycles;
+		m.fmt = "%7.2f ";
+		m.unit = "insn per cycle";
+		return m;
+	}
+	if (is_hw(attr, PERF_COUNT_HW_BRANCH_MISSES) && ctx->branches > 0) {
+		m.value = 100.0 * val / ctx->branches;
+		m.fmt = "%7.2f%%";
+		m.unit = "of all branches";
+		return m;
+	}
+	if (ctx->clock_ns <= 0)
+		return m;
+	if (is_hw(attr, PERF_COUNT_HW_CPU_CYCLES)) {
+		m.value = val / ctx->clock_ns;
+		m.fmt = "%8.3f";
+		m.unit = "GHz";
+		return m;
+	}
+	m.value = with_prefix(val * 1e9 / ctx->clock_ns, &prefix);
+	m.fmt = "%8.3f";
+	m.unit = rates[prefix == ' ' ? 0 : prefix == 'K' ? 1 : prefix == 'M' ? 2 : 3];
+	return m;
+}
+
+static void print_value(const struct stat_printer *p, const struct stat_line *l, int width)
+{
+	const char *fmt;
+
+	if (!l->supported || !l->v.counted) {
+		fprintf(p->out, "%*s", width, l->supported ? "<not counted>" : "<not supported>");
+		return;
+	}
+	/* a value with a fraction (the clocks in msec) shows two decimals */
+	fmt = *l->unit ? "%*.2f" : "%'*.0f";
+	fprintf(p->out, fmt, width, l->v.val);
+}
+
+static double pcnt_running(const struct stat_line *l)
+{
+	return l->v.ena ? 100.0 * (double)l->v.run / (double)l->v.ena : 100.0;
+}
+
+static void print_std(const struct stat_printer *p, const struct stat_line *l)
+{
+	if (l->interval >= 0)
+		fprintf(p->out, "%6lu.%09lu ", (unsigned long)l->interval,
+			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5));
+	if (l->comm)
+		fprintf(p->out, "%16s-%-8d ", l->comm, l->tid);
+	print_value(p, l, COUNTS_LEN);
+	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN, l->event);
+	if (!l->supported || !l->v.counted) {
+		fprintf(p->out, "%*s\n", NOT_COUNTED_PAD, "");
+		return;
+	}
+	if (l->metric.unit) {
+		char num[64];
+		int n;
+
+		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
+		n = fprintf(p->out, " # %s", num);
+		fprintf(p->out, " %-*s", METRIC_LEN - n - 1, l->metric.unit);
+	} else {
+		fprintf(p->out, "%-*s", METRIC_LEN, "");
+	}
+	if (l->noise_pct >= 0)
+		fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
+	if (l->v.run < l->v.ena)
+		fprintf(p->out, "  (%.2f%%)", pcnt_running(l));
+	fputc('\n', p->out);
+}
+
+static void print_csv(const struct stat_printer *p, const struct stat_line *l)
+{
+	const char *s = p->sep;
+
+	if (l->interval >= 0)
+		fprintf(p->out, "%6lu.%09lu%s", (unsigned long)l->interval,
+			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5), s);
+	if (l->comm)
+		fprintf(p->out, "%s-%d%s", l->comm, l->tid, s);
+	print_value(p, l, 0);
+	fprintf(p->out, "%s%s%s%s", s, l->unit, s, l->event);
+	if (l->noise_pct >= 0)
+		fprintf(p->out, "%s%.2f%%", s, l->noise_pct);
+	fprintf(p->out, "%s%llu%s%.2f", s, (unsigned long long)l->v.run, s, pcnt_running(l));
+	if (l->supported && l->v.counted && l->metric.unit) {
+		char num[64];
+
+		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
+		fprintf(p->out, "%s%s%s%s\n", s, num + strspn(num, " "), s, l->metric.unit);
+	} else {
+		fprintf(p->out, "%s%s\n", s, s);
+	}
+}
+
+/* event and thread names are ours or the kernel's comm: escape what JSON needs */
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void print_json(const struct stat_printer *p, const struct stat_line *l)
+{
+	FILE *o = p->out;
+
+	fputc('{', o);
+	if (l->interval >= 0)
+		fprintf(o, "\"interval\" : %.9f, ", l->interval);
+	if (l->comm) {
+		char thread[64];
+
+		snprintf(thread, sizeof(thread), "%s-%d", l->comm, l->tid);
+		fprintf(o, "\"thread\" : ");
+		json_string(o, thread);
+		fprintf(o, ", ");
+	}
+	if (!l->supported || !l->v.counted)
+		fprintf(o, "\"counter-value\" : \"%s\", ",
+			l->supported ? "<not counted>" : "<not supported>");
+	else
+		fprintf(o, "\"counter-value\" : \"%f\", ", l->v.val);
+	fprintf(o, "\"unit\" : ");
+	json_string(o, l->unit);
+	fprintf(o, ", \"event\" : ");
+	json_string(o, l->event);
+	if (l->noise_pct >= 0)
+		fprintf(o, ", \"variance\" : %.2f", l->noise_pct);
+	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
+		(unsigned long long)l->v.run, pcnt_running(l));
+	if (l->supported && l->v.counted && l->metric.unit) {
+		fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", l->metric.value);
+		json_string(o, l->metric.unit);
+	}
+	fprintf(o, "}\n");
+}
+
+void stat_print_line(const struct stat_printer *p, const struct stat_line *l)
+{
+	switch (p->format) {
+	case STAT_FMT_STD:
+		print_std(p, l);
+		break;
+	case STAT_FMT_CSV:
+		print_csv(p, l);
+		break;
+	case STAT_FMT_JSON:
+		print_json(p, l);
+		break;
+	}
+}
+
+void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
+{
+	if (p->format != STAT_FMT_STD)
+		return;
+	fprintf(p->out, "\n Performance counter stats for ");
+	if (o->system_wide || o->cpu_list) {
+		fprintf(p->out, "'system wide'");
+	} else if (o->nr_pids) {
+		fprintf(p->out, "%s id '", o->pids_are_tids ? "thread" : "process");
+		for (int i = 0; i < o->nr_pids; i++)
+			fprintf(p->out, "%s%d", i ? "," : "", (int)o->pids[i]);
+		fputc('\'', p->out);
+	} else {
+		fputc('\'', p->out);
+		for (int i = 0; i < o->argc; i++)
+			fprintf(p->out, "%s%s", i ? " " : "", o->argv[i]);
+		fputc('\'', p->out);
+	}
+	if (o->repeat > 1)
+		fprintf(p->out, " (%u runs)", o->repeat);
+	fprintf(p->out, ":\n\n");
+}
+
+void stat_print_interval_header(const struct stat_printer *p)
+{
+	if (p->format == STAT_FMT_STD)
+		fprintf(p->out, "#           time             counts unit events\n");
+}
+
+/* Decimals that show two more digits than the error: perf's precision of the mean. */
+static int precision_of(double err)
+{
+	int digits = 0;
+
+	if (err >= 1)
+		return 2;
+	while (err > 0 && err < 1 && digits < 9) {
+		err *= 10;
+		digits++;
+	}
+	return digits + 2 > 9 ? 9 : digits + 2;
+}
+
+void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
+		       unsigned int runs, double user_s, double sys_s, bool show_rusage)
+{
+	FILE *o = p->out;
+
+	if (p->format != STAT_FMT_STD)
+		return;
+	fputc('\n', o);
+	if (runs > 1) {
+		double err = stat_running_stderr(wall) / 1e9;
+		int prec = precision_of(err);
+
+		fprintf(o, " %17.*f +- %.*f seconds time elapsed", prec, wall->mean / 1e9, prec, err);
+		fprintf(o, "  ( +-%6.2f%% )\n", stat_running_rel(wall));
+	} else {
+		fprintf(o, "%18.9f seconds time elapsed\n", wall->mean / 1e9);
+		if (show_rusage) {
+			fprintf(o, "\n%18.9f seconds user\n", user_s);
+			fprintf(o, "%18.9f seconds sys\n\n", sys_s);
+		}
+	}
+	fputc('\n', o);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcheck stat: counting mode.  Events are opened with read_format
+ * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (+ID|GROUP for groups, +LOST where
+ * the kernel has it) through the one open path, read at the end (or every
+ * -I interval), scaled when multiplexed, and printed in perf stat's layouts.
+ *
+ * Flow (cmd_stat.c): options -> counters opened (counters.c) -> workload
+ * released -> reads (counters.c) -> per-run statistics (aggregate.c) ->
+ * lines in the chosen layout (print.c).
+ */
+#ifndef PERFCHECK_STAT_STAT_H
+#define PERFCHECK_STAT_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "recorder/record.h"
+#include "util/error.h"
+
+enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
+
+/* The command line, nothing else. */
+struct stat_opts {
+	struct rec_opts ev;		/* -e, parsed by the recorder's event parser */
+	pid_t *pids;			/* -p or -t */
+	int nr_pids;
+	bool pids_are_tids;		/* -t */
+	bool system_wide;		/* -a */
+	const char *cpu_list;		/* -C */
+	bool per_thread;
+	bool no_inherit;
+	unsigned int interval_ms;	/* -I */
+	unsigned int repeat;		/* -r, >= 1 */
+	enum stat_format format;
+	const char *sep;		/* -x */
+	int argc;			/* the workload */
+	char **argv;
+};
+
+/* Returns 0, 1 when --help was printed, or -errno with err set. */
+int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err);
+void stat_opts_free(struct stat_opts *o);
+
+/* One reading: the value and the times the kernel reports with it. */
+struct stat_count {
+	uint64_t val, ena, run, lost;
+};
+
+/* One event to count; fds[cpu * nr_threads + thread]. */
+struct stat_counter {
+	union pc_attr attr;
+	char name[256];
+	int leader;			/* index of its group leader (itself when alone) */
+	int nr_members;			/* a leader: events in its group, itself included */
+	bool supported;			/* false: the kernel refused it (<not supported>) */
+	int *fds;
+	struct stat_count *now;		/* per thread (or summed), this reading */
+	struct stat_count *prev;	/* the previous reading, for -I deltas */
+};
+
+struct stat_evlist {
+	struct stat_counter *c;
+	int nr;
+	int *cpus;
+	int nr_cpus;
+	pid_t *threads;			/* -1 alone: any thread (system wide) */
+	int nr_threads;
+	char (*comms)[32];		/* per thread, for --per-thread */
+};
+
+/* Builds the counters of the parsed events (the default set when none). */
+int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
+		      struct pc_error *err);
+/* Opens every counter on every cpu and thread; a refused one is marked unsupported. */
+int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc_error *err);
+int stat_evlist_enable(struct stat_evlist *l);
+/* Reads every counter into ->now (prev keeps the last reading). */
+int stat_evlist_read(struct stat_evlist *l, struct pc_error *err);
+void stat_evlist_close(struct stat_evlist *l);
+void stat_evlist_free(struct stat_evlist *l);
+
+/* aggregate.c: a counter's value as shown, and running statistics over -r runs. */
+struct stat_value {
+	double val;			/* scaled when multiplexed, in the event's unit */
+	uint64_t run, ena;
+	bool counted;			/* false: <not counted> (never ran) */
+};
+
+/* a - b, field by field (for -I). */
+struct stat_count stat_count_delta(const struct stat_count *a, const struct stat_count *b);
+/* val * ena / run when the counter ran part of the time; counted = run && ena. */
+struct stat_value stat_scale(const struct stat_count *c);
+
+struct stat_running {
+	double n, mean, m2;		/* Welford */
+};
+void stat_running_add(struct stat_running *s, double v);
+/* The standard error of the mean, as perf's "+-". */
+double stat_running_stderr(const struct stat_running *s);
+/* stderr / mean in percent, 0 when the mean is 0. */
+double stat_running_rel(const struct stat_running *s);
+
+/* print.c: perf stat's std, CSV and JSON lines. */
+struct stat_metric {
+	double value;
+	const char *fmt;		/* printf format of value, as perf prints it */
+	const char *unit;		/* NULL: no metric */
+};
+
+struct stat_line {
+	const char *event;
+	const char *unit;		/* "msec" for the clocks, "" otherwise */
+	struct stat_value v;
+	bool supported;
+	struct stat_metric metric;
+	double noise_pct;		/* -r: relative error, < 0 when not shown */
+	const char *comm;		/* --per-thread: the thread's comm, NULL otherwise */
+	int tid;
+	double interval;		/* -I: seconds since start, < 0 otherwise */
+};
+
+struct stat_printer {
+	FILE *out;
+	enum stat_format format;
+	const char *sep;
+};
+
+/* The event's unit and its scale from the kernel's value ("msec", 1e-6 for clocks). */
+const char *stat_event_unit(const union pc_attr *attr, double *scale);
+bool stat_event_is_clock(const union pc_attr *attr);
+/* The metric perf shows beside an event (CPUs utilized, N K/sec). */
+/* The context a metric needs: the clock (ns) and the cycles, branches counted beside. */
+struct stat_context {
+	double clock_ns;		/* mean of the counted clock events, 0 when none */
+	double wall_ns;			/* elapsed (or the -I interval) */
+	double cycles, branches;	/* 0 when not counted */
+};
+struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
+void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
+void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
+void stat_print_interval_header(const struct stat_printer *p);
+void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
+		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
+
+#endif
