@@ -147,7 +147,7 @@ TEST_F(modes, timestamp_filename_names_the_one_file)
 	pc_run_free(&run);
 }
 
-/* The time of the first and last sample of path, in seconds. */
+/* The time of the earliest and the latest sample of path, in seconds. */
 static int sample_span(const char *path, double *first, double *last)
 {
 	struct pc_error err = { 0 };
@@ -162,9 +162,11 @@ static int sample_span(const char *path, double *first, double *last)
 
 		if (rec.header.type != PERF_RECORD_SAMPLE || pd_parse_sample(&r, &rec, &s, &err))
 			continue;
-		if (!t0)
+		/* the rings of two cpus interleave: the earliest and the latest */
+		if (!t0 || s.time < t0)
 			t0 = s.time;
-		t1 = s.time;
+		if (s.time > t1)
+			t1 = s.time;
 	}
 	pd_reader_close(&r);
 	*first = t0 / 1e9;

@@ -11,7 +11,6 @@ int pd_writer_event_desc(struct pd_writer *w);
 struct pd_zstd;
 int pd_zstd_new(struct pd_zstd **z, int level, size_t unit);
 void pd_zstd_free(struct pd_zstd *z);
-void pd_zstd_reset(struct pd_zstd *z);
 /* Whole records in; COMPRESSED records out (valid until the next call). */
 int pd_zstd_compress(struct pd_zstd *z, const void *records, size_t len,
 		     const uint8_t **out, size_t *out_len);

@@ -63,12 +63,6 @@ void pd_zstd_free(struct pd_zstd *z)
 	free(z);
 }
 
-/* A new stream (a new frame) for the next file of --switch-output. */
-void pd_zstd_reset(struct pd_zstd *z)
-{
-	ZSTD_CCtx_reset(z->cctx, ZSTD_reset_session_only);
-}
-
 static int reserve(struct pd_zstd *z, size_t more)
 {
 	if (z->out_len + more > z->out_cap) {
