@@ -19,9 +19,20 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "recorder/cgroups.h"
 #include "recorder/control.h"
+#include "recorder/events.h"
+#include "recorder/evlist.h"
+#include "recorder/open_features.h"
+#include "recorder/options.h"
 #include "recorder/outfile.h"
-#include "recorder/record.h"
+#include "recorder/output.h"
+#include "recorder/summary.h"
+#include "recorder/synth.h"
+#include "recorder/timeout.h"
+#include "recorder/tracing_data.h"
+#include "recorder/user.h"
+#include "recorder/workload.h"
 #include "util/log.h"
 #include "util/sys.h"
 
@@ -50,6 +61,8 @@ struct recorder {
 	struct rec_evlist evl;
 	struct rec_workload wl;
 	bool have_workload;
+	pid_t *user_pids;		/* -u: the user's processes at the start */
+	int nr_user_pids;
 	struct pd_writer w;
 	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
 	bool placed;			/* renamed into place (or a pipe) */
@@ -96,33 +109,32 @@ static int setup_signals(struct recorder *r, struct pc_error *err)
 static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 {
 	struct rec_evlist *evl = &r->evl;
-	size_t per_event = (size_t)evl->nr_cpus * evl->nr_threads;
+	int per_event = rec_evlist_nr_slots(evl);
 	uint64_t *ids = malloc(per_event * sizeof(uint64_t));
 	int ret = 0;
 
 	if (!ids)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	for (int e = 0; e < evl->nr_events && !ret; e++) {
-		struct rec_event *ev = &r->opts.events[e];
+	for (int e = 0; e < evl->nr_evsels && !ret; e++) {
+		struct rec_evsel *ev = evl->evsels[e];
 		uint32_t n = 0;
 
-		for (size_t i = 0; i < per_event; i++)
-			if (evl->fds[e * per_event + i] >= 0)
-				ids[n++] = evl->ids[e * per_event + i];
+		for (int i = 0; i < per_event; i++)
+			if (ev->fds[i] >= 0)
+				ids[n++] = ev->ids[i];
 		ret = pd_writer_add_evsel(&r->w, &ev->attr.attr, ids, n, ev->name, err);
 	}
 	free(ids);
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
-	rec_open_features_write(&r->w, &r->opts);
+	rec_open_features_write(&r->w, evl);
 	if (r->opts.out.comp_level) {
-		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-		unsigned int pages = r->opts.mmap_pages ? r->opts.mmap_pages : 128;
-
 		/* perf's mmap_len: the data pages and the control page */
+		size_t mmap_len = evl->nr_rings ? evl->rings[0].map_len : 129 * 4096;
+
 		ret = pd_writer_set_compression(&r->w, r->opts.out.comp_level,
-						(uint32_t)((pages + 1) * page), err);
+						(uint32_t)mmap_len, err);
 		if (ret)
 			return ret;
 	}
@@ -169,11 +181,12 @@ static void discard_output(struct recorder *r)
 
 static uint64_t first_id(struct recorder *r)
 {
-	size_t n = (size_t)r->evl.nr_cpus * r->evl.nr_threads;
+	const struct rec_evsel *ev = r->evl.evsels[0];
+	int n = rec_evlist_nr_slots(&r->evl);
 
-	for (size_t i = 0; i < n; i++)
-		if (r->evl.fds[i] >= 0)
-			return r->evl.ids[i];
+	for (int i = 0; i < n; i++)
+		if (ev->fds[i] >= 0)
+			return ev->ids[i];
 	return 0;
 }
 
@@ -198,19 +211,24 @@ static int synthesize(struct recorder *r)
 {
 	struct rec_synth s = {
 		.out = &r->out,
-		.sample_type = r->opts.events[0].attr.attr.sample_type,
+		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
 		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
 	if (ret)
 		return ret;
-	if (r->opts.system_wide)
+	if (r->opts.t.system_wide)
 		return rec_synth_all(&s);
-	for (int i = 0; i < r->opts.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.pids_are_tids ? tgid_of(r->opts.pids[i])
-								  : r->opts.pids[i]);
-	if (!ret && r->have_workload && !r->opts.nr_pids) {
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								    : r->opts.t.pids[i]);
+	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
 		char path[64], comm[64];
 
@@ -219,13 +237,16 @@ static int synthesize(struct recorder *r)
 			comm[strcspn(comm, "\n")] = '\0';
 			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
 		}
+		if (!ret && s.namespaces)
+			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
 	}
 	return ret;
 }
 
 static int setup_poll(struct recorder *r, struct pc_error *err)
 {
-	size_t n = (size_t)r->evl.nr_events * r->evl.nr_cpus * r->evl.nr_threads;
+	int per_event = rec_evlist_nr_slots(&r->evl);
+	size_t n = (size_t)r->evl.nr_evsels * per_event;
 
 	r->pfds = calloc(n + PFD_EVENTS, sizeof(*r->pfds));
 	if (!r->pfds)
@@ -236,17 +257,21 @@ static int setup_poll(struct recorder *r, struct pc_error *err)
 	r->pfds[PFD_SWITCH] = (struct pollfd){ .fd = r->m.switchfd, .events = POLLIN };
 	r->pfds[PFD_CONTROL] = (struct pollfd){ .fd = r->m.ctl.ctl_fd, .events = POLLIN };
 	r->nr_pfds = PFD_EVENTS;
-	for (size_t i = 0; i < n; i++) {
-		bool ring = false;
+	for (int e = 0; e < r->evl.nr_evsels; e++) {
+		const struct rec_evsel *ev = r->evl.evsels[e];
 
-		if (r->evl.fds[i] < 0)
-			continue;
-		for (int k = 0; k < r->evl.nr_rings; k++)
-			ring |= r->evl.rings[k].fd == r->evl.fds[i];
-		r->pfds[r->nr_pfds++] = (struct pollfd){
-			.fd = r->evl.fds[i], .events = ring ? POLLIN : 0,
-		};
-		r->alive++;
+		for (int i = 0; i < per_event; i++) {
+			bool ring = false;
+
+			if (ev->fds[i] < 0)
+				continue;
+			for (int k = 0; k < r->evl.nr_rings; k++)
+				ring |= r->evl.rings[k].fd == ev->fds[i];
+			r->pfds[r->nr_pfds++] = (struct pollfd){
+				.fd = ev->fds[i], .events = ring ? POLLIN : 0,
+			};
+			r->alive++;
+		}
 	}
 	return 0;
 }
@@ -354,7 +379,7 @@ static void set_enabled(struct recorder *r, bool on)
 	 * first enable, nearer to the first samples.
 	 */
 	if (on && r->opts.out.delay_ms && !r->m.synthesized_late &&
-	    (r->opts.system_wide || r->opts.nr_pids || !r->have_workload)) {
+	    (r->opts.t.system_wide || r->opts.t.nr_pids || r->opts.t.user || !r->have_workload)) {
 		r->m.synthesized_late = true;
 		if (synthesize_again(r))
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
@@ -551,19 +576,24 @@ static int synthesize_again(struct recorder *r)
 {
 	struct rec_synth s = {
 		.out = &r->out,
-		.sample_type = r->opts.events[0].attr.attr.sample_type,
+		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
 		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
 	if (ret)
 		return ret;
-	if (r->opts.system_wide)
+	if (r->opts.t.system_wide)
 		return rec_synth_all(&s);
-	for (int i = 0; i < r->opts.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.pids_are_tids ? tgid_of(r->opts.pids[i])
-								  : r->opts.pids[i]);
-	if (!ret && r->have_workload && !r->wl.exited)
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								    : r->opts.t.pids[i]);
+	if (!ret && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
 		ret = rec_synth_process(&s, r->wl.pid);
 	return ret;
 }
@@ -575,7 +605,7 @@ static int start_file(struct recorder *r, struct pc_error *err)
 	if (ret)
 		return ret;
 	pd_writer_set_cmdline(&r->w, r->m.cmd_argc, r->m.cmd_argv);
-	ret = rec_tracing_data(&r->w, &r->opts, err);
+	ret = rec_tracing_data(&r->w, &r->evl, err);
 	if (!ret)
 		ret = write_header_and_ids(r, err);
 	if (!ret)
@@ -635,14 +665,17 @@ static int start_modes(struct recorder *r, struct pc_error *err)
 
 static int run(struct recorder *r, int argc, char **argv)
 {
+	struct rec_target target = {
+		.pids = r->opts.t.pids, .nr_pids = r->opts.t.nr_pids,
+		.pids_are_tids = r->opts.t.pids_are_tids, .system_wide = r->opts.t.system_wide,
+		.cpu_list = r->opts.t.cpu_list, .per_thread = r->opts.t.per_thread,
+		.mmap_pages = r->opts.mmap_pages, .overwrite = r->opts.out.overwrite,
+	};
 	struct pc_error err = { 0 };
 	int ret, code;
 
-	/* -D: perf's tracking dummy, so that the tasks are tracked from exec on */
-	if (r->opts.out.delay_ms && rec_events_parse(&r->opts, "dummy", &err))
-		return fail(NULL, &err);
-	rec_events_config(&r->opts);
-	if (rec_events_check_freq(&r->opts, &err))
+	if (rec_events_config(&r->evl, &r->opts, &err) ||
+	    rec_events_check_freq(&r->evl, &r->opts, &err))
 		return fail(NULL, &err);
 	if (setup_signals(r, &err))
 		return fail(NULL, &err);
@@ -651,7 +684,21 @@ static int run(struct recorder *r, int argc, char **argv)
 			return fail(NULL, &err);
 		r->have_workload = true;
 	}
-	if (rec_evlist_open(&r->evl, &r->opts, r->have_workload ? r->wl.pid : -1, &err)) {
+	target.workload = r->have_workload ? r->wl.pid : -1;
+	if (r->opts.t.user) {
+		if (rec_user_pids(r->opts.t.user, &r->user_pids, &r->nr_user_pids, &err)) {
+			code = fail(NULL, &err);
+			goto out_kill;
+		}
+		target.pids = r->user_pids;
+		target.nr_pids = r->nr_user_pids;
+		target.skip_gone = true;
+	}
+	if (rec_cgroups_open(&r->evl, &r->opts.sb, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
+	if (rec_evlist_open(&r->evl, &target, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -699,7 +746,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		finish_file(r, &code);
 		return EXIT_ERROR;
 	}
-	if (r->have_workload && !r->opts.system_wide && !r->opts.nr_pids) {
+	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
@@ -758,6 +805,22 @@ out_kill:
 	return code;
 }
 
+/* The events of -e (cycles without one): an error here is a usage error. */
+static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
+			struct pc_error *err)
+{
+	int ret = 0;
+
+	for (int i = 0; i < opts->nr_event_specs && !ret; i++)
+		ret = rec_events_parse(evl, opts->event_specs[i], err);
+	if (!ret && !evl->nr_evsels)
+		ret = rec_events_parse(evl, "cycles", err);
+	/* -D: perf's tracking dummy, so that the tasks are tracked from exec on */
+	if (!ret && opts->out.delay_ms)
+		ret = rec_events_parse(evl, "dummy", err);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r = { .sigfd = -1, .timerfd = -1,
@@ -776,6 +839,14 @@ int cmd_record(int argc, char **argv)
 		rec_opts_free(&r.opts);
 		return EXIT_USAGE;
 	}
+	ret = build_events(&r.evl, &r.opts, &err);
+	if (ret) {
+		fprintf(stderr, "perfcheck record: %s\n", err.msg);
+		fprintf(stderr, "See 'perfcheck record --help'.\n");
+		rec_evlist_free(&r.evl);
+		rec_opts_free(&r.opts);
+		return EXIT_USAGE;
+	}
 	ret = run(&r, argc, argv);
 
 	if (r.sigfd >= 0)
@@ -788,10 +859,11 @@ int cmd_record(int argc, char **argv)
 		close(r.m.switchfd);
 	rec_control_close(&r.m.ctl);
 	rec_outfile_ring_free(&r.m.files);
-	rec_evlist_close(&r.evl);
+	rec_evlist_free(&r.evl);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
 	free(r.pfds);
+	free(r.user_pids);
 	free(r.bounce);
 	rec_opts_free(&r.opts);
 	return ret;
