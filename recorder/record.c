@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfcheck record: the command.  Signals arrive through a signalfd and the
- * timeout through a timerfd, both in the same poll set as the rings, so
- * every stop condition is handled in one place, between two drains.
+ * perfcheck record: the command.  Signals arrive through a signalfd, the
+ * timeout, -D's delay and --switch-output's period through timerfds and
+ * --control's commands through their fd, all in the same poll set as the
+ * rings, so every stop condition is handled in one place, between two
+ * drains.  The output file is record_file.c's, the tasks' records
+ * record_synth.c's.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -25,6 +28,7 @@
 #include "recorder/evlist.h"
 #include "recorder/open_features.h"
 #include "recorder/options.h"
+#include "recorder/record_int.h"
 #include "recorder/outfile.h"
 #include "recorder/output.h"
 #include "recorder/summary.h"
@@ -35,48 +39,6 @@
 #include "recorder/workload.h"
 #include "util/log.h"
 #include "util/sys.h"
-
-#define EXIT_USAGE	129
-#define EXIT_ERROR	255
-#define EXIT_TIMEOUT	124
-#define EXIT_NOEXEC	127
-
-/* The modes of output_opts.h at run time: -D, --control, --switch-output. */
-struct rec_modes {
-	int delayfd;			/* -D: one-shot timerfd, -1 */
-	int switchfd;			/* --switch-output=TIME: periodic timerfd, -1 */
-	struct rec_control ctl;		/* --control */
-	struct rec_outfile_ring files;	/* the files written (--switch-max-files) */
-	bool switch_pending;
-	bool synthesized_late;		/* -D: the tasks, at the first enable */
-	int cmd_argc;			/* our own command line, for each file's CMDLINE */
-	char **cmd_argv;
-};
-
-/* Fixed slots of the poll set; the events follow. */
-enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
-
-struct recorder {
-	struct rec_opts opts;
-	struct rec_evlist evl;
-	struct rec_workload wl;
-	bool have_workload;
-	pid_t *user_pids;		/* -u: the user's processes at the start */
-	int nr_user_pids;
-	struct pd_writer w;
-	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
-	bool placed;			/* renamed into place (or a pipe) */
-	struct rec_output out;
-	int sigfd, timerfd;
-	struct pollfd *pfds;
-	int nr_pfds;
-	int alive;			/* event fds not hung up */
-	uint8_t *bounce;
-	/* why we stopped */
-	bool stopping, timed_out, dump_pending, size_limit;
-	int got_signal;
-	struct rec_modes m;
-};
 
 static int fail(const char *what, struct pc_error *err)
 {
@@ -104,143 +66,6 @@ static int setup_signals(struct recorder *r, struct pc_error *err)
 		return pc_error_set(err, errno, "signalfd: %s", strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
-}
-
-static int write_header_and_ids(struct recorder *r, struct pc_error *err)
-{
-	struct rec_evlist *evl = &r->evl;
-	int per_event = rec_evlist_nr_slots(evl);
-	uint64_t *ids = malloc(per_event * sizeof(uint64_t));
-	int ret = 0;
-
-	if (!ids)
-		return pc_error_set(err, ENOMEM, "out of memory");
-	for (int e = 0; e < evl->nr_evsels && !ret; e++) {
-		struct rec_evsel *ev = evl->evsels[e];
-		uint32_t n = 0;
-
-		for (int i = 0; i < per_event; i++)
-			if (ev->fds[i] >= 0)
-				ids[n++] = ev->ids[i];
-		ret = pd_writer_add_evsel(&r->w, &ev->attr.attr, ids, n, ev->name, err);
-	}
-	free(ids);
-	if (ret)
-		return ret;
-	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
-	rec_open_features_write(&r->w, evl);
-	if (r->opts.out.comp_level) {
-		/* perf's mmap_len: the data pages and the control page */
-		size_t mmap_len = evl->nr_rings ? evl->rings[0].map_len : 129 * 4096;
-
-		ret = pd_writer_set_compression(&r->w, r->opts.out.comp_level,
-						(uint32_t)mmap_len, err);
-		if (ret)
-			return ret;
-	}
-	return pd_writer_begin_data(&r->w, err);
-}
-
-/*
- * The file is written under a temporary name until its events are open and
- * its header is on disk: only then does the previous file become FILE.old
- * and the new one take its name, so a recording that fails to start leaves
- * the previous one where it was.
- */
-static int open_output(struct recorder *r, struct pc_error *err)
-{
-	if (r->opts.out.pipe) {
-		r->placed = true;
-		return pd_writer_open_pipe(&r->w, STDOUT_FILENO, "-", err);
-	}
-	if (rec_outfile_tmpname(r->opts.output, r->tmp_path, sizeof(r->tmp_path), err))
-		return -ENAMETOOLONG;
-	return pd_writer_open(&r->w, r->tmp_path, err);
-}
-
-static int place_output(struct recorder *r, struct pc_error *err)
-{
-	int ret;
-
-	if (r->placed)
-		return 0;
-	ret = rec_outfile_rotate(r->opts.output, err);
-	if (!ret)
-		ret = pd_writer_rename(&r->w, r->opts.output, err);
-	if (!ret)
-		r->placed = true;
-	return ret;
-}
-
-static void discard_output(struct recorder *r)
-{
-	pd_writer_abort(&r->w);
-	if (!r->placed && r->tmp_path[0])
-		unlink(r->tmp_path);
-}
-
-static uint64_t first_id(struct recorder *r)
-{
-	const struct rec_evsel *ev = r->evl.evsels[0];
-	int n = rec_evlist_nr_slots(&r->evl);
-
-	for (int i = 0; i < n; i++)
-		if (ev->fds[i] >= 0)
-			return ev->ids[i];
-	return 0;
-}
-
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], buf[2048], *p;
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "r");
-	if (!f)
-		return tid;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strstr(buf, "\nTgid:");
-	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
-}
-
-static int synthesize(struct recorder *r)
-{
-	struct rec_synth s = {
-		.out = &r->out,
-		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
-		.id = first_id(r),
-		.namespaces = r->opts.sb.namespaces,
-	};
-	int ret = rec_synth_kernel_mmap(&s);
-
-	if (!ret && r->opts.sb.cgroups)
-		ret = rec_synth_cgroups(&s);
-	if (ret)
-		return ret;
-	if (r->opts.t.system_wide)
-		return rec_synth_all(&s);
-	for (int i = 0; i < r->nr_user_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->user_pids[i]);
-	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
-								    : r->opts.t.pids[i]);
-	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
-		/* the name it has until exec, as perf does: samples start at exec */
-		char path[64], comm[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
-		if (pc_read_file(path, comm, sizeof(comm)) > 0) {
-			comm[strcspn(comm, "\n")] = '\0';
-			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
-		}
-		if (!ret && s.namespaces)
-			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
-	}
-	return ret;
 }
 
 static int setup_poll(struct recorder *r, struct pc_error *err)
@@ -368,8 +193,6 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 	return 0;
 }
 
-static int synthesize_again(struct recorder *r);
-
 /* -D and --control enable/disable, with perf's messages */
 static void set_enabled(struct recorder *r, bool on)
 {
@@ -381,7 +204,7 @@ static void set_enabled(struct recorder *r, bool on)
 	if (on && r->opts.out.delay_ms && !r->m.synthesized_late &&
 	    (r->opts.t.system_wide || r->opts.t.nr_pids || r->opts.t.user || !r->have_workload)) {
 		r->m.synthesized_late = true;
-		if (synthesize_again(r))
+		if (recorder_synthesize_tasks(r))
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
 	}
 	rec_evlist_enable(&r->evl, on);
@@ -419,8 +242,6 @@ static void handle_control(struct recorder *r)
 	}
 	r->pfds[PFD_CONTROL].fd = r->m.ctl.ctl_fd;
 }
-
-static int switch_file(struct recorder *r, struct pc_error *err);
 
 /* --overwrite: what each write_backward ring holds at the end, as one round */
 static int read_overwritten(struct recorder *r, struct pc_error *err)
@@ -460,7 +281,7 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 		}
 		if (r->m.switch_pending && !r->stopping) {
 			r->m.switch_pending = false;
-			ret = switch_file(r, err);
+			ret = recorder_switch_file(r, err);
 			if (ret)
 				return ret;
 		}
@@ -515,127 +336,6 @@ static int exit_code(struct recorder *r)
 	if (r->got_signal)
 		return 128 + r->got_signal;
 	return 0;
-}
-
-/*
- * Finalizes the current file; with --switch-output or --timestamp-filename
- * it then takes its timestamped name (perf.data.YYYYMMDDHHMMSSmmm), and
- * --switch-max-files removes the oldest.  name gets the final name.
- */
-static int end_file(struct recorder *r, char *name, size_t size, uint64_t *original,
-		    struct pc_error *err)
-{
-	uint64_t in, out;
-	int ret;
-
-	if (r->out.dsos && !r->opts.out.no_buildid)
-		rec_dsos_write_build_ids(r->out.dsos, &r->w);
-	pd_writer_totals(&r->w, &in, &out);
-	*original = r->opts.out.comp_level ? in : 0;
-	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);
-	ret = pd_writer_finish(&r->w, err);
-	if (ret || r->opts.out.pipe)
-		return ret;
-	if (r->out.write_errno)
-		rec_summary_recount(r->opts.output, &r->out.stats);
-	if (!r->opts.out.switch_mode && !r->opts.out.timestamp_filename)
-		return 0;
-	ret = rec_outfile_timestamped(r->opts.output, name, size, err);
-	if (!ret && rename(r->opts.output, name))
-		ret = pc_error_set(err, errno, "cannot rename %s to %s: %s", r->opts.output, name,
-				   strerror(errno));
-	if (!ret && r->opts.out.switch_mode && rec_outfile_ring_add(&r->m.files, name))
-		ret = pc_error_set(err, ENOMEM, "out of memory");
-	return ret;
-}
-
-static int finish_file(struct recorder *r, int *code)
-{
-	struct pc_error err = { 0 };
-	char name[PATH_MAX];
-	uint64_t original;
-	struct stat st;
-
-	if (end_file(r, name, sizeof(name), &original, &err)) {
-		*code = fail(NULL, &err);
-		return -1;
-	}
-	if (r->opts.out.pipe) {
-		/* the bytes that went down the pipe (the writer counts them) */
-		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
-		return 0;
-	}
-	if (stat(name, &st))
-		st.st_size = 0;
-	rec_summary_print(name, (uint64_t)st.st_size, original, &r->out.stats);
-	return 0;
-}
-
-/* The records of the tasks a new file of --switch-output starts with. */
-static int synthesize_again(struct recorder *r)
-{
-	struct rec_synth s = {
-		.out = &r->out,
-		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
-		.id = first_id(r),
-		.namespaces = r->opts.sb.namespaces,
-	};
-	int ret = rec_synth_kernel_mmap(&s);
-
-	if (!ret && r->opts.sb.cgroups)
-		ret = rec_synth_cgroups(&s);
-	if (ret)
-		return ret;
-	if (r->opts.t.system_wide)
-		return rec_synth_all(&s);
-	for (int i = 0; i < r->nr_user_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->user_pids[i]);
-	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
-								    : r->opts.t.pids[i]);
-	if (!ret && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
-		ret = rec_synth_process(&s, r->wl.pid);
-	return ret;
-}
-
-static int start_file(struct recorder *r, struct pc_error *err)
-{
-	int ret = open_output(r, err);
-
-	if (ret)
-		return ret;
-	pd_writer_set_cmdline(&r->w, r->m.cmd_argc, r->m.cmd_argv);
-	ret = rec_tracing_data(&r->w, &r->evl, err);
-	if (!ret)
-		ret = write_header_and_ids(r, err);
-	if (!ret)
-		ret = place_output(r, err);
-	if (ret)
-		discard_output(r);
-	return ret;
-}
-
-/* --switch-output: this file ends at a round boundary, the next one begins. */
-static int switch_file(struct recorder *r, struct pc_error *err)
-{
-	char name[PATH_MAX];
-	uint64_t original;
-	int ret = end_file(r, name, sizeof(name), &original, err);
-
-	if (ret)
-		return ret;
-	if (pc_verbose >= 0)
-		fprintf(stderr, "[ perfcheck record: dump data: Woken up %llu times ]\n"
-			"[ perfcheck record: Dump %s ]\n",
-			(unsigned long long)r->out.stats.wakeups, name);
-	r->out.stats.wakeups = 0;
-	r->placed = false;
-	ret = start_file(r, err);
-	if (!ret && synthesize_again(r)) {
-		*err = r->out.err;
-		ret = -EIO;
-	}
-	return ret;
 }
 
 static int start_modes(struct recorder *r, struct pc_error *err)
@@ -732,25 +432,25 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 	r->m.cmd_argc = argc;
 	r->m.cmd_argv = argv;
-	if (start_file(r, &err)) {
+	if (recorder_start_file(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (!r->opts.out.tail_synthesize && synthesize(r)) {
+	if (!r->opts.out.tail_synthesize && recorder_synthesize(r)) {
 		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 		fail(NULL, &r->out.err);
 		if (r->have_workload) {
 			rec_workload_kill(&r->wl, SIGKILL);
 			rec_workload_reap(&r->wl, true);
 		}
-		finish_file(r, &code);
+		recorder_finish_file(r, &code);
 		return EXIT_ERROR;
 	}
 	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
-			finish_file(r, &code);
+			recorder_finish_file(r, &code);
 			return EXIT_NOEXEC;
 		}
 	} else {
@@ -759,7 +459,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		if (r->have_workload && rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
-			finish_file(r, &code);
+			recorder_finish_file(r, &code);
 			return EXIT_NOEXEC;
 		}
 	}
@@ -775,7 +475,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		ret = drain_all(r, &err);
 	if (!ret && r->opts.out.overwrite)
 		ret = read_overwritten(r, &err);
-	if (!ret && r->opts.out.tail_synthesize && synthesize_again(r)) {
+	if (!ret && r->opts.out.tail_synthesize && recorder_synthesize_tasks(r)) {
 		err = r->out.err;
 		ret = -EIO;
 	}
@@ -793,7 +493,7 @@ static int run(struct recorder *r, int argc, char **argv)
 			fail(NULL, &err);
 		code = EXIT_ERROR;
 	}
-	if (finish_file(r, &code))
+	if (recorder_finish_file(r, &code))
 		return EXIT_ERROR;
 	return code;
 
