@@ -109,16 +109,16 @@ static void handle_signals(struct recorder *r)
 		switch (si.ssi_signo) {
 		case SIGCHLD:
 			if (r->have_workload && rec_workload_reap(&r->wl, false))
-				r->stopping = true;
+				r->why.stopping = true;
 			break;
 		case SIGINT:
 		case SIGTERM:
-			r->got_signal = (int)si.ssi_signo;
-			r->stopping = true;
+			r->why.got_signal = (int)si.ssi_signo;
+			r->why.stopping = true;
 			break;
 		case SIGUSR2:
 			if (r->out.snap)
-				r->dump_pending = true;
+				r->why.dump_pending = true;
 			if (r->opts.out.switch_mode == REC_SWITCH_SIGNAL)
 				r->m.switch_pending = true;
 			break;
@@ -134,7 +134,7 @@ static uint64_t flush_min(struct recorder *r, const struct rec_ring *ring)
 {
 	uint64_t min = r->opts.out.mmap_flush;
 
-	if (r->stopping || min <= 1)
+	if (r->why.stopping || min <= 1)
 		return 0;
 	return min > ring->size / 4 ? ring->size / 4 : min;
 }
@@ -177,15 +177,15 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 			return ret;
 		}
 	}
-	if (r->opts.out.max_size && !r->size_limit &&
+	if (r->opts.out.max_size && !r->why.size_limit &&
 	    r->w.data_start + r->w.data_size >= r->opts.out.max_size) {
 		/* as perf: say so, stop, and finalize what was written */
 		if (pc_verbose >= 0)
 			fprintf(stderr, "[ perfcheck record: size limit reached (%llu KB), "
 				"stopping session ]\n",
 				(unsigned long long)(r->opts.out.max_size / 1024));
-		r->size_limit = true;
-		r->stopping = true;
+		r->why.size_limit = true;
+		r->why.stopping = true;
 	}
 	if (r->opts.out.switch_mode == REC_SWITCH_SIZE &&
 	    r->w.data_size >= r->opts.out.switch_size)
@@ -226,11 +226,11 @@ static void handle_control(struct recorder *r)
 			break;
 		case REC_CTL_SNAPSHOT:
 			/* as perf: the snapshot ring is dumped, or the output switched */
-			r->dump_pending = r->out.snap != NULL;
+			r->why.dump_pending = r->out.snap != NULL;
 			r->m.switch_pending = r->opts.out.switch_mode != REC_SWITCH_NONE;
 			break;
 		case REC_CTL_STOP:
-			r->stopping = true;
+			r->why.stopping = true;
 			break;
 		case REC_CTL_PING:
 		case REC_CTL_UNKNOWN:
@@ -271,21 +271,21 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 		ret = drain_all(r, err);
 		if (ret)
 			return ret;
-		if (r->dump_pending) {
-			r->dump_pending = false;
+		if (r->why.dump_pending) {
+			r->why.dump_pending = false;
 			ret = rec_output_dump_snapshot(&r->out);
 			if (ret) {
 				*err = r->out.err;
 				return ret;
 			}
 		}
-		if (r->m.switch_pending && !r->stopping) {
+		if (r->m.switch_pending && !r->why.stopping) {
 			r->m.switch_pending = false;
 			ret = recorder_switch_file(r, err);
 			if (ret)
 				return ret;
 		}
-		if (r->stopping)
+		if (r->why.stopping)
 			return 0;
 		if (poll(r->pfds, r->nr_pfds, -1) < 0) {
 			if (errno == EINTR)
@@ -297,8 +297,8 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 			handle_signals(r);
 		if (r->timerfd >= 0 && (r->pfds[PFD_TIMEOUT].revents & POLLIN) &&
 		    rec_timeout_expired(r->timerfd)) {
-			r->timed_out = true;
-			r->stopping = true;
+			r->why.timed_out = true;
+			r->why.stopping = true;
 		}
 		if (r->m.delayfd >= 0 && (r->pfds[PFD_DELAY].revents & POLLIN) &&
 		    rec_timeout_expired(r->m.delayfd)) {
@@ -316,16 +316,16 @@ static int record_loop(struct recorder *r, struct pc_error *err)
 			/* the event's task and all its children are gone */
 			r->pfds[i].fd = -1;
 			if (--r->alive == 0 && !r->have_workload)
-				r->stopping = true;
+				r->why.stopping = true;
 		}
 	}
 }
 
 static int exit_code(struct recorder *r)
 {
-	if (r->timed_out)
+	if (r->why.timed_out)
 		return EXIT_TIMEOUT;
-	if (r->size_limit)
+	if (r->why.size_limit)
 		return 0;
 	if (r->have_workload && r->wl.exited) {
 		if (WIFEXITED(r->wl.status))
@@ -333,8 +333,8 @@ static int exit_code(struct recorder *r)
 		if (WIFSIGNALED(r->wl.status))
 			return 128 + WTERMSIG(r->wl.status);
 	}
-	if (r->got_signal)
-		return 128 + r->got_signal;
+	if (r->why.got_signal)
+		return 128 + r->why.got_signal;
 	return 0;
 }
 
@@ -470,7 +470,7 @@ static int run(struct recorder *r, int argc, char **argv)
 	ret = record_loop(r, &err);
 	/* stop the kernel side, then take what is left */
 	rec_evlist_enable(&r->evl, false);
-	r->stopping = true;		/* the last drain takes everything */
+	r->why.stopping = true;		/* the last drain takes everything */
 	if (!ret)
 		ret = drain_all(r, &err);
 	if (!ret && r->opts.out.overwrite)

@@ -66,33 +66,33 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 static int open_output(struct recorder *r, struct pc_error *err)
 {
 	if (r->opts.out.pipe) {
-		r->placed = true;
+		r->file.placed = true;
 		return pd_writer_open_pipe(&r->w, STDOUT_FILENO, "-", err);
 	}
-	if (rec_outfile_tmpname(r->opts.output, r->tmp_path, sizeof(r->tmp_path), err))
+	if (rec_outfile_tmpname(r->opts.output, r->file.tmp_path, sizeof(r->file.tmp_path), err))
 		return -ENAMETOOLONG;
-	return pd_writer_open(&r->w, r->tmp_path, err);
+	return pd_writer_open(&r->w, r->file.tmp_path, err);
 }
 
 static int place_output(struct recorder *r, struct pc_error *err)
 {
 	int ret;
 
-	if (r->placed)
+	if (r->file.placed)
 		return 0;
 	ret = rec_outfile_rotate(r->opts.output, err);
 	if (!ret)
 		ret = pd_writer_rename(&r->w, r->opts.output, err);
 	if (!ret)
-		r->placed = true;
+		r->file.placed = true;
 	return ret;
 }
 
 static void discard_output(struct recorder *r)
 {
 	pd_writer_abort(&r->w);
-	if (!r->placed && r->tmp_path[0])
-		unlink(r->tmp_path);
+	if (!r->file.placed && r->file.tmp_path[0])
+		unlink(r->file.tmp_path);
 }
 
 /*
@@ -180,7 +180,7 @@ int recorder_switch_file(struct recorder *r, struct pc_error *err)
 			"[ perfcheck record: Dump %s ]\n",
 			(unsigned long long)r->out.stats.wakeups, name);
 	r->out.stats.wakeups = 0;
-	r->placed = false;
+	r->file.placed = false;
 	ret = recorder_start_file(r, err);
 	if (!ret && recorder_synthesize_tasks(r)) {
 		*err = r->out.err;

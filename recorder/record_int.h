@@ -39,6 +39,18 @@ struct rec_modes {
 	char **cmd_argv;
 };
 
+/* The output file's name while it starts (record_file.c). */
+struct rec_file_state {
+	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
+	bool placed;			/* renamed into place (or a pipe) */
+};
+
+/* Why the loop stops. */
+struct rec_stop {
+	bool stopping, timed_out, dump_pending, size_limit;
+	int got_signal;
+};
+
 /* Fixed slots of the poll set; the events follow. */
 enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
 
@@ -50,17 +62,14 @@ struct recorder {
 	pid_t *user_pids;		/* -u: the user's processes at the start */
 	int nr_user_pids;
 	struct pd_writer w;
-	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
-	bool placed;			/* renamed into place (or a pipe) */
+	struct rec_file_state file;
 	struct rec_output out;
 	int sigfd, timerfd;
 	struct pollfd *pfds;
 	int nr_pfds;
 	int alive;			/* event fds not hung up */
 	uint8_t *bounce;
-	/* why we stopped */
-	bool stopping, timed_out, dump_pending, size_limit;
-	int got_signal;
+	struct rec_stop why;
 	struct rec_modes m;
 };
 
