@@ -101,6 +101,14 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
+# unit_unwind carries the aarch64 unwinding fixture (.incbin)
+$(BUILD)/obj/selftests/unit_unwind.o: fixtures/unwind/arm64/work fixtures/unwind/arm64/work.dump
+
+# bench/unwind reads perf.data maps with the selftests' small map table
+$(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfcheck.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
+
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
