@@ -168,8 +168,13 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 			return ret;
 		}
 	}
-	/* whole rounds reach the disk now: a SIGKILL loses at most the current one */
-	if (r->out.stats.bytes != before) {
+	/*
+	 * whole rounds reach the disk now: a SIGKILL loses at most the current
+	 * one.  With -z the writer's buffer (256 KiB) is compressed when full
+	 * instead: a flush per pass would cut the zstd stream into many small
+	 * blocks and cost perf's ratio.
+	 */
+	if (r->out.stats.bytes != before && !r->opts.out.comp_level) {
 		int ret = pd_writer_flush(&r->w, err);
 
 		if (ret) {
