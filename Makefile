@@ -131,7 +131,11 @@ $(BUILD)/ksft/%: $(LINUX_SRC)/.complete
 	@mkdir -p $(dir $@)
 	$(CC) -g -D_GNU_SOURCE -w -I$(KSFT_DIR) $(LDFLAGS) -o $@ $(KSFT_DIR)/perf_events/$*.c -lpthread
 
-guest: all $(BUILD)/vm/init $(KSFT_BIN)
+$(BUILD)/vm/perftest: vm/perftest.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+guest: all $(BUILD)/vm/init $(BUILD)/vm/perftest $(KSFT_BIN)
 
 static:
 	$(MAKE) STATIC=1 SAN= guest

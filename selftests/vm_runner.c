@@ -39,7 +39,8 @@ static void put(const char *dir, const char *name, const char *text)
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return;
 	f = fopen(path, "w");
 	if (!f)
 		return;
@@ -71,11 +72,13 @@ static char *slurp(const char *dir, const char *name)
  * CONSOLE, asking for the kernel's mmap selftest; extra matrix rows may be
  * given.  Fills run and returns the result.json of row 6.1 (malloc'd).
  */
-static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
-		    const char *console, int hang, const char *extra_rows)
+static char *replay_ex(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
+		       const char *console, int hang, const char *extra_rows, const char *tests,
+		       const char *artifacts)
 {
 	char matrix[PATH_MAX], results[PATH_MAX], qemu[PATH_MAX], stat[PATH_MAX],
-	     runner[PATH_MAX], env_console[PATH_MAX + 32], rows[2 * PATH_MAX];
+	     runner[PATH_MAX], env_console[PATH_MAX + 32], rows[2 * PATH_MAX],
+	     env_art[PATH_MAX + 32];
 	const char *src = srcdir();
 
 	put(dir, "console.txt", console);
@@ -87,14 +90,63 @@ static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const
 	snprintf(stat, sizeof(stat), "%s/build/static", src);
 	snprintf(runner, sizeof(runner), "%s/vm/run", src);
 	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", dir);
-	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", "PERFCHECK_NO_UPSTREAM=1", qemu,
-			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=",
+	snprintf(env_art, sizeof(env_art), "PCVM_FAKE_ARTIFACTS=%s", artifacts ? artifacts : "");
+	/* perf test is part of the upstream suite: only asked for, it runs with it */
+	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg",
+			 strcmp(tests, "perf-test") ? "PERFCHECK_NO_UPSTREAM=1" : "PERFCHECK_NO_UPSTREAM=", qemu,
+			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=", env_art,
 			 runner, "-q", "-j", "2", "--matrix", matrix, "--results", results,
 			 "--static", stat, "--boot-timeout", "5", "--step-timeout", "2",
-			 "all", "mmap", NULL };
+			 "all", (char *)tests, NULL };
 
 	EXPECT_EQ(0, pc_test_run(run, 120, argv));
 	return slurp(results, "6.1/result.json");
+}
+
+static char *replay(struct __test_metadata *_metadata, struct pc_run *run, const char *dir,
+		    const char *console, int hang, const char *extra_rows)
+{
+	return replay_ex(_metadata, run, dir, console, hang, extra_rows, "mmap", NULL);
+}
+
+/* The artifacts a guest would ship: its facts (init --facts) and probe result. */
+static char *guest_artifacts(const char *dir, const char *facts, const char *probe_json)
+{
+	static char art[PATH_MAX];
+	char cmd[2 * PATH_MAX + 64], sub[PATH_MAX];
+
+	if (snprintf(art, sizeof(art), "%s/art", dir) >= (int)sizeof(art))
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/collect/facts' '%s/collect/probe-json'", art, art);
+	if (system(cmd))
+		return NULL;
+	if (snprintf(sub, sizeof(sub), "%s/collect/facts", art) >= (int)sizeof(sub))
+		return NULL;
+	put(sub, "facts.txt", facts);
+	if (snprintf(sub, sizeof(sub), "%s/collect/probe-json", art) >= (int)sizeof(sub))
+		return NULL;
+	put(sub, "probe.json", probe_json);
+	return art;
+}
+
+/* The reason of case ID in a result.json, "" when absent. */
+static const char *case_reason(const char *result, const char *id)
+{
+	static char reason[512];
+	char key[512];
+	const char *p, *end;
+
+	snprintf(key, sizeof(key), "\"id\" : \"%s\",", id);
+	p = strstr(result, key);
+	if (!p)
+		return "";
+	end = strchr(p, '}');
+	p = strstr(p, "\"reason\" : \"");
+	if (!p || (end && p > end))
+		return "";
+	p += strlen("\"reason\" : \"");
+	snprintf(reason, sizeof(reason), "%.*s", (int)strcspn(p, "\""), p);
+	return reason;
 }
 
 /* The status of case ID in a result.json, "" when absent. */
@@ -304,6 +356,143 @@ TEST_F_TIMEOUT(vm, shards_run_their_rows_and_merge_into_one_report, 120)
 	pc_run_free(&run);
 }
 
+#define ROE_FAIL M "begin kernel remove_on_exec timeout=30\nTAP version 13\n1..1\n" \
+		 "# RUN remove_on_exec.fork_only ...\n" \
+		 "# remove_on_exec.c:90:fork_only:Expected fd (-1) != -1 (-1)\n" \
+		 "not ok 1 remove_on_exec.fork_only\n" \
+		 M "end kernel remove_on_exec status=exit:1 elapsed_ms=40\n"
+#define ARTS M "artifacts ok\n" M "done\n"
+#define PROBE_OK M "begin probe expect timeout=30\n" M "end probe expect status=exit:0 elapsed_ms=5\n"
+#define FACTS_NO_PMU "pmu no cycles No such file or directory (errno 2)\ncpus 2\ntool.sh /bin/sh\n"
+#define FACTS_PMU "pmu yes\ncpus 2\ntool.sh /bin/sh\n"
+#define PROBE_ALL "{\"release\":\"6.1.0-test\",\"machine\":\"x86_64\",\"features\":" \
+		  "{\"sigtrap\":\"supported\",\"remove_on_exec\":\"supported\"},\"errno\":{}}"
+#define PROBE_NO_ROE "{\"release\":\"6.1.0-test\",\"machine\":\"x86_64\",\"features\":" \
+		     "{\"sigtrap\":\"missing\",\"remove_on_exec\":\"missing\"}," \
+		     "\"errno\":{\"sigtrap\":22,\"remove_on_exec\":22}}"
+
+/* vm/expectations: "needs: pmu", evaluated from the row's own facts. */
+TEST_F_TIMEOUT(vm, failure_of_a_test_needing_a_pmu_is_a_skip_on_a_row_without_one, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_NO_PMU, PROBE_ALL));
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"),
+			     "no PMU (probe: cycles No such file", 34));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F_TIMEOUT(vm, failure_of_a_test_needing_a_pmu_fails_on_a_row_with_one, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_PMU, PROBE_ALL));
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+TEST_F_TIMEOUT(vm, unmet_probe_feature_is_named_with_its_errno, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL ARTS, 0, NULL,
+				 "remove_on_exec", guest_artifacts(self->dir, FACTS_PMU, PROBE_NO_ROE));
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"),
+			     "no remove_on_exec (probe: missing, errno 22)", 44));
+	EXPECT_EQ(0, self->run.exit_code);
+}
+
+TEST_F_TIMEOUT(vm, without_facts_nothing_is_derived, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK ROE_FAIL M "done\n", 0, NULL,
+				 "remove_on_exec", NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/remove_on_exec:remove_on_exec.fork_only"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+/* vm/known-failures: by kernel range of the booted release, not by row name. */
+TEST_F_TIMEOUT(vm, known_failure_applies_by_kernel_range, 120)
+{
+	static const char wm[] = M "begin kernel watermark_signal timeout=30\nTAP version 13\n1..1\n"
+				 "not ok 1 watermark_signal.watermark_signal\n"
+				 M "end kernel watermark_signal status=exit:1 elapsed_ms=40\n" M "done\n";
+	char *console = malloc(4096);
+
+	ASSERT_NE(NULL, console);
+	snprintf(console, 4096, "%s%s%s", HELLO, PROBE_OK, wm);	/* 6.1.0-test: before 6.12 */
+	self->result = replay_ex(_metadata, &self->run, self->dir, console, 0, NULL, "watermark_signal", NULL);
+	EXPECT_STREQ("skip", case_status(self->result, "kernel/watermark_signal:watermark_signal.watermark_signal"));
+	EXPECT_EQ(0, self->run.exit_code);
+	free(self->result);
+	pc_run_free(&self->run);
+	snprintf(console, 4096, M "hello release=6.12.9-test machine=x86_64 boot_ms=2000 calib_ns=1 "
+		 "ref_ns=1 factor=7.00 tests=5\n%s%s", PROBE_OK, wm);
+	self->result = replay_ex(_metadata, &self->run, self->dir, console, 0, NULL, "watermark_signal", NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/watermark_signal:watermark_signal.watermark_signal"));
+	EXPECT_NE(0, self->run.exit_code);
+	free(console);
+}
+
+/* perf test's cases: derived by description, on the case and in its TAP line. */
+TEST_F_TIMEOUT(vm, perf_test_case_needing_a_pmu_is_a_skip_in_result_and_tap, 120)
+{
+	char results[PATH_MAX + 16];
+	char *tap;
+
+	self->result = replay_ex(_metadata, &self->run, self->dir,
+				 HELLO PROBE_OK M "begin perf-test perf-test timeout=900\nTAP version 13\n"
+				 "ok 1 2:Detect openat syscall event\n"
+				 "not ok 2 26:Object code reading\n1..2\n"
+				 M "end perf-test perf-test status=exit:0 elapsed_ms=900\n" ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, FACTS_NO_PMU, PROBE_ALL));
+	EXPECT_STREQ("pass", case_status(self->result, "perf-test/2:Detect openat syscall event"));
+	EXPECT_STREQ("skip", case_status(self->result, "perf-test/26:Object code reading"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "perf-test/26:Object code reading"), "no PMU (probe", 13));
+	snprintf(results, sizeof(results), "%s/results", self->dir);
+	tap = slurp(results, "6.1/tap/perf-test.perf-test.tap");
+	EXPECT_NE(NULL, strstr(tap, "ok 2 26:Object code reading # SKIP no PMU (probe)")) TH_LOG("%s", tap);
+	free(tap);
+}
+
+#define MMAP_FAIL M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
+		  M "end kernel mmap status=exit:1 elapsed_ms=90\n"
+#define MMAP_RETRY_OK M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nok 1 perf_mmap.rb.map\n" \
+		      M "end kernel mmap status=exit:0 elapsed_ms=90 attempt=2\n"
+#define MMAP_RETRY_FAIL M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
+			M "end kernel mmap status=exit:1 elapsed_ms=90 attempt=2\n"
+
+TEST_F_TIMEOUT(vm, fail_then_pass_on_rerun_is_flaky_never_pass, 120)
+{
+	char results[PATH_MAX + 16];
+	char *s;
+
+	self->result = replay(_metadata, &self->run, self->dir, HELLO PROBE_OK MMAP_FAIL MMAP_RETRY_OK M "done\n", 0, NULL);
+	EXPECT_STREQ("flaky", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
+	EXPECT_EQ(0, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.out, "1 flaky"));
+	snprintf(results, sizeof(results), "%s/results", self->dir);
+	s = slurp(results, "6.1/tap/kernel.mmap.tap");
+	EXPECT_NE(NULL, strstr(s, "# TODO flaky"));
+	EXPECT_NE(NULL, strstr(s, "# flaky: kernel/mmap:perf_mmap.rb.map failed, then passed"));
+	free(s);
+	s = slurp(results, "summary.md");
+	EXPECT_NE(NULL, strstr(s, "FLAKY"));
+	free(s);
+	s = slurp(results, "results.json");
+	EXPECT_NE(NULL, strstr(s, "\"flaky\" : 1"));
+	free(s);
+	s = slurp(results, "junit.xml");
+	EXPECT_NE(NULL, strstr(s, "<testcase name=\"1 perf_mmap.rb.map\"><flakyFailure message=\"failed, then passed on re-run 2"))
+		TH_LOG("%s", s);
+	free(s);
+}
+
+TEST_F_TIMEOUT(vm, fail_on_rerun_too_is_a_failure, 120)
+{
+	self->result = replay(_metadata, &self->run, self->dir, HELLO PROBE_OK MMAP_FAIL MMAP_RETRY_FAIL M "done\n", 0, NULL);
+	EXPECT_STREQ("fail", case_status(self->result, "kernel/mmap:perf_mmap.rb.map"));
+	EXPECT_NE(NULL, strstr(case_reason(self->result, "kernel/mmap:perf_mmap.rb.map"), "failed again on re-run"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
 /* The guest init's per-test timeout, for real, in its host mode. */
 TEST_F_TIMEOUT(vm, init_kills_a_test_that_outlives_its_timeout, 120)
 {
@@ -324,6 +513,200 @@ TEST_F_TIMEOUT(vm, init_kills_a_test_that_outlives_its_timeout, 120)
 	EXPECT_NE(NULL, strstr(run.out, "no newline\nPCVM:n1:end t partial status=exit:0"));
 	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:end t code status=exit:3"));
 	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:done"));
+	pc_run_free(&run);
+}
+
+/* A results directory holding one row 6.1 with these cases, features and wall time. */
+static void synth_results(const char *dir, const char *name, const char *cases, const char *features,
+			  const char *wall)
+{
+	char sub[PATH_MAX], json[4096], cmd[PATH_MAX + 32];
+
+	if (snprintf(sub, sizeof(sub), "%s/%s/6.1", dir, name) >= (int)sizeof(sub))
+		return;
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", sub);
+	if (system(cmd))
+		return;
+	snprintf(json, sizeof(json), "{\"row\":\"6.1\",\"kind\":\"file\",\"state\":\"finished\","
+		 "\"splats\":[],\"failed\":false,\"wall_s\":%s,\"cases\":[%s],\"features\":{%s}}\n",
+		 wall, cases, features);
+	put(sub, "result.json", json);
+}
+
+static int compare(struct __test_metadata *_metadata, struct pc_run *run, const char *dir)
+{
+	char report[PATH_MAX + 16], old[PATH_MAX + 16], new[PATH_MAX + 16];
+
+	snprintf(report, sizeof(report), "%s/vm/report", srcdir());
+	snprintf(old, sizeof(old), "%s/old", dir);
+	snprintf(new, sizeof(new), "%s/new", dir);
+	char *argv[] = { report, "--compare", old, new, NULL };
+
+	EXPECT_EQ(0, pc_test_run(run, 60, argv));
+	return run->exit_code;
+}
+
+TEST_F_TIMEOUT(vm, compare_catches_a_pass_turned_fail, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"fail\",\"reason\":\"x\"}",
+		      "\"sigtrap\":\"supported\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"fail\",\"reason\":\"broke\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\"", "11");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "new failures: 1\n  6.1  kernel/mmap:a: pass -> fail (broke)\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "fixed: 1\n  6.1  kernel/mmap:b: fail -> pass\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "verdict: REGRESSION")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
+TEST_F_TIMEOUT(vm, compare_catches_a_supported_feature_turned_missing, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\",\"build_id\":\"missing\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"missing\",\"build_id\":\"missing\"", "10");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  sigtrap: supported -> missing  REGRESSION"));
+	EXPECT_EQ(NULL, strstr(self->run.out, "build_id")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
+TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"pass\"}", "\"sigtrap\":\"missing\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"skip\",\"reason\":\"no PMU (probe)\"},"
+		      "{\"id\":\"kernel/mmap:b\",\"status\":\"flaky\",\"reason\":\"failed, then passed\"}",
+		      "\"sigtrap\":\"supported\"", "25");
+	EXPECT_EQ(0, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "newly skipped: 1\n  6.1  kernel/mmap:a: no PMU (probe)\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "flaky: 1\n  6.1  kernel/mmap:b: failed, then passed\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  sigtrap: missing -> supported\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  10.0s -> 25.0s"));
+	EXPECT_NE(NULL, strstr(self->run.out, "verdict: no regression")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
+/* The first program of NAMES found in PATH, or NULL. */
+static const char *browser(void)
+{
+	static const char *const names[] = { "chromium", "chromium-browser", "google-chrome" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (pc_test_have_program(names[i]))
+			return names[i];
+	return NULL;
+}
+
+/*
+ * results/index.html as a person sees it: rendered by headless Chromium,
+ * the DOM it built holds the kernel x test table with a red FAIL cell that
+ * links to the case's log and carries its reason on hover, the feature
+ * table, and the comparison with the baseline naming the regression; a
+ * screenshot is drawn.
+ */
+TEST_F_TIMEOUT(vm, page_renders_the_matrix_in_a_browser, 180)
+{
+	char report[PATH_MAX + 16], old[PATH_MAX + 16], new[PATH_MAX + 16], url[PATH_MAX + 64],
+	     shot[PATH_MAX + 32], shotarg[PATH_MAX + 48];
+	const char *b = browser();
+	struct pc_run run;
+	char *page;
+
+	if (!b)
+		SKIP(return, "no chromium in PATH (package chromium: make deps)");
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\"", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"fail\",\"reason\":\"broke <here>\"},"
+		      "{\"id\":\"perf-test/7:Simple expression parser\",\"status\":\"skip\",\"reason\":\"no PMU (probe)\"}",
+		      "\"sigtrap\":\"missing\"", "11");
+	snprintf(report, sizeof(report), "%s/vm/report", srcdir());
+	snprintf(old, sizeof(old), "%s/old", self->dir);
+	snprintf(new, sizeof(new), "%s/new", self->dir);
+	char *rargv[] = { report, "--baseline", old, new, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, rargv));
+	pc_run_free(&run);
+	page = slurp(new, "index.html");
+	EXPECT_EQ(NULL, strstr(page, "http"));	/* self-contained: nothing to fetch */
+	EXPECT_EQ(NULL, strstr(page, "<script"));
+	free(page);
+	snprintf(url, sizeof(url), "file://%s/index.html", new);
+	char *argv[] = { (char *)b, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv)) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.out, "<tbody><tr><th>test</th><th>6.1</th></tr>"));
+	EXPECT_NE(NULL, strstr(run.out, "<td class=\"c fail\" title=\"broke &lt;here&gt;\">"
+				      "<a href=\"6.1/tap/kernel.mmap.tap\">FAIL<sup>1</sup></a></td>"));
+	EXPECT_NE(NULL, strstr(run.out, "<a href=\"6.1/tap/perf-test.perf-test.tap\">skip<sup>2</sup></a>"));
+	EXPECT_NE(NULL, strstr(run.out, "<li>no PMU (probe)</li>"));
+	EXPECT_NE(NULL, strstr(run.out, "<td>sigtrap</td><td class=\"c no\">no</td>"));
+	EXPECT_NE(NULL, strstr(run.out, "REGRESSION: a new failure"));
+	EXPECT_NE(NULL, strstr(run.out, "<tr class=\"reg\"><td>new failure</td><td>6.1</td><td><code>kernel/mmap:a</code>"))
+		TH_LOG("%s", run.out);
+	pc_run_free(&run);
+	snprintf(shot, sizeof(shot), "%s/shot.png", self->dir);
+	snprintf(shotarg, sizeof(shotarg), "--screenshot=%s", shot);
+	char *sargv[] = { (char *)b, "--headless", "--no-sandbox", "--disable-gpu", shotarg,
+			  "--window-size=1000,800", url, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 120, sargv));
+	page = slurp(self->dir, "shot.png");
+	EXPECT_EQ(0, memcmp(page, "\x89PNG", 4));
+	free(page);
+	pc_run_free(&run);
+}
+
+/* The guest init re-runs a failing test once, in its own directory, but not a known failure. */
+TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
+{
+	char init[PATH_MAX], plan[PATH_MAX], out[PATH_MAX], script[PATH_MAX + 64], text[4 * PATH_MAX];
+	struct pc_run run;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	snprintf(plan, sizeof(plan), "%s/plan", self->dir);
+	snprintf(out, sizeof(out), "%s/out", self->dir);
+	snprintf(script, sizeof(script), "%s/flip.sh", self->dir);
+	/* fails the first time, passes the second */
+	snprintf(text, sizeof(text), "[ -e '%s/flipped' ] && exit 0; touch '%s/flipped'; exit 1\n",
+		 self->dir, self->dir);
+	put(self->dir, "flip.sh", text);
+	put(self->dir, "skip.sh", "exit 4\n");	/* kselftest's skip status */
+	snprintf(text, sizeof(text), "nonce n1\ntimeout 10\nretry 1\nnoretry t known\n"
+		 "run t flip /bin/sh %s\nrun t always /bin/false\nrun t known /bin/false\n"
+		 "run t skip /bin/sh %s/skip.sh\n", script, self->dir);
+	put(self->dir, "plan", text);
+	char *argv[] = { init, "--host", plan, out, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:end t flip status=exit:1 elapsed_ms="));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:begin t flip timeout=10 attempt=2"));
+	EXPECT_NE(NULL, strstr(run.out, "PCVM:n1:begin t always timeout=10 attempt=2"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t always timeout=10 attempt=3"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t known timeout=10 attempt=2"));
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:begin t skip timeout=10 attempt=2"));
+	EXPECT_NE(NULL, strstr(run.out, "attempt=2\nPCVM:n1:end t flip status=exit:0"))
+		TH_LOG("%s", run.out);
+	snprintf(script, sizeof(script), "%s/t/flip/retry", out);
+	EXPECT_EQ(0, access(script, F_OK));
+	pc_run_free(&run);
+}
+
+/* init --facts: what expectations are derived from, on this machine. */
+TEST_F_TIMEOUT(vm, init_facts_name_the_pmu_and_tools, 60)
+{
+	char init[PATH_MAX];
+	struct pc_run run;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	char *argv[] = { init, "--facts", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 30, argv));
+	EXPECT_EQ(0, strncmp(run.out, "pmu ", 4));
+	EXPECT_TRUE(!strncmp(run.out, "pmu yes\n", 8) || !strncmp(run.out, "pmu no cycles ", 14));
+	EXPECT_NE(NULL, strstr(run.out, "\ntool.sh /"));
 	pc_run_free(&run);
 }
 

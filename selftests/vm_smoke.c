@@ -125,6 +125,15 @@ TEST_F_TIMEOUT(smoke, guest_logs_no_splat, 60)
 	EXPECT_NE(NULL, strstr(self->result, "\"splats\" : []"));
 }
 
+/* The facts expectations are derived from: a TCG guest has no PMU, and says why. */
+TEST_F_TIMEOUT(smoke, guest_facts_are_collected, 60)
+{
+	EXPECT_NE(NULL, strstr(self->result, "\"facts\" : {"));
+	EXPECT_TRUE(strstr(self->result, "\"pmu\" : \"yes\"") ||
+		    strstr(self->result, "\"pmu\" : \"no cycles "));
+	EXPECT_NE(NULL, strstr(self->result, "\"tool.sh\" : \"/bin/sh\""));
+}
+
 TEST_F_TIMEOUT(smoke, speed_factor_is_measured, 60)
 {
 	EXPECT_NE(NULL, strstr(self->result, "\"factor\" : "));

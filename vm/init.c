@@ -6,6 +6,9 @@
  *                               artifacts to the NVMe disk, powers off
  *   init --host PLAN OUTDIR     runs PLAN on this machine (the matrix's host row)
  *   init --calibrate            prints the speed-calibration loop's time in ns
+ *   init --facts [PERF]         prints the machine facts that expectations are
+ *                               derived from ("KEY VALUE" lines: pmu, tools,
+ *                               kbuild, and whether PERF has a symbol table)
  *
  * Everything the host needs is printed on stdout (the serial console in a
  * guest) as lines "PCVM:NONCE:WORD ..." around each test's raw TAP.  The
@@ -19,6 +22,12 @@
  *   paranoid V          value for kernel.perf_event_paranoid (guest only)
  *   disk PATH           where the artifact tar goes (guest only)
  *   env NAME=VALUE      added to every test's environment
+ *   retry N             re-run a "run" test that failed (exit status other than
+ *                       0 and 4, or a signal) up to N times, in SUITE/NAME/retry;
+ *                       its markers carry attempt=2 (the host calls it flaky
+ *                       when it passes then)
+ *   noretry SUITE NAME  not that test (a known failure of this kernel)
+ *   test_timeout SUITE NAME S   that test's own timeout before scaling
  *   run SUITE NAME ARGV...   runs ARGV as test SUITE/NAME
  *   sh SUITE NAME LINE       runs "/bin/sh -c LINE" as test SUITE/NAME
  *
@@ -36,6 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <elf.h>
+#include <linux/perf_event.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -63,12 +75,19 @@ struct plan {
 	char disk[256];
 	char *env[32];
 	int nenv;
+	int retry;
+	char *noretry[64];	/* "SUITE NAME" */
+	int nnoretry;
+	char *ttimeout[16];	/* "SUITE NAME SECONDS" */
+	int nttimeout;
 };
 
 static int guest;		/* running as PID 1 of a guest */
 static const char *outdir = "/out";
 static struct plan plan = { .timeout_s = 30 };
 static double factor = 1.0;
+
+static const char *entry_for(char **list, int n, const char *suite, const char *name);
 
 static double now_ms(void)
 {
@@ -136,6 +155,157 @@ static double calibrate(void)
 			best = ns;
 	}
 	return best;
+}
+
+
+/*
+ * The facts a test's expectation is derived from: whether a hardware PMU
+ * counts (a cycles event opens: TCG guests and many VMs have none), the
+ * event sources the kernel registered, and which tools are in PATH.
+ */
+/* Whether the ELF file PATH asks for a program interpreter (dynamically linked): 1, 0, -1. */
+static int elf_is_dynamic(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int dyn = -1;
+
+	if (!f)
+		return -1;
+	if (fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr))
+		goto out;
+	dyn = 0;
+	for (int i = 0; i < eh.e_phnum && !dyn; i++) {
+		if (fseek(f, (long)(eh.e_phoff + (Elf64_Off)i * sizeof(ph)), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, f) != 1)
+			break;
+		dyn = ph.p_type == PT_INTERP;
+	}
+out:
+	fclose(f);
+	return dyn;
+}
+
+/*
+ * Whether the ELF file PATH has a .symtab section (perf's own tests unwind
+ * and resolve perf's functions: a stripped perf fails them).  1 yes, 0 no,
+ * -1 cannot tell.  Every offset and count is checked against the file size.
+ */
+static int elf_has_symtab(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+	char name[8];
+	long size;
+	int found = -1;
+
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < (long)sizeof(eh) || fseek(f, 0, SEEK_SET) ||
+	    fread(&eh, sizeof(eh), 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > (Elf64_Off)size ||
+	    (Elf64_Off)eh.e_shnum * sizeof(Elf64_Shdr) > (Elf64_Off)size - eh.e_shoff)
+		goto out;
+	if (fseek(f, (long)(eh.e_shoff + (Elf64_Off)eh.e_shstrndx * sizeof(sh)), SEEK_SET) ||
+	    fread(&strsh, sizeof(strsh), 1, f) != 1 || strsh.sh_offset > (Elf64_Off)size ||
+	    strsh.sh_size > (Elf64_Off)size - strsh.sh_offset)
+		goto out;
+	found = 0;
+	for (int i = 0; i < eh.e_shnum && !found; i++) {
+		if (fseek(f, (long)(eh.e_shoff + (Elf64_Off)i * sizeof(sh)), SEEK_SET) ||
+		    fread(&sh, sizeof(sh), 1, f) != 1)
+			break;
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_name >= strsh.sh_size ||
+		    strsh.sh_size - sh.sh_name < sizeof(".symtab"))
+			continue;
+		if (fseek(f, (long)(strsh.sh_offset + sh.sh_name), SEEK_SET) ||
+		    fread(name, sizeof(".symtab"), 1, f) != 1)
+			break;
+		found = !memcmp(name, ".symtab", sizeof(".symtab"));
+	}
+out:
+	fclose(f);
+	return found;
+}
+
+static int print_facts(const char *perf)
+{
+	struct perf_event_attr attr;
+	static const char *const tools[] = { "sh", "addr2line", "objdump", "readelf", "gcc", "clang",
+					     "python3", "perl", "perf", "timeout", "sleep" };
+	const char *path = getenv("PATH");
+	DIR *d;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd >= 0) {
+		printf("pmu yes\n");
+		close(fd);
+	} else {
+		printf("pmu no cycles %s (errno %d)\n", strerror(errno), errno);
+	}
+	d = opendir("/sys/bus/event_source/devices");
+	printf("pmu_devices");
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.')
+			printf(" %s", e->d_name);
+	printf("\n");
+	if (d)
+		closedir(d);
+	printf("cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	{
+		struct utsname u;
+		char kb[600];
+
+		if (!uname(&u)) {
+			snprintf(kb, sizeof(kb), "/lib/modules/%s/build", u.release);
+			printf("kbuild %s\n", access(kb, R_OK) ? "no" : kb);
+			/* a kernel image with symbols, where perf looks for one */
+			const char *vm[] = { "/usr/lib/debug/boot/vmlinux-%s", "/boot/vmlinux-%s",
+					     "/lib/modules/%s/build/vmlinux",
+					     "/usr/lib/debug/lib/modules/%s/vmlinux" };
+			const char *found = NULL;
+
+			for (size_t i = 0; i < sizeof(vm) / sizeof(vm[0]) && !found; i++) {
+				snprintf(kb, sizeof(kb), vm[i], u.release);
+				if (!access(kb, R_OK))
+					found = kb;
+			}
+			printf("vmlinux %s\n", found ? found : "no");
+		}
+	}
+	if (perf) {
+		int st = elf_has_symtab(perf);
+
+		printf("perf %s\n", access(perf, X_OK) ? "no" : perf);
+		printf("perf_symtab %s\n", st < 0 ? "unknown" : st ? "yes" : "no");
+	}
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char dirs[4096], full[4200], *save = NULL;
+		const char *found = NULL;
+
+		snprintf(dirs, sizeof(dirs), "%s", path ? path : "/bin:/usr/bin");
+		for (char *p = strtok_r(dirs, ":", &save); p && !found; p = strtok_r(NULL, ":", &save)) {
+			snprintf(full, sizeof(full), "%s/%s", p, tools[i]);
+			if (!access(full, X_OK))
+				found = full;
+		}
+		printf("tool.%s %s\n", tools[i], found ? found : "no");
+		if (found && !strcmp(tools[i], "sleep"))
+			printf("dynamic.sleep %s\n", elf_is_dynamic(found) == 1 ? "yes" : "no");
+	}
+	return 0;
 }
 
 static int write_file(const char *path, const char *data, size_t len)
@@ -243,6 +413,13 @@ static void child_exec(char **argv, const char *dir)
 	for (int i = 0; i < plan.nenv; i++)
 		putenv(plan.env[i]);
 	setenv("PERFCHECK_ARTIFACTS", dir, 1);
+	{
+		char f[32];
+
+		/* the guest's slowdown, for tests that keep timeouts of their own */
+		snprintf(f, sizeof(f), "%.2f", factor);
+		setenv("PERFCHECK_VM_FACTOR", f, 1);
+	}
 	execvp(argv[0], argv);
 	dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -286,20 +463,24 @@ static int relay(int fd, pid_t pid, double deadline)
 	return 0;
 }
 
-static void run_test(const char *suite, const char *name, char **argv)
+/* Returns the wait status, or -1 for a timeout or a test that could not start. */
+static int run_test(const char *suite, const char *name, char **argv, int attempt)
 {
-	char dir[1024];
+	char dir[1024], att[32] = "";
 	int pfd[2], status = 0, timed_out;
-	unsigned int timeout = (unsigned int)(plan.timeout_s * factor + 0.999);
+	const char *own = entry_for(plan.ttimeout, plan.nttimeout, suite, name);
+	unsigned int timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor + 0.999);
 	double t0 = now_ms();
 	pid_t pid;
 
-	snprintf(dir, sizeof(dir), "%s/%s/%s", outdir, suite, name);
+	snprintf(dir, sizeof(dir), "%s/%s/%s%s", outdir, suite, name, attempt > 1 ? "/retry" : "");
+	if (attempt > 1)
+		snprintf(att, sizeof(att), " attempt=%d", attempt);
 	mkdirs(dir);
-	marker("begin %s %s timeout=%u", suite, name, timeout);
+	marker("begin %s %s timeout=%u%s", suite, name, timeout, att);
 	if (pipe(pfd)) {
-		marker("end %s %s status=error:pipe elapsed_ms=0", suite, name);
-		return;
+		marker("end %s %s status=error:pipe elapsed_ms=0%s", suite, name, att);
+		return -1;
 	}
 	pid = fork();
 	if (pid == 0) {
@@ -311,8 +492,8 @@ static void run_test(const char *suite, const char *name, char **argv)
 	close(pfd[1]);
 	if (pid < 0) {
 		close(pfd[0]);
-		marker("end %s %s status=error:fork elapsed_ms=0", suite, name);
-		return;
+		marker("end %s %s status=error:fork elapsed_ms=0%s", suite, name, att);
+		return -1;
 	}
 	timed_out = relay(pfd[0], pid, t0 + timeout * 1000.0);
 	close(pfd[0]);
@@ -333,13 +514,47 @@ static void run_test(const char *suite, const char *name, char **argv)
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
 	if (timed_out)
-		marker("end %s %s status=timeout elapsed_ms=%.0f", suite, name, now_ms() - t0);
+		marker("end %s %s status=timeout elapsed_ms=%.0f%s", suite, name, now_ms() - t0, att);
 	else if (WIFSIGNALED(status))
-		marker("end %s %s status=signal:%d elapsed_ms=%.0f", suite, name,
-		       WTERMSIG(status), now_ms() - t0);
+		marker("end %s %s status=signal:%d elapsed_ms=%.0f%s", suite, name,
+		       WTERMSIG(status), now_ms() - t0, att);
 	else
-		marker("end %s %s status=exit:%d elapsed_ms=%.0f", suite, name,
-		       WEXITSTATUS(status), now_ms() - t0);
+		marker("end %s %s status=exit:%d elapsed_ms=%.0f%s", suite, name,
+		       WEXITSTATUS(status), now_ms() - t0, att);
+	return timed_out ? -1 : status;
+}
+
+/* A "SUITE NAME ..." entry of LIST for that test: what follows, or NULL. */
+static const char *entry_for(char **list, int n, const char *suite, const char *name)
+{
+	size_t ls = strlen(suite), ln = strlen(name);
+
+	for (int i = 0; i < n; i++) {
+		const char *e = list[i];
+
+		if (e && !strncmp(e, suite, ls) && e[ls] == ' ' && !strncmp(e + ls + 1, name, ln) &&
+		    (e[ls + 1 + ln] == ' ' || !e[ls + 1 + ln]))
+			return e + ls + 1 + ln;
+	}
+	return NULL;
+}
+
+static int may_retry(const char *suite, const char *name)
+{
+	/* the probe's verdict is a comparison, not a test that can be flaky */
+	if (!strcmp(suite, "probe"))
+		return 0;
+	return !entry_for(plan.noretry, plan.nnoretry, suite, name);
+}
+
+/* A failure worth one more try: a failing exit status (4 is kselftest's skip) or a signal. */
+static int failed_status(int status)
+{
+	if (status < 0)
+		return 0;	/* a timeout: re-running costs another timeout */
+	if (WIFSIGNALED(status))
+		return 1;
+	return WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 4 && WEXITSTATUS(status) != 127;
 }
 
 static void save_dmesg(void)
@@ -427,6 +642,19 @@ static int read_plan(const char *path, char ***lines_out)
 			plan.ref_ns = atof(rest);
 		else if (!strcmp(word, "timeout"))
 			plan.timeout_s = atof(rest);
+		else if (!strcmp(word, "retry"))
+			plan.retry = atoi(rest);
+		else if (!strcmp(word, "test_timeout") && plan.nttimeout < 16) {
+			char *sn = strtok_r(NULL, "\n", &rest);
+
+			if (sn)
+				plan.ttimeout[plan.nttimeout++] = strdup(sn);
+		} else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
+			char *sn = strtok_r(NULL, "\n", &rest);
+
+			if (sn)
+				plan.noretry[plan.nnoretry++] = strdup(sn);
+		}
 		else if (!strcmp(word, "paranoid"))
 			snprintf(plan.paranoid, sizeof(plan.paranoid), "%s", strtok_r(NULL, " \t\n", &rest));
 		else if (!strcmp(word, "disk"))
@@ -469,9 +697,13 @@ static void run_plan(char **lines, int n)
 		if (argc >= 4 && !strcmp(argv[0], "sh")) {
 			char *sh[] = { "/bin/sh", "-c", cmd, NULL };
 
-			run_test(argv[1], argv[2], sh);
+			run_test(argv[1], argv[2], sh, 1);
 		} else if (argc >= 4) {
-			run_test(argv[1], argv[2], argv + 3);
+			int status = run_test(argv[1], argv[2], argv + 3, 1);
+
+			for (int a = 2; may_retry(argv[1], argv[2]) && a <= plan.retry + 1 &&
+					failed_status(status); a++)
+				status = run_test(argv[1], argv[2], argv + 3, a);
 		}
 		free(cmd);
 	}
@@ -493,6 +725,8 @@ int main(int argc, char **argv)
 	double boot_ms, calib;
 	int n;
 
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "--facts"))
+		return print_facts(argc == 3 ? argv[2] : NULL);
 	if (argc == 2 && !strcmp(argv[1], "--calibrate")) {
 		printf("%.0f\n", calibrate());
 		return 0;
@@ -503,7 +737,7 @@ int main(int argc, char **argv)
 	} else if (getpid() == 1) {
 		guest = 1;
 	} else {
-		fprintf(stderr, "usage: init --host PLAN OUTDIR | init --calibrate "
+		fprintf(stderr, "usage: init --host PLAN OUTDIR | init --calibrate | init --facts "
 				"(or as PID 1 of a perfcheck guest)\n");
 		return 2;
 	}

@@ -27,6 +27,7 @@ sub base_initramfs {
 	# perfcheck, and the fixtures that fixtures_replay replays in each guest
 	my $fixtures = File::Spec->rel2abs(__FILE__ =~ s{[^/]+$}{}r . '../../../fixtures');
 	push @inputs, "$static/pcwork" if -x "$static/pcwork";
+	push @inputs, "$static/vm/perftest" if -x "$static/vm/perftest";
 	push @inputs, split /\n/, `find '$fixtures' -type f` if -d $fixtures;
 	# the probe baselines, where selftests look beside their bin dir (/perfcheck/selftests/../../)
 	my @baselines = $o{src} ? grep { -f } glob("$o{src}/probes/baselines/*.txt") : ();
@@ -62,6 +63,7 @@ sub base_initramfs {
 		_copy($t, "$root/perfcheck/ksft/" . basename($t)) if -f $t && -x $t;
 	}
 	_copy("$static/pcwork", "$root/perfcheck/pcwork") if -x "$static/pcwork";
+	_copy("$static/vm/perftest", "$root/perfcheck/perftest") if -x "$static/vm/perftest";
 	system('cp', '-a', $fixtures, "$root/perfcheck/fixtures") == 0 or die "vm: cannot copy $fixtures\n"
 		if -d $fixtures;
 	if (@baselines) {

@@ -8,6 +8,8 @@ use strict;
 use warnings;
 use JSON::PP;
 use POSIX qw(strftime);
+use PCVM::Html;
+use PCVM::Compare;
 
 sub load {
 	my ($results, @rows) = @_;
@@ -22,7 +24,8 @@ sub load {
 	return \@r;
 }
 
-my %CELL = (pass => 'ok', fail => 'FAIL', skip => 'skip', error => 'ERROR', 'not-run' => 'not-run');
+my %CELL = (pass => 'ok', fail => 'FAIL', skip => 'skip', error => 'ERROR', 'not-run' => 'not-run',
+	    flaky => 'FLAKY');
 
 # Rows of test ids in first-seen order; cells "status" with footnoted reasons.
 sub _test_table {
@@ -145,7 +148,7 @@ sub markdown {
 
 sub counts {
 	my ($res) = @_;
-	my %n = map { ($_ => 0) } qw(pass fail skip error not-run);
+	my %n = map { ($_ => 0) } qw(pass fail skip error not-run flaky);
 	for my $r (@$res) { $n{$_->{status}}++ for @{$r->{cases}} }
 	return \%n;
 }
@@ -154,8 +157,8 @@ sub summary_line {
 	my ($res) = @_;
 	my $n = counts($res);
 	my $bad = grep { $_->{failed} } @$res;
-	return sprintf('%d kernels (%d failed): %d passed, %d failed, %d skipped, %d errors, %d not run',
-		       scalar @$res, $bad, @$n{qw(pass fail skip error not-run)});
+	return sprintf('%d kernels (%d failed): %d passed, %d failed, %d skipped, %d errors, %d not run, %d flaky',
+		       scalar @$res, $bad, @$n{qw(pass fail skip error not-run flaky)});
 }
 
 sub failed { my ($res) = @_; return scalar grep { $_->{failed} } @$res }
@@ -179,14 +182,44 @@ sub junit {
 		exec('prove', '--formatter', 'TAP::Formatter::JUnit', @tap) or POSIX::_exit(127);
 	}
 	waitpid($pid, 0);
-	return -s $out ? 1 : 0;
+	return 0 unless -s $out;
+	_junit_flaky($results, $res, $out);
+	return 1;
+}
+
+# The formatter sees a flaky case as TAP TODO (a pass): mark it as Surefire's
+# <flakyFailure>, which JUnit consumers (Jenkins, GitLab) show as flaky.
+sub _junit_flaky {
+	my ($results, $res, $out) = @_;
+	my @flaky = map { my $r = $_; map { [$r->{row}, $_] } grep { $_->{status} eq 'flaky' } @{$r->{cases}} } @$res;
+	return unless @flaky;
+	open(my $fh, '<', $out) or return;
+	my $x = do { local $/; <$fh> };
+	close $fh;
+	for my $f (@flaky) {
+		my ($row, $c) = @$f;
+		my ($suite, $name, $case) = $c->{id} =~ m{^perf-test/(.*)$} ? ('perf-test', 'perf-test', $1)
+					  : $c->{id} =~ m{^([^/]+)/([^:]+):(.*)$} or next;
+		(my $ts = "$results/$row/tap/$suite.$name.tap") =~ s/[\/.]/_/g;
+		(my $msg = $c->{reason} // 'flaky') =~ s/&/&amp;/g;
+		$msg =~ s/</&lt;/g;
+		$msg =~ s/"/&quot;/g;
+		(my $qcase = $case) =~ s/&/&amp;/g;
+		$qcase =~ s/</&lt;/g;
+		$qcase =~ s/"/&quot;/g;
+		$x =~ s{(<testsuite\b[^>]*\bname="\Q$ts\E"[^>]*>(?:(?!</testsuite>).)*?<testcase name="\d+ \Q$qcase\E")(?:></testcase>|\s*/>)}
+		       {$1><flakyFailure message="$msg"/></testcase>}s;
+	}
+	_spew($out, $x);
 }
 
 # KCIDB v4 JSON: one build per kernel row, one test per case.
 sub kcidb {
 	my ($res, $origin) = @_;
 	$origin //= 'perfcheck';
-	my %ST = (pass => 'PASS', fail => 'FAIL', skip => 'SKIP', error => 'ERROR', 'not-run' => 'MISS');
+	# KCIDB has no flaky: DONE (ran, neither pass nor fail), with our status in misc
+	my %ST = (pass => 'PASS', fail => 'FAIL', skip => 'SKIP', error => 'ERROR', 'not-run' => 'MISS',
+		  flaky => 'DONE');
 	my (@checkouts, @builds, @tests);
 	my $now = strftime('%Y-%m-%dT%H:%M:%S+00:00', gmtime);
 	for my $r (@$res) {
@@ -202,6 +235,7 @@ sub kcidb {
 			push @tests, { id => "$bid:$path", build_id => $bid, origin => $origin, path => $path,
 				       status => $ST{$c->{status}}, start_time => $now,
 				       environment => { comment => "QEMU $r->{accel}" },
+				       misc => { perfcheck_status => $c->{status} },
 				       ($c->{reason} ? (comment => $c->{reason}) : ()) };
 		}
 	}
@@ -216,6 +250,13 @@ sub write_all {
 	_spew("$results/summary.md", markdown($res));
 	_spew("$results/results.json", json($res));
 	_spew("$results/summary.txt", text($res));
+	my $cmp;
+	if ($o{baseline}) {
+		my $old = load($o{baseline});
+		$cmp = PCVM::Compare::diff($old, $res) if @$old;
+	}
+	_spew("$results/index.html", PCVM::Html::page($res, summary => summary_line($res), compare => $cmp,
+						       baseline_name => $o{baseline}));
 	junit($results, $res, "$results/junit.xml");
 	_spew($o{kcidb}, kcidb($res)) if $o{kcidb};
 	if ($ENV{GITHUB_STEP_SUMMARY}) {

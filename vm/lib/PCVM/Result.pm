@@ -61,10 +61,14 @@ sub cases_of {
 	my ($tap, $rc) = translate($src, $tmpdir, "$block->{suite}.$block->{name}", $raw, $status);
 	my @cases;
 	my $p = TAP::Parser->new({ tap => $tap });
-	my ($running, @diag);
+	my ($running, @diag, %flaky);
+	# upstream perf test's cases are perf-test/NUMBER:description
+	my $prefix = $block->{suite} eq 'perf-test' ? 'perf-test/' : "$id:";
 	while (my $r = $p->next) {
 		if ($r->is_comment) {
 			my $c = $r->as_string;
+			# vm/perftest: a failed perf test that passed when run again alone
+			if ($c =~ /^#\s*perftest-flaky: (\d+) /) { $flaky{$1} = 1; next; }
 			if ($c =~ /^#\s+RUN\s+(\S+)/) { $running = $1; @diag = (); }
 			elsif ($c !~ /^#\s+(OK|FAIL|SKIP)\s/ && $c =~ /^#\s*(.+)/) { push @diag, $1; }
 			next;
@@ -75,7 +79,7 @@ sub cases_of {
 		my $why_inline = $name =~ s/\s+#\s*(.*)$// ? $1 : undef;
 		$name =~ s/^\s*-?\s*//;
 		$name = 'test ' . $r->number if $name eq '';
-		my %c = (id => "$id:$name");
+		my %c = (id => "$prefix$name");
 		if ($r->has_skip) {
 			@c{qw(status reason)} = ('skip', $r->explanation || 'skipped');
 		} elsif ($r->has_todo) {
@@ -94,6 +98,13 @@ sub cases_of {
 	}
 	if ($p->skip_all) {
 		push @cases, { id => "$id", status => 'skip', reason => $p->skip_all };
+	}
+	for my $c (grep { $_->{status} eq 'fail' } @cases) {
+		my ($n) = $c->{id} =~ m{^perf-test/(\d+)[.:]} or next;
+		next unless $flaky{$n};
+		@$c{qw(status reason)} = ('flaky', substr("failed, then passed on re-run: $c->{reason}", 0, 240));
+		(my $case = $c->{id}) =~ s{^perf-test/}{};
+		$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO flaky: passed on re-run/m;
 	}
 	my $broken = !$block->{ended} ? ($NOT_RUN{$state} // 'guest stopped') . ' during this test'
 		   : $status eq 'timeout' ? "timed out after $block->{timeout}s (scaled)"
@@ -128,22 +139,127 @@ sub exit_case {
 	return { id => $id, status => 'fail', reason => ($block->{status} // '?') . ($last ? ": $last" : '') };
 }
 
-# Expected failures (vm/known-failures) that apply to ROW: [ [regex, reason, line] ].
+# MAJOR.MINOR of a release string as a number pair, or undef.
+sub _kver { return ($_[0] // '') =~ /^(\d+)\.(\d+)/ ? [$1, $2] : undef }
+sub _kcmp { my ($a, $b) = @_; return $a->[0] <=> $b->[0] || $a->[1] <=> $b->[1] }
+
+# Whether RELEASE is in RANGE (5.10-6.11, <6.12, <=6.1, >=7.0, >6.1, 6.1, *).
+sub in_range {
+	my ($range, $release) = @_;
+	return 1 if $range eq '*';
+	my $v = _kver($release) or return 0;
+	if ($range =~ /^(\d+\.\d+)-(\d+\.\d+)$/) {
+		return _kcmp($v, _kver($1)) >= 0 && _kcmp($v, _kver($2)) <= 0;
+	}
+	my ($op, $b) = $range =~ /^(<=|>=|<|>|=?)(\d+\.\d+)$/ or return 0;
+	my $c = _kcmp($v, _kver($b));
+	return $op eq '<' ? $c < 0 : $op eq '<=' ? $c <= 0 : $op eq '>' ? $c > 0
+	     : $op eq '>=' ? $c >= 0 : $c == 0;
+}
+
+sub _glob_re { (my $re = quotemeta $_[0]) =~ s/\\\*/.*/g; return qr/^$re$/ }
+
+# Expected failures (vm/known-failures) whose kernel range holds RELEASE: [ [regex, reason, line] ].
 sub known_failures {
-	my ($file, $row, $kind) = @_;
+	my ($file, $release) = @_;
 	my @k;
 	open(my $fh, '<', $file) or return \@k;
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
-		my ($rows, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
-		my $applies = grep { $_ eq '*' || $_ eq $row || ($_ eq 'guests' && $kind ne 'host') }
-			      split /,/, $rows;
-		next unless $applies;
-		(my $re = quotemeta $glob) =~ s/\\\*/.*/g;
-		push @k, [qr/^$re$/, $reason, "$rows $glob"];
+		my ($range, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		next unless in_range($range, $release);
+		push @k, [_glob_re($glob), $reason, "$range $glob"];
 	}
 	return \@k;
 }
+
+# The rules of vm/expectations: [ { re, needs => [..], reason } ].
+sub expectations {
+	my ($file) = @_;
+	my @e;
+	open(my $fh, '<', $file) or return \@e;
+	while (my $line = <$fh>) {
+		next if $line =~ /^\s*(#|$)/;
+		# two or more blanks between the fields: case names hold spaces
+		my ($glob, $needs, $reason) = $line =~ /^\s*(\S.*?)(?:\t|\s{2,})\s*(\S+)\s+(.+?)\s*$/ or next;
+		push @e, { re => _glob_re($glob), needs => [split /,/, $needs], reason => $reason };
+	}
+	return \@e;
+}
+
+# A row's machine facts (init --facts: "KEY VALUE" lines) as a hash, or undef.
+sub read_facts {
+	my ($text) = @_;
+	return undef unless defined $text && $text =~ /^pmu /m;
+	my %f;
+	for (split /\n/, $text) { $f{$1} = $2 if /^(\S+)\s+(.*?)\s*$/ }
+	return \%f;
+}
+
+# Why NEED is unmet on a row: [short, long] ("no PMU (probe)", "no PMU (probe:
+# cycles ...)"), '' when met, undef when the row's facts cannot tell (then
+# nothing is derived).  CTX: { facts, features, errno, release, perf }.
+sub unmet {
+	my ($need, $ctx) = @_;
+	my ($facts, $features, $errno) = @$ctx{qw(facts features errno)};
+	if ($need eq 'pmu') {
+		return undef unless $facts && defined $facts->{pmu};
+		return '' if $facts->{pmu} eq 'yes';
+		(my $how = $facts->{pmu}) =~ s/^no\s*//;
+		return ['no PMU (probe)', "no PMU (probe" . ($how ? ": $how" : '') . ")"];
+	}
+	if ($need =~ /^tool:(\S+)$/) {
+		my $t = $facts ? $facts->{"tool.$1"} : undef;
+		return undef unless defined $t;
+		return $t eq 'no' ? ["no $1 (probe)", "no $1 in the test's PATH (probe)"] : '';
+	}
+	if ($need eq 'kbuild') {
+		return undef unless $facts && defined $facts->{kbuild};
+		return $facts->{kbuild} eq 'no' ? ['no kernel build tree (probe)',
+			'no /lib/modules/RELEASE/build to compile BPF against (probe)'] : '';
+	}
+	if ($need eq 'vmlinux') {
+		return undef unless $facts && defined $facts->{vmlinux};
+		return $facts->{vmlinux} eq 'no' ? ['no vmlinux (probe)',
+			'no kernel image with symbols (vmlinux) where perf looks for one (probe)'] : '';
+	}
+	if ($need eq 'dynamic-sleep') {
+		return undef unless $facts && defined $facts->{'tool.sleep'};
+		return ($facts->{'dynamic.sleep'} // 'no') eq 'yes' ? '' : ['static sleep (probe)',
+			"sleep in PATH ($facts->{'tool.sleep'}) is not dynamically linked (probe)"];
+	}
+	if ($need eq 'perf-symbols') {
+		return undef unless $facts && defined $facts->{perf_symtab};
+		return $facts->{perf_symtab} eq 'no' ? ['no debuginfo (probe)',
+			"perf is stripped: no .symtab in $facts->{perf} (probe)"] : '';
+	}
+	if ($need eq 'perf-matches-kernel') {
+		my ($pv) = ($ctx->{perf} // '') =~ /(\d+\.\d+)/ or return undef;
+		my ($kv) = ($ctx->{release} // '') =~ /^(\d+\.\d+)/ or return undef;
+		return $pv eq $kv ? '' : ["perf $pv on kernel $kv (probe)",
+			"perf $pv is not the kernel's version $kv: its expectations are of its own kernel (probe)"];
+	}
+	return undef unless ref $features eq 'HASH' && defined $features->{$need};
+	return '' if $features->{$need} eq 'supported';
+	my $e = ref $errno eq 'HASH' && $errno->{$need} ? ", errno $errno->{$need}" : '';
+	return ["no $need (probe)", "no $need (probe: $features->{$need}$e)"];
+}
+
+# Every unmet need of the rules matching ID: (short, long reason) or ().
+sub derived_skip {
+	my ($id, $rules, $ctx) = @_;
+	my (@short, @long);
+	for my $r (grep { $id =~ $_->{re} } @$rules) {
+		my @why = grep { $_ } map { unmet($_, $ctx) } @{$r->{needs}};
+		next unless @why;
+		push @short, map { $_->[0] } @why;
+		push @long, join(', ', map { $_->[1] } @why) . ": $r->{reason}";
+	}
+	return @short ? (join(', ', @short), join('; ', @long)) : ();
+}
+
+# A case's name in its TAP file: after "SUITE/NAME:", or after "perf-test/".
+sub _tap_name { my ($id) = @_; return $id =~ m{^perf-test/(.*)$} ? $1 : $id =~ s/^[^:]*://r }
 
 # A failing case that a known failure names becomes a skip saying so.
 sub apply_known {
@@ -157,8 +273,45 @@ sub apply_known {
 		@$c{qw(status reason)} = ('skip', "known failure: $k->[1] ($c->{reason})");
 		$c->{reason} = substr($c->{reason}, 0, 240);
 		# prove and JUnit see it as TAP's expected failure, a TODO
-		(my $case = $c->{id}) =~ s/^[^:]*://;
+		my $case = _tap_name($c->{id});
 		$$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO known failure: $k->[1]/m;
+	}
+}
+
+# A failing case whose needs the row does not meet becomes a skip saying why.
+sub apply_derived {
+	my ($cases, $tap, $rules, $ctx) = @_;
+	for my $c (grep { $_->{status} eq 'fail' } @$cases) {
+		my ($short, $why) = derived_skip($c->{id}, $rules, $ctx) or next;
+		@$c{qw(status reason)} = ('skip', substr("$why ($c->{reason})", 0, 240));
+		$c->{derived} = JSON::PP::true;
+		my $case = _tap_name($c->{id});
+		$$tap =~ s/^\s*not ok (\d+ \Q$case\E)(?: #.*)?$/ok $1 # SKIP $short/m;
+	}
+}
+
+# A case that failed (or a test that broke) and passes on its re-run in the
+# same guest is flaky: its own status, never a pass; one that fails again
+# stays a failure.  The TAP keeps the first run's line as a TODO with a
+# comment, so that prove and JUnit show it without failing the row on it.
+sub apply_retry {
+	my ($cases, $tap, $rcases, $attempt) = @_;
+	my %r = map { ($_->{id} => $_) } @$rcases;
+	my $rerun_clean = !grep { $_->{status} =~ /^(fail|error)$/ } @$rcases;
+	for my $c (@$cases) {
+		next unless $c->{status} =~ /^(fail|error)$/;
+		my $rc = $r{$c->{id}};
+		my $passed = $rc ? $rc->{status} eq 'pass' : ($c->{status} eq 'error' && $rerun_clean);
+		if (!$passed) {
+			$c->{reason} = substr(($c->{reason} // 'failed') . '; failed again on re-run', 0, 240);
+			next;
+		}
+		my $first = $c->{reason} // 'failed';
+		@$c{qw(status reason)} = ('flaky', substr("failed, then passed on re-run $attempt: $first", 0, 240));
+		my $case = _tap_name($c->{id});
+		$$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO flaky: passed on re-run/m
+			or $$tap =~ s/^(not ok - \Q$first\E)$/$1 # TODO flaky: passed on re-run/m;
+		$$tap .= "# flaky: $c->{id} failed, then passed on re-run $attempt\n";
 	}
 }
 
@@ -168,10 +321,21 @@ sub build {
 	my ($dir, $src, $kernel, $plan, $boot, $nonce) = @o{qw(dir src kernel plan boot nonce)};
 	my $state = $kernel->{error} ? 'fetch-failed' : $boot->{state};
 	my $con = PCVM::Console::parse($boot->{console} // '', $nonce // '');
-	my %by = map { ("$_->{suite}/$_->{name}" => $_) } @{$con->{tests}};
+	my %by = map { ("$_->{suite}/$_->{name}" => $_) } grep { ($_->{attempt} // 1) == 1 } @{$con->{tests}};
+	# re-runs of failing tests in the same guest (init's "retry"): the last one counts
+	my %again = map { ("$_->{suite}/$_->{name}" => $_) } grep { ($_->{attempt} // 1) > 1 } @{$con->{tests}};
 	make_path("$dir/tap");
 	my (@cases, @steps);
-	my $known = known_failures($o{known} // "$src/vm/known-failures", $kernel->{name}, $kernel->{kind});
+	my $release = $con->{hello} ? $con->{hello}{release} : $kernel->{release};
+	my $known = known_failures($o{known} // "$src/vm/known-failures", $release);
+	my $rules = expectations($o{expectations} // "$src/vm/expectations");
+	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
+	my $features = eval { decode_json($probe // '') };
+	$features = undef unless ref $features eq 'HASH';
+	my $facts = read_facts(_slurp("$dir/artifacts/collect/facts/facts.txt"));
+	my %ctx = (facts => $facts, features => $features && $features->{features},
+		   errno => $features && $features->{errno}, release => $release,
+		   perf => $o{upstream} && $o{upstream}{perf});
 	my %used;
 	for my $t (@$plan) {
 		my $id = "$t->{suite}/$t->{name}";
@@ -199,6 +363,12 @@ sub build {
 		}
 		$b->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/stderr.txt");
 		my ($cs, $tap) = cases_of($src, "$dir/tap", $b, $state);
+		if (my $rb = $again{$id}) {
+			$rb->{stderr} = _slurp("$dir/artifacts/$t->{suite}/$t->{name}/retry/stderr.txt");
+			my ($rcs) = cases_of($src, "$dir/tap", $rb, $state);
+			apply_retry($cs, \$tap, $rcs, $rb->{attempt});
+		}
+		apply_derived($cs, \$tap, $rules, \%ctx);
 		apply_known($cs, \$tap, $known, \%used);
 		push @cases, @$cs;
 		_spew($file, $tap);
@@ -208,8 +378,6 @@ sub build {
 	my @splats = PCVM::Console::splats(defined $dmesg ? $dmesg : join("\n", @{$con->{kernel}}));
 	my %seen;
 	@splats = grep { !$seen{$_}++ } @splats;
-	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
-	my $features = eval { decode_json($probe // '') };
 	my @lines = split /\n/, $boot->{console} // "";
 	my $tail = join("\n", @lines > 25 ? @lines[-25 .. -1] : @lines);
 	$tail =~ s/^\n+//;
@@ -228,9 +396,14 @@ sub build {
 		splats => \@splats, cases => \@cases, steps => \@steps,
 		# lines of vm/known-failures whose tests ran here and no longer fail
 		stale_known => [sort grep { !$used{$_} } keys %used],
-		features => ref $features eq 'HASH' ? $features->{features} : undef,
-		probe_errno => ref $features eq 'HASH' ? $features->{errno} : undef,
+		features => $features ? $features->{features} : undef,
+		probe_errno => $features ? $features->{errno} : undef,
+		facts => $facts,
 		console_garbage_lines => $con->{garbage},
+		# each test's wall time in the guest (bench/vm-budget's breakdown)
+		timings => [map { { id => "$_->{suite}/$_->{name}", attempt => 0 + ($_->{attempt} // 1),
+				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000) } }
+			    grep { $_->{ended} } @{$con->{tests}}],
 		($state eq 'finished' ? () : (console_tail => $tail)),
 	);
 	$res{failed} = ($state ne 'finished' || @splats
