@@ -47,9 +47,15 @@ endif
 
 LIB_SRC  := $(sort $(wildcard lib/*/*.c probes/*.c recorder/*.c reader/*.c stat/*.c emulate/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_SRC := $(sort $(wildcard selftests/*.c))
+# selftests/{unit,kernel,interop,vm}/NAME.c (and any left flat in selftests/)
+# build to the flat $(BUILD)/selftests/NAME: test ids do not name the folder
+TEST_KINDS := unit kernel interop vm
+TEST_SRC := $(sort $(wildcard selftests/*.c $(TEST_KINDS:%=selftests/%/*.c)))
 TEST_LIB := $(sort $(wildcard selftests/lib/*.c))
-TEST_BIN := $(TEST_SRC:selftests/%.c=$(BUILD)/selftests/%)
+TEST_BIN := $(addprefix $(BUILD)/selftests/,$(basename $(notdir $(TEST_SRC))))
+ifneq ($(words $(TEST_BIN)),$(words $(sort $(TEST_BIN))))
+$(error two selftests share a name: $(sort $(foreach f,$(notdir $(TEST_SRC)),$(if $(filter-out 1,$(words $(filter %/$(f),$(TEST_SRC)))),$(f)))))
+endif
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
@@ -83,10 +89,19 @@ $(BUILD)/libperfcheck.a: $(LIB_OBJ)
 $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# selftests: one binary per file, built against the kernel's own harness
+# selftests: one binary per file, built against the kernel's own harness;
+# the shared helpers of selftests/lib/ are found by name (-Iselftests/lib)
+# or as "lib/NAME.h" (-Iselftests)
+TEST_CFLAGS = $(CFLAGS) -Iselftests -Iselftests/lib -isystem $(KSFT_DIR)
 $(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -isystem $(KSFT_DIR) -c -o $@ $<
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+define TEST_KIND_RULE
+$$(BUILD)/obj/selftests/%.o: selftests/$(1)/%.c $$(LINUX_SRC)/.complete
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(TEST_CFLAGS) -c -o $$@ $$<
+endef
+$(foreach k,$(TEST_KINDS),$(eval $(call TEST_KIND_RULE,$(k))))
 
 $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
@@ -103,6 +118,9 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 
 # unit_unwind carries the aarch64 unwinding fixture (.incbin)
 $(BUILD)/obj/selftests/unit_unwind.o: fixtures/unwind/arm64/work fixtures/unwind/arm64/work.dump
+# checked in (fixtures/unwind/arm64/make-dump.sh): never rebuilt by make's
+# built-in rules, whatever the checkout's timestamps
+fixtures/unwind/arm64/work fixtures/unwind/arm64/work.dump: ;
 
 # bench/unwind reads perf.data maps with the selftests' small map table
 $(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfcheck.a
