@@ -286,7 +286,8 @@ void bh_check_weight_struct(struct pc_behaviour_result *r)
 	struct pc_error err;
 	struct bh_ring ring;
 	union pc_attr a, hw;
-	int fd, hfd, n = 0, misfit = 0, saved;
+	int fd, hfd, n = 0, misfit = 0;
+	pc_print_fn saved;
 
 	bh_attr_sampling(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 100000, st);
 	a.attr.disabled = 1;
@@ -318,10 +319,9 @@ void bh_check_weight_struct(struct pc_behaviour_result *r)
 	/* is there a PMU at all?  cycles through the open path, which falls back without one */
 	bh_attr_sampling(&hw, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 100000, st);
 	hw.attr.disabled = 1;
-	saved = pc_verbose;
-	pc_verbose = -1;	/* its fallback warning is this check's answer, not the user's */
+	saved = pc_set_print(NULL);	/* its fallback warning is this check's answer, not the user's */
 	hfd = pc_event_open(&hw, "cycles", 0, -1, -1, PERF_FLAG_FD_CLOEXEC, &info, &err);
-	pc_verbose = saved;
+	pc_set_print(saved);
 	if (hfd >= 0)
 		close(hfd);
 	if (hfd < 0 || info.fell_back_to_cpu_clock) {

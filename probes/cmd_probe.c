@@ -190,7 +190,7 @@ static void print_baseline(const struct result *r, const struct utsname *u)
 	}
 }
 
-static void print_table(const struct result *r, const struct utsname *u)
+static void print_table(const struct result *r, const struct utsname *u, int verbose)
 {
 	printf("kernel %s %s\n\n%-22s %-24s %-7s %s\n", u->release, u->machine,
 	       "feature", "status", "since", "what");
@@ -200,7 +200,7 @@ static void print_table(const struct result *r, const struct utsname *u)
 
 		status_text(st, sizeof(st), r, f);
 		printf("%-22s %-24s %-7s %s\n", in->name, st, in->since, in->description);
-		if (pc_verbose >= 1 && r->status[f] != PC_FEATURE_SUPPORTED)
+		if (verbose >= 1 && r->status[f] != PC_FEATURE_SUPPORTED)
 			printf("%-22s off: %s%s\n", "", in->clearing,
 			       in->clear_silently ? "" : " (never switched off silently)");
 	}
@@ -285,6 +285,7 @@ int cmd_probe(int argc, char **argv)
 	enum { TABLE, JSON, TAP, BASELINE } mode = TABLE;
 	const char *expect = NULL;
 	bool behaviour = false;
+	int verbose = 0;
 	struct result r;
 	struct utsname u;
 	int diffs = 0;
@@ -308,13 +309,14 @@ int cmd_probe(int argc, char **argv)
 		} else if (!strncmp(a, "--expect=", 9)) {
 			expect = a + 9;
 		} else if (a[0] == '-' && a[1] == 'v' && a[strspn(a + 1, "v") + 1] == '\0') {
-			pc_verbose += (int)strlen(a) - 1;
+			verbose += (int)strlen(a) - 1;
 		} else {
 			fprintf(stderr, "perfcheck probe: unknown option '%s'\n\n", a);
 			usage(stderr);
 			return 2;
 		}
 	}
+	pc_verbose += verbose;	/* the library's messages follow -v */
 	memset(&r, 0, sizeof(r));
 	for (int f = 0; f < PC_FEAT__COUNT; f++)
 		r.expected[f] = -1;
@@ -332,7 +334,7 @@ int cmd_probe(int argc, char **argv)
 		}
 		return run_behaviour(mode == JSON, mode == TAP, &u);
 	}
-	if (pc_verbose >= 2) {
+	if (verbose >= 2) {
 		union pc_attr base;
 
 		pc_feature_baseline_attr(&base);
@@ -346,7 +348,7 @@ int cmd_probe(int argc, char **argv)
 	case JSON:	print_json(&r, &u); break;
 	case TAP:	print_tap(&r, expect != NULL); break;
 	case BASELINE:	print_baseline(&r, &u); break;
-	default:	print_table(&r, &u); break;
+	default:	print_table(&r, &u, verbose); break;
 	}
 	fflush(stdout);
 	for (int f = 0; expect && f < PC_FEAT__COUNT; f++) {

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -210,6 +211,21 @@ static void fall_back_to_cpu_clock(struct ladder *l, int e)
 	l->info->fell_back_to_cpu_clock = true;
 }
 
+/* -vv: an attr as perf prints it, through the print function */
+static void debug_attr(const union pc_attr *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	if (!fp)
+		return;
+	pc_attr_fprintf_block(fp, a, a->attr.size);
+	if (fclose(fp) == 0 && buf)
+		pc_debug("%s", buf);
+	free(buf);
+}
+
 static int refused(struct ladder *l, int e)
 {
 	char undecided[160] = "", line[256], cleared[160] = "";
@@ -232,9 +248,9 @@ static int refused(struct ladder *l, int e)
 			u = sizeof(undecided) - 1;
 	}
 	pc_attr_snprintf_line(line, sizeof(line), l->attr, l->attr->attr.size);
-	if (pc_verbose >= 2) {
+	if (pc_log_on(PC_LOG_DEBUG)) {
 		pc_debug("the attr the kernel refused for %s:\n", l->name);
-		pc_attr_fprintf_block(stderr, l->attr, l->attr->attr.size);
+		debug_attr(l->attr);
 	}
 	return pc_error_set(l->err, e, "cannot open %s: the kernel refused its attr (%s)%s%s%s%s: %s",
 			    l->name, ename(e), c ? " after switching off " : "", cleared,
@@ -277,9 +293,9 @@ static int too_many_files(struct ladder *l, int e)
 static void trace_attempt(const union pc_attr *a, pid_t pid, int cpu, int group_fd,
 			  unsigned long flags)
 {
-	if (pc_verbose < 2)
+	if (!pc_log_on(PC_LOG_DEBUG))
 		return;
-	pc_attr_fprintf_block(stderr, a, a->attr.size);
+	debug_attr(a);
 	pc_debug("sys_perf_event_open: pid %d  cpu %d  group_fd %d  flags %#lx\n",
 		 (int)pid, cpu, group_fd, flags);
 }

@@ -185,8 +185,7 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 	if (r->opts.out.max_size && !r->why.size_limit &&
 	    r->w.data_start + r->w.data_size >= r->opts.out.max_size) {
 		/* as perf: say so, stop, and finalize what was written */
-		if (pc_verbose >= 0)
-			fprintf(stderr, "[ perfcheck record: size limit reached (%llu KB), "
+		pc_notice("[ perfcheck record: size limit reached (%llu KB), "
 				"stopping session ]\n",
 				(unsigned long long)(r->opts.out.max_size / 1024));
 		r->why.size_limit = true;
@@ -213,8 +212,7 @@ static void set_enabled(struct recorder *r, bool on)
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
 	}
 	rec_evlist_enable(&r->evl, on);
-	if (pc_verbose >= 0)
-		fprintf(stderr, "Events %s\n", on ? "enabled" : "disabled");
+	pc_notice("Events %s\n", on ? "enabled" : "disabled");
 }
 
 static void handle_control(struct recorder *r)
@@ -470,8 +468,8 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 
 	/* -D: the events wait for the delay (or a --control enable), as perf says */
-	if (r->opts.out.delay_ms && pc_verbose >= 0)
-		fprintf(stderr, "Events disabled\n");
+	if (r->opts.out.delay_ms)
+		pc_notice("Events disabled\n");
 	ret = record_loop(r, &err);
 	/* stop the kernel side, then take what is left */
 	rec_evlist_enable(&r->evl, false);

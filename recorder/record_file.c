@@ -175,8 +175,7 @@ int recorder_switch_file(struct recorder *r, struct pc_error *err)
 
 	if (ret)
 		return ret;
-	if (pc_verbose >= 0)
-		fprintf(stderr, "[ perfcheck record: dump data: Woken up %llu times ]\n"
+	pc_notice("[ perfcheck record: dump data: Woken up %llu times ]\n"
 			"[ perfcheck record: Dump %s ]\n",
 			(unsigned long long)r->out.stats.wakeups, name);
 	r->out.stats.wakeups = 0;

@@ -22,6 +22,13 @@ pc_print_fn pc_set_print(pc_print_fn fn)
 	return old;
 }
 
+bool pc_log_on(enum pc_log_level level)
+{
+	if (!printer)
+		return false;
+	return printer != pc_print_stderr || pc_verbose >= (int)level;
+}
+
 void pc_log(int level, const char *fmt, ...)
 {
 	va_list ap;

@@ -6,12 +6,14 @@
  *
  * The default printer writes to stderr the levels up to pc_verbose, the
  * command line's -v count (-1 with -q: not even warnings).  Only command
- * line code sets pc_verbose; library code calls pc_log and its shorthands.
+ * line code sets and reads pc_verbose; library code calls pc_log and its
+ * shorthands, and asks pc_log_on before building a costly message.
  */
 #ifndef PERFCHECK_UTIL_LOG_H
 #define PERFCHECK_UTIL_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 enum pc_log_level {
 	PC_LOG_WARN = 0,
@@ -29,6 +31,11 @@ void pc_print_stderr(enum pc_log_level level, const char *fmt, va_list ap);
 extern int pc_verbose;	/* number of -v given; -1 with -q (the default printer's gate) */
 
 void pc_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether a message of this level would be printed (the printer set, and
+ * for the default printer the -v count reaching it). */
+bool pc_log_on(enum pc_log_level level);
+/* perf's bracketed status lines ("[ perf record: ... ]"): shown unless -q */
+#define pc_notice(...)	pc_log(PC_LOG_WARN, __VA_ARGS__)
 #define pc_warn(...)	pc_log(PC_LOG_WARN, "Warning: " __VA_ARGS__)
 #define pc_info(...)	pc_log(PC_LOG_INFO, __VA_ARGS__)
 #define pc_debug(...)	pc_log(PC_LOG_DEBUG, __VA_ARGS__)
