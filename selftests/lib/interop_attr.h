@@ -52,254 +52,41 @@ struct ia_diff {
 	const char *reason;	/* from the expectations; NULL when unexpected */
 };
 
-static inline const char *ia_get(const struct ia_attr *a, const char *key)
-{
-	for (int i = 0; i < a->n; i++)
-		if (!strcmp(a->f[i].key, key))
-			return a->f[i].value;
-	return "0";
-}
+const char *ia_get(const struct ia_attr *a, const char *key);
 
 /* "{ sample_period, sample_freq }" -> "sample_period"; others as printed. */
-static inline void ia_key(const char *name, size_t len, char *key, size_t size)
-{
-	if (len && name[0] == '{') {
-		name++;
-		len--;
-		while (len && isspace((unsigned char)*name)) {
-			name++;
-			len--;
-		}
-		len = strcspn(name, ", }") < len ? strcspn(name, ", }") : len;
-	}
-	snprintf(key, size, "%.*s", (int)len, name);
-}
+void ia_key(const char *name, size_t len, char *key, size_t size);
 
-static inline void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
-{
-	char id[48];
-	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
-	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
-
-	snprintf(id, sizeof(id), "%llu:%#llx", type, config);
-	for (int i = 0; i < o->n; i++)
-		if (!strcmp(o->ev[i].id, id))
-			return;
-	if (o->n == IA_MAX_EVENTS)
-		return;
-	snprintf(o->ev[o->n].id, sizeof(o->ev[0].id), "%s", id);
-	o->ev[o->n].attr = *a;
-	o->n++;
-}
+void ia_add_event(struct ia_opened *o, const struct ia_attr *a);
 
 /* Whether an open line ("sys_perf_event_open: ...") says it succeeded. */
-static inline int ia_open_result(const char *line)
-{
-	const char *eq = strrchr(line, '=');
-
-	if (strstr(line, "failed"))
-		return -1;
-	if (!eq)
-		return 0;		/* perfcheck prints the result on the next line */
-	return atoi(eq + 1) >= 0 ? 1 : -1;
-}
+int ia_open_result(const char *line);
 
 /* Reads every successful open of a -vv text (copied, not modified). */
-static inline int ia_parse_vv(const char *text, struct ia_opened *o)
-{
-	struct ia_attr *cur = calloc(1, sizeof(*cur));
-	const char *p = text ? text : "";
-	bool in_block = false, have = false;
-
-	memset(o, 0, sizeof(*o));
-	if (!cur)
-		return -1;
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		char line[512];
-
-		snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) ? len : sizeof(line) - 1), p);
-		p += len + (p[len] == '\n');
-		if (!strcmp(line, "perf_event_attr:")) {
-			memset(cur, 0, sizeof(*cur));
-			in_block = true;
-			have = true;
-			continue;
-		}
-		if (!strncmp(line, "-----", 5)) {
-			in_block = false;
-			continue;
-		}
-		if (in_block && line[0] == ' ' && cur->n < IA_MAX_FIELDS) {
-			char *s = line, *name_end, *val, *end;
-
-			while (*s == ' ')
-				s++;
-			/* the name: "{ a, b }" or one word; the value: the rest */
-			name_end = *s == '{' ? strchr(s, '}') : s + strcspn(s, " \t");
-			if (!name_end || !*name_end)
-				continue;
-			if (*name_end == '}')
-				name_end++;
-			val = name_end + strspn(name_end, " \t");
-			/* perf 7.x annotates values: "1 (PERF_TYPE_SOFTWARE)" */
-			end = val + strcspn(val, " \t");
-			*end = '\0';
-			if (!*val)
-				continue;
-			ia_key(s, (size_t)(name_end - s), cur->f[cur->n].key, sizeof(cur->f[0].key));
-			snprintf(cur->f[cur->n].value, sizeof(cur->f[0].value), "%s", val);
-			cur->n++;
-			continue;
-		}
-		if (!strncmp(line, "sys_perf_event_open", 19) && have) {
-			int r = ia_open_result(line);
-
-			/* "sys_perf_event_open: = FD" alone is the result of the line before */
-			if (strstr(line, "pid "))
-				o->attempts++;
-			if (r < 0)
-				o->failures++;
-			if (r > 0)
-				ia_add_event(o, cur);
-		}
-	}
-	free(cur);
-	return 0;
-}
+int ia_parse_vv(const char *text, struct ia_opened *o);
 
 /*
  * Reads `perf evlist -v`: one line per event, "NAME: type: 1, size: 64,
  * { sample_period, sample_freq }: 4000, ...", a value possibly annotated
  * ("1 (PERF_TYPE_SOFTWARE)") as in -vv.
  */
-static inline int ia_parse_evlist(const char *text, struct ia_opened *o)
-{
-	struct ia_attr *cur = calloc(1, sizeof(*cur));
-	const char *p = text ? text : "";
+int ia_parse_evlist(const char *text, struct ia_opened *o);
 
-	memset(o, 0, sizeof(*o));
-	if (!cur)
-		return -1;
-	while (*p) {
-		size_t len = strcspn(p, "\n");
-		const char *end = p + len, *q = strstr(p, ": type: ");
+bool ia_is_bitmask(const char *key);
 
-		/* type 0 (hardware) is not printed: then size comes first */
-		if (!q || q > end)
-			q = strstr(p, ": size: ");
+bool ia_has_bit(const char *value, const char *bit);
 
-		memset(cur, 0, sizeof(*cur));
-		if (q && q < end) {
-			q += 2;
-			while (q < end && cur->n < IA_MAX_FIELDS) {
-				const char *k = q, *ke, *v, *ve;
+void ia_push(struct ia_diff *d, int *n, const char *key, const char *event,
+			   const char *perf, const char *pc);
 
-				ke = *k == '{' ? strchr(k, '}') : NULL;
-				ke = ke && ke < end ? ke + 1 : k + strcspn(k, ":");
-				if (ke >= end || ke[0] != ':')
-					break;
-				v = ke + 1 + strspn(ke + 1, " ");
-				ve = v + strcspn(v, ",\n");
-				ia_key(k, (size_t)(ke - k), cur->f[cur->n].key, sizeof(cur->f[0].key));
-				snprintf(cur->f[cur->n].value, sizeof(cur->f[0].value), "%.*s",
-					 (int)strcspn(v, " ,\n"), v);
-				cur->n++;
-				q = ve + (*ve == ',');
-				q += strspn(q, " ");
-			}
-			ia_add_event(o, cur);
-		}
-		p = end + (*end == '\n');
-	}
-	free(cur);
-	return 0;
-}
+void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, const char *event,
+				const char *a, const char *b);
 
-static inline bool ia_is_bitmask(const char *key)
-{
-	return !strcmp(key, "sample_type") || !strcmp(key, "read_format") ||
-	       !strcmp(key, "branch_sample_type");
-}
-
-static inline bool ia_has_bit(const char *value, const char *bit)
-{
-	size_t n = strlen(bit);
-
-	for (const char *p = value; *p; ) {
-		size_t l = strcspn(p, "|");
-
-		if (l == n && !strncmp(p, bit, n))
-			return true;
-		p += l + (p[l] == '|');
-	}
-	return false;
-}
-
-static inline void ia_push(struct ia_diff *d, int *n, const char *key, const char *event,
-			   const char *perf, const char *pc)
-{
-	if (*n == IA_MAX_DIFFS)
-		return;
-	memset(&d[*n], 0, sizeof(d[0]));
-	snprintf(d[*n].key, sizeof(d[0].key), "%s", key);
-	snprintf(d[*n].event, sizeof(d[0].event), "%s", event);
-	snprintf(d[*n].perf, sizeof(d[0].perf), "%s", perf);
-	snprintf(d[*n].pc, sizeof(d[0].pc), "%s", pc);
-	(*n)++;
-}
-
-static inline void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, const char *event,
-				const char *a, const char *b)
-{
-	for (int side = 0; side < 2; side++) {
-		const char *x = side ? b : a, *y = side ? a : b;
-
-		for (const char *p = x; *p; ) {
-			size_t l = strcspn(p, "|");
-			char bit[64], k[96];
-
-			snprintf(bit, sizeof(bit), "%.*s", (int)l, p);
-			p += l + (p[l] == '|');
-			if (!strcmp(bit, "0") || ia_has_bit(y, bit))
-				continue;
-			snprintf(k, sizeof(k), "%s.%s", key, bit);
-			ia_push(d, n, k, event, side ? "0" : "1", side ? "1" : "0");
-		}
-	}
-}
-
-static inline bool ia_has_event(const struct ia_opened *o, const char *id)
-{
-	for (int i = 0; i < o->n; i++)
-		if (!strcmp(o->ev[i].id, id))
-			return true;
-	return false;
-}
+bool ia_has_event(const struct ia_opened *o, const char *id);
 
 /* The fields of one pair of events: every key once, perf's then perfcheck's. */
-static inline void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
-				struct ia_diff *d, int *n)
-{
-	for (int side = 0; side < 2; side++) {
-		const struct ia_attr *x = side ? &g->attr : &e->attr;
-
-		for (int f = 0; f < x->n; f++) {
-			const char *k = x->f[f].key;
-			const char *a = ia_get(&e->attr, k), *b = ia_get(&g->attr, k);
-			bool dup = false;
-
-			for (int q = 0; side && q < e->attr.n; q++)
-				dup |= !strcmp(e->attr.f[q].key, k);
-			if (dup)
-				continue;
-			if (ia_is_bitmask(k))
-				ia_bit_diffs(d, n, k, e->id, a, b);
-			else if (strcmp(a, b))
-				ia_push(d, n, k, e->id, a, b);
-		}
-	}
-}
+void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
+				struct ia_diff *d, int *n);
 
 /*
  * Field-by-field differences.  Events pair by type:config; those left
@@ -307,49 +94,8 @@ static inline void ia_diff_pair(const struct ia_event *e, const struct ia_event 
  * difference shows as type/config), and any still alone is an event only
  * one tool opened.
  */
-static inline int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
-			  struct ia_diff *d)
-{
-	const struct ia_event *lone_a[IA_MAX_EVENTS], *lone_b[IA_MAX_EVENTS];
-	int n = 0, na = 0, nb = 0;
-	char key[96];
-
-	for (int i = 0; i < perf->n; i++) {
-		const struct ia_event *e = &perf->ev[i], *g = NULL;
-
-		for (int j = 0; j < pc->n; j++)
-			if (!strcmp(pc->ev[j].id, e->id))
-				g = &pc->ev[j];
-		if (g)
-			ia_diff_pair(e, g, d, &n);
-		else
-			lone_a[na++] = e;
-	}
-	for (int j = 0; j < pc->n; j++)
-		if (!ia_has_event(perf, pc->ev[j].id))
-			lone_b[nb++] = &pc->ev[j];
-	/* perf's side-band dummy is never a fallback: it stays alone */
-	for (int i = 0, j = 0; i < na; i++) {
-		if (j < nb && strcmp(lone_a[i]->id, "1:0x9")) {
-			ia_diff_pair(lone_a[i], lone_b[j++], d, &n);
-			lone_a[i] = NULL;
-			lone_b[j - 1] = NULL;
-		}
-	}
-	for (int i = 0; i < na; i++) {
-		if (!lone_a[i])
-			continue;
-		snprintf(key, sizeof(key), "event:%s", lone_a[i]->id);
-		ia_push(d, &n, key, lone_a[i]->id, "1", "0");
-	}
-	for (int j = 0; j < nb; j++) {
-		if (!lone_b[j])
-			continue;
-		snprintf(key, sizeof(key), "event:%s", lone_b[j]->id);
-		ia_push(d, &n, key, lone_b[j]->id, "0", "1");
-	}
-	return n;
-}
+int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
+			  struct ia_diff *d);
 
 /* ------------------------------------------------------------ expectations */
 
@@ -366,113 +112,18 @@ struct ia_expects {
 };
 
 /* KEY PERF PERFCHECK OPTIONS PERF-VERSIONS REASON...; '#' comments. */
-static inline int ia_load_expects(const char *path, struct ia_expects *x, char *why, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-	int no = 0;
+int ia_load_expects(const char *path, struct ia_expects *x, char *why, size_t len);
 
-	memset(x, 0, sizeof(*x));
-	if (!f) {
-		snprintf(why, len, "%s: cannot open", path);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		struct ia_expect e = { .line = ++no };
-		int off = 0;
-		struct ia_expect *grown;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (!line[strspn(line, " \t")] || line[strspn(line, " \t")] == '#')
-			continue;
-		if (sscanf(line, "%95s %159s %159s %159s %63s %n", e.key, e.perf, e.pc, e.options,
-			   e.versions, &off) != 5 || !off || !line[off]) {
-			snprintf(why, len, "%s:%d: want KEY PERF PERFCHECK OPTIONS VERSIONS REASON", path, no);
-			fclose(f);
-			free(x->e);
-			return -1;
-		}
-		snprintf(e.reason, sizeof(e.reason), "%s", line + off);
-		grown = realloc(x->e, (x->n + 1) * sizeof(*grown));
-		if (!grown) {
-			fclose(f);
-			return -1;
-		}
-		x->e = grown;
-		x->e[x->n++] = e;
-	}
-	fclose(f);
-	return 0;
-}
-
-static inline bool ia_in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (!strcmp(list, "*"))
-		return true;
-	for (const char *p = list; *p; ) {
-		size_t l = strcspn(p, ",");
-
-		if (l == n && !strncmp(p, word, n))
-			return true;
-		p += l + (p[l] == ',');
-	}
-	return false;
-}
+bool ia_in_list(const char *list, const char *word);
 
 /* "*", or a comma list of X.Y (that version), >=X.Y, <X.Y. */
-static inline bool ia_version_matches(const char *spec, int major, int minor)
-{
-	int v = major * 1000 + minor;
+bool ia_version_matches(const char *spec, int major, int minor);
 
-	if (!strcmp(spec, "*"))
-		return true;
-	for (const char *p = spec; *p; ) {
-		size_t l = strcspn(p, ",");
-		char t[32];
-		int a = 0, b = 0;
-
-		snprintf(t, sizeof(t), "%.*s", (int)l, p);
-		p += l + (p[l] == ',');
-		if (!strncmp(t, ">=", 2) && sscanf(t + 2, "%d.%d", &a, &b) == 2 && v >= a * 1000 + b)
-			return true;
-		if (t[0] == '<' && sscanf(t + 1, "%d.%d", &a, &b) == 2 && v < a * 1000 + b)
-			return true;
-		if (isdigit((unsigned char)t[0]) && sscanf(t, "%d.%d", &a, &b) == 2 &&
-		    v == a * 1000 + b)
-			return true;
-	}
-	return false;
-}
-
-static inline bool ia_value_matches(const char *spec, const char *value)
-{
-	return !strcmp(spec, "*") || !strcmp(spec, value);
-}
+bool ia_value_matches(const char *spec, const char *value);
 
 /* Fills each difference's reason from the first matching line; returns
  * how many stay unexpected. */
-static inline int ia_explain(struct ia_diff *d, int n, struct ia_expects *x, const char *variant,
-			     int major, int minor)
-{
-	int unexpected = 0;
-
-	for (int i = 0; i < n; i++) {
-		for (int k = 0; k < x->n && !d[i].reason; k++) {
-			struct ia_expect *e = &x->e[k];
-
-			if (strcmp(e->key, d[i].key) || !ia_value_matches(e->perf, d[i].perf) ||
-			    !ia_value_matches(e->pc, d[i].pc) || !ia_in_list(e->options, variant) ||
-			    !ia_version_matches(e->versions, major, minor))
-				continue;
-			d[i].reason = e->reason;
-			e->used++;
-		}
-		if (!d[i].reason)
-			unexpected++;
-	}
-	return unexpected;
-}
+int ia_explain(struct ia_diff *d, int n, struct ia_expects *x, const char *variant,
+			     int major, int minor);
 
 #endif

@@ -93,44 +93,6 @@ static int fresh_target(FIXTURE_DATA(parity) *self, int ms)
 	return 0;
 }
 
-/* TOOL record -vv OPTS [-p PID] -o FILE -- pcwork ...; returns its -vv text. */
-static char *record_vv(struct __test_metadata *_metadata, const char *tool, const char *const *opts,
-		       pid_t target, const char *out, int *code)
-{
-	char *argv[32], pidbuf[16];
-	struct pc_run run;
-	int n = 0;
-	char *text;
-
-	argv[n++] = (char *)tool;
-	argv[n++] = "record";
-	argv[n++] = "-vv";
-	for (; *opts; opts++)
-		argv[n++] = (char *)*opts;
-	if (target > 0) {
-		snprintf(pidbuf, sizeof(pidbuf), "%d", (int)target);
-		argv[n++] = "-p";
-		argv[n++] = pidbuf;
-	}
-	argv[n++] = "-o";
-	argv[n++] = (char *)out;
-	/* attached, both tools stop when the target exits (perf 6.1 ends a
-	 * -p recording that also runs a command with SIGTERM) */
-	if (target <= 0) {
-		argv[n++] = "--";
-		argv[n++] = (char *)up_pcwork();
-		argv[n++] = "spin";
-		argv[n++] = "100";
-	}
-	argv[n] = NULL;
-	up_run(&run, 300, argv);
-	*code = run.exit_code;
-	text = run.err;		/* -vv goes to stderr */
-	run.err = NULL;
-	pc_run_free(&run);
-	return text;
-}
-
 /*
  * Records with TOOL.  Attached (-p), both tools record until the target
  * exits, and a slow guest may still be starting perf when it does (ESRCH):
@@ -143,12 +105,12 @@ static char *record_tool(struct __test_metadata *_metadata, FIXTURE_DATA(parity)
 	char *text = NULL;
 
 	if (!variant->attach)
-		return record_vv(_metadata, tool, variant->opts, -1, out, code);
+		return up_record_vv(tool, variant->opts, -1, out, code);
 	for (int ms = 2000; ms <= 32000; ms *= 2) {
 		free(text);
 		if (fresh_target(self, ms))
 			return NULL;
-		text = record_vv(_metadata, tool, variant->opts, self->target, out, code);
+		text = up_record_vv(tool, variant->opts, self->target, out, code);
 		if (!*code || !text || (!strstr(text, "No such process") && !strstr(text, "ESRCH") &&
 					!strstr(text, "targets are gone")))
 			break;
