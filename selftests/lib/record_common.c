@@ -4,6 +4,7 @@
 
 volatile uint64_t wl_sink;
 volatile uintptr_t wl_ret_in_mid, wl_ret_in_top;
+
 double wl_now(void)
 {
 	struct timespec ts;
@@ -126,6 +127,7 @@ int wl_main(const char *mode, const char *arg)
 }
 
 char rt_workload_copy[PATH_MAX];
+
 const char *rt_self(void)
 {
 	static char self[64];
