@@ -101,6 +101,14 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
+# unit_unwind carries the aarch64 unwinding fixture (.incbin)
+$(BUILD)/obj/selftests/unit_unwind.o: fixtures/unwind/arm64/work fixtures/unwind/arm64/work.dump
+
+# bench/unwind reads perf.data maps with the selftests' small map table
+$(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfcheck.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
+
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
@@ -154,22 +162,29 @@ $(BUILD)/pcwork: fixtures/workload/pcwork.c
 	$(CC) $(PCWORK_CFLAGS) -o $@ $<
 all: $(BUILD)/pcwork
 
-# fuzz: libFuzzer on the read path (parser, session, script, -D) with ASan and
-# UBSan, seeded by fuzz/seed; FUZZ_SECONDS bounds the run, crashes land in
-# build/fuzz/crashes/.
+# fuzz: libFuzzer on the read path with ASan and UBSan, seeded by fuzz/seed:
+# fuzz_script (parser, session, script and its merge variants), fuzz_report
+# (perfcheck report) and fuzz_dump (script -D --header).  Each runs
+# FUZZ_SECONDS; crashes land in build/fuzz/crashes/, keep them in
+# fuzz/regressions/ (the selftests replay that folder).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := script report dump
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib
-build/fuzz/fuzz_script: fuzz/fuzz_script.c $(LIB_SRC)
+build/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(LIB_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lelf -lz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
 
-fuzz: build/fuzz/fuzz_script $(BUILD)/perfcheck
-	@mkdir -p build/fuzz/corpus build/fuzz/crashes
+fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) $(BUILD)/perfcheck
+	@mkdir -p build/fuzz/crashes
 	fuzz/seed build/fuzz/seeds $(BUILD)/perfcheck
-	build/fuzz/fuzz_script -max_total_time=$(FUZZ_SECONDS) -max_len=131072 -timeout=10 \
-		-rss_limit_mb=2048 -artifact_prefix=build/fuzz/crashes/ build/fuzz/corpus build/fuzz/seeds
+	set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/corpus-$$t; \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=131072 -timeout=10 \
+			-rss_limit_mb=2048 -close_fd_mask=2 -artifact_prefix=build/fuzz/crashes/$$t- \
+			build/fuzz/corpus-$$t build/fuzz/seeds fuzz/regressions; \
+	done
 
 # make fixtures: records the fixtures in the guests of FIXTURE_KERNELS
 # (fixtures/record.sh through vm/run) and imports them with their expected

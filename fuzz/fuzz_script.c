@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (devnull < 0) {
 		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		pc_verbose = -1;	/* warnings about recovered files would flood the log */
+		pc_set_print(NULL);	/* warnings about recovered files would flood the log */
 	}
 	fd = memfd_create("fuzz.data", MFD_CLOEXEC);
 	if (fd < 0)

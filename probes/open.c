@@ -338,6 +338,13 @@ int pc_event_open(union pc_attr *attr, const char *event_name, pid_t pid, int cp
 				fall_back_to_cpu_clock(&l, e);
 				continue;
 			}
+			if (e == EOPNOTSUPP && (attr->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+				pc_info("%s: a branch stack (-b, -j, --call-graph lbr) needs a PMU that "
+					"records taken branches (LBR, BRS, BRBE); software events and "
+					"machines without such a PMU (most VMs) have none\n", l.name);
+				return pc_error_set(err, e, "%s: PMU Hardware or event type doesn't "
+						    "support branch stack sampling (EOPNOTSUPP)", l.name);
+			}
 			return refused(&l, e);
 		case ENOENT:
 		case ENODEV:

@@ -11,67 +11,66 @@
 
 #include "reader/deferred.h"
 
-static struct rd_item *ring_at(struct rd_session *s, uint64_t seq)
+/* What the stage knows of a thread: its waiting samples and its last record. */
+struct rd_defer_thread {
+	uint32_t tid;
+	uint64_t *waiting;	/* ring sequence numbers, oldest first */
+	uint32_t nr_waiting, cap_waiting;
+	bool have_last;
+	uint64_t last_cookie, last_nr;
+	const uint64_t *last_ips;	/* into the file, or last_copy */
+	uint64_t *last_copy;
+	struct rd_defer_thread *next;
+};
+
+void rd_defer_init(struct rd_defer *d, bool merge, bool merge_late, struct rd_sink out)
 {
-	if (seq < s->ring_head_seq || seq - s->ring_head_seq >= s->ring_nr)
-		return NULL;
-	return &s->ring[(s->ring_head + (seq - s->ring_head_seq)) % s->ring_cap];
+	memset(d, 0, sizeof(*d));
+	d->merge = merge;
+	d->merge_late = merge_late;
+	d->max_held = RD_RING_MAX;
+	d->max_per_thread = RD_WAIT_PER_THREAD;
+	rd_ring_init(&d->ring, sizeof(struct rd_item), 256);
+	d->out = out;
 }
 
-static int ring_push(struct rd_session *s, struct rd_item *it, uint64_t *seq)
+static struct rd_defer_thread *thread_get(struct rd_defer *d, uint32_t tid)
 {
-	if (s->ring_nr == s->ring_cap) {
-		size_t cap = s->ring_cap ? s->ring_cap * 2 : 256;
-		struct rd_item *v = malloc(cap * sizeof(*v));
+	struct rd_defer_thread *t;
+	size_t b;
 
-		if (!v)
-			return -ENOMEM;
-		for (size_t i = 0; i < s->ring_nr; i++)
-			v[i] = s->ring[(s->ring_head + i) % s->ring_cap];
-		free(s->ring);
-		s->ring = v;
-		s->ring_cap = cap;
-		s->ring_head = 0;
+	if (!d->threads) {
+		d->nr_buckets = 1024;
+		d->threads = calloc(d->nr_buckets, sizeof(*d->threads));
+		if (!d->threads)
+			return NULL;
 	}
-	*seq = s->ring_head_seq + s->ring_nr;
-	s->ring[(s->ring_head + s->ring_nr) % s->ring_cap] = *it;
-	s->ring_nr++;
-	return 0;
+	b = (tid * 2654435761u) % d->nr_buckets;
+	for (t = d->threads[b]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->next = d->threads[b];
+	d->threads[b] = t;
+	return t;
 }
 
-/* Held data must outlive the reader's scratch buffer. */
-static int own(struct rd_session *s, struct rd_item *it)
+static struct rd_item *ring_at(struct rd_defer *d, uint64_t seq)
 {
-	const struct perf_event_header *h = it->data;
-	void *copy;
-
-	if (it->owned || ((const uint8_t *)it->data >= s->r.base &&
-			  (const uint8_t *)it->data < s->r.base + s->r.size))
-		return 0;
-	copy = malloc(h->size);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, it->data, h->size);
-	it->data = copy;
-	it->owned = true;
-	return 0;
+	if (seq < d->head_seq || seq - d->head_seq >= d->ring.nr)
+		return NULL;
+	return rd_ring_at(&d->ring, seq - d->head_seq);
 }
 
-static void item_release(struct rd_item *it)
-{
-	if (it->owned)
-		free((void *)it->data);
-	if (it->merge_owned)
-		free((void *)it->merge_ips);
-	it->owned = it->merge_owned = false;
-}
-
-/* Points it at the deferred ips; copies them when they live in a copy we may free. */
+/* Points it at the deferred ips; copies them unless they lie in the file. */
 static int set_merge(struct rd_item *it, const uint64_t *ips, uint64_t nr, bool copy)
 {
 	it->merge_nr = nr;
 	it->merge_ips = ips;
-	if (!copy || !nr)
+	if (!nr || !copy)
 		return 0;
 	it->merge_ips = malloc(nr * sizeof(*ips));
 	if (!it->merge_ips)
@@ -81,49 +80,41 @@ static int set_merge(struct rd_item *it, const uint64_t *ips, uint64_t nr, bool 
 	return 0;
 }
 
-static int drain(struct rd_session *s, struct pc_error *err)
+static int drain(struct rd_defer *d, struct pc_error *err)
 {
-	while (s->ring_nr && !s->ring[s->ring_head].waiting) {
-		struct rd_item it = s->ring[s->ring_head];
+	struct rd_item *head;
+
+	while ((head = rd_ring_head(&d->ring)) && !head->waiting) {
+		struct rd_item it;
 		int ret;
 
-		s->ring_head = (s->ring_head + 1) % s->ring_cap;
-		s->ring_nr--;
-		s->ring_head_seq++;
-		ret = rd_deliver(s, &it, err);
-		item_release(&it);
+		rd_ring_pop(&d->ring, &it);
+		d->head_seq++;
+		ret = rd_sink_put(&d->out, &it, err);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static void unwait(struct rd_session *s, struct rd_item *it)
+static void unwait(struct rd_defer *d, struct rd_item *it)
 {
 	it->waiting = false;
-	s->stats.unmerged++;
+	d->stats.unmerged++;
 }
 
-/* Drops one waiting entry (index i) of t. */
-static void thread_unlist(struct rd_thread *t, uint32_t i)
-{
-	memmove(&t->waiting[i], &t->waiting[i + 1], (t->nr_waiting - i - 1) * sizeof(*t->waiting));
-	t->nr_waiting--;
-}
-
-static int hold_sample(struct rd_session *s, struct rd_item *it, struct rd_thread *t,
+static int hold_sample(struct rd_defer *d, struct rd_item *it, struct rd_defer_thread *t,
 		       struct pc_error *err)
 {
-	uint64_t seq;
-
-	if (t->nr_waiting == RD_WAIT_PER_THREAD) {
-		struct rd_item *old = ring_at(s, t->waiting[0]);
+	if (t->nr_waiting >= d->max_per_thread) {
+		struct rd_item *old = ring_at(d, t->waiting[0]);
 
 		if (old && old->waiting) {
-			unwait(s, old);
-			s->stats.forced++;
+			unwait(d, old);
+			d->stats.forced++;
 		}
-		thread_unlist(t, 0);
+		memmove(&t->waiting[0], &t->waiting[1], (t->nr_waiting - 1) * sizeof(*t->waiting));
+		t->nr_waiting--;
 	}
 	if (t->nr_waiting == t->cap_waiting) {
 		uint32_t cap = t->cap_waiting ? t->cap_waiting * 2 : 8;
@@ -135,83 +126,110 @@ static int hold_sample(struct rd_session *s, struct rd_item *it, struct rd_threa
 		t->cap_waiting = cap;
 	}
 	it->waiting = true;
-	it->thread = t;
-	if (ring_push(s, it, &seq))
+	if (rd_ring_push(&d->ring, it))
 		return pc_error_set(err, ENOMEM, "out of memory");
-	t->waiting[t->nr_waiting++] = seq;
+	t->waiting[t->nr_waiting++] = d->head_seq + d->ring.nr - 1;
 	return 0;
 }
 
 /* A CALLCHAIN_DEFERRED: every sample its thread holds goes, merged or not. */
-static int answer(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error *err)
 {
-	struct pd_record rec = { .offset = it->offset, .data = it->data };
-	struct pd_deferred d;
-	struct pd_sample id;
-	struct rd_thread *t;
-	int ret;
+	const struct pd_deferred *rec = &it->p->d;
+	const struct pd_sample *id = &it->p->smp;
+	struct rd_defer_thread *t;
 
-	memcpy(&rec.header, it->data, sizeof(rec.header));
-	ret = pd_parse_deferred(&s->r, &rec, &d, &id, err);
-	if (ret)
-		return ret;
-	s->stats.deferred_records++;
-	if (!id.evsel || !(id.evsel->attr.attr.sample_type & PERF_SAMPLE_TID))
+	d->stats.deferred_records++;
+	if (!id->evsel || !(id->evsel->attr.attr.sample_type & PERF_SAMPLE_TID))
 		return 0;	/* no thread to match it to */
-	t = rd_thread_get(s, id.pid, id.tid);
+	t = thread_get(d, id->tid);
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < t->nr_waiting; i++) {
-		struct rd_item *w = ring_at(s, t->waiting[i]);
+		struct rd_item *w = ring_at(d, t->waiting[i]);
 
 		if (!w || !w->waiting)
 			continue;
 		w->waiting = false;
-		if (w->cookie == d.cookie) {
-			if (set_merge(w, d.ips, d.nr, it->owned))
+		if (w->p->smp.deferred_cookie == rec->cookie) {
+			if (set_merge(w, rec->ips, rec->nr, it->owned))
 				return pc_error_set(err, ENOMEM, "out of memory");
-			s->stats.merged++;
+			d->stats.merged++;
 		} else {
-			s->stats.unmerged++;
+			d->stats.unmerged++;
 		}
 	}
 	t->nr_waiting = 0;
-	/* the record may outlive its slot as the reference for late merges */
+	/* kept as the reference for late merges */
 	free(t->last_copy);
 	t->last_copy = NULL;
-	t->last_ips = d.ips;
-	if (it->owned && d.nr) {
-		t->last_copy = malloc(d.nr * sizeof(*d.ips));
+	t->last_ips = rec->ips;
+	if (it->owned && rec->nr) {
+		t->last_copy = malloc(rec->nr * sizeof(*rec->ips));
 		if (!t->last_copy)
 			return pc_error_set(err, ENOMEM, "out of memory");
-		memcpy(t->last_copy, d.ips, d.nr * sizeof(*d.ips));
+		memcpy(t->last_copy, rec->ips, rec->nr * sizeof(*rec->ips));
 		t->last_ips = t->last_copy;
 	}
 	t->have_last = true;
-	t->last_cookie = d.cookie;
-	t->last_nr = d.nr;
+	t->last_cookie = rec->cookie;
+	t->last_nr = rec->nr;
 	return 0;
 }
 
 /* Only events with attr.defer_callchain get cookies, as perf reads them. */
-static bool wants_deferred(struct rd_session *s)
+static bool holds_cookie(const struct rd_item *it)
 {
-	if (s->defer_evsels != s->r.nr_evsels) {
-		s->defer_evsels = s->r.nr_evsels;
-		s->any_deferred = false;
-		for (uint32_t i = 0; i < s->r.nr_evsels; i++)
-			if (pc_attr_test(&s->r.evsels[i].attr.attr, PC_ATTR_defer_callchain))
-				s->any_deferred = true;
-	}
-	return s->any_deferred;
+	return it->type == PERF_RECORD_SAMPLE && it->p && it->p->smp.deferred &&
+	       pc_attr_test(&it->p->smp.evsel->attr.attr, PC_ATTR_defer_callchain);
 }
 
-int rd_deferred_arrive(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+/* A sample with a cookie: merged now with the last record (late), or held. */
+static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held,
+			      struct pc_error *err)
 {
-	const struct perf_event_header *h = it->data;
-	uint64_t seq;
+	const struct pd_sample *smp = &it->p->smp;
+	struct rd_defer_thread *t = thread_get(d, smp->tid);
+
+	*held = false;
+	if (!t)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	if (d->merge_late && t->have_last && t->last_cookie == smp->deferred_cookie) {
+		if (set_merge(it, t->last_ips, t->last_nr, t->last_copy != NULL))
+			return pc_error_set(err, ENOMEM, "out of memory");
+		it->late = true;
+		d->stats.merged_late++;
+		return 0;
+	}
+	*held = true;
+	return hold_sample(d, it, t, err);
+}
+
+static int bound(struct rd_defer *d, struct pc_error *err)
+{
+	while (d->ring.nr > d->max_held) {
+		struct rd_item *head = rd_ring_head(&d->ring);
+		int ret;
+
+		if (head->waiting) {
+			unwait(d, head);
+			d->stats.forced++;
+		}
+		ret = drain(d, err);
+		if (ret)
+			return ret;
+	}
+	return drain(d, err);
+}
+
+int rd_defer_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
+{
+	struct rd_defer *d = ctx;
+	bool held;
 	int ret;
 
+	if (!d->merge)
+		return rd_sink_put(&d->out, it, err);
 	/*
 	 * Maps go in when they arrive, even behind a waiting sample: a deferred
 	 * user stack is taken on the way back to user space, after the samples
@@ -220,99 +238,70 @@ int rd_deferred_arrive(struct rd_session *s, struct rd_item *it, struct pc_error
 	 * goes with them, so that it never copies a parent's maps over a
 	 * child's newer ones.  COMM stays in order: it names the samples.
 	 */
-	if (s->ring_nr && (h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
-			   h->type == PERF_RECORD_FORK)) {
-		struct pd_record rec = { .offset = it->offset, .header = *h, .data = it->data };
-
-		ret = rd_state_record(s, &rec, err);
-		if (it->owned)
-			free((void *)it->data);
-		it->owned = false;
-		return ret;
-	}
-	if (s->merge && h->type == PERF_RECORD_SAMPLE && wants_deferred(s)) {
-		struct pd_record rec = { .offset = it->offset, .header = *h, .data = it->data };
-		struct pd_sample smp;
-		struct rd_thread *t;
-
-		ret = pd_parse_sample(&s->r, &rec, &smp, err);
-		if (ret)
+	if (d->ring.nr && (it->type == PERF_RECORD_MMAP || it->type == PERF_RECORD_MMAP2 ||
+			   it->type == PERF_RECORD_FORK))
+		return rd_sink_put(&d->out, it, err);
+	if (holds_cookie(it)) {
+		ret = sample_with_cookie(d, it, &held, err);
+		if (ret) {
+			if (!held)
+				rd_item_release(it);
 			return ret;
-		if (smp.deferred && pc_attr_test(&smp.evsel->attr.attr, PC_ATTR_defer_callchain)) {
-			t = rd_thread_get(s, smp.pid, smp.tid);
-			if (!t)
-				return pc_error_set(err, ENOMEM, "out of memory");
-			if (s->merge_late && t->have_last && t->last_cookie == smp.deferred_cookie) {
-				if (set_merge(it, t->last_ips, t->last_nr, t->last_copy != NULL))
-					return pc_error_set(err, ENOMEM, "out of memory");
-				it->late = true;
-				s->stats.merged_late++;
-			} else {
-				it->cookie = smp.deferred_cookie;
-				if (own(s, it))
-					return pc_error_set(err, ENOMEM, "out of memory");
-				ret = hold_sample(s, it, t, err);
-				if (ret)
-					return ret;
-				goto bound;
-			}
 		}
-	} else if (s->merge && h->type == PC_RECORD_CALLCHAIN_DEFERRED) {
-		if (own(s, it))
-			return pc_error_set(err, ENOMEM, "out of memory");
-		ret = answer(s, it, err);
-		if (ret)
+		if (held)
+			return bound(d, err);
+	} else if (it->type == PC_RECORD_CALLCHAIN_DEFERRED && it->p) {
+		ret = answer(d, it, err);
+		if (ret) {
+			rd_item_release(it);
 			return ret;
+		}
 	}
-	if (!s->ring_nr) {
-		/* nothing held: straight out */
-		ret = rd_deliver(s, it, err);
-		item_release(it);
-		return ret;
-	}
-	if (own(s, it) || ring_push(s, it, &seq))
+	if (!d->ring.nr)
+		return rd_sink_put(&d->out, it, err);	/* nothing held: straight out */
+	if (rd_ring_push(&d->ring, it)) {
+		rd_item_release(it);
 		return pc_error_set(err, ENOMEM, "out of memory");
-bound:
-	while (s->ring_nr > RD_RING_MAX) {
-		struct rd_item *head = &s->ring[s->ring_head];
-
-		if (head->waiting) {
-			unwait(s, head);
-			s->stats.forced++;
-		}
-		ret = drain(s, err);
-		if (ret)
-			return ret;
 	}
-	return drain(s, err);
+	return bound(d, err);
 }
 
-int rd_deferred_finish(struct rd_session *s, struct pc_error *err)
+int rd_defer_finish(struct rd_defer *d, struct pc_error *err)
 {
-	while (s->ring_nr) {
-		struct rd_item *head = &s->ring[s->ring_head];
+	struct rd_item *head;
+
+	while ((head = rd_ring_head(&d->ring))) {
 		int ret;
 
 		if (head->waiting)
-			unwait(s, head);
-		ret = drain(s, err);
+			unwait(d, head);
+		ret = drain(d, err);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-void rd_deferred_free(struct rd_session *s)
+void rd_defer_free(struct rd_defer *d)
 {
-	for (size_t i = 0; i < s->ring_nr; i++) {
-		item_release(&s->ring[(s->ring_head + i) % s->ring_cap]);
+	struct rd_item it;
+
+	while (d->ring.nr) {
+		rd_ring_pop(&d->ring, &it);
+		rd_item_release(&it);
 	}
-	free(s->ring);
-	s->ring = NULL;
-	s->ring_nr = s->ring_cap = 0;
-	for (size_t b = 0; b < s->nr_thread_buckets; b++)
-		for (struct rd_thread *t = s->threads[b]; t; t = t->next) {
+	rd_ring_free(&d->ring);
+	for (size_t b = 0; b < d->nr_buckets; b++) {
+		struct rd_defer_thread *t = d->threads[b], *n;
+
+		for (; t; t = n) {
+			n = t->next;
+			free(t->waiting);
 			free(t->last_copy);
-			t->last_copy = NULL;
+			free(t);
 		}
+	}
+	free(d->threads);
+	d->threads = NULL;
+	d->nr_buckets = 0;
 }

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The time-order queue.  Records mostly arrive in runs that are already
- * sorted (one ring buffer drained after another), so each goes to the end
- * of the sorted run whose last time is the latest not after its own; only
- * a record that fits no run (and no free run slot) goes to a heap.  The
- * oldest is then the least of a few run heads and the heap top: cheaper
- * and friendlier to the cache than one big heap.  Ties keep arrival order.
+ * Each record goes to the end of the sorted run whose last time is the
+ * latest not after its own; only a record that fits no run (and finds no
+ * free run) goes to a heap.  The oldest is then the least of a few run
+ * heads and the heap top: cheaper and friendlier to the cache than one big
+ * heap.  Ties keep arrival order.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "reader/session.h"
+#include "reader/order.h"
 
-#define NR_RUNS (sizeof(((struct rd_session *)0)->runs) / sizeof(struct rd_run))
+void rd_order_init(struct rd_order *o, struct rd_sink out)
+{
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < RD_ORDER_RUNS; i++)
+		rd_ring_init(&o->runs[i], sizeof(struct rd_item), 1024);
+	o->max_pending = RD_ORDER_MAX;
+	o->out = out;
+}
 
 static bool less(const struct rd_item *a, const struct rd_item *b)
 {
@@ -21,146 +28,169 @@ static bool less(const struct rd_item *a, const struct rd_item *b)
 	return a->seq < b->seq;
 }
 
-static struct rd_item *run_tail(struct rd_run *r)
-{
-	return &r->v[(r->head + r->nr - 1) % r->cap];
-}
-
-static int run_append(struct rd_run *r, const struct rd_item *it)
-{
-	if (r->nr == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1024;
-		struct rd_item *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (size_t i = 0; i < r->nr; i++)
-			v[i] = r->v[(r->head + i) % r->cap];
-		free(r->v);
-		r->v = v;
-		r->cap = cap;
-		r->head = 0;
-	}
-	r->v[(r->head + r->nr) % r->cap] = *it;
-	r->nr++;
-	return 0;
-}
-
-static int heap_push(struct rd_session *s, const struct rd_item *it)
+static int heap_push(struct rd_order *o, const struct rd_item *it)
 {
 	size_t i;
 
-	if (s->heap_nr == s->heap_cap) {
-		size_t cap = s->heap_cap ? s->heap_cap * 2 : 1024;
-		struct rd_item *h = realloc(s->heap, cap * sizeof(*h));
+	if (o->heap_nr == o->heap_cap) {
+		size_t cap = o->heap_cap ? o->heap_cap * 2 : 1024;
+		struct rd_item *h = realloc(o->heap, cap * sizeof(*h));
 
 		if (!h)
 			return -ENOMEM;
-		s->heap = h;
-		s->heap_cap = cap;
+		o->heap = h;
+		o->heap_cap = cap;
 	}
-	i = s->heap_nr++;
+	i = o->heap_nr++;
 	while (i) {
 		size_t up = (i - 1) / 2;
 
-		if (!less(it, &s->heap[up]))
+		if (!less(it, &o->heap[up]))
 			break;
-		s->heap[i] = s->heap[up];
+		o->heap[i] = o->heap[up];
 		i = up;
 	}
-	s->heap[i] = *it;
+	o->heap[i] = *it;
 	return 0;
 }
 
-static void heap_pop(struct rd_session *s, struct rd_item *out)
+static void heap_pop(struct rd_order *o, struct rd_item *out)
 {
-	struct rd_item last = s->heap[--s->heap_nr];
-	size_t i = 0, n = s->heap_nr;
+	struct rd_item last = o->heap[--o->heap_nr];
+	size_t i = 0, n = o->heap_nr;
 
-	*out = s->heap[0];
+	*out = o->heap[0];
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && less(&s->heap[c + 1], &s->heap[c]))
+		if (c + 1 < n && less(&o->heap[c + 1], &o->heap[c]))
 			c++;
-		if (!less(&s->heap[c], &last))
+		if (!less(&o->heap[c], &last))
 			break;
-		s->heap[i] = s->heap[c];
+		o->heap[i] = o->heap[c];
 		i = c;
 	}
 	if (n)
-		s->heap[i] = last;
+		o->heap[i] = last;
 }
 
-int rd_order_push(struct rd_session *s, const struct rd_item *it)
+static int push(struct rd_order *o, const struct rd_item *it)
 {
-	struct rd_run *best = NULL, *empty = NULL;
+	struct rd_ring *best = NULL, *empty = NULL;
+	const struct rd_item *best_tail = NULL;
 	int ret;
 
-	for (size_t i = 0; i < NR_RUNS; i++) {
-		struct rd_run *r = &s->runs[i];
+	for (size_t i = 0; i < RD_ORDER_RUNS; i++) {
+		struct rd_ring *r = &o->runs[i];
+		const struct rd_item *tail = rd_ring_tail(r);
 
-		if (!r->nr) {
+		if (!tail) {
 			if (!empty)
 				empty = r;
 			continue;
 		}
-		if (run_tail(r)->time <= it->time &&
-		    (!best || run_tail(r)->time > run_tail(best)->time))
+		if (tail->time <= it->time && (!best || tail->time > best_tail->time)) {
 			best = r;
+			best_tail = tail;
+		}
 	}
 	if (!best)
 		best = empty;
-	ret = best ? run_append(best, it) : heap_push(s, it);
+	ret = best ? rd_ring_push(best, it) : heap_push(o, it);
 	if (!ret)
-		s->pending++;
+		o->pending++;
 	return ret;
 }
 
-bool rd_order_pop(struct rd_session *s, uint64_t limit, struct rd_item *out)
+/* The oldest pending item, if its time is <= limit: true and *out filled. */
+static bool pop(struct rd_order *o, uint64_t limit, struct rd_item *out)
 {
-	struct rd_run *min = NULL;
+	struct rd_ring *min = NULL;
 	const struct rd_item *m = NULL;
 
-	for (size_t i = 0; i < NR_RUNS; i++) {
-		struct rd_run *r = &s->runs[i];
+	for (size_t i = 0; i < RD_ORDER_RUNS; i++) {
+		const struct rd_item *h = rd_ring_head(&o->runs[i]);
 
-		if (r->nr && (!m || less(&r->v[r->head], m))) {
-			min = r;
-			m = &r->v[r->head];
+		if (h && (!m || less(h, m))) {
+			min = &o->runs[i];
+			m = h;
 		}
 	}
-	if (s->heap_nr && (!m || less(&s->heap[0], m))) {
-		if (s->heap[0].time > limit)
+	if (o->heap_nr && (!m || less(&o->heap[0], m))) {
+		if (o->heap[0].time > limit)
 			return false;
-		heap_pop(s, out);
-		s->pending--;
+		heap_pop(o, out);
+		o->pending--;
 		return true;
 	}
 	if (!m || m->time > limit)
 		return false;
-	*out = *m;
-	min->head = (min->head + 1) % min->cap;
-	min->nr--;
-	s->pending--;
+	rd_ring_pop(min, out);
+	o->pending--;
 	return true;
 }
 
-void rd_order_free(struct rd_session *s)
+static int release(struct rd_order *o, struct rd_item *it, struct pc_error *err)
+{
+	if (it->time < o->last_out)
+		o->unordered++;
+	else
+		o->last_out = it->time;
+	return rd_sink_put(&o->out, it, err);
+}
+
+int rd_order_flush(struct rd_order *o, uint64_t limit, struct pc_error *err)
 {
 	struct rd_item it;
 
-	while (rd_order_pop(s, UINT64_MAX, &it))
-		if (it.owned)
-			free((void *)it.data);
-	for (size_t i = 0; i < NR_RUNS; i++) {
-		free(s->runs[i].v);
-		s->runs[i].v = NULL;
-		s->runs[i].cap = 0;
+	while (pop(o, limit, &it)) {
+		int ret = release(o, &it, err);
+
+		if (ret)
+			return ret;
 	}
-	free(s->heap);
-	s->heap = NULL;
-	s->heap_cap = 0;
+	return 0;
+}
+
+int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
+{
+	struct rd_order *o = ctx;
+	int ret;
+
+	if (it->type == PC_RECORD_FINISHED_ROUND) {
+		rd_item_release(it);
+		ret = rd_order_flush(o, o->round_flush, err);
+		o->round_flush = o->max_time;
+		return ret;
+	}
+	if (!it->timed)
+		return rd_sink_put(&o->out, it, err);	/* untimed records go out now */
+	if (it->time > o->max_time)
+		o->max_time = it->time;
+	if (push(o, it)) {
+		rd_item_release(it);
+		return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	if (o->pending > o->max_pending) {
+		struct rd_item old;
+
+		if (pop(o, UINT64_MAX, &old))
+			return release(o, &old, err);
+	}
+	return 0;
+}
+
+void rd_order_free(struct rd_order *o)
+{
+	struct rd_item it;
+
+	while (pop(o, UINT64_MAX, &it))
+		rd_item_release(&it);
+	for (size_t i = 0; i < RD_ORDER_RUNS; i++)
+		rd_ring_free(&o->runs[i]);
+	free(o->heap);
+	o->heap = NULL;
+	o->heap_nr = o->heap_cap = 0;
 }

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading a file: records are queued by (time, arrival) (order.c) and
- * released the way perf releases them, at each FINISHED_ROUND up to the
- * newest time of the round before; records without a time go straight
- * through.  Released records pass through the deferred-callchain stage
- * (deferred.c) and come out in order to the consumer.
+ * Wiring the stages of reading a file, and the last step: a sample or
+ * deferred record from the machine stage becomes the consumer's rd_event.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,16 +9,8 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "reader/deferred.h"
 #include "reader/session.h"
 #include "util/log.h"
-
-/*
- * The queue never holds more than this (about 22 MB of items); beyond it the
- * oldest goes out first.  perf record writes a FINISHED_ROUND every few
- * thousand records, so only a file without rounds comes near it.
- */
-#define RD_HEAP_MAX (1u << 18)
 
 static bool same_machine(struct rd_session *s)
 {
@@ -59,6 +48,54 @@ static int note_build_id(const struct pd_build_id_entry *e, const uint8_t *id, s
 	return 0;
 }
 
+static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+{
+	struct pd_record rec = { .offset = it->offset, .data = it->data };
+	struct rd_event ev = { .rec = &rec };
+	struct pd_sample *smp = &it->p->smp;
+
+	memcpy(&rec.header, it->data, sizeof(rec.header));
+	s->maps_gen = s->machine.gen;
+	ev.sample = smp;
+	if (it->type == PERF_RECORD_SAMPLE) {
+		s->stats.samples++;
+		/* without PERF_SAMPLE_PERIOD every sample stands for the fixed period */
+		if (!(smp->evsel->attr.attr.sample_type & PERF_SAMPLE_PERIOD))
+			smp->period = smp->evsel->attr.attr.sample_period;
+		ev.thread = rd_machine_thread(&s->machine, smp->pid, smp->tid);
+		if (!ev.thread)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		ev.base = smp->callchain;
+		ev.base_nr = smp->callchain_nr;
+		if (it->merge_ips && smp->deferred) {
+			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
+			ev.extra = it->merge_ips;
+			ev.extra_nr = it->merge_nr;
+			ev.merged = true;
+			ev.late = it->late;
+		}
+		return s->ops.sample ? s->ops.sample(s, &ev, s->ops.ctx) : 0;
+	}
+	if (s->merge || !s->ops.deferred)
+		return 0;
+	ev.deferred = &it->p->d;
+	ev.thread = rd_machine_thread(&s->machine, smp->pid, smp->tid);
+	if (!ev.thread)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	ev.base = it->p->d.ips;
+	ev.base_nr = it->p->d.nr;
+	return s->ops.deferred(s, &ev, s->ops.ctx);
+}
+
+/* The consumer end of the machine stage. */
+static int to_consumer(void *ctx, struct rd_item *it, struct pc_error *err)
+{
+	int ret = consume(ctx, it, err);
+
+	rd_item_release(it);
+	return ret;
+}
+
 int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err)
 {
 	const char *home;
@@ -77,237 +114,80 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 		s->dsos.buildid_dir = s->buildid_dir;
 	}
 	pd_reader_build_ids(&s->r, note_build_id, s, NULL);
+	/* input -> order -> defer -> machine -> consumer */
+	rd_machine_init(&s->machine, s->r.path, &s->dsos,
+			(struct rd_sink){ to_consumer, s });
+	rd_defer_init(&s->defer, true, false,
+		      (struct rd_sink){ rd_machine_deliver, &s->machine });
+	rd_order_init(&s->order, (struct rd_sink){ rd_defer_deliver, &s->defer });
+	rd_input_init(&s->in, &s->r, (struct rd_sink){ rd_order_deliver, &s->order });
 	return 0;
 }
 
 void rd_session_close(struct rd_session *s)
 {
-	rd_deferred_free(s);
-	rd_order_free(s);
-	rd_threads_free(s);
+	if (!s->opened)
+		return;
+	rd_order_free(&s->order);
+	rd_defer_free(&s->defer);
+	rd_machine_free(&s->machine);
 	pc_dso_cache_free(&s->dsos);
-	pc_kallsyms_free(&s->kallsyms);
-	if (s->opened)
-		pd_reader_close(&s->r);
+	pd_reader_close(&s->r);
 	s->opened = false;
 }
 
-#define LEAD_BITS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME)
-
-/*
- * Ordering needs only a sample's time, which the ABI puts after IDENTIFIER,
- * IP and TID: when every event agrees on those bits, read it in place and
- * leave the full parse (and its checks) to delivery.
- */
-static bool sample_time(struct rd_session *s, const struct pd_record *rec, uint64_t *t)
+static void sum_up(struct rd_session *s)
 {
-	uint64_t bits;
-	uint32_t idx;
+	const struct rd_defer_stats *d = &s->defer.stats;
 
-	if (s->lead_evsels != s->r.nr_evsels) {
-		s->lead_evsels = s->r.nr_evsels;
-		s->lead_uniform = s->r.nr_evsels > 0;
-		for (uint32_t i = 1; i < s->r.nr_evsels; i++)
-			if ((s->r.evsels[i].attr.attr.sample_type & LEAD_BITS) !=
-			    (s->r.evsels[0].attr.attr.sample_type & LEAD_BITS))
-				s->lead_uniform = false;
-	}
-	if (!s->lead_uniform)
-		return false;
-	bits = s->r.evsels[0].attr.attr.sample_type;
-	if (!(bits & PERF_SAMPLE_TIME))
-		return false;
-	idx = 1 + !!(bits & PERF_SAMPLE_IDENTIFIER) + !!(bits & PERF_SAMPLE_IP) +
-	      !!(bits & PERF_SAMPLE_TID);
-	if ((idx + 1) * 8 > rec->header.size)
-		return false;
-	*t = ((const uint64_t *)rec->data)[idx];
-	return true;
+	s->stats.records = s->in.records;
+	s->stats.deferred_records = d->deferred_records;
+	s->stats.merged = d->merged;
+	s->stats.merged_late = d->merged_late;
+	s->stats.unmerged = d->unmerged;
+	s->stats.forced = d->forced;
+	s->stats.unordered = s->order.unordered;
+	s->stats.not_interpreted = rd_input_report(&s->in);
 }
 
-/* The time of a record, or false when it has none (delivered at once). */
-static bool record_time(struct rd_session *s, const struct pd_record *rec, uint64_t *t,
-			struct pc_error *err, int *ret)
+/* Everything queued goes out; the first error stays in err. */
+static int drain_all(struct rd_session *s, struct pc_error *err)
 {
-	struct pd_sample smp;
+	int ret = rd_order_flush(&s->order, UINT64_MAX, err);
 
-	*ret = 0;
-	if (rec->header.type >= PC_RECORD_HEADER_ATTR)
-		return false;
-	if (rec->header.type == PERF_RECORD_SAMPLE && sample_time(s, rec, t))
-		return true;
-	if (rec->header.type == PERF_RECORD_SAMPLE) {
-		*ret = pd_parse_sample(&s->r, rec, &smp, err);
-		if (*ret || !smp.evsel ||
-		    !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME))
-			return false;
-	} else {
-		*ret = pd_parse_sample_id(&s->r, rec, &smp, err);
-		if (*ret || !smp.evsel ||
-		    !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME))
-			return false;
-	}
-	*t = smp.time;
-	return true;
-}
-
-static int release(struct rd_session *s, struct rd_item *it, struct pc_error *err)
-{
-	uint64_t t = it->time;
-
-	if (t < s->last_delivered)
-		s->stats.unordered++;
-	else
-		s->last_delivered = t;
-	return rd_deferred_arrive(s, it, err);
-}
-
-static int flush_upto(struct rd_session *s, uint64_t limit, struct pc_error *err)
-{
-	struct rd_item it;
-
-	while (rd_order_pop(s, limit, &it)) {
-		int ret = release(s, &it, err);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int queue_record(struct rd_session *s, const struct pd_record *rec, uint64_t t,
-			struct pc_error *err)
-{
-	struct rd_item it = { .data = rec->data, .offset = rec->offset,
-			      .seq = s->next_seq++, .time = t };
-
-	if ((const uint8_t *)rec->data < s->r.base ||
-	    (const uint8_t *)rec->data >= s->r.base + s->r.size) {
-		void *copy = malloc(rec->header.size);
-
-		if (!copy)
-			return pc_error_set(err, ENOMEM, "out of memory");
-		memcpy(copy, rec->data, rec->header.size);
-		it.data = copy;
-		it.owned = true;
-	}
-	if (t > s->max_time)
-		s->max_time = t;
-	if (rd_order_push(s, &it)) {
-		if (it.owned)
-			free((void *)it.data);
-		return pc_error_set(err, ENOMEM, "out of memory");
-	}
-	if (s->pending > RD_HEAP_MAX) {
-		struct rd_item old;
-
-		if (rd_order_pop(s, UINT64_MAX, &old))
-			return release(s, &old, err);
-	}
-	return 0;
-}
-
-/* A defect stops the reading, not the output: what came before it still goes out. */
-static int stop_at_defect(struct rd_session *s, int ret, struct pc_error *err)
-{
-	struct pc_error later;
-
-	if (!flush_upto(s, UINT64_MAX, &later))
-		rd_deferred_finish(s, &later);
-	(void)err;
-	return ret;
+	return ret ? ret : rd_defer_finish(&s->defer, err);
 }
 
 int rd_session_process(struct rd_session *s, struct pc_error *err)
 {
-	struct pd_record rec;
-	uint64_t pos = 0;
 	int ret;
 
-	for (;;) {
-		uint64_t t;
+	s->defer.merge = s->merge;
+	s->defer.merge_late = s->merge_late;
+	s->machine.kernel_local = s->kernel_local;
+	while ((ret = rd_input_step(&s->in, err)) > 0)
+		;
+	if (ret < 0) {
+		/* a defect stops the reading, not the output: what came before it still goes out */
+		struct pc_error later;
 
-		ret = pd_reader_next(&s->r, &pos, &rec, err);
-		if (ret < 0)
-			return stop_at_defect(s, ret, err);
-		if (ret == 0)
-			break;
-		s->stats.records++;
-		if (rec.header.type == PC_RECORD_FINISHED_ROUND) {
-			ret = flush_upto(s, s->round_flush, err);
-			if (ret)
-				return ret;
-			s->round_flush = s->max_time;
-			continue;
-		}
-		if (record_time(s, &rec, &t, err, &ret)) {
-			ret = queue_record(s, &rec, t, err);
-		} else if (!ret) {
-			struct rd_item it = { .data = rec.data, .offset = rec.offset,
-					      .seq = s->next_seq++ };
-
-			/* untimed records go out now; they must not outlive the call */
-			if (rec.header.type < PC_RECORD_HEADER_ATTR)
-				ret = rd_deferred_arrive(s, &it, err);
-		}
-		if (ret)
-			return stop_at_defect(s, ret, err);
+		drain_all(s, &later);
+	} else {
+		ret = drain_all(s, err);
 	}
-	ret = flush_upto(s, UINT64_MAX, err);
-	if (ret)
-		return ret;
-	return rd_deferred_finish(s, err);
+	sum_up(s);
+	return ret;
 }
 
-int rd_deliver(struct rd_session *s, struct rd_item *it, struct pc_error *err)
+void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,
+		struct rd_resolved *out)
 {
-	struct pd_record rec = { .offset = it->offset, .data = it->data };
-	struct rd_event ev = { .rec = &rec };
-	struct pd_sample smp;
-	struct pd_deferred d;
-	int ret;
+	rd_machine_resolve(&s->machine, t, kernel, ip, out);
+}
 
-	memcpy(&rec.header, it->data, sizeof(rec.header));
-	switch (rec.header.type) {
-	case PERF_RECORD_SAMPLE:
-		ret = pd_parse_sample(&s->r, &rec, &smp, err);
-		if (ret)
-			return ret;
-		s->stats.samples++;
-		/* without PERF_SAMPLE_PERIOD every sample stands for the fixed period */
-		if (smp.evsel && !(smp.evsel->attr.attr.sample_type & PERF_SAMPLE_PERIOD))
-			smp.period = smp.evsel->attr.attr.sample_period;
-		ev.sample = &smp;
-		ev.thread = rd_thread_get(s, smp.pid, smp.tid);
-		if (!ev.thread)
-			return pc_error_set(err, ENOMEM, "out of memory");
-		ev.base = smp.callchain;
-		ev.base_nr = smp.callchain_nr;
-		if (it->merge_ips && smp.deferred) {
-			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
-			ev.extra = it->merge_ips;
-			ev.extra_nr = it->merge_nr;
-			ev.merged = true;
-			ev.late = it->late;
-		}
-		return s->ops.sample ? s->ops.sample(s, &ev, s->ops.ctx) : 0;
-	case PC_RECORD_CALLCHAIN_DEFERRED:
-		if (s->merge || !s->ops.deferred)
-			return 0;
-		ret = pd_parse_deferred(&s->r, &rec, &d, &smp, err);
-		if (ret)
-			return ret;
-		ev.sample = &smp;
-		ev.deferred = &d;
-		ev.thread = rd_thread_get(s, smp.pid, smp.tid);
-		if (!ev.thread)
-			return pc_error_set(err, ENOMEM, "out of memory");
-		ev.base = d.ips;
-		ev.base_nr = d.nr;
-		return s->ops.deferred(s, &ev, s->ops.ctx);
-	default:
-		return rd_state_record(s, &rec, err);
-	}
+struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid)
+{
+	return rd_machine_thread(&s->machine, pid, tid);
 }
 
 bool rd_chain_valid(const struct rd_event *ev, int max)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CPU lists: -C "0-3,6" and /sys/devices/system/cpu/online use one syntax. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/record.h"
+#include "recorder/cpus.h"
 #include "util/sys.h"
 
 #define REC_MAX_CPUS 4096

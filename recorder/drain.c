@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "recorder/record.h"
+#include "recorder/output.h"
 
 /* sample_type is IDENTIFIER|IP|TID|...: fixed u64 slots after the header */
 #define SAMPLE_IP_SLOT	1

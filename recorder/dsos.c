@@ -1,22 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Which DSOs the samples hit, for the BUILD_ID feature.  Executable maps
- * come from MMAP/MMAP2 records (the kernel's and the synthesized ones);
- * a sample's ip is looked up in its pid's maps, else in anyone's (a forked
- * child shares its parent's maps without a record of its own).  A small
- * direct-mapped cache keeps the drain's cost per sample at a few loads.
+ * come from MMAP/MMAP2 records (the kernel's and the synthesized ones)
+ * into the shared address-space model (lib/symbols/maps.h); a sample's ip
+ * is looked up in its pid's maps, else in anyone's (a forked child shares
+ * its parent's maps without a record of its own).  A small direct-mapped
+ * cache keeps the drain's cost per sample at a few loads.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/record.h"
-
-struct rec_map {
-	uint32_t pid;
-	uint64_t start, end;
-	uint32_t dso;
-};
+#include "recorder/dsos.h"
+#include "symbols/buildid.h"
+#include "symbols/maps.h"
 
 struct rec_dso {
 	char *name;
@@ -26,12 +23,11 @@ struct rec_dso {
 #define CACHE_SLOTS 256
 
 struct rec_dsos {
-	struct rec_map *maps;
-	size_t nr_maps, cap_maps;
+	struct pc_aspaces procs;	/* maps per pid; map.obj is the DSO index */
 	struct rec_dso *dsos;
 	size_t nr_dsos, cap_dsos;
 	bool kernel_hit;
-	struct { uint32_t pid; uint64_t page; uint32_t map_plus1; } cache[CACHE_SLOTS];
+	struct { uint32_t pid; uint64_t page; uint32_t valid; } cache[CACHE_SLOTS];
 };
 
 struct rec_dsos *rec_dsos_new(void)
@@ -46,7 +42,7 @@ void rec_dsos_free(struct rec_dsos *d)
 	for (size_t i = 0; i < d->nr_dsos; i++)
 		free(d->dsos[i].name);
 	free(d->dsos);
-	free(d->maps);
+	pc_aspaces_free(&d->procs);
 	free(d);
 }
 
@@ -74,115 +70,78 @@ static int dso_index(struct rec_dsos *d, const char *name)
 void rec_dsos_mmap(struct rec_dsos *d, uint32_t pid, uint64_t start, uint64_t len,
 		   const char *filename)
 {
+	struct pc_aspace *as;
 	int dso;
 
 	/* only files can have a build id: skip [vdso], //anon, [heap]... */
 	if (filename[0] != '/')
 		return;
 	dso = dso_index(d, filename);
-	if (dso < 0)
+	as = pc_aspaces_get(&d->procs, pid);
+	if (dso < 0 || !as)
 		return;
-	if (d->nr_maps == d->cap_maps) {
-		size_t cap = d->cap_maps ? d->cap_maps * 2 : 256;
-		struct rec_map *n = realloc(d->maps, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		d->maps = n;
-		d->cap_maps = cap;
-	}
-	d->maps[d->nr_maps++] = (struct rec_map){ pid, start, start + len, (uint32_t)dso };
+	pc_maps_insert(&as->maps, &(struct pc_map){ .start = start, .end = start + len,
+						     .obj = (uintptr_t)dso });
 	memset(d->cache, 0, sizeof(d->cache));	/* a new map may shadow a cached one */
 }
 
-static long find_map(struct rec_dsos *d, uint32_t pid, uint64_t ip)
+struct any_map {
+	uint64_t ip;
+	const struct pc_map *found;
+};
+
+static int find_any(const struct pc_aspace *as, void *priv)
 {
-	long any = -1;
+	struct any_map *q = priv;
 
-	/* newest first: a later mmap replaces an older one at the same place */
-	for (size_t i = d->nr_maps; i-- > 0;) {
-		const struct rec_map *m = &d->maps[i];
-
-		if (ip < m->start || ip >= m->end)
-			continue;
-		if (m->pid == pid)
-			return (long)i;
-		if (any < 0)
-			any = (long)i;
-	}
-	return any;
+	q->found = pc_maps_find(&as->maps, q->ip);
+	return q->found != NULL;
 }
 
 void rec_dsos_hit(struct rec_dsos *d, uint32_t pid, uint64_t ip, bool kernel)
 {
 	uint64_t page = ip >> 12;
 	unsigned int slot = (unsigned int)((page ^ (page >> 8) ^ pid) % CACHE_SLOTS);
-	long m;
+	const struct pc_aspace *as;
+	const struct pc_map *m = NULL;
 
 	if (kernel) {
 		d->kernel_hit = true;
 		return;
 	}
-	if (d->cache[slot].map_plus1 && d->cache[slot].pid == pid && d->cache[slot].page == page)
+	if (d->cache[slot].valid && d->cache[slot].pid == pid && d->cache[slot].page == page)
 		return;		/* that map's DSO is already marked */
-	m = find_map(d, pid, ip);
-	if (m < 0)
+	as = pc_aspaces_find(&d->procs, pid);
+	if (as)
+		m = pc_maps_find(&as->maps, ip);
+	if (!m) {
+		/* a forked child shares its parent's maps without records of its own */
+		struct any_map q = { .ip = ip };
+
+		pc_aspaces_for_each(&d->procs, find_any, &q);
+		m = q.found;
+	}
+	if (!m)
 		return;
-	d->dsos[d->maps[m].dso].hit = true;
+	d->dsos[m->obj].hit = true;
 	d->cache[slot].pid = pid;
 	d->cache[slot].page = page;
-	d->cache[slot].map_plus1 = (uint32_t)m + 1;
-}
-
-/* The running kernel's build id, from the notes it exports. */
-static int kernel_build_id(uint8_t *id, size_t *id_size)
-{
-	uint8_t buf[4096];
-	FILE *f = fopen("/sys/kernel/notes", "rb");
-	size_t n, pos = 0;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (pos + 12 <= n) {
-		uint32_t namesz, descsz, type;
-
-		memcpy(&namesz, buf + pos, 4);
-		memcpy(&descsz, buf + pos + 4, 4);
-		memcpy(&type, buf + pos + 8, 4);
-		pos += 12;
-		if (namesz > n || descsz > n)
-			return -1;
-		size_t name_end = pos + ((namesz + 3) & ~3U);
-		size_t desc_end = name_end + ((descsz + 3) & ~3U);
-
-		if (desc_end > n)
-			return -1;
-		if (type == 3 && namesz == 4 && !memcmp(buf + pos, "GNU", 4) &&
-		    descsz && descsz <= PD_BUILD_ID_MAX) {
-			memcpy(id, buf + name_end, descsz);
-			*id_size = descsz;
-			return 0;
-		}
-		pos = desc_end;
-	}
-	return -1;
+	d->cache[slot].valid = 1;
 }
 
 int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w)
 {
-	uint8_t id[PD_BUILD_ID_MAX];
+	uint8_t id[PC_BUILD_ID_MAX];
 	size_t id_size;
 	int nr = 0;
 
-	if (d->kernel_hit && !kernel_build_id(id, &id_size) &&
+	if (d->kernel_hit && !pc_build_id_kernel(id, &id_size) &&
 	    !pd_writer_add_build_id(w, true, -1, id, id_size, "[kernel.kallsyms]"))
 		nr++;
 	for (size_t i = 0; i < d->nr_dsos; i++) {
 		if (!d->dsos[i].hit)
 			continue;
-		if (rec_read_build_id(d->dsos[i].name, id, &id_size))
+		if (pc_build_id_path(d->dsos[i].name, id, &id_size))
 			continue;
 		if (!pd_writer_add_build_id(w, false, -1, id, id_size, d->dsos[i].name))
 			nr++;

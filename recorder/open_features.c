@@ -13,20 +13,16 @@
 #include <string.h>
 
 #include "probes/probe.h"
-#include "recorder/record.h"
+#include "recorder/open_features.h"
 
 /* Before the first open: the ladder edits the attr, so ask it now. */
-void rec_open_features_requested(struct rec_opts *opts)
+void rec_open_features_requested(struct rec_evsel *ev)
 {
-	for (int e = 0; e < opts->nr_events; e++) {
-		struct rec_event *ev = &opts->events[e];
-
-		ev->requested = 0;
-		ev->cleared = 0;
-		for (int f = 0; f < PC_FEAT__COUNT; f++)
-			if (pc_feature_requested(f, &ev->attr, PERF_FLAG_FD_CLOEXEC))
-				ev->requested |= 1ULL << f;
-	}
+	ev->requested = 0;
+	ev->cleared = 0;
+	for (int f = 0; f < PC_FEAT__COUNT; f++)
+		if (pc_feature_requested(f, &ev->attr, PERF_FLAG_FD_CLOEXEC))
+			ev->requested |= 1ULL << f;
 }
 
 static void put_list(char *buf, size_t size, size_t *len, uint64_t bits)
@@ -45,13 +41,13 @@ static void put_list(char *buf, size_t size, size_t *len, uint64_t bits)
 		*len += snprintf(buf + *len, size - *len, "-");
 }
 
-int rec_open_features_write(struct pd_writer *w, const struct rec_opts *opts)
+int rec_open_features_write(struct pd_writer *w, const struct rec_evlist *evl)
 {
 	char buf[4096];
 	size_t len = 0;
 
-	for (int e = 0; e < opts->nr_events && len < sizeof(buf); e++) {
-		const struct rec_event *ev = &opts->events[e];
+	for (int e = 0; e < evl->nr_evsels && len < sizeof(buf); e++) {
+		const struct rec_evsel *ev = evl->evsels[e];
 
 		len += snprintf(buf + len, sizeof(buf) - len, "%s%s: requested ",
 				e ? "\n" : "", ev->name);

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/record.h"
+#include "recorder/options.h"
+#include "recorder/options_int.h"
+#include "recorder/snapshot.h"
 #include "util/log.h"
 
 void rec_usage(FILE *out)
@@ -20,11 +22,35 @@ void rec_usage(FILE *out)
 "\n"
 "  -e, --event EVENT[,EVENT]  events: cpu-clock task-clock page-faults minor-faults\n"
 "                             major-faults context-switches cpu-migrations dummy,\n"
-"                             hardware names (cycles...), rNNNN, SYS:NAME; :u :k\n"
+"                             hardware names (cycles...), cache names\n"
+"                             (L1-dcache-load-misses...), rNNNN, SYS:NAME,\n"
+"                             PMU/term=value,.../ (period freq config config1 config2\n"
+"                             name call-graph stack-size), groups {a,b};\n"
+"                             modifiers :u :k :h :p :S (leader sampling) :D (pinned)\n"
 "  -c, --count N              sample every N events\n"
-"  -F, --freq N               sample N times a second (default 4000)\n"
+"  -F, --freq N|max           sample N times a second (default 4000)\n"
 "  -g                         record frame-pointer callchains\n"
-"      --call-graph fp[,defer]  callchains; defer asks for deferred user chains\n"
+"      --call-graph MODE      fp[,defer], dwarf[,SIZE] (user stack copies), lbr\n"
+"  -d, --data                 sample data addresses (and record data mmaps)\n"
+"      --phys-data            sample physical data addresses\n"
+"      --data-page-size       sample the data page size\n"
+"      --code-page-size       sample the code page size\n"
+"      --sample-cpu           sample the cpu\n"
+"  -T, --timestamp            sample the time (always on)\n"
+"  -W, --weight               sample the weight\n"
+"      --user-regs[=REGS]     sample user registers (ax,bx,...,ip,sp; default all)\n"
+"  -I, --intr-regs[=REGS]     sample registers at the interrupt\n"
+"  -b, --branch-any           sample taken branches (needs a PMU with a branch stack)\n"
+"  -j, --branch-filter LIST   branch stack filter (any,u,k,call,ind_call,...)\n"
+"      --namespaces           record namespace events\n"
+"      --all-cgroups          record cgroup events and sample the cgroup\n"
+"  -G, --cgroup NAME[,NAME]   only in these cgroups (with -a)\n"
+"  -u, --uid USER             the processes of USER\n"
+"      --per-thread           one ring per thread (cpu -1), no inherit\n"
+"      --all-user             user space only (exclude_kernel)\n"
+"      --all-kernel           kernel only (exclude_user)\n"
+"  -k, --clockid CLOCK        timestamps from CLOCK (mono, raw, realtime, boot, tai,\n"
+"                             or a number)\n"
 "  -o, --output FILE          output file (default perf.data; old one -> FILE.old)\n"
 "  -p, --pid PID[,PID]        attach to running processes\n"
 "  -t, --tid TID[,TID]        attach to running threads (no inherit)\n"
@@ -42,39 +68,39 @@ void rec_usage(FILE *out)
 "  -h, --help                 this help\n");
 }
 
-enum opt_id {
-	O_EVENT = 'e', O_COUNT = 'c', O_FREQ = 'F', O_G = 'g', O_OUTPUT = 'o',
-	O_PID = 'p', O_TID = 't', O_ALL = 'a', O_CPU = 'C', O_NOINHERIT = 'i',
-	O_STAT = 's', O_MMAP = 'm', O_SNAP = 'M', O_QUIET = 'q', O_VERBOSE = 'v',
-	O_HELP = 'h',
-	O_CALLGRAPH = 256, O_SWITCH, O_TIMEOUT,
+static const struct rec_opt_def defs[] = {
+	{ O_EVENT, "event", REC_ARG }, { O_COUNT, "count", REC_ARG }, { O_FREQ, "freq", REC_ARG },
+	{ O_G, NULL, REC_NOARG }, { O_CALLGRAPH, "call-graph", REC_ARG },
+	{ O_OUTPUT, "output", REC_ARG }, { O_PID, "pid", REC_ARG }, { O_TID, "tid", REC_ARG },
+	{ O_ALL, "all-cpus", REC_NOARG }, { O_CPU, "cpu", REC_ARG },
+	{ O_NOINHERIT, "no-inherit", REC_NOARG }, { O_STAT, "stat", REC_NOARG },
+	{ O_MMAP, "mmap-pages", REC_ARG }, { O_SWITCH, "switch-events", REC_NOARG },
+	{ O_TIMEOUT, "timeout", REC_ARG }, { O_SNAP, "snapshot", REC_ARG },
+	{ O_QUIET, "quiet", REC_NOARG }, { O_VERBOSE, "verbose", REC_NOARG },
+	{ O_HELP, "help", REC_NOARG },
+	/* sample content, side band and targets: options_sample.c */
+	{ O_DATA, "data", REC_NOARG }, { O_PHYS, "phys-data", REC_NOARG },
+	{ O_DATA_PAGE, "data-page-size", REC_NOARG },
+	{ O_CODE_PAGE, "code-page-size", REC_NOARG },
+	{ O_SAMPLE_CPU, "sample-cpu", REC_NOARG }, { O_TIMESTAMP, "timestamp", REC_NOARG },
+	{ O_WEIGHT, "weight", REC_NOARG }, { O_USER_REGS, "user-regs", REC_OPTARG },
+	{ O_INTR_REGS, "intr-regs", REC_OPTARG }, { O_BRANCH_ANY, "branch-any", REC_NOARG },
+	{ O_BRANCH_FILTER, "branch-filter", REC_ARG },
+	{ O_NAMESPACES, "namespaces", REC_NOARG }, { O_ALL_CGROUPS, "all-cgroups", REC_NOARG },
+	{ O_CGROUP, "cgroup", REC_ARG }, { O_UID, "uid", REC_ARG },
+	{ O_PER_THREAD, "per-thread", REC_NOARG }, { O_ALL_USER, "all-user", REC_NOARG },
+	{ O_ALL_KERNEL, "all-kernel", REC_NOARG }, { O_CLOCKID, "clockid", REC_ARG },
 };
 
-static const struct opt_def {
-	int id;
-	const char *lng;
-	bool arg;
-} defs[] = {
-	{ O_EVENT, "event", true }, { O_COUNT, "count", true }, { O_FREQ, "freq", true },
-	{ O_G, NULL, false }, { O_CALLGRAPH, "call-graph", true },
-	{ O_OUTPUT, "output", true }, { O_PID, "pid", true }, { O_TID, "tid", true },
-	{ O_ALL, "all-cpus", false }, { O_CPU, "cpu", true },
-	{ O_NOINHERIT, "no-inherit", false }, { O_STAT, "stat", false },
-	{ O_MMAP, "mmap-pages", true }, { O_SWITCH, "switch-events", false },
-	{ O_TIMEOUT, "timeout", true }, { O_SNAP, "snapshot", true },
-	{ O_QUIET, "quiet", false }, { O_VERBOSE, "verbose", false },
-	{ O_HELP, "help", false },
-};
-
-static const struct opt_def *find_short(int c)
+static const struct rec_opt_def *find_short(int c)
 {
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (defs[i].id == c)
+		if (defs[i].id == c && c < 256)
 			return &defs[i];
 	return NULL;
 }
 
-static const struct opt_def *find_long(const char *name, size_t len)
+static const struct rec_opt_def *find_long(const char *name, size_t len)
 {
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		if (defs[i].lng && strlen(defs[i].lng) == len && !strncmp(defs[i].lng, name, len))
@@ -131,9 +157,9 @@ static int parse_pids(struct rec_opts *opts, const char *s, bool tids, struct pc
 {
 	const char *p = s;
 
-	if (opts->nr_pids && opts->pids_are_tids != tids)
+	if (opts->t.nr_pids && opts->t.pids_are_tids != tids)
 		return pc_error_set(err, EINVAL, "-p and -t cannot be mixed");
-	opts->pids_are_tids = tids;
+	opts->t.pids_are_tids = tids;
 	while (*p) {
 		char *end;
 		long v;
@@ -144,11 +170,11 @@ static int parse_pids(struct rec_opts *opts, const char *s, bool tids, struct pc
 		if (errno || end == p || v <= 0 || v > INT_MAX || (*end && *end != ','))
 			return pc_error_set(err, EINVAL, "%s: '%s' is not a list of ids",
 					    tids ? "-t" : "-p", s);
-		n = realloc(opts->pids, (opts->nr_pids + 1) * sizeof(*n));
+		n = realloc(opts->t.pids, (opts->t.nr_pids + 1) * sizeof(*n));
 		if (!n)
 			return pc_error_set(err, ENOMEM, "out of memory");
-		opts->pids = n;
-		opts->pids[opts->nr_pids++] = (pid_t)v;
+		opts->t.pids = n;
+		opts->t.pids[opts->t.nr_pids++] = (pid_t)v;
 		p = *end ? end + 1 : end;
 	}
 	return 0;
@@ -160,30 +186,36 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	int ret = 0;
 
 	switch (id) {
-	case O_EVENT:
-		return rec_events_parse(opts, val, err);
+	case O_EVENT: {
+		const char **n = realloc(opts->event_specs,
+					 (opts->nr_event_specs + 1) * sizeof(*n));
+
+		if (!n)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		opts->event_specs = n;
+		n[opts->nr_event_specs++] = val;
+		if (!*val)
+			return pc_error_set(err, EINVAL, "-e: empty event list");
+		break;
+	}
 	case O_COUNT:
 		ret = parse_u64(val, &v, 1, INT64_MAX, "-c", err);
-		opts->period = v;
-		opts->period_set = true;
+		opts->s.period = v;
+		opts->s.period_set = true;
 		break;
 	case O_FREQ:
-		ret = parse_u64(val, &v, 1, UINT32_MAX, "-F", err);
-		opts->freq = (unsigned int)v;
-		opts->freq_set = true;
+		if (!strcmp(val, "max"))
+			v = REC_FREQ_MAX;
+		else
+			ret = parse_u64(val, &v, 1, UINT32_MAX - 1, "-F", err);
+		opts->s.freq = (unsigned int)v;
+		opts->s.freq_set = true;
 		break;
 	case O_G:
-		opts->callgraph = REC_CALLGRAPH_FP;
+		opts->s.callgraph = REC_CALLGRAPH_FP;
 		break;
 	case O_CALLGRAPH:
-		if (!strcmp(val, "fp"))
-			opts->callgraph = REC_CALLGRAPH_FP;
-		else if (!strcmp(val, "fp,defer"))
-			opts->callgraph = REC_CALLGRAPH_FP_DEFER;
-		else
-			return pc_error_set(err, EINVAL,
-					    "--call-graph: '%s' is not supported (fp, fp,defer)", val);
-		break;
+		return rec_parse_callgraph(val, &opts->s.callgraph, &opts->s.stack_size, err);
 	case O_OUTPUT:
 		if (!*val)
 			return pc_error_set(err, EINVAL, "-o: empty file name");
@@ -195,16 +227,16 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	case O_TID:
 		return parse_pids(opts, val, id == O_TID, err);
 	case O_ALL:
-		opts->system_wide = true;
+		opts->t.system_wide = true;
 		break;
 	case O_CPU:
-		opts->cpu_list = val;
+		opts->t.cpu_list = val;
 		break;
 	case O_NOINHERIT:
-		opts->no_inherit = true;
+		opts->t.no_inherit = true;
 		break;
 	case O_STAT:
-		opts->inherit_stat = true;
+		opts->t.inherit_stat = true;
 		break;
 	case O_MMAP:
 		ret = parse_u64(val, &v, 1, 1U << 20, "-m", err);
@@ -213,7 +245,7 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		opts->mmap_pages = (unsigned int)v;
 		break;
 	case O_SWITCH:
-		opts->switch_events = true;
+		opts->sb.switch_events = true;
 		break;
 	case O_TIMEOUT:
 		ret = parse_u64(val, &v, 1, UINT32_MAX, "--timeout", err);
@@ -239,6 +271,8 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		break;
 	case O_HELP:
 		return 1;
+	default:
+		return rec_opts_apply_sample(opts, id, val, err);
 	}
 	return ret;
 }
@@ -249,10 +283,11 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 
 	memset(opts, 0, sizeof(*opts));
 	opts->output = "perf.data";
-	opts->freq = 4000;
+	opts->s.freq = 4000;
+	opts->s.clockid = -1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct opt_def *d;
+		const struct rec_opt_def *d;
 
 		if (!strcmp(a, "--")) {
 			i++;
@@ -267,13 +302,15 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 			d = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
 			if (!d)
 				return pc_error_set(err, EINVAL, "unknown option '%s'", a);
-			if (d->arg) {
+			if (d->arg == REC_ARG) {
 				if (eq)
 					val = eq + 1;
 				else if (i + 1 < argc)
 					val = argv[++i];
 				else
 					return pc_error_set(err, EINVAL, "option '%s' needs a value", a);
+			} else if (d->arg == REC_OPTARG) {
+				val = eq ? eq + 1 : NULL;
 			} else if (eq) {
 				return pc_error_set(err, EINVAL, "option '--%s' takes no value", d->lng);
 			}
@@ -286,7 +323,13 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 			d = find_short((unsigned char)*p);
 			if (!d)
 				return pc_error_set(err, EINVAL, "unknown option '-%c'", *p);
-			if (d->arg) {
+			if (d->arg == REC_OPTARG) {
+				ret = apply(opts, d->id, p[1] ? p + 1 : NULL, err);
+				if (ret)
+					return ret;
+				break;
+			}
+			if (d->arg == REC_ARG) {
 				const char *val = p[1] ? p + 1 : (i + 1 < argc ? argv[++i] : NULL);
 
 				if (!val)
@@ -304,31 +347,29 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	opts->argc = argc - i;
 	opts->argv = argv + i;
 
-	if (opts->period_set && opts->freq_set)
+	if (opts->s.period_set && opts->s.freq_set)
 		pc_warn("-c and -F both given, -c wins\n");
-	if (opts->nr_pids && opts->system_wide)
+	if (opts->t.nr_pids && opts->t.system_wide)
 		return pc_error_set(err, EINVAL, "-a cannot be combined with -p/-t");
-	if (opts->argc && (opts->nr_pids || opts->system_wide))
+	if (opts->argc && (opts->t.nr_pids || opts->t.system_wide))
 		pc_info("both a target and a command: the command runs, the target is recorded\n");
-	if (!opts->argc && !opts->nr_pids && !opts->system_wide && !opts->cpu_list)
+	if (!opts->argc && !opts->t.nr_pids && !opts->t.system_wide && !opts->t.cpu_list &&
+	    !opts->t.user)
 		return pc_error_set(err, EINVAL,
-				    "nothing to record: give a command, -p, -t, -a or -C");
-	if (opts->cpu_list && !opts->nr_pids)
-		opts->system_wide = true;
-	if (opts->pids_are_tids)
-		opts->no_inherit = true;	/* -t means this thread, as in perf */
-	if (!opts->nr_events) {
-		ret = rec_events_parse(opts, "cycles", err);
-		if (ret)
-			return ret;
-	}
-	return 0;
+				    "nothing to record: give a command, -p, -t, -u, -a or -C");
+	if (opts->t.cpu_list && !opts->t.nr_pids)
+		opts->t.system_wide = true;
+	if (opts->t.pids_are_tids)
+		opts->t.no_inherit = true;	/* -t means this thread, as in perf */
+	return rec_opts_check_sample(opts, err);
 }
 
 void rec_opts_free(struct rec_opts *opts)
 {
-	free(opts->events);
-	free(opts->pids);
-	opts->events = NULL;
-	opts->pids = NULL;
+	free(opts->event_specs);
+	free(opts->t.pids);
+	free(opts->sb.cgroup_names);
+	opts->event_specs = NULL;
+	opts->t.pids = NULL;
+	opts->sb.cgroup_names = NULL;
 }

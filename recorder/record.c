@@ -18,7 +18,18 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "recorder/record.h"
+#include "recorder/cgroups.h"
+#include "recorder/events.h"
+#include "recorder/evlist.h"
+#include "recorder/open_features.h"
+#include "recorder/options.h"
+#include "recorder/output.h"
+#include "recorder/summary.h"
+#include "recorder/synth.h"
+#include "recorder/timeout.h"
+#include "recorder/tracing_data.h"
+#include "recorder/user.h"
+#include "recorder/workload.h"
 #include "util/log.h"
 #include "util/sys.h"
 
@@ -32,6 +43,8 @@ struct recorder {
 	struct rec_evlist evl;
 	struct rec_workload wl;
 	bool have_workload;
+	pid_t *user_pids;		/* -u: the user's processes at the start */
+	int nr_user_pids;
 	struct pd_writer w;
 	struct rec_output out;
 	int sigfd, timerfd;
@@ -91,36 +104,37 @@ static int setup_signals(struct recorder *r, struct pc_error *err)
 static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 {
 	struct rec_evlist *evl = &r->evl;
-	size_t per_event = (size_t)evl->nr_cpus * evl->nr_threads;
+	int per_event = rec_evlist_nr_slots(evl);
 	uint64_t *ids = malloc(per_event * sizeof(uint64_t));
 	int ret = 0;
 
 	if (!ids)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	for (int e = 0; e < evl->nr_events && !ret; e++) {
-		struct rec_event *ev = &r->opts.events[e];
+	for (int e = 0; e < evl->nr_evsels && !ret; e++) {
+		struct rec_evsel *ev = evl->evsels[e];
 		uint32_t n = 0;
 
-		for (size_t i = 0; i < per_event; i++)
-			if (evl->fds[e * per_event + i] >= 0)
-				ids[n++] = evl->ids[e * per_event + i];
+		for (int i = 0; i < per_event; i++)
+			if (ev->fds[i] >= 0)
+				ids[n++] = ev->ids[i];
 		ret = pd_writer_add_evsel(&r->w, &ev->attr.attr, ids, n, ev->name, err);
 	}
 	free(ids);
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
-	rec_open_features_write(&r->w, &r->opts);
+	rec_open_features_write(&r->w, evl);
 	return pd_writer_begin_data(&r->w, err);
 }
 
 static uint64_t first_id(struct recorder *r)
 {
-	size_t n = (size_t)r->evl.nr_cpus * r->evl.nr_threads;
+	const struct rec_evsel *ev = r->evl.evsels[0];
+	int n = rec_evlist_nr_slots(&r->evl);
 
-	for (size_t i = 0; i < n; i++)
-		if (r->evl.fds[i] >= 0)
-			return r->evl.ids[i];
+	for (int i = 0; i < n; i++)
+		if (ev->fds[i] >= 0)
+			return ev->ids[i];
 	return 0;
 }
 
@@ -145,19 +159,24 @@ static int synthesize(struct recorder *r)
 {
 	struct rec_synth s = {
 		.out = &r->out,
-		.sample_type = r->opts.events[0].attr.attr.sample_type,
+		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
 		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
 	if (ret)
 		return ret;
-	if (r->opts.system_wide)
+	if (r->opts.t.system_wide)
 		return rec_synth_all(&s);
-	for (int i = 0; i < r->opts.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.pids_are_tids ? tgid_of(r->opts.pids[i])
-								  : r->opts.pids[i]);
-	if (!ret && r->have_workload && !r->opts.nr_pids) {
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								    : r->opts.t.pids[i]);
+	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
 		char path[64], comm[64];
 
@@ -166,13 +185,16 @@ static int synthesize(struct recorder *r)
 			comm[strcspn(comm, "\n")] = '\0';
 			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
 		}
+		if (!ret && s.namespaces)
+			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
 	}
 	return ret;
 }
 
 static int setup_poll(struct recorder *r, struct pc_error *err)
 {
-	size_t n = (size_t)r->evl.nr_events * r->evl.nr_cpus * r->evl.nr_threads;
+	int per_event = rec_evlist_nr_slots(&r->evl);
+	size_t n = (size_t)r->evl.nr_evsels * per_event;
 
 	r->pfds = calloc(n + 2, sizeof(*r->pfds));
 	if (!r->pfds)
@@ -180,17 +202,21 @@ static int setup_poll(struct recorder *r, struct pc_error *err)
 	r->pfds[0] = (struct pollfd){ .fd = r->sigfd, .events = POLLIN };
 	r->pfds[1] = (struct pollfd){ .fd = r->timerfd, .events = POLLIN };
 	r->nr_pfds = 2;
-	for (size_t i = 0; i < n; i++) {
-		bool ring = false;
+	for (int e = 0; e < r->evl.nr_evsels; e++) {
+		const struct rec_evsel *ev = r->evl.evsels[e];
 
-		if (r->evl.fds[i] < 0)
-			continue;
-		for (int k = 0; k < r->evl.nr_rings; k++)
-			ring |= r->evl.rings[k].fd == r->evl.fds[i];
-		r->pfds[r->nr_pfds++] = (struct pollfd){
-			.fd = r->evl.fds[i], .events = ring ? POLLIN : 0,
-		};
-		r->alive++;
+		for (int i = 0; i < per_event; i++) {
+			bool ring = false;
+
+			if (ev->fds[i] < 0)
+				continue;
+			for (int k = 0; k < r->evl.nr_rings; k++)
+				ring |= r->evl.rings[k].fd == ev->fds[i];
+			r->pfds[r->nr_pfds++] = (struct pollfd){
+				.fd = ev->fds[i], .events = ring ? POLLIN : 0,
+			};
+			r->alive++;
+		}
 	}
 	return 0;
 }
@@ -330,12 +356,18 @@ static int finish_file(struct recorder *r, int *code)
 
 static int run(struct recorder *r, int argc, char **argv)
 {
+	struct rec_target target = {
+		.pids = r->opts.t.pids, .nr_pids = r->opts.t.nr_pids,
+		.pids_are_tids = r->opts.t.pids_are_tids, .system_wide = r->opts.t.system_wide,
+		.cpu_list = r->opts.t.cpu_list, .per_thread = r->opts.t.per_thread,
+		.mmap_pages = r->opts.mmap_pages,
+	};
 	struct pc_error err = { 0 };
 	bool file_open = false;
 	int ret, code;
 
-	rec_events_config(&r->opts);
-	if (rec_events_check_freq(&r->opts, &err))
+	if (rec_events_config(&r->evl, &r->opts, &err) ||
+	    rec_events_check_freq(&r->evl, &r->opts, &err))
 		return fail(NULL, &err);
 	if (setup_signals(r, &err))
 		return fail(NULL, &err);
@@ -344,7 +376,21 @@ static int run(struct recorder *r, int argc, char **argv)
 			return fail(NULL, &err);
 		r->have_workload = true;
 	}
-	if (rec_evlist_open(&r->evl, &r->opts, r->have_workload ? r->wl.pid : -1, &err)) {
+	target.workload = r->have_workload ? r->wl.pid : -1;
+	if (r->opts.t.user) {
+		if (rec_user_pids(r->opts.t.user, &r->user_pids, &r->nr_user_pids, &err)) {
+			code = fail(NULL, &err);
+			goto out_kill;
+		}
+		target.pids = r->user_pids;
+		target.nr_pids = r->nr_user_pids;
+		target.skip_gone = true;
+	}
+	if (rec_cgroups_open(&r->evl, &r->opts.sb, &err)) {
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
+	if (rec_evlist_open(&r->evl, &target, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -355,7 +401,7 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 	file_open = true;
 	pd_writer_set_cmdline(&r->w, argc, argv);
-	if (rec_tracing_data(&r->w, &r->opts, &err)) {
+	if (rec_tracing_data(&r->w, &r->evl, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -399,7 +445,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (r->have_workload && !r->opts.system_wide && !r->opts.nr_pids) {
+	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {
 			fail(NULL, &err);
 			rec_workload_reap(&r->wl, true);
@@ -449,6 +495,19 @@ out_kill:
 	return code;
 }
 
+/* The events of -e (cycles without one): an error here is a usage error. */
+static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
+			struct pc_error *err)
+{
+	int ret = 0;
+
+	for (int i = 0; i < opts->nr_event_specs && !ret; i++)
+		ret = rec_events_parse(evl, opts->event_specs[i], err);
+	if (!ret && !evl->nr_evsels)
+		ret = rec_events_parse(evl, "cycles", err);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r = { .sigfd = -1, .timerfd = -1 };
@@ -466,16 +525,25 @@ int cmd_record(int argc, char **argv)
 		rec_opts_free(&r.opts);
 		return EXIT_USAGE;
 	}
+	ret = build_events(&r.evl, &r.opts, &err);
+	if (ret) {
+		fprintf(stderr, "perfcheck record: %s\n", err.msg);
+		fprintf(stderr, "See 'perfcheck record --help'.\n");
+		rec_evlist_free(&r.evl);
+		rec_opts_free(&r.opts);
+		return EXIT_USAGE;
+	}
 	ret = run(&r, argc, argv);
 
 	if (r.sigfd >= 0)
 		close(r.sigfd);
 	if (r.timerfd >= 0)
 		close(r.timerfd);
-	rec_evlist_close(&r.evl);
+	rec_evlist_free(&r.evl);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
 	free(r.pfds);
+	free(r.user_pids);
 	free(r.bounce);
 	rec_opts_free(&r.opts);
 	return ret;

@@ -11,7 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "recorder/record.h"
+#include "recorder/ring.h"
+#include "uapi/perf_compat.h"
 
 int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages,
 		 struct pc_error *err)

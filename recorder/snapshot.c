@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recorder/record.h"
+#include <stdbool.h>
+
+#include "recorder/snapshot.h"
+#include "uapi/perf_compat.h"
 
 struct rec_snapshot {
 	uint8_t *buf;

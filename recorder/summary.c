@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "recorder/record.h"
+#include "recorder/summary.h"
 #include "util/log.h"
 
 void rec_summary_print(const char *path, uint64_t file_bytes, const struct rec_stats *st)

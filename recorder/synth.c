@@ -8,15 +8,19 @@
  * them as "before everything".
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "recorder/record.h"
+#include "recorder/cgroups.h"
+#include "recorder/synth.h"
 #include "util/sys.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
@@ -219,6 +223,8 @@ int rec_synth_process(struct rec_synth *s, pid_t pid)
 		ret = synth_fork(s, pid, tid == pid ? ppid : pid, tid, tid == pid ? ppid : pid);
 		if (!ret)
 			ret = rec_synth_comm(s, pid, tid, comm);
+		if (!ret && s->namespaces)
+			ret = rec_synth_namespaces(s, pid, tid);
 	}
 	closedir(d);
 	if (!ret)
@@ -242,4 +248,71 @@ int rec_synth_all(struct rec_synth *s)
 	}
 	closedir(d);
 	return ret;
+}
+
+/* NAMESPACES: dev and inode of each /proc/TID/ns link, in the kernel's order. */
+int rec_synth_namespaces(struct rec_synth *s, pid_t pid, pid_t tid)
+{
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	struct synth_buf b;
+
+	begin(&b, PERF_RECORD_NAMESPACES, 0);
+	put_u32(&b, (uint32_t)pid);
+	put_u32(&b, (uint32_t)tid);
+	put_u64(&b, sizeof(ns) / sizeof(ns[0]));
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		char path[96];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, ns[i]);
+		if (stat(path, &st))
+			memset(&st, 0, sizeof(st));
+		put_u64(&b, st.st_dev);
+		put_u64(&b, st.st_ino);
+	}
+	return finish(s, &b, pid, tid);
+}
+
+/* nftw has no context argument: the walk's state, one walk at a time */
+static struct {
+	struct rec_synth *s;
+	size_t root_len;
+	int ret;
+} cg_walk;
+
+static int cgroup_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	union { struct file_handle fh; uint8_t bytes[sizeof(struct file_handle) + 8]; } h;
+	struct synth_buf b;
+	uint64_t id;
+	const char *rel = path + cg_walk.root_len;
+	int mount_id;
+
+	if (flag != FTW_D)
+		return 0;
+	h.fh.handle_bytes = 8;
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) || h.fh.handle_bytes != 8)
+		return 0;
+	memcpy(&id, h.bytes + sizeof(struct file_handle), 8);
+	if (strlen(rel) > 4000)
+		return 0;
+	begin(&b, PC_RECORD_CGROUP, 0);
+	put_u64(&b, id);
+	put_string(&b, *rel ? rel : "/", 4096);
+	cg_walk.ret = finish(cg_walk.s, &b, -1, -1);
+	return cg_walk.ret ? 1 : 0;
+}
+
+int rec_synth_cgroups(struct rec_synth *s)
+{
+	char mnt[4096];
+	struct pc_error err = { 0 };
+
+	if (rec_cgroup_mount(mnt, sizeof(mnt), &err))
+		return 0;	/* no hierarchy: the kernel's records are all there is */
+	cg_walk.s = s;
+	cg_walk.root_len = strlen(mnt);
+	cg_walk.ret = 0;
+	nftw(mnt, cgroup_one, 16, FTW_PHYS);
+	return cg_walk.ret;
 }

@@ -9,7 +9,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "recorder/record.h"
+#include "recorder/timeout.h"
 
 int rec_timeout_create(unsigned int seconds, struct pc_error *err)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "recorder/record.h"
+#include "recorder/tracing_data.h"
 
 struct blob {
 	uint8_t *buf;
@@ -69,7 +69,7 @@ static int add_file(struct blob *b, const char *path, struct pc_error *err)
 	return 0;
 }
 
-static const char *tracefs_root(const struct rec_event *ev)
+static const char *tracefs_root(const struct rec_evsel *ev)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[512];
@@ -83,19 +83,19 @@ static const char *tracefs_root(const struct rec_event *ev)
 	return NULL;
 }
 
-int rec_tracing_data(struct pd_writer *w, const struct rec_opts *opts, struct pc_error *err)
+int rec_tracing_data(struct pd_writer *w, const struct rec_evlist *evl, struct pc_error *err)
 {
 	static const uint8_t magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	const struct rec_event *tps[64];
+	const struct rec_evsel *tps[64];
 	const char *root = NULL;
 	struct blob b = { 0 };
 	char path[512];
 	int nr = 0, nr_sys = 0, ret = 0;
 	bool done[64] = { false };
 
-	for (int i = 0; i < opts->nr_events && nr < 64; i++)
-		if (opts->events[i].tracepoint)
-			tps[nr++] = &opts->events[i];
+	for (int i = 0; i < evl->nr_evsels && nr < 64; i++)
+		if (evl->evsels[i]->tracepoint)
+			tps[nr++] = evl->evsels[i];
 	if (!nr)
 		return 0;
 	root = tracefs_root(tps[0]);

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "recorder/record.h"
+#include "recorder/workload.h"
 
 int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *err)
 {

@@ -177,7 +177,7 @@ TEST_F(rec, bad_options_are_usage_errors)
 {
 	static const char *const bad[][4] = {
 		{ "-F", "0" }, { "-m", "3" }, { "--timeout", "x" }, { "-M", "100" },
-		{ "-e", "no-such-event" }, { "--call-graph", "dwarf" }, { "-C", "99999" },
+		{ "-e", "no-such-event" }, { "--call-graph", "dwarf,x" }, { "-C", "99999" },
 		{ "--no-such-option" },
 	};
 

@@ -7,7 +7,7 @@
  */
 #include "kselftest_harness.h"
 #include "record_common.h"
-#include "recorder/record.h"
+#include "recorder/snapshot.h"
 
 /* ------------------------------------------------------------ the ring */
 

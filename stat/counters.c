@@ -75,38 +75,38 @@ static int add_process(struct stat_evlist *l, pid_t pid, struct pc_error *err)
 int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
 		      struct pc_error *err)
 {
-	struct rec_opts defaults = { 0 };
-	const struct rec_opts *ev = &o->ev;
+	struct rec_evlist defaults = { 0 };
+	const struct rec_evlist *ev = &o->ev;
 	int ret = 0;
 
 	memset(l, 0, sizeof(*l));
-	if (!ev->nr_events) {
+	if (!ev->nr_evsels) {
 		ret = rec_events_parse(&defaults, default_events, err);
 		if (ret)
 			goto out;
 		ev = &defaults;
 	}
-	l->c = calloc(ev->nr_events, sizeof(*l->c));
+	l->c = calloc(ev->nr_evsels, sizeof(*l->c));
 	if (!l->c) {
 		ret = pc_error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	l->nr = ev->nr_events;
+	l->nr = ev->nr_evsels;
 	for (int i = 0; i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
 		struct perf_event_attr *a = &c->attr.attr;
 
-		c->attr = ev->events[i].attr;
-		snprintf(c->name, sizeof(c->name), "%s", ev->events[i].name);
-		c->leader = i;
-		c->nr_members = 1;
+		c->attr = ev->evsels[i]->attr;
+		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
+		c->leader = ev->evsels[i]->leader;
+		c->nr_members = ev->evsels[i]->nr_members;
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
 		a->read_format = READ_BASE | PERF_FORMAT_LOST;
 		a->inherit = !o->no_inherit && !o->system_wide && !o->cpu_list;
 		/* software events never run in a guest: perf asks for the host only */
-		if (!ev->events[i].has_modifier)
+		if (!ev->evsels[i]->spec.has_modifier)
 			a->exclude_guest = 1;
 		a->disabled = 1;
 		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list;
@@ -146,7 +146,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 			c->fds[k] = -1;
 	}
 out:
-	rec_opts_free(&defaults);
+	rec_evlist_free(&defaults);
 	return ret;
 }
 
@@ -259,16 +259,21 @@ static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc
 	/* the group: nr, enabled, running, then nr values (with id, lost) */
 	size_t per = fields_per_value(rf);
 
+	/* the members the kernel took: one it refused is <not supported>, not in the group */
+	int opened = 0;
+
+	for (int j = i; j < l->nr && opened < c->nr_members; j++)
+		opened += l->c[j].leader == i && l->c[j].supported;
 	got = read_fd(c->fds[k], buf, sizeof(buf) / sizeof(buf[0]), c->name, err);
 	if (got < 0)
 		return got;
-	if (buf[0] != (uint64_t)c->nr_members || 3 + buf[0] * per > (uint64_t)got)
+	if (buf[0] != (uint64_t)opened || 3 + buf[0] * per > (uint64_t)got)
 		return pc_error_set(err, EIO, "%s: group read has %llu values for %d events",
-				    c->name, (unsigned long long)buf[0], c->nr_members);
-	for (int m = 0, j = i; m < c->nr_members; j++) {
+				    c->name, (unsigned long long)buf[0], opened);
+	for (int m = 0, j = i; m < opened; j++) {
 		struct stat_counter *mc = &l->c[j];
 
-		if (mc->leader != i)
+		if (mc->leader != i || !mc->supported)
 			continue;
 		mc->now[t].val += buf[3 + m * per];
 		mc->now[t].ena += buf[1];

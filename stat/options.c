@@ -186,7 +186,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 
 void stat_opts_free(struct stat_opts *o)
 {
-	rec_opts_free(&o->ev);
+	rec_evlist_free(&o->ev);
 	free(o->pids);
 	o->pids = NULL;
 }

@@ -167,7 +167,13 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 	if (l->supported && l->v.counted && l->metric.unit) {
 		char num[64];
 
+		size_t end;
+
 		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
+		/* the std layout's padding is not part of a CSV field */
+		end = strlen(num);
+		while (end && num[end - 1] == ' ')
+			num[--end] = '\0';
 		fprintf(p->out, "%s%s%s%s\n", s, num + strspn(num, " "), s, l->metric.unit);
 	} else {
 		fprintf(p->out, "%s%s\n", s, s);

@@ -17,14 +17,17 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "recorder/record.h"
+#include "recorder/cpus.h"
+#include "recorder/events.h"
+#include "recorder/evlist.h"
+#include "recorder/workload.h"
 #include "util/error.h"
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 
 /* The command line, nothing else. */
 struct stat_opts {
-	struct rec_opts ev;		/* -e, parsed by the recorder's event parser */
+	struct rec_evlist ev;		/* -e, parsed by the recorder's event parser */
 	pid_t *pids;			/* -p or -t */
 	int nr_pids;
 	bool pids_are_tids;		/* -t */

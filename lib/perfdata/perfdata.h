@@ -26,10 +26,33 @@
 
 /* ---------------------------------------------------------------- evsel */
 
-/* One event of a file: its attr and the sample ids that point to it. */
+/*
+ * Where the fixed fields of an event's records sit, computed once from
+ * sample_type (pd_evsel_init_layout), the one place that knows the order:
+ * in a SAMPLE, u64 words after the header; in the sample_id trailer of
+ * other records (with sample_id_all), u64 words from the trailer's start.
+ * -1 when the record does not carry the field.
+ */
+struct pd_sample_place {
+	int16_t ip, tid, time, addr, id, stream_id, cpu, period;
+};
+
+struct pd_sample_layout {
+	struct pd_sample_place sample;	/* in PERF_RECORD_SAMPLE */
+	struct pd_sample_place trailer;	/* in the sample_id of other records */
+	int16_t time;			/* >= 0 when records of this event carry a time */
+	uint16_t trailer_words;		/* size of the sample_id trailer, 0 without sample_id_all */
+};
+
+/*
+ * One event of a file: its attr and the sample ids that point to it.  An
+ * evsel never moves while its reader is open (a pipe's later ATTR records
+ * do not invalidate pointers to earlier ones); idx is its index.
+ */
 struct pd_evsel {
 	union pc_attr attr;	/* zero-extended to PC_ATTR_SIZE_MAX */
 	uint32_t file_attr_size;	/* attr.size as stored in the file */
+	uint32_t idx;		/* position among the file's evsels */
 	uint64_t *ids;
 	uint32_t nr_ids;
 	char *name;		/* from EVENT_DESC, else synthesized ("cpu-clock") */
@@ -37,8 +60,10 @@ struct pd_evsel {
 	uint32_t id_pos;	/* u64 index of the id in a SAMPLE, or -1 */
 	uint32_t is_pos;	/* u64 index of the id from the END of sample_id, or -1 */
 	uint32_t sample_id_size;	/* bytes of the sample_id trailer */
+	struct pd_sample_layout layout;
 };
 
+/* Fills id_pos, is_pos, sample_id_size and layout from the attr. */
 void pd_evsel_init_layout(struct pd_evsel *evsel);
 /* Canonical name for an attr's type/config ("cpu-clock", "page-faults", "raw 0x..."). */
 const char *pd_event_name(const struct perf_event_attr *attr, char *buf, size_t size);

@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include "perfdata/perfdata.h"
 
+#define PD_MAX_EVSELS	4096	/* attrs one file may bring */
+
 /* "PATH: offset 0xOFF: what" as an EINVAL error */
 int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
 	   const char *fmt, ...) __attribute__((format(printf, 4, 5)));

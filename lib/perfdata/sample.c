@@ -272,7 +272,7 @@ int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
 	const uint64_t *end = (const uint64_t *)rec->data + rec->header.size / 8;
 	/* a pipe can carry records before its first ATTR: evsels may still be NULL */
 	const struct pd_evsel *evsel = r->nr_evsels ? &r->evsels[0] : NULL;
-	struct body b = { r, rec, NULL, end, pd_record_name(rec->header.type) ?: "record" };
+	struct body b = { r, rec, NULL, end, pd_record_name(rec->header.type) ?: "unknown-type" };
 	uint64_t type, v;
 
 	memset(s, 0, sizeof(*s));

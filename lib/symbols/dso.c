@@ -7,6 +7,7 @@
  * of the object itself.
  */
 #include "symbols/symbols.h"
+#include "symbols/buildid.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,32 +55,13 @@ static void elf_close(Elf *e, int fd)
 /* The GNU build id of an ELF object, hex; false when it has none. */
 static bool elf_build_id(Elf *e, char *hex, size_t hex_size)
 {
-	Elf_Scn *scn = NULL;
+	uint8_t id[PC_BUILD_ID_MAX];
+	size_t n;
 
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t off = 0, name_off, desc_off;
-		GElf_Nhdr nh;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			const uint8_t *desc = (const uint8_t *)d->d_buf + desc_off;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) ||
-			    nh.n_descsz == 0 || nh.n_descsz * 2 + 1 > hex_size)
-				continue;
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
-			return true;
-		}
-	}
-	return false;
+	if (pc_build_id_elf(e, id, &n) || n * 2 + 1 > hex_size)
+		return false;
+	pc_build_id_hex(id, n, hex);
+	return true;
 }
 
 static int load_segments(struct pc_dso *dso, Elf *e)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "synth.h"
+#include "perfdata/codec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,230 +28,88 @@ void synth_free(struct synth *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void u64(struct synth *s, uint64_t v)
+/* Each record is made by the library's encoder (perfdata/codec.h), then appended. */
+static void take(struct synth *s, struct pd_buf *b, int ret)
 {
-	synth_put(s, &v, 8);
-}
-
-/* Starts a record; returns the offset of its header for finish() */
-static size_t begin(struct synth *s, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = { type, misc, 0 };
-	size_t at = s->len;
-
-	synth_put(s, &h, sizeof(h));
-	return at;
-}
-
-static void finish(struct synth *s, size_t at)
-{
-	uint16_t size;
-
-	while ((s->len - at) % 8)
-		synth_put(s, "", 1);
-	size = (uint16_t)(s->len - at);
-	memcpy(s->buf + at + 6, &size, 2);
+	if (ret)
+		abort();
+	synth_put(s, b->data, b->len);
+	pd_buf_free(b);
 }
 
 void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v)
 {
-	uint64_t t = attr->sample_type;
+	struct pd_buf b = { 0 };
 
-	if (!attr->sample_id_all)
-		return;
-	if (t & PERF_SAMPLE_TID)
-		u64(s, (uint64_t)v->tid << 32 | v->pid);
-	if (t & PERF_SAMPLE_TIME)
-		u64(s, v->time);
-	if (t & PERF_SAMPLE_ID)
-		u64(s, v->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		u64(s, v->stream_id);
-	if (t & PERF_SAMPLE_CPU)
-		u64(s, v->cpu);
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		u64(s, v->id);
-}
-
-static void regs(struct synth *s, uint64_t mask, uint64_t abi, const uint64_t *r)
-{
-	u64(s, abi);
-	if (abi)
-		for (int i = 0; i < __builtin_popcountll(mask); i++)
-			u64(s, r[i]);
+	take(s, &b, pd_encode_sample_id(&b, attr, v));
 }
 
 void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v)
 {
-	uint64_t t = attr->sample_type, f = attr->read_format;
-	size_t at = begin(s, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	struct pd_buf b = { 0 };
 
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		u64(s, v->id);
-	if (t & PERF_SAMPLE_IP)
-		u64(s, v->ip);
-	if (t & PERF_SAMPLE_TID)
-		u64(s, (uint64_t)v->tid << 32 | v->pid);
-	if (t & PERF_SAMPLE_TIME)
-		u64(s, v->time);
-	if (t & PERF_SAMPLE_ADDR)
-		u64(s, v->addr);
-	if (t & PERF_SAMPLE_ID)
-		u64(s, v->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		u64(s, v->stream_id);
-	if (t & PERF_SAMPLE_CPU)
-		u64(s, v->cpu);
-	if (t & PERF_SAMPLE_PERIOD)
-		u64(s, v->period);
-	if (t & PERF_SAMPLE_READ) {
-		if (f & PERF_FORMAT_GROUP) {
-			u64(s, 1);
-			if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-				u64(s, v->time_enabled);
-			if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-				u64(s, v->time_running);
-			u64(s, v->read_first.value);
-			if (f & PERF_FORMAT_ID)
-				u64(s, v->read_first.id);
-			if (f & PERF_FORMAT_LOST)
-				u64(s, v->read_first.lost);
-		} else {
-			u64(s, v->read_first.value);
-			if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-				u64(s, v->time_enabled);
-			if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-				u64(s, v->time_running);
-			if (f & PERF_FORMAT_ID)
-				u64(s, v->read_first.id);
-			if (f & PERF_FORMAT_LOST)
-				u64(s, v->read_first.lost);
-		}
-	}
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		u64(s, v->callchain_nr);
-		synth_put(s, v->callchain, v->callchain_nr * 8);
-	}
-	if (t & PERF_SAMPLE_RAW) {
-		uint32_t size = v->raw_size;
-
-		synth_put(s, &size, 4);
-		synth_put(s, v->raw, size);
-		while ((size + 4) % 8) {
-			synth_put(s, "", 1);
-			size++;
-		}
-	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		u64(s, v->branch_nr);
-		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_HW_INDEX)
-			u64(s, v->branch_hw_idx);
-		synth_put(s, v->branch_entries, v->branch_nr * 24);
-		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_COUNTERS)
-			synth_put(s, v->branch_counters, v->branch_nr * 8);
-	}
-	if (t & PERF_SAMPLE_REGS_USER)
-		regs(s, attr->sample_regs_user, v->regs_user_abi, v->regs_user);
-	if (t & PERF_SAMPLE_STACK_USER) {
-		u64(s, v->stack_user_size);
-		if (v->stack_user_size) {
-			synth_put(s, v->stack_user, v->stack_user_size);
-			u64(s, v->stack_user_dyn_size);
-		}
-	}
-	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		u64(s, v->weight);
-	if (t & PERF_SAMPLE_DATA_SRC)
-		u64(s, v->data_src);
-	if (t & PERF_SAMPLE_TRANSACTION)
-		u64(s, v->transaction);
-	if (t & PERF_SAMPLE_REGS_INTR)
-		regs(s, attr->sample_regs_intr, v->regs_intr_abi, v->regs_intr);
-	if (t & PERF_SAMPLE_PHYS_ADDR)
-		u64(s, v->phys_addr);
-	if (t & PERF_SAMPLE_CGROUP)
-		u64(s, v->cgroup);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		u64(s, v->data_page_size);
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		u64(s, v->code_page_size);
-	if (t & PERF_SAMPLE_AUX) {
-		u64(s, v->aux_size);
-		synth_put(s, v->aux, v->aux_size);
-	}
-	finish(s, at);
+	take(s, &b, pd_encode_sample(&b, attr, PERF_RECORD_MISC_USER, v));
 }
 
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id)
 {
-	size_t at = begin(s, PERF_RECORD_COMM, 0);
-	size_t len = strlen(comm) + 1;
+	struct pd_comm c = { pid, tid, comm };
+	struct pd_buf b = { 0 };
 
-	synth_put(s, &pid, 4);
-	synth_put(s, &tid, 4);
-	synth_put(s, comm, len);
-	while ((s->len - at) % 8)
-		synth_put(s, "", 1);
-	synth_sample_id(s, attr, id);
-	finish(s, at);
+	take(s, &b, pd_encode_comm(&b, attr, 0, &c, id));
 }
 
 void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		 uint64_t start, uint64_t len, uint64_t pgoff, const char *filename,
 		 const struct pd_sample *id)
 {
-	size_t at = begin(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-	uint32_t zero32 = 0, prot = 5, flags = 2;
+	struct pd_mmap m = { .pid = pid, .tid = tid, .start = start, .len = len, .pgoff = pgoff,
+			     .prot = 5, .flags = 2, .filename = filename };
+	struct pd_buf b = { 0 };
 
-	synth_put(s, &pid, 4);
-	synth_put(s, &tid, 4);
-	u64(s, start);
-	u64(s, len);
-	u64(s, pgoff);
-	synth_put(s, &zero32, 4);	/* maj */
-	synth_put(s, &zero32, 4);	/* min */
-	u64(s, 0);			/* ino */
-	u64(s, 0);			/* ino_generation */
-	synth_put(s, &prot, 4);
-	synth_put(s, &flags, 4);
-	synth_put(s, filename, strlen(filename) + 1);
-	while ((s->len - at) % 8)
-		synth_put(s, "", 1);
-	synth_sample_id(s, attr, id);
-	finish(s, at);
+	take(s, &b, pd_encode_mmap(&b, attr, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, id));
 }
 
 void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t type,
 		uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,
 		const struct pd_sample *id)
 {
-	size_t at = begin(s, type, 0);
+	struct pd_task t = { pid, ppid, tid, ptid, time };
+	struct pd_buf b = { 0 };
 
-	synth_put(s, &pid, 4);
-	synth_put(s, &ppid, 4);
-	synth_put(s, &tid, 4);
-	synth_put(s, &ptid, 4);
-	u64(s, time);
-	synth_sample_id(s, attr, id);
-	finish(s, at);
+	take(s, &b, pd_encode_task(&b, attr, type, &t, id));
 }
 
 void synth_deferred(struct synth *s, const struct perf_event_attr *attr, uint64_t cookie,
 		    uint64_t nr, const uint64_t *ips, const struct pd_sample *id)
 {
-	size_t at = begin(s, PC_RECORD_CALLCHAIN_DEFERRED, PERF_RECORD_MISC_USER);
+	struct pd_deferred d = { cookie, nr, ips };
+	struct pd_buf b = { 0 };
 
-	u64(s, cookie);
-	u64(s, nr);
-	synth_put(s, ips, nr * 8);
-	synth_sample_id(s, attr, id);
-	finish(s, at);
+	take(s, &b, pd_encode_deferred(&b, attr, &d, id));
 }
 
 void synth_finished_round(struct synth *s)
 {
-	finish(s, begin(s, PC_RECORD_FINISHED_ROUND, 0));
+	struct pd_buf b = { 0 };
+
+	take(s, &b, pd_encode_finished_round(&b));
+}
+
+void synth_pipe_header(struct synth *s)
+{
+	struct pd_buf b = { 0 };
+
+	take(s, &b, pd_encode_pipe_header(&b));
+}
+
+void synth_attr(struct synth *s, const struct perf_event_attr *attr, const uint64_t *ids,
+		uint32_t nr_ids)
+{
+	struct pd_buf b = { 0 };
+
+	take(s, &b, pd_encode_attr(&b, attr, ids, nr_ids));
 }
 
 int synth_write_file(const char *path, const struct perf_event_attr *const *attrs,

@@ -34,6 +34,10 @@ void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t ty
 void synth_deferred(struct synth *s, const struct perf_event_attr *attr, uint64_t cookie,
 		    uint64_t nr, const uint64_t *ips, const struct pd_sample *id);
 void synth_finished_round(struct synth *s);
+/* Pipe format: the 16-byte header, then attrs as HEADER_ATTR records. */
+void synth_pipe_header(struct synth *s);
+void synth_attr(struct synth *s, const struct perf_event_attr *attr, const uint64_t *ids,
+		uint32_t nr_ids);
 
 /* Writes a whole perf.data: one event per attr (ids[i] its id), then data. */
 int synth_write_file(const char *path, const struct perf_event_attr *const *attrs,

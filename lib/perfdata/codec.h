@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record codec beside the sample parser (perfdata.h): an encoder for
+ * every record type the project writes, and decoders for the non-sample
+ * ones, so that the recorder, the fixtures generator and the tests write
+ * records one way and the reader reads them the same way.
+ *
+ * Encoders append one whole record to a growing buffer: 8-byte padded,
+ * header.size set, and with attr->sample_id_all the sample_id trailer
+ * made from id (its pid, tid, time, id, stream_id, cpu; NULL: zeros).
+ * They return 0 or -ENOMEM (the buffer keeps what it had).
+ */
+#ifndef PERFCHECK_PERFDATA_CODEC_H
+#define PERFCHECK_PERFDATA_CODEC_H
+
+#include "perfdata/perfdata.h"
+
+struct pd_buf {
+	uint8_t *data;
+	size_t len, cap;
+};
+
+int pd_buf_put(struct pd_buf *b, const void *p, size_t n);
+void pd_buf_free(struct pd_buf *b);
+
+/* PERF_RECORD_MMAP and MMAP2 (MMAP2 with build id when build_id_size > 0) */
+struct pd_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	uint8_t build_id_size;		/* > 0: misc has PERF_RECORD_MISC_MMAP_BUILD_ID */
+	uint8_t build_id[20];
+	const char *filename;
+};
+
+/* PERF_RECORD_FORK and EXIT */
+struct pd_task {
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct pd_comm {
+	uint32_t pid, tid;
+	const char *comm;
+};
+
+struct pd_lost {
+	uint64_t id, lost;
+};
+
+int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
+		     const struct pd_sample *v);
+/* Only the trailer (no record): what the others append. */
+int pd_encode_sample_id(struct pd_buf *b, const struct perf_event_attr *attr,
+			const struct pd_sample *id);
+int pd_encode_comm(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
+		   const struct pd_comm *c, const struct pd_sample *id);
+/* type: PERF_RECORD_FORK or PERF_RECORD_EXIT */
+int pd_encode_task(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
+		   const struct pd_task *t, const struct pd_sample *id);
+/* type: PERF_RECORD_MMAP or PERF_RECORD_MMAP2; misc: the cpumode */
+int pd_encode_mmap(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
+		   uint16_t misc, const struct pd_mmap *m, const struct pd_sample *id);
+int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
+		   const struct pd_lost *l, const struct pd_sample *id);
+int pd_encode_deferred(struct pd_buf *b, const struct perf_event_attr *attr,
+		       const struct pd_deferred *d, const struct pd_sample *id);
+int pd_encode_finished_round(struct pd_buf *b);
+/* Pipe format: the 16-byte header, and an attr with its ids as a HEADER_ATTR record. */
+int pd_encode_pipe_header(struct pd_buf *b);
+int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,
+		   uint32_t nr_ids);
+
+/*
+ * Decoders: every size checked against the record (without its sample_id
+ * trailer); the sample_id goes to id when not NULL.  Strings point into
+ * the record.
+ */
+int pd_parse_comm(const struct pd_reader *r, const struct pd_record *rec, struct pd_comm *c,
+		  struct pd_sample *id, struct pc_error *err);
+int pd_parse_task(const struct pd_reader *r, const struct pd_record *rec, struct pd_task *t,
+		  struct pd_sample *id, struct pc_error *err);
+int pd_parse_mmap(const struct pd_reader *r, const struct pd_record *rec, struct pd_mmap *m,
+		  struct pd_sample *id, struct pc_error *err);
+int pd_parse_lost(const struct pd_reader *r, const struct pd_record *rec, struct pd_lost *l,
+		  struct pd_sample *id, struct pc_error *err);
+
+/* The same on a record whose body (trailer excluded) is size bytes; path for messages. */
+int pd_decode_comm(const char *path, const struct pd_record *rec, size_t size,
+		   struct pd_comm *c, struct pc_error *err);
+int pd_decode_task(const char *path, const struct pd_record *rec, size_t size,
+		   struct pd_task *t, struct pc_error *err);
+int pd_decode_mmap(const char *path, const struct pd_record *rec, size_t size,
+		   struct pd_mmap *m, struct pc_error *err);
+int pd_decode_lost(const char *path, const struct pd_record *rec, size_t size,
+		   struct pd_lost *l, struct pc_error *err);
+
+#endif

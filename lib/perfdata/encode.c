@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Encoding records, field by field in the order the ABI writes them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/codec.h"
+
+int pd_buf_put(struct pd_buf *b, const void *p, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		uint8_t *v;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		v = realloc(b->data, cap);
+		if (!v)
+			return -ENOMEM;
+		b->data = v;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+void pd_buf_free(struct pd_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* A record under construction: failures are remembered, checked at the end. */
+struct enc {
+	struct pd_buf *b;
+	size_t at;		/* offset of the header */
+	int ret;
+};
+
+static void put(struct enc *e, const void *p, size_t n)
+{
+	if (!e->ret)
+		e->ret = pd_buf_put(e->b, p, n);
+}
+
+static void u64(struct enc *e, uint64_t v)
+{
+	put(e, &v, 8);
+}
+
+static void u32(struct enc *e, uint32_t v)
+{
+	put(e, &v, 4);
+}
+
+static void pad8(struct enc *e)
+{
+	static const uint8_t zero[8];
+
+	if (!e->ret && (e->b->len - e->at) % 8)
+		put(e, zero, 8 - (e->b->len - e->at) % 8);
+}
+
+/* a NUL-terminated string padded to 8 bytes */
+static void str(struct enc *e, const char *s)
+{
+	put(e, s, strlen(s) + 1);
+	pad8(e);
+}
+
+static struct enc begin(struct pd_buf *b, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { type, misc, 0 };
+	struct enc e = { b, b->len, 0 };
+
+	put(&e, &h, sizeof(h));
+	return e;
+}
+
+static int finish(struct enc *e)
+{
+	uint16_t size;
+
+	pad8(e);
+	if (!e->ret && e->b->len - e->at > UINT16_MAX)
+		e->ret = -E2BIG;
+	if (e->ret) {
+		e->b->len = e->at;	/* nothing of a record that does not fit */
+		return e->ret;
+	}
+	size = (uint16_t)(e->b->len - e->at);
+	memcpy(e->b->data + e->at + 6, &size, 2);
+	return 0;
+}
+
+static void sample_id(struct enc *e, const struct perf_event_attr *attr, const struct pd_sample *v)
+{
+	static const struct pd_sample zero;
+	uint64_t t = attr->sample_type;
+
+	if (!attr->sample_id_all)
+		return;
+	if (!v)
+		v = &zero;
+	if (t & PERF_SAMPLE_TID)
+		u64(e, (uint64_t)v->tid << 32 | v->pid);
+	if (t & PERF_SAMPLE_TIME)
+		u64(e, v->time);
+	if (t & PERF_SAMPLE_ID)
+		u64(e, v->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		u64(e, v->stream_id);
+	if (t & PERF_SAMPLE_CPU)
+		u64(e, v->cpu);
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		u64(e, v->id);
+}
+
+int pd_encode_sample_id(struct pd_buf *b, const struct perf_event_attr *attr,
+			const struct pd_sample *id)
+{
+	struct enc e = { b, b->len, 0 };
+
+	sample_id(&e, attr, id);
+	if (e.ret)
+		b->len = e.at;
+	return e.ret;
+}
+
+static void read_values(struct enc *e, uint64_t f, const struct pd_sample *v)
+{
+	if (f & PERF_FORMAT_GROUP) {
+		uint64_t per = 1 + !!(f & PERF_FORMAT_ID) + !!(f & PERF_FORMAT_LOST);
+
+		bool raw = v->read_raw && v->read_nr;
+
+		u64(e, raw ? v->read_nr : 1);
+		if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			u64(e, v->time_enabled);
+		if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			u64(e, v->time_running);
+		if (raw) {
+			put(e, v->read_raw, v->read_nr * per * 8);
+			return;
+		}
+		u64(e, v->read_first.value);
+		if (f & PERF_FORMAT_ID)
+			u64(e, v->read_first.id);
+		if (f & PERF_FORMAT_LOST)
+			u64(e, v->read_first.lost);
+		return;
+	}
+	u64(e, v->read_first.value);
+	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		u64(e, v->time_enabled);
+	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		u64(e, v->time_running);
+	if (f & PERF_FORMAT_ID)
+		u64(e, v->read_first.id);
+	if (f & PERF_FORMAT_LOST)
+		u64(e, v->read_first.lost);
+}
+
+static void regs(struct enc *e, uint64_t mask, uint64_t abi, const uint64_t *r)
+{
+	u64(e, abi);
+	if (abi)
+		put(e, r, (size_t)__builtin_popcountll(mask) * 8);
+}
+
+/* the variable parts after the read values */
+static void sample_tail(struct enc *e, const struct perf_event_attr *attr,
+			const struct pd_sample *v)
+{
+	uint64_t t = attr->sample_type;
+
+	if (t & PERF_SAMPLE_RAW) {
+		static const uint8_t zero[8];
+		uint32_t size = v->raw_size;
+
+		u32(e, size);
+		put(e, v->raw, size);
+		put(e, zero, (8 - (size + 4) % 8) % 8);
+	}
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		u64(e, v->branch_nr);
+		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_HW_INDEX)
+			u64(e, v->branch_hw_idx);
+		put(e, v->branch_entries, v->branch_nr * 24);
+		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_COUNTERS)
+			put(e, v->branch_counters, v->branch_nr * 8);
+	}
+	if (t & PERF_SAMPLE_REGS_USER)
+		regs(e, attr->sample_regs_user, v->regs_user_abi, v->regs_user);
+	if (t & PERF_SAMPLE_STACK_USER) {
+		u64(e, v->stack_user_size);
+		if (v->stack_user_size) {
+			put(e, v->stack_user, v->stack_user_size);
+			u64(e, v->stack_user_dyn_size);
+		}
+	}
+	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		u64(e, v->weight);
+	if (t & PERF_SAMPLE_DATA_SRC)
+		u64(e, v->data_src);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		u64(e, v->transaction);
+	if (t & PERF_SAMPLE_REGS_INTR)
+		regs(e, attr->sample_regs_intr, v->regs_intr_abi, v->regs_intr);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		u64(e, v->phys_addr);
+	if (t & PERF_SAMPLE_CGROUP)
+		u64(e, v->cgroup);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		u64(e, v->data_page_size);
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		u64(e, v->code_page_size);
+	if (t & PERF_SAMPLE_AUX) {
+		u64(e, v->aux_size);
+		put(e, v->aux, v->aux_size);
+	}
+}
+
+int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
+		     const struct pd_sample *v)
+{
+	struct enc e = begin(b, PERF_RECORD_SAMPLE, misc);
+	uint64_t t = attr->sample_type;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		u64(&e, v->id);
+	if (t & PERF_SAMPLE_IP)
+		u64(&e, v->ip);
+	if (t & PERF_SAMPLE_TID)
+		u64(&e, (uint64_t)v->tid << 32 | v->pid);
+	if (t & PERF_SAMPLE_TIME)
+		u64(&e, v->time);
+	if (t & PERF_SAMPLE_ADDR)
+		u64(&e, v->addr);
+	if (t & PERF_SAMPLE_ID)
+		u64(&e, v->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		u64(&e, v->stream_id);
+	if (t & PERF_SAMPLE_CPU)
+		u64(&e, v->cpu);
+	if (t & PERF_SAMPLE_PERIOD)
+		u64(&e, v->period);
+	if (t & PERF_SAMPLE_READ)
+		read_values(&e, attr->read_format, v);
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		u64(&e, v->callchain_nr);
+		put(&e, v->callchain, v->callchain_nr * 8);
+	}
+	sample_tail(&e, attr, v);
+	return finish(&e);
+}
+
+int pd_encode_comm(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
+		   const struct pd_comm *c, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PERF_RECORD_COMM, misc);
+
+	u32(&e, c->pid);
+	u32(&e, c->tid);
+	str(&e, c->comm);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_task(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
+		   const struct pd_task *t, const struct pd_sample *id)
+{
+	struct enc e = begin(b, type, 0);
+
+	u32(&e, t->pid);
+	u32(&e, t->ppid);
+	u32(&e, t->tid);
+	u32(&e, t->ptid);
+	u64(&e, t->time);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_mmap(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
+		   uint16_t misc, const struct pd_mmap *m, const struct pd_sample *id)
+{
+	bool v2 = type == PERF_RECORD_MMAP2;
+	struct enc e;
+
+	if (v2 && m->build_id_size)
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	e = begin(b, type, misc);
+	u32(&e, m->pid);
+	u32(&e, m->tid);
+	u64(&e, m->start);
+	u64(&e, m->len);
+	u64(&e, m->pgoff);
+	if (v2 && m->build_id_size) {
+		uint8_t id24[24] = { m->build_id_size > 20 ? 20 : m->build_id_size };
+
+		memcpy(id24 + 4, m->build_id, id24[0]);
+		put(&e, id24, sizeof(id24));
+	} else if (v2) {
+		u32(&e, m->maj);
+		u32(&e, m->min);
+		u64(&e, m->ino);
+		u64(&e, m->ino_generation);
+	}
+	if (v2) {
+		u32(&e, m->prot);
+		u32(&e, m->flags);
+	}
+	str(&e, m->filename);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
+		   const struct pd_lost *l, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PERF_RECORD_LOST, 0);
+
+	u64(&e, l->id);
+	u64(&e, l->lost);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_deferred(struct pd_buf *b, const struct perf_event_attr *attr,
+		       const struct pd_deferred *d, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PC_RECORD_CALLCHAIN_DEFERRED, PERF_RECORD_MISC_USER);
+
+	u64(&e, d->cookie);
+	u64(&e, d->nr);
+	put(&e, d->ips, d->nr * 8);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_finished_round(struct pd_buf *b)
+{
+	struct enc e = begin(b, PC_RECORD_FINISHED_ROUND, 0);
+
+	return finish(&e);
+}
+
+int pd_encode_pipe_header(struct pd_buf *b)
+{
+	struct pd_pipe_header h = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+
+	return pd_buf_put(b, &h, sizeof(h));
+}
+
+int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,
+		   uint32_t nr_ids)
+{
+	struct enc e = begin(b, PC_RECORD_HEADER_ATTR, 0);
+
+	put(&e, attr, attr->size ? attr->size : PERF_ATTR_SIZE_VER0);
+	put(&e, ids, nr_ids * 8ULL);
+	return finish(&e);
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The pipe format: attrs and features arrive as records within the stream. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/reader_int.h"
+
+/* Pipe format: attrs and features arrive as records within the stream. */
+int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err)
+{
+	const uint8_t *p = rec->data;
+	uint64_t body = rec->header.size - sizeof(struct perf_event_header);
+
+	if (rec->header.type == PC_RECORD_HEADER_ATTR) {
+		struct pd_evsel *evsel;
+		uint32_t attr_size;
+		uint64_t nr_ids;
+		char buf[64];
+		int ret;
+
+		if (body < PERF_ATTR_SIZE_VER0)
+			return pd_bad(r, err, rec->offset, "ATTR record of %u bytes is too short",
+				      rec->header.size);
+		memcpy(&attr_size, p + 8 + 4, 4);
+		if (attr_size == 0)
+			attr_size = PERF_ATTR_SIZE_VER0;
+		if (attr_size > body || (body - attr_size) % 8)
+			return pd_bad(r, err, rec->offset + 12,
+				      "ATTR record: attr.size %u does not fit the record body of %llu bytes",
+				      attr_size, (unsigned long long)body);
+		if (r->nr_evsels >= PD_MAX_EVSELS)
+			return pd_bad(r, err, rec->offset, "more than %d ATTR records",
+				      PD_MAX_EVSELS);
+		/*
+		 * Consumers keep pointers to evsels (sample.evsel) across later
+		 * ATTR records: the array is reserved whole at the first one and
+		 * never moves (calloc leaves the untouched pages unbacked).
+		 */
+		if (!r->evsels) {
+			r->evsels = calloc(PD_MAX_EVSELS, sizeof(*r->evsels));
+			if (!r->evsels)
+				return pc_error_set(err, ENOMEM, "out of memory");
+		}
+		evsel = &r->evsels[r->nr_evsels];
+		memset(evsel, 0, sizeof(*evsel));
+		evsel->idx = r->nr_evsels;
+		r->nr_evsels++;
+		ret = pd_load_attr(r, evsel, p + 8, attr_size, rec->offset + 8, err);
+		if (ret)
+			return ret;
+		nr_ids = (body - attr_size) / 8;
+		if (nr_ids) {
+			evsel->ids = malloc(nr_ids * 8);
+			if (!evsel->ids)
+				return pc_error_set(err, ENOMEM, "out of memory");
+			memcpy(evsel->ids, p + 8 + attr_size, nr_ids * 8);
+		}
+		evsel->nr_ids = (uint32_t)nr_ids;
+		evsel->name = strdup(pd_event_name(&evsel->attr.attr, buf, sizeof(buf)));
+		if (!evsel->name)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		return pd_build_id_map(r, err);
+	}
+	if (rec->header.type == PC_RECORD_HEADER_FEATURE) {
+		uint64_t feat;
+
+		if (body < 8)
+			return pd_bad(r, err, rec->offset, "FEATURE record too short");
+		memcpy(&feat, p + 8, 8);
+		if (feat < PD_FEAT_BITS) {
+			r->features[feat].offset = rec->offset + 16;
+			r->features[feat].size = body - 8;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CFI rows compiled for the unwinder's fast path: at one pc, how the
+ * caller's CFA and registers follow from the callee's (the forms compilers
+ * emit: CFA = reg + offset; a register undefined, unchanged, saved at
+ * CFA + n, or equal to CFA + n).  A row with any other rule is marked
+ * unusable and that sample goes through libdwfl's own unwinder.  Rows are
+ * kept per address space, keyed by the lookup pc.
+ */
+#ifndef PERFCHECK_SYMBOLS_CFIROW_H
+#define PERFCHECK_SYMBOLS_CFIROW_H
+
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "symbols/regs.h"
+
+enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
+
+struct pc_cfi_row {
+	uint64_t pc;		/* the lookup pc (absolute) */
+	struct pc_cfi_row *next;
+	bool usable;
+	bool signal;		/* the FDE's CIE has the 'S' augmentation */
+	uint8_t cfa_reg;
+	uint8_t ra_reg;
+	int64_t cfa_off;
+	uint8_t kind[PC_DWARF_REGS_MAX];
+	int64_t off[PC_DWARF_REGS_MAX];
+	/* the registers whose rule is not "undefined", in order */
+	uint8_t nr_live;
+	uint8_t live[PC_DWARF_REGS_MAX];
+};
+
+#define PC_CFI_BUCKETS 4096
+
+struct pc_cfi_rows {
+	struct pc_cfi_row **buckets;	/* allocated on first use */
+	uint32_t nr;
+};
+
+/* Registers the fast path tracks for arch (x86_64: 0..16, aarch64: 0..31). */
+unsigned pc_cfi_nregs(enum pc_arch arch);
+
+/*
+ * The row at pc (absolute, already adjusted for a return address) in mod,
+ * from .eh_frame, else .debug_frame, as libdwfl looks them up.  NULL when
+ * neither has an FDE for pc (libdwfl then tries its own heuristics) or on
+ * ENOMEM.
+ */
+const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *mod,
+					uint64_t pc, unsigned nregs);
+void pc_cfi_rows_free(struct pc_cfi_rows *rows);
+
+#endif

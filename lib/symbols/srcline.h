@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Source lines and inline frames of an address through libdw: what perf
+ * shows as `-F +srcline` (`  file.c:123`) and as `(inlined)` callchain
+ * entries.  One Dwfl per ELF file, opened on first use and kept; the
+ * DWARF may come from the file or its separate debug file (by build id
+ * under debug_dir/.build-id/, or .gnu_debuglink).
+ */
+#ifndef PERFCHECK_SYMBOLS_SRCLINE_H
+#define PERFCHECK_SYMBOLS_SRCLINE_H
+
+#include <stdint.h>
+
+/* One frame at an address: the function and the source position in it. */
+struct pc_src_frame {
+	const char *func;	/* DWARF name, NULL when unknown */
+	const char *file;	/* as the line table has it (perf prints the basename) */
+	uint32_t line;		/* 0 when unknown */
+};
+
+struct pc_srcline_cache;
+
+/* debug_dir NULL: /usr/lib/debug.  NULL on ENOMEM. */
+struct pc_srcline_cache *pc_srcline_new(const char *debug_dir);
+void pc_srcline_free(struct pc_srcline_cache *c);
+
+/*
+ * The frames at vaddr (an ELF virtual address of path, as symbols use),
+ * innermost first: out[0] is the innermost inlined function with the line
+ * of vaddr; each next one is the function it was inlined into, at the line
+ * of the call; the last is the real (out-of-line) function.  *nr == 1 when
+ * nothing is inlined there, 0 when path has no DWARF for vaddr.  Returns 0
+ * or -errno (-ENOENT: the file does not open as ELF).  Strings live as long
+ * as the cache.
+ */
+int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
+		      struct pc_src_frame *out, uint32_t max, uint32_t *nr);
+
+/* The base name of a source file, as perf prints srclines by default. */
+const char *pc_srcline_basename(const char *file);
+
+#endif

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine stage's flow and lookups: state records update the threads
+ * and maps (thread.c); samples and deferred records go on; an ip resolves
+ * to a symbol through the maps of its address space or kallsyms.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/machine.h"
+
+struct rd_rcache {
+	uint64_t ip;
+	const void *space;	/* the process, or the machine (kernel) */
+	uint64_t gen;
+	struct rd_resolved r;
+};
+
+void rd_machine_init(struct rd_machine *m, const char *path, struct pc_dso_cache *dsos,
+		     struct rd_sink out)
+{
+	memset(m, 0, sizeof(*m));
+	m->path = path;
+	m->dsos = dsos;
+	m->out = out;
+}
+
+int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
+{
+	struct rd_machine *m = ctx;
+	struct pd_record rec = { .offset = it->offset, .data = it->data };
+	int ret;
+
+	switch (it->type) {
+	case PERF_RECORD_SAMPLE:
+	case PC_RECORD_CALLCHAIN_DEFERRED:
+		return rd_sink_put(&m->out, it, err);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		memcpy(&rec.header, it->data, sizeof(rec.header));
+		ret = rd_machine_record(m, &rec, it->p ? it->p->smp.evsel->sample_id_size : 0, err);
+		rd_item_release(it);
+		return ret;
+	default:
+		rd_item_release(it);
+		return 0;
+	}
+}
+
+/* Kernel addresses: the module maps when one holds ip, else the kernel itself. */
+static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved *out)
+{
+	const struct rd_map *map = rd_maps_find(&m->kmaps, ip);
+
+	out->addr = ip;
+	out->dso = "[kernel.kallsyms]";
+	out->dso_len = 17;
+	if (!m->kernel_local)
+		return;
+	if (!m->kallsyms.loaded)
+		pc_kallsyms_load(&m->kallsyms, "/proc/kallsyms");
+	out->sym = pc_symtab_find(&m->kallsyms.tab, ip);
+	if (out->sym) {
+		out->off = ip - out->sym->start;
+		if (out->sym->module) {
+			out->dso = out->sym->module;
+			out->dso_len = strlen(out->dso);
+		}
+	} else if (map && map->dso->path[0] == '/') {
+		out->dso = map->dso->path;
+		out->dso_len = map->dso->path_len;
+	}
+}
+
+static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
+		    struct rd_resolved *out)
+{
+	const struct rd_map *map;
+	uint64_t off, vaddr;
+
+	out->sym = NULL;
+	out->dso = NULL;
+	out->dso_len = 0;
+	out->addr = ip;
+	out->off = 0;
+	if (kernel) {
+		if (ip >= 0xffff800000000000ULL)
+			resolve_kernel(m, ip, out);
+		return;
+	}
+	map = t && t->proc ? rd_maps_find(&t->proc->maps, ip) : NULL;
+	if (!map)
+		return;
+	out->dso = map->dso->path;
+	out->dso_len = map->dso->path_len;
+	if (map->identity) {
+		pc_dso_load_jitmap(m->dsos, map->dso);
+		out->sym = pc_symtab_find(&map->dso->tab, ip);
+		if (out->sym)
+			out->off = ip - out->sym->start;
+		return;
+	}
+	off = ip - map->start + map->pgoff;
+	pc_dso_load(m->dsos, map->dso);
+	out->addr = off;	/* what perf 6.1 prints, for ET_EXEC too */
+	if (!map->dso->found || !pc_dso_off_to_vaddr(map->dso, off, &vaddr))
+		return;
+	out->sym = pc_symtab_find(&map->dso->tab, vaddr);
+	if (out->sym)
+		out->off = vaddr - out->sym->start;
+}
+
+#define RD_RCACHE_SIZE 16384
+
+/* The same few thousand ips come back in every sample: remember them. */
+void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
+			struct rd_resolved *out)
+{
+	const void *space = kernel ? (const void *)m : (t ? (const void *)t->proc : NULL);
+	struct rd_rcache *c;
+
+	if (!m->rcache) {
+		m->rcache = calloc(RD_RCACHE_SIZE, sizeof(*m->rcache));
+		if (!m->rcache) {
+			resolve(m, t, kernel, ip, out);
+			return;
+		}
+	}
+	c = &m->rcache[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
+	if (c->space == space && c->ip == ip && c->gen == m->gen + 1) {
+		*out = c->r;
+		return;
+	}
+	resolve(m, t, kernel, ip, out);
+	c->space = space;
+	c->ip = ip;
+	c->gen = m->gen + 1;
+	c->r = *out;
+}
+
+void rd_machine_free(struct rd_machine *m)
+{
+	free(m->rcache);
+	m->rcache = NULL;
+	pc_kallsyms_free(&m->kallsyms);
+	rd_machine_threads_free(m);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine stage: threads and processes with their address spaces
+ * (COMM, FORK, MMAP, MMAP2), the kernel's maps and kallsyms, and resolving
+ * an ip to a symbol and DSO (with a cache valid while gen is unchanged).
+ * Samples and deferred records go on to the consumer; state records end
+ * here.
+ */
+#ifndef PERFCHECK_READER_MACHINE_H
+#define PERFCHECK_READER_MACHINE_H
+
+#include "reader/stage.h"
+#include "symbols/symbols.h"
+
+#define RD_COMM_LEN 32
+
+struct rd_map {
+	uint64_t start, end, pgoff;
+	struct pc_dso *dso;
+	bool identity;		/* JIT code: addresses are absolute (perf-PID.map) */
+};
+
+struct rd_maps {
+	struct rd_map *v;
+	size_t nr, cap;
+};
+
+struct rd_process {
+	uint32_t pid;
+	struct rd_maps maps;
+	struct rd_process *next;
+};
+
+struct rd_thread {
+	uint32_t pid, tid;
+	char comm[RD_COMM_LEN];
+	struct rd_process *proc;	/* its address space, shared by its process */
+	struct rd_thread *next;
+};
+
+struct rd_resolved {
+	const struct pc_symbol *sym;	/* NULL when unknown */
+	const char *dso;		/* NULL when no map */
+	size_t dso_len;
+	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
+	uint64_t off;			/* ip - symbol start */
+};
+
+struct rd_rcache;
+
+struct rd_machine {
+	const char *path;		/* of the file, for messages */
+	struct rd_thread **threads;	/* hash by tid */
+	size_t nr_thread_buckets;
+	struct rd_process **procs;	/* hash by pid */
+	size_t nr_proc_buckets;
+	struct rd_maps kmaps;
+	struct pc_dso_cache *dsos;	/* not owned */
+	bool kernel_local;		/* kallsyms of this machine apply */
+	struct pc_kallsyms kallsyms;
+	struct rd_rcache *rcache;
+	uint64_t gen;			/* bumped when any map changes */
+	struct rd_sink out;
+};
+
+void rd_machine_init(struct rd_machine *m, const char *path, struct pc_dso_cache *dsos,
+		     struct rd_sink out);
+int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err);
+/* A state record; trailer: bytes of its sample_id at the end. */
+int rd_machine_record(struct rd_machine *m, const struct pd_record *rec, size_t trailer,
+		      struct pc_error *err);
+/* The thread a tid belongs to, created (comm ":TID") when unknown; NULL: no memory. */
+struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t tid);
+/* Resolves one ip of thread t; kernel selects the kernel maps. */
+void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
+			struct rd_resolved *out);
+void rd_machine_free(struct rd_machine *m);
+
+/* thread.c: maps of one address space (used by resolve) */
+const struct rd_map *rd_maps_find(const struct rd_maps *maps, uint64_t addr);
+void rd_machine_threads_free(struct rd_machine *m);
+
+#endif

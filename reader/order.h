@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The time-order stage.  Timed records are queued by (time, arrival) and
+ * released as perf releases them: at each FINISHED_ROUND, up to the newest
+ * time of the round before; at the end, all.  Untimed records go straight
+ * through.  The queue is bounded (max_pending): beyond it the oldest goes.
+ */
+#ifndef PERFCHECK_READER_ORDER_H
+#define PERFCHECK_READER_ORDER_H
+
+#include "reader/ring.h"
+#include "reader/stage.h"
+
+#define RD_ORDER_RUNS 16
+#define RD_ORDER_MAX (1u << 18)	/* about 20 MB of items */
+
+struct rd_order {
+	/* records mostly come in sorted runs (one cpu's ring after another) */
+	struct rd_ring runs[RD_ORDER_RUNS];
+	struct rd_item *heap;	/* what fits no run */
+	size_t heap_nr, heap_cap;
+	size_t pending;		/* in runs and heap together */
+	size_t max_pending;
+	uint64_t round_flush;	/* flush up to here at the next FINISHED_ROUND */
+	uint64_t max_time;
+	uint64_t last_out;
+	uint64_t unordered;	/* released before a record already out */
+	struct rd_sink out;
+};
+
+void rd_order_init(struct rd_order *o, struct rd_sink out);
+/* The stage's deliver function (ctx: the rd_order). */
+int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err);
+/* Releases every record with a time <= limit, in order. */
+int rd_order_flush(struct rd_order *o, uint64_t limit, struct pc_error *err);
+void rd_order_free(struct rd_order *o);
+
+#endif

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "reader/stage.h"
+
+void rd_item_release(struct rd_item *it)
+{
+	if (it->owned)
+		free((void *)it->data);
+	if (it->merge_owned)
+		free((void *)it->merge_ips);
+	free(it->p);
+	it->p = NULL;
+	it->owned = it->merge_owned = false;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What travels between the reader's stages: one record and what the input
+ * stage parsed from it, once.  Stages are joined by a sink, the next
+ * stage's deliver function:
+ *
+ *   input -> order -> defer -> machine -> consumer
+ *
+ * Delivering an item hands it over: the receiver either keeps it (a queue
+ * or a held sample) or is done with it and calls rd_item_release().
+ */
+#ifndef PERFCHECK_READER_STAGE_H
+#define PERFCHECK_READER_STAGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+#include "util/error.h"
+
+/* The parse of one record, made once by the input stage. */
+struct rd_parsed {
+	struct pd_sample smp;	/* a SAMPLE, or the sample_id of another record */
+	struct pd_deferred d;	/* PERF_RECORD_CALLCHAIN_DEFERRED */
+};
+
+struct rd_item {
+	const void *data;	/* the whole record, 8-byte aligned, stable while the item lives */
+	uint64_t offset;	/* in the file */
+	uint64_t seq;		/* arrival order */
+	uint64_t time;		/* valid when timed */
+	struct rd_parsed *p;	/* NULL when the record carries no sample or sample_id */
+	uint64_t merge_nr;	/* > 0: deferred ips to append, the cookie dropped */
+	const uint64_t *merge_ips;
+	uint16_t type;
+	bool timed;
+	bool waiting;		/* held by the deferred stage for its callchain */
+	bool late;		/* merged with a deferred record that came before it */
+	bool owned;		/* data is our copy (a misaligned record) */
+	bool merge_owned;	/* merge_ips is our copy */
+};
+
+struct rd_sink {
+	int (*deliver)(void *ctx, struct rd_item *it, struct pc_error *err);
+	void *ctx;
+};
+
+static inline int rd_sink_put(const struct rd_sink *s, struct rd_item *it, struct pc_error *err)
+{
+	return s->deliver(s->ctx, it, err);
+}
+
+/* Frees what the item owns: its copy of the record, its parse, merged ips. */
+void rd_item_release(struct rd_item *it);
+
+#endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* -G and --all-cgroups: the cgroup hierarchy perf_event uses. */
+#ifndef PERFCHECK_RECORDER_CGROUPS_H
+#define PERFCHECK_RECORDER_CGROUPS_H
+
+#include <stddef.h>
+
+#include "recorder/evlist.h"
+#include "recorder/options.h"
+#include "util/error.h"
+
+/* The mount point of cgroup2, else of the v1 perf_event controller. */
+int rec_cgroup_mount(char *buf, size_t size, struct pc_error *err);
+/* -G NAME,...: each event (in order; one name: every event) opened in its cgroup. */
+int rec_cgroups_open(struct rec_evlist *evl, const struct rec_sideband *sb,
+		     struct pc_error *err);
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PERFCHECK_RECORDER_CPUS_H
+#define PERFCHECK_RECORDER_CPUS_H
+
+#include "util/error.h"
+
+/* "0-3,6" -> sorted unique list; NULL spec = online cpus. */
+int rec_cpus_parse(const char *spec, int **cpus, int *nr, struct pc_error *err);
+
+#endif

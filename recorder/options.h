@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcheck record's command line, as parsed: what the user asked for and
+ * nothing the recording learns later (the events live in the evlist,
+ * evlist.h; what the kernel refused lives in each rec_evsel).
+ */
+#ifndef PERFCHECK_RECORDER_OPTIONS_H
+#define PERFCHECK_RECORDER_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "util/error.h"
+
+enum rec_callgraph {
+	REC_CALLGRAPH_NONE,
+	REC_CALLGRAPH_FP,
+	REC_CALLGRAPH_FP_DEFER,
+	REC_CALLGRAPH_DWARF,
+	REC_CALLGRAPH_LBR,
+};
+
+/* How samples are taken and what they carry (-c -F -g -d -T ...). */
+struct rec_sampling {
+	uint64_t period;		/* -c */
+	unsigned int freq;		/* -F; REC_FREQ_MAX for -F max */
+	bool period_set, freq_set;
+	enum rec_callgraph callgraph;
+	uint32_t stack_size;		/* --call-graph dwarf,SIZE */
+	uint64_t sample_type;		/* PERF_SAMPLE_* bits added by options */
+	uint64_t user_regs, intr_regs;	/* --user-regs, -I masks */
+	uint64_t branch_type;		/* -b / -j */
+	bool data_mmap;			/* -d: mmap_data */
+	bool all_user, all_kernel;
+	int clockid;			/* -k, -1 = none */
+};
+#define REC_FREQ_MAX 0xffffffffU
+
+/* Which tasks and cpus (-p -t -a -C -u --per-thread). */
+struct rec_targets {
+	pid_t *pids;			/* -p or -t */
+	int nr_pids;
+	bool pids_are_tids;		/* -t */
+	bool system_wide;		/* -a */
+	const char *cpu_list;		/* -C */
+	const char *user;		/* -u */
+	bool per_thread;
+	bool no_inherit;
+	bool inherit_stat;		/* -s */
+};
+
+/* Side-band records asked for (--switch-events --namespaces ...). */
+struct rec_sideband {
+	bool switch_events;
+	bool namespaces;
+	bool cgroups;			/* --all-cgroups */
+	const char **cgroup_names;	/* -G, one per event in order */
+	int nr_cgroup_names;
+};
+
+struct rec_opts {
+	const char **event_specs;	/* each -e argument, as given */
+	int nr_event_specs;
+	struct rec_sampling s;
+	struct rec_targets t;
+	struct rec_sideband sb;
+	const char *output;
+	unsigned int mmap_pages;
+	unsigned int timeout;		/* seconds, 0 = none */
+	size_t snapshot_size;		/* -M bytes, 0 = off */
+	int argc;			/* the workload */
+	char **argv;
+};
+
+/* Returns 0, 1 when --help was printed, or -errno with err set. */
+int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error *err);
+void rec_opts_free(struct rec_opts *opts);
+void rec_usage(FILE *out);
+
+#endif

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The options that shape each sample and the side band (-d -W -I
+ * --user-regs --call-graph -b -j --namespaces --all-cgroups -G -k), and
+ * the target options -u --per-thread --all-user --all-kernel, with perf
+ * record's spellings.  They only fill the options struct; events.c turns
+ * them into attr bits.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "recorder/options_int.h"
+#include "uapi/perf_compat.h"
+#include "util/log.h"
+
+/* x86-64 register numbers (PERF_REG_X86_*): the sample_regs_* bits. */
+static const struct { const char *name; int bit; } x86_regs[] = {
+	{ "ax", 0 }, { "bx", 1 }, { "cx", 2 }, { "dx", 3 }, { "si", 4 }, { "di", 5 },
+	{ "bp", 6 }, { "sp", 7 }, { "ip", 8 }, { "flags", 9 }, { "cs", 10 }, { "ss", 11 },
+	{ "ds", 12 }, { "es", 13 }, { "fs", 14 }, { "gs", 15 }, { "r8", 16 }, { "r9", 17 },
+	{ "r10", 18 }, { "r11", 19 }, { "r12", 20 }, { "r13", 21 }, { "r14", 22 },
+	{ "r15", 23 },
+};
+/* perf's default: every general register but ds es fs gs */
+#define REC_REGS_DEFAULT 0xff0fffULL
+
+static int parse_regs(const char *val, uint64_t *mask, const char *what, struct pc_error *err)
+{
+	const char *p = val;
+
+	if (!val || !*val) {
+		*mask = REC_REGS_DEFAULT;
+		return 0;
+	}
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
+			if (strlen(x86_regs[i].name) == n && !strncasecmp(p, x86_regs[i].name, n))
+				break;
+		if (i == sizeof(x86_regs) / sizeof(x86_regs[0]))
+			return pc_error_set(err, EINVAL, "%s: unknown register '%.*s' (ax bx cx dx si "
+					    "di bp sp ip flags cs ss ds es fs gs r8-r15)", what,
+					    (int)n, p);
+		*mask |= 1ULL << x86_regs[i].bit;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static const struct { const char *name; uint64_t bit; } branch_names[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER }, { "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV }, { "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL }, { "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL }, { "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX }, { "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "cond", PERF_SAMPLE_BRANCH_COND }, { "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL }, { "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+};
+
+static int parse_branch(const char *val, uint64_t *mask, struct pc_error *err)
+{
+	const char *p = val;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(branch_names) / sizeof(branch_names[0]); i++)
+			if (strlen(branch_names[i].name) == n && !strncmp(p, branch_names[i].name, n))
+				break;
+		if (i == sizeof(branch_names) / sizeof(branch_names[0]))
+			return pc_error_set(err, EINVAL, "-j: unknown branch filter '%.*s'", (int)n, p);
+		*mask |= branch_names[i].bit;
+		p += n;
+		if (*p)
+			p++;
+	}
+	if (!(*mask & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+				  PERF_SAMPLE_BRANCH_HV)))
+		*mask |= PERF_SAMPLE_BRANCH_ANY;	/* only a privilege level: any branch */
+	return 0;
+}
+
+static int parse_clockid(const char *val, int *clockid, struct pc_error *err)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	const char *name = val;
+	char *end;
+	long v;
+
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(name, clocks[i].name)) {
+			*clockid = clocks[i].id;
+			return 0;
+		}
+	v = strtol(val, &end, 10);
+	if (end != val && !*end && v >= 0 && v < 64) {
+		*clockid = (int)v;
+		return 0;
+	}
+	return pc_error_set(err, EINVAL, "-k: unknown clock '%s' (monotonic, monotonic_raw, "
+			    "realtime, boottime, tai, or a number)", val);
+}
+
+int rec_parse_callgraph(const char *val, enum rec_callgraph *cg, uint32_t *stack_size,
+			struct pc_error *err)
+{
+	if (!strcmp(val, "fp")) {
+		*cg = REC_CALLGRAPH_FP;
+	} else if (!strcmp(val, "fp,defer")) {
+		*cg = REC_CALLGRAPH_FP_DEFER;
+	} else if (!strcmp(val, "lbr")) {
+		*cg = REC_CALLGRAPH_LBR;
+	} else if (!strncmp(val, "dwarf", 5) && (!val[5] || val[5] == ',')) {
+		*cg = REC_CALLGRAPH_DWARF;
+		*stack_size = 8192;
+		if (val[5] == ',') {
+			char *end;
+			unsigned long v = strtoul(val + 6, &end, 0);
+
+			/* the kernel takes at most a u16 worth, 8-byte aligned */
+			if (end == val + 6 || *end || v == 0 || v > 65528)
+				return pc_error_set(err, EINVAL, "--call-graph: '%s': the stack size "
+						    "must be in [8, 65528]", val);
+			*stack_size = (uint32_t)((v + 7) & ~7UL);
+		}
+	} else {
+		return pc_error_set(err, EINVAL, "--call-graph: '%s' is not supported "
+				    "(fp, fp,defer, dwarf[,SIZE], lbr)", val);
+	}
+	return 0;
+}
+
+static int add_cgroups(struct rec_opts *opts, const char *val, struct pc_error *err)
+{
+	const char *p = val;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const char **names = realloc(opts->sb.cgroup_names,
+					     (opts->sb.nr_cgroup_names + 1) * sizeof(*names));
+
+		if (!names)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		opts->sb.cgroup_names = names;
+		names[opts->sb.nr_cgroup_names++] = p;	/* up to the next ',' (events.c) */
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct pc_error *err)
+{
+	struct rec_sampling *s = &opts->s;
+
+	switch (id) {
+	case O_DATA:
+		s->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		s->data_mmap = true;
+		return 0;
+	case O_PHYS:
+		s->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+		return 0;
+	case O_DATA_PAGE:
+		s->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+		return 0;
+	case O_CODE_PAGE:
+		s->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
+		return 0;
+	case O_SAMPLE_CPU:
+		s->sample_type |= PERF_SAMPLE_CPU;
+		return 0;
+	case O_TIMESTAMP:
+		s->sample_type |= PERF_SAMPLE_TIME;
+		return 0;
+	case O_WEIGHT:
+		/* as perf on x86: the split weight, WEIGHT where the kernel lacks it (ladder) */
+		s->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+		return 0;
+	case O_USER_REGS:
+		return parse_regs(val, &s->user_regs, "--user-regs", err);
+	case O_INTR_REGS:
+		return parse_regs(val, &s->intr_regs, "-I", err);
+	case O_BRANCH_ANY:
+		s->branch_type |= PERF_SAMPLE_BRANCH_ANY;
+		return 0;
+	case O_BRANCH_FILTER:
+		return parse_branch(val, &s->branch_type, err);
+	case O_NAMESPACES:
+		opts->sb.namespaces = true;
+		return 0;
+	case O_ALL_CGROUPS:
+		opts->sb.cgroups = true;
+		return 0;
+	case O_CGROUP:
+		return add_cgroups(opts, val, err);
+	case O_UID:
+		if (!*val)
+			return pc_error_set(err, EINVAL, "-u: empty user");
+		opts->t.user = val;
+		return 0;
+	case O_PER_THREAD:
+		opts->t.per_thread = true;
+		return 0;
+	case O_ALL_USER:
+		s->all_user = true;
+		return 0;
+	case O_ALL_KERNEL:
+		s->all_kernel = true;
+		return 0;
+	case O_CLOCKID:
+		return parse_clockid(val, &s->clockid, err);
+	}
+	return pc_error_set(err, EINVAL, "option %d is not handled", id);
+}
+
+int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err)
+{
+	if (opts->s.all_user && opts->s.all_kernel)
+		return pc_error_set(err, EINVAL, "--all-user and --all-kernel cannot go together");
+	if (opts->sb.nr_cgroup_names && !opts->t.system_wide)
+		return pc_error_set(err, EINVAL,
+				    "-G: cgroup monitoring only available in system-wide mode (-a)");
+	if (opts->t.user && (opts->t.nr_pids || opts->t.system_wide))
+		return pc_error_set(err, EINVAL, "-u cannot be combined with -p, -t or -a");
+	if (opts->t.per_thread && opts->t.system_wide)
+		return pc_error_set(err, EINVAL, "--per-thread cannot be combined with -a or -C");
+	if (opts->t.per_thread)
+		opts->t.no_inherit = true;	/* a cpu -1 ring cannot take inherited events */
+	if (opts->t.user) {
+		char *end;
+		long uid = strtol(opts->t.user, &end, 10);
+
+		if (!(end != opts->t.user && !*end && uid >= 0) && !getpwnam(opts->t.user))
+			return pc_error_set(err, EINVAL, "-u: no such user '%s'", opts->t.user);
+	}
+	return 0;
+}

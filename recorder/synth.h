@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Records for what existed before the recording started, read from /proc. */
+#ifndef PERFCHECK_RECORDER_SYNTH_H
+#define PERFCHECK_RECORDER_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "recorder/output.h"
+
+struct rec_synth {
+	struct rec_output *out;
+	uint64_t sample_type;		/* of the tracking event */
+	uint64_t id;			/* its id, put in each sample_id trailer */
+	bool namespaces;		/* a NAMESPACES record with each thread */
+};
+
+int rec_synth_kernel_mmap(struct rec_synth *s);
+int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm);
+/* FORK, COMM and (for the leader) MMAP2 records of one process from /proc. */
+int rec_synth_process(struct rec_synth *s, pid_t pid);
+int rec_synth_all(struct rec_synth *s);
+/* NAMESPACES of one thread (--namespaces). */
+int rec_synth_namespaces(struct rec_synth *s, pid_t pid, pid_t tid);
+/* CGROUP records for every existing cgroup (--all-cgroups), as perf does. */
+int rec_synth_cgroups(struct rec_synth *s);
+
+#endif

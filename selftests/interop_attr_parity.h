@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Upstream interop, attr parity: for the same options, the perf_event_attr
+ * perfcheck record opens equals the one this machine's upstream perf
+ * record opens, each after its own ladder, field by field (both print it
+ * at -vv in perf's layout).  Every difference must be listed with its
+ * reason in vm/upstream/attr-parity.expect; one that is not fails here and
+ * is printed as the line to add once it is understood.
+ *
+ * The fixture and its two tests; each interop_attr_parity*.c adds its
+ * option families as variants (one binary per group of families, so that
+ * each stays within a guest's per-test time).
+ */
+#ifndef PERFCHECK_SELFTESTS_INTEROP_ATTR_PARITY_H
+#define PERFCHECK_SELFTESTS_INTEROP_ATTR_PARITY_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "interop_attr.h"
+#include "interop_tools.h"
+
+#define EXPECT_REL_TREE  "vm/upstream/attr-parity.expect"
+#define EXPECT_REL_GUEST "upstream/attr-parity.expect"
+
+FIXTURE(parity) {
+	char *dir;
+	struct up_version v;
+	struct ia_expects x;
+	pid_t target;
+};
+
+FIXTURE_VARIANT(parity) {
+	const char *name;		/* as named in the expectations file */
+	const char *opts[12];
+	bool attach;			/* -p PID of a running pcwork */
+	bool defer;
+};
+
+FIXTURE_SETUP(parity)
+{
+	const char *path;
+	char why[512] = "";
+
+	self->target = -1;
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (guest without the upstream payload: "
+			     "make matrix without --no-upstream)");
+	if (!up_pcwork())
+		SKIP(return, "pcwork is not next to perfcheck (make)");
+	ASSERT_EQ(0, up_perf_version(&self->v));
+	path = up_find_source("PERFCHECK_ATTR_EXPECT", EXPECT_REL_GUEST, EXPECT_REL_TREE);
+	ASSERT_NE(NULL, path) TH_LOG("no %s (set PERFCHECK_ATTR_EXPECT)", EXPECT_REL_TREE);
+	ASSERT_EQ(0, ia_load_expects(path, &self->x, why, sizeof(why))) TH_LOG("%s", why);
+	self->dir = pc_test_mkdtemp("interop-attr");
+	ASSERT_NE(NULL, self->dir);
+}
+
+FIXTURE_TEARDOWN(parity)
+{
+	if (self->target > 0) {
+		kill(self->target, SIGKILL);
+		waitpid(self->target, NULL, 0);
+	}
+	free(self->x.e);
+	pc_test_rmdir(self->dir);
+}
+
+/* A pcwork spinning for ms, replacing the previous target. */
+static int fresh_target(FIXTURE_DATA(parity) *self, int ms)
+{
+	char arg[16];
+
+	if (self->target > 0) {
+		kill(self->target, SIGKILL);
+		waitpid(self->target, NULL, 0);
+	}
+	snprintf(arg, sizeof(arg), "%d", ms);
+	self->target = fork();
+	if (self->target == 0) {
+		execl(up_pcwork(), "pcwork", "spin", arg, (char *)NULL);
+		_exit(127);
+	}
+	if (self->target < 0)
+		return -1;
+	usleep(200000);		/* exec'd and running before the attach */
+	return 0;
+}
+
+/* TOOL record -vv OPTS [-p PID] -o FILE -- pcwork ...; returns its -vv text. */
+static char *record_vv(struct __test_metadata *_metadata, const char *tool, const char *const *opts,
+		       pid_t target, const char *out, int *code)
+{
+	char *argv[32], pidbuf[16];
+	struct pc_run run;
+	int n = 0;
+	char *text;
+
+	argv[n++] = (char *)tool;
+	argv[n++] = "record";
+	argv[n++] = "-vv";
+	for (; *opts; opts++)
+		argv[n++] = (char *)*opts;
+	if (target > 0) {
+		snprintf(pidbuf, sizeof(pidbuf), "%d", (int)target);
+		argv[n++] = "-p";
+		argv[n++] = pidbuf;
+	}
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	/* attached, both tools stop when the target exits (perf 6.1 ends a
+	 * -p recording that also runs a command with SIGTERM) */
+	if (target <= 0) {
+		argv[n++] = "--";
+		argv[n++] = (char *)up_pcwork();
+		argv[n++] = "spin";
+		argv[n++] = "100";
+	}
+	argv[n] = NULL;
+	up_run(&run, 300, argv);
+	*code = run.exit_code;
+	text = run.err;		/* -vv goes to stderr */
+	run.err = NULL;
+	pc_run_free(&run);
+	return text;
+}
+
+/*
+ * Records with TOOL.  Attached (-p), both tools record until the target
+ * exits, and a slow guest may still be starting perf when it does (ESRCH):
+ * each try gives a fresh target twice the life of the one before.
+ */
+static char *record_tool(struct __test_metadata *_metadata, FIXTURE_DATA(parity) *self,
+			 const FIXTURE_VARIANT(parity) *variant, const char *tool,
+			 const char *out, int *code)
+{
+	char *text = NULL;
+
+	if (!variant->attach)
+		return record_vv(_metadata, tool, variant->opts, -1, out, code);
+	for (int ms = 2000; ms <= 32000; ms *= 2) {
+		free(text);
+		if (fresh_target(self, ms))
+			return NULL;
+		text = record_vv(_metadata, tool, variant->opts, self->target, out, code);
+		if (!*code || !text || (!strstr(text, "No such process") && !strstr(text, "ESRCH") &&
+					!strstr(text, "targets are gone")))
+			break;
+		TH_LOG("%s: the target ended before %s attached; retrying with a longer one", tool, tool);
+	}
+	return text;
+}
+
+TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
+{
+	static struct ia_opened perf_o, pc_o;
+	struct ia_diff d[IA_MAX_DIFFS];
+	char out[600], list[8192] = "";
+	char *perf_vv, *pc_vv;
+	int code, n, unexpected;
+	size_t used = 0;
+
+	if (variant->defer && !up_kernel_has(PC_FEAT_DEFER_CALLCHAIN))
+		SKIP(return, "kernel lacks defer_callchain");
+	if (variant->defer && !up_perf_knows_defer(self->dir))
+		SKIP(return, "%s has no --call-graph fp,defer", self->v.text);
+	snprintf(out, sizeof(out), "%s/perf.data", self->dir);
+	perf_vv = record_tool(_metadata, self, variant, up_perf(), out, &code);
+	ASSERT_EQ(0, code) TH_LOG("perf record: %.2000s", perf_vv ? perf_vv : "");
+	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
+	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
+	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");
+	up_keep(variant->name, "perf-record-vv.txt", perf_vv, NULL);
+	up_keep(variant->name, "perfcheck-record-vv.txt", pc_vv, NULL);
+
+	ASSERT_EQ(0, ia_parse_vv(perf_vv, &perf_o));
+	ASSERT_EQ(0, ia_parse_vv(pc_vv, &pc_o));
+	ASSERT_LT(0, perf_o.n) TH_LOG("no successful open in perf's -vv output");
+	ASSERT_LT(0, pc_o.n) TH_LOG("no successful open in perfcheck's -vv output");
+
+	n = ia_diff(&perf_o, &pc_o, d);
+	unexpected = ia_explain(d, n, &self->x, variant->name, self->v.major, self->v.minor);
+	for (int i = 0; i < n; i++) {
+		used += (size_t)snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+					 "%s %-28s perf %-10s perfcheck %-10s event %s%s%s\n",
+					 d[i].reason ? "  " : "!!", d[i].key, d[i].perf, d[i].pc,
+					 d[i].event, d[i].reason ? ": " : "  UNEXPECTED",
+					 d[i].reason ? d[i].reason : "");
+		if (used >= sizeof(list))
+			used = sizeof(list) - 1;
+	}
+	up_keep(variant->name, "differences.txt", list, NULL);
+	TH_LOG("%s, options '%s': %d events opened by perf, %d by perfcheck; %d differences, "
+	       "%d unexpected\n%s", self->v.text, variant->name, perf_o.n, pc_o.n, n, unexpected,
+	       list);
+	for (int i = 0; i < n; i++)
+		if (!d[i].reason)
+			TH_LOG("not in the expectations file; once understood, add:\n%-28s %-6s %-6s "
+			       "%-10s %d.%d  REASON", d[i].key, d[i].perf, d[i].pc, variant->name,
+			       self->v.major, self->v.minor);
+	if (unexpected) {
+		char why[1024];
+		size_t w = 0;
+
+		/* one line on stdout: the matrix shows it as the reason */
+		for (int i = 0; i < n && w < sizeof(why); i++)
+			if (!d[i].reason)
+				w += (size_t)snprintf(why + w, sizeof(why) - w, "%s%s (perf %s, perfcheck %s)",
+						      w ? ", " : "", d[i].key, d[i].perf, d[i].pc);
+		ksft_print_msg("%s, options '%s': unexpected %s\n", self->v.text, variant->name, why);
+	}
+	EXPECT_EQ(0, unexpected);
+	free(perf_vv);
+	free(pc_vv);
+}
+
+/*
+ * What perfcheck opened is what its file says it opened, as upstream perf
+ * reads the file (`perf evlist -v`): the ladder's changes reach the file.
+ */
+TEST_F_TIMEOUT(parity, perf_evlist_shows_in_our_file_the_attr_we_opened, 600)
+{
+	static struct ia_opened pc_o, file_o;
+	struct ia_diff d[IA_MAX_DIFFS];
+	char out[600];
+	char *evlist[] = { (char *)up_perf(), "evlist", "-v", "-i", out, NULL };
+	struct pc_run run;
+	char *pc_vv;
+	int code, n;
+
+	if (variant->defer && !up_kernel_has(PC_FEAT_DEFER_CALLCHAIN))
+		SKIP(return, "kernel lacks defer_callchain");
+	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
+	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
+	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");
+	ASSERT_EQ(0, up_run(&run, 300, evlist));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("perf evlist: %s", run.err);
+	up_keep(variant->name, "perf-evlist-perfcheck-file.txt", run.out, NULL);
+	ASSERT_EQ(0, ia_parse_vv(pc_vv, &pc_o));
+	ASSERT_EQ(0, ia_parse_evlist(run.out, &file_o));
+	ASSERT_LT(0, file_o.n) TH_LOG("perf evlist -v printed no event: %s", run.out);
+	EXPECT_EQ(pc_o.n, file_o.n);
+	/* the file's attrs on the left, where ia_diff puts perf's */
+	n = ia_diff(&file_o, &pc_o, d);
+	for (int i = 0; i < n; i++)
+		TH_LOG("%s: %s in the file (perf evlist -v), %s opened (event %s)", d[i].key,
+		       d[i].perf, d[i].pc, d[i].event);
+	EXPECT_EQ(0, n);
+	pc_run_free(&run);
+	free(pc_vv);
+}
+
+
+#endif

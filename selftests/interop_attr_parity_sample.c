@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream interop, attr parity (interop_attr_parity.h): the sample content:
+ * -d, --phys-data, page sizes, --sample-cpu, -T, -W, registers,
+ * --call-graph dwarf.
+ */
+#include "kselftest_harness.h"
+#include "interop_attr_parity.h"
+
+/* sample content */
+FIXTURE_VARIANT_ADD(parity, d) { .name = "d", .opts = { "-e", "cpu-clock", "-d" } };
+FIXTURE_VARIANT_ADD(parity, phys_data) {
+	.name = "phys_data", .opts = { "-e", "cpu-clock", "--phys-data" } };
+FIXTURE_VARIANT_ADD(parity, data_page_size) {
+	.name = "data_page_size", .opts = { "-e", "cpu-clock", "--data-page-size" } };
+FIXTURE_VARIANT_ADD(parity, code_page_size) {
+	.name = "code_page_size", .opts = { "-e", "cpu-clock", "--code-page-size" } };
+FIXTURE_VARIANT_ADD(parity, sample_cpu) {
+	.name = "sample_cpu", .opts = { "-e", "cpu-clock", "--sample-cpu" } };
+FIXTURE_VARIANT_ADD(parity, T) { .name = "T", .opts = { "-e", "cpu-clock", "-T" } };
+FIXTURE_VARIANT_ADD(parity, W) { .name = "W", .opts = { "-e", "cpu-clock", "-W" } };
+FIXTURE_VARIANT_ADD(parity, user_regs) {
+	.name = "user_regs", .opts = { "-e", "cpu-clock", "--user-regs=ip,sp" } };
+FIXTURE_VARIANT_ADD(parity, user_regs_all) {
+	.name = "user_regs_all", .opts = { "-e", "cpu-clock", "--user-regs" } };
+FIXTURE_VARIANT_ADD(parity, intr_regs) { .name = "intr_regs", .opts = { "-e", "cpu-clock", "-I" } };
+FIXTURE_VARIANT_ADD(parity, dwarf) {
+	.name = "dwarf", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf" } };
+FIXTURE_VARIANT_ADD(parity, dwarf_size) {
+	.name = "dwarf_size", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf,4096" } };
+
+TEST_HARNESS_MAIN

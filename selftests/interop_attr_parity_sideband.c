@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream interop, attr parity (interop_attr_parity.h): side band and
+ * targets: --namespaces, --all-cgroups, --all-user, --all-kernel, -k,
+ * --per-thread.
+ */
+#include "kselftest_harness.h"
+#include "interop_attr_parity.h"
+
+/* side band and targets */
+FIXTURE_VARIANT_ADD(parity, namespaces) {
+	.name = "namespaces", .opts = { "-e", "cpu-clock", "--namespaces" } };
+FIXTURE_VARIANT_ADD(parity, all_cgroups) {
+	.name = "all_cgroups", .opts = { "-e", "cpu-clock", "--all-cgroups" } };
+FIXTURE_VARIANT_ADD(parity, all_user) {
+	.name = "all_user", .opts = { "-e", "cpu-clock", "--all-user" } };
+FIXTURE_VARIANT_ADD(parity, all_kernel) {
+	.name = "all_kernel", .opts = { "-e", "cpu-clock", "--all-kernel" } };
+FIXTURE_VARIANT_ADD(parity, clockid) {
+	.name = "clockid", .opts = { "-e", "cpu-clock", "-k", "mono" } };
+FIXTURE_VARIANT_ADD(parity, clockid_raw) {
+	.name = "clockid_raw", .opts = { "-e", "cpu-clock", "-k", "CLOCK_MONOTONIC_RAW" } };
+FIXTURE_VARIANT_ADD(parity, per_thread) {
+	.name = "per_thread", .opts = { "-e", "cpu-clock", "--per-thread" } };
+
+TEST_HARNESS_MAIN

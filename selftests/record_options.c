@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record's option families of perf record, what the file holds
+ * for them and how bad ones are refused: unknown terms, modifiers and PMUs
+ * name themselves (exit 129), a branch stack without a PMU that records
+ * branches fails as perf's does with the reason at -v, leader sampling
+ * opens both events reading the group (PERF_FORMAT_GROUP), --namespaces and
+ * --all-cgroups synthesize their records, -u records the user's processes.
+ */
+#include <pwd.h>
+
+#include "kselftest_harness.h"
+#include "record_common.h"
+
+FIXTURE(opt)
+{
+	char *dir;
+	char *out;
+};
+
+FIXTURE_SETUP(opt)
+{
+	self->dir = pc_test_mkdtemp("record-options");
+	ASSERT_NE(NULL, self->dir);
+	self->out = strdup(rt_path(self->dir, "perf.data"));
+}
+
+FIXTURE_TEARDOWN(opt)
+{
+	free(self->out);
+	pc_test_rmdir(self->dir);
+}
+
+/* perfcheck script -D of the file, into run */
+static int dump(struct pc_run *run, const char *path)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "-D", "-i", (char *)path, NULL };
+
+	return pc_test_run(run, 120, argv);
+}
+
+TEST_F(opt, bad_event_syntax_is_a_usage_error_naming_the_culprit)
+{
+	static const char *const bad[][2] = {
+		{ "cpu-clock/nosuchterm=1/", "'nosuchterm'" },
+		{ "cpu-clock:Z", "'Z'" },
+		{ "nosuchpmu/config=1/", "'nosuchpmu'" },
+		{ "{cpu-clock,page-faults", "no closing '}'" },
+		{ "cpu-clock/period=x/", "period=x" },
+		{ "{cpu-clock,{page-faults}}", "do not nest" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *opts[] = { "-e", bad[i][0], "-o", self->out, NULL };
+		struct pc_run run;
+
+		ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+		EXPECT_EQ(129, run.exit_code) TH_LOG("-e %s: %s", bad[i][0], run.err);
+		EXPECT_NE(NULL, strstr(run.err, bad[i][1]))
+			TH_LOG("-e %s: '%s' not named: %s", bad[i][0], bad[i][1], run.err);
+		pc_run_free(&run);
+	}
+}
+
+TEST_F(opt, bad_sample_options_are_usage_errors_naming_the_value)
+{
+	static const char *const bad[][3] = {
+		{ "--user-regs=ip,nosuchreg", "nosuchreg" }, { "-Inosuchreg", "nosuchreg" },
+		{ "-k", "nosuchclock", "nosuchclock" }, { "-j", "nosuchbranch", "nosuchbranch" },
+		{ "--call-graph", "dwarf,0", "dwarf,0" }, { "-u", "no-such-user-pc", "no-such-user-pc" },
+		{ "-G", "/", "system-wide" }, { "--all-user", "--all-kernel", "cannot go together" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *opts[8] = { "-e", "cpu-clock", bad[i][0] };
+		const char *want = bad[i][2] ? bad[i][2] : bad[i][1];
+		struct pc_run run;
+		int n = 3;
+
+		if (bad[i][2])
+			opts[n++] = bad[i][1];
+		opts[n++] = "-o";
+		opts[n++] = self->out;
+		opts[n] = NULL;
+		ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+		EXPECT_EQ(129, run.exit_code) TH_LOG("%s %s: %s", bad[i][0], bad[i][1], run.err);
+		EXPECT_NE(NULL, strstr(run.err, want))
+			TH_LOG("%s %s: '%s' not named: %s", bad[i][0], bad[i][1], want, run.err);
+		pc_run_free(&run);
+	}
+}
+
+/* Software events never record a branch stack, whatever the PMU: always refused. */
+TEST_F(opt, branch_stack_on_a_software_event_fails_as_perf_with_the_reason_at_v)
+{
+	static const char *const modes[][3] = {
+		{ "-b" }, { "-j", "any,u" }, { "--call-graph", "lbr" },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const char *opts[8] = { "-v", "-e", "cpu-clock", modes[i][0] };
+		struct pc_run run;
+		int n = 4;
+
+		if (modes[i][1])
+			opts[n++] = modes[i][1];
+		opts[n++] = "-o";
+		opts[n++] = self->out;
+		opts[n] = NULL;
+		ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+		EXPECT_EQ(255, run.exit_code) TH_LOG("%s: %s", modes[i][0], run.err);
+		EXPECT_NE(NULL, strstr(run.err, "doesn't support branch stack sampling"))
+			TH_LOG("%s: %s", modes[i][0], run.err);
+		EXPECT_NE(NULL, strstr(run.err, "needs a PMU that records taken branches"))
+			TH_LOG("%s: no reason at -v: %s", modes[i][0], run.err);
+		pc_run_free(&run);
+	}
+}
+
+/* The attr tried for a cache event is perf's encoding, opened or not. */
+TEST_F(opt, cache_events_are_encoded_as_perf_encodes_them)
+{
+	const char *opts[] = { "-vv", "-e", "L1-dcache-load-misses", "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_NE(NULL, strstr(run.err, "  type                             3\n")) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "  config                           0x10000\n"))
+		TH_LOG("%s", run.err);
+	pc_run_free(&run);
+}
+
+TEST_F(opt, leader_sampling_reads_the_group_in_both_events_attrs)
+{
+	const char *opts[] = { "-q", "-e", "{cpu-clock,page-faults}:S", "-o", self->out, NULL };
+	struct pc_run run, d;
+	struct rt_file f;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0);
+	ASSERT_EQ(0, dump(&d, self->out));
+	EXPECT_EQ(0, d.exit_code) TH_LOG("%s", d.err);
+	/* the header's attrs: both events read the group */
+	EXPECT_EQ(0, pc_count_substr(d.err, "warning"));
+	pc_run_free(&d);
+	{
+		char *argv[] = { (char *)pc_test_perfcheck(), "script", "-D", "--header", "-i",
+				 self->out, NULL };
+
+		ASSERT_EQ(0, pc_test_run(&d, 120, argv));
+		EXPECT_EQ(2, pc_count_substr(d.out, "ID|GROUP")) TH_LOG("%.3000s", d.out);
+		pc_run_free(&d);
+	}
+	pc_run_free(&run);
+}
+
+TEST_F(opt, namespaces_are_synthesized_for_the_workload_and_recorded)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "--namespaces", "-o", self->out, NULL };
+	struct pc_run run, d;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, dump(&d, self->out));
+	EXPECT_EQ(0, d.exit_code) TH_LOG("%s", d.err);
+	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_NAMESPACES")) TH_LOG("%.2000s", d.out);
+	pc_run_free(&d);
+	pc_run_free(&run);
+}
+
+TEST_F(opt, all_cgroups_synthesizes_the_root_cgroup)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "--all-cgroups", "-o", self->out, NULL };
+	struct pc_run run, d;
+
+	if (access("/proc/self/cgroup", R_OK))
+		SKIP(return, "no cgroups in this kernel (/proc/self/cgroup)");
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	if (run.exit_code && strstr(run.err, "cgroup"))
+		SKIP(pc_run_free(&run); return, "the kernel refused cgroup: %s", run.err);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, dump(&d, self->out));
+	EXPECT_EQ(0, d.exit_code) TH_LOG("%s", d.err);
+	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_CGROUP")) TH_LOG("%.2000s", d.out);
+	pc_run_free(&d);
+	pc_run_free(&run);
+}
+
+TEST_F(opt, uid_target_records_the_users_processes)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	struct pc_run run;
+	pid_t child;
+	struct rt_file f;
+
+	ASSERT_NE(NULL, pw);
+	/* a process of ours that runs while we record */
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		double t0 = wl_now();
+
+		while (wl_now() - t0 < 3)
+			wl_sink++;
+		_exit(0);
+	}
+	{
+		const char *o2[] = { "-q", "-e", "cpu-clock", "-u", pw->pw_name, "--timeout", "1",
+				     "-o", self->out, NULL };
+
+		ASSERT_EQ(0, rt_record(&run, 60, o2, NULL, NULL));
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	EXPECT_EQ(124, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_LT(0, rt_pid_samples(&f, (uint32_t)child)) TH_LOG("no sample of the user's process");
+	pc_run_free(&run);
+}
+
+RECORD_TEST_MAIN()
