@@ -380,7 +380,7 @@ sub build {
 	$tail =~ s/^\n+//;
 	$tail =~ s/\e\[[0-9;?]*[A-Za-z]//g;
 	my %res = (
-		row => $kernel->{name}, kind => $kernel->{kind}, state => $state,
+		row => $kernel->{name}, kind => $kernel->{kind}, arch => $kernel->{arch}, state => $state,
 		package => $kernel->{package}, version => $kernel->{version},
 		suite => $kernel->{suite}, pin => $kernel->{pin}, pin_note => $kernel->{pin_note},
 		error => $kernel->{error},
