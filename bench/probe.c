@@ -5,7 +5,11 @@
  * `perf stat -e cpu-clock -- true`, and `perf --version` to take perf's
  * own start-up out of it.  The goal of issue 3: a full probe under 10 ms.
  *
- *   build/bench/probe [ITERATIONS]
+ * Then the behaviour checks (perfcheck probe --behaviour: every row proven
+ * by what the kernel does), each run from a fresh cache; the goal of
+ * issue 15: all of them under 2 s.
+ *
+ *   build/bench/probe [ITERATIONS] [BEHAVIOUR_RUNS]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probes/behaviour.h"
 #include "probes/probe.h"
 
 extern char **environ;
@@ -84,12 +89,52 @@ static double time_command_median(char *const argv[], int runs)
 	return m;
 }
 
+/* Every row's behaviour check from a fresh cache, runs times; prints and returns the median ms. */
+static double time_behaviour(int runs)
+{
+	int counts[4] = { 0, 0, 0, 0 };
+	double *t, m, slowest = 0;
+	int slow = 0;
+
+	if (runs < 1)
+		runs = 1;
+	t = calloc((size_t)runs, sizeof(*t));
+	if (!t)
+		return -1;
+	for (int i = 0; i < runs; i++) {
+		double t0 = now_ms();
+
+		pc_behaviour_reset();
+		for (int f = 0; f < PC_FEAT__COUNT; f++)
+			pc_behaviour_check(f);
+		t[i] = now_ms() - t0;
+	}
+	for (int f = 0; f < PC_FEAT__COUNT; f++) {
+		const struct pc_behaviour_result *b = pc_behaviour_check(f);
+
+		counts[b->verdict]++;
+		if (b->ms > slowest) {
+			slowest = b->ms;
+			slow = f;
+		}
+	}
+	m = median(t, runs);
+	printf("perfcheck probe --behaviour (%d rows: %d proven, %d broken, %d refused, %d not tested), "
+	       "median of %d: %.1f ms (min %.1f, max %.1f); slowest check %s %.1f ms\n",
+	       PC_FEAT__COUNT, counts[PC_BEHAVIOUR_PROVEN], counts[PC_BEHAVIOUR_BROKEN],
+	       counts[PC_BEHAVIOUR_REFUSED], counts[PC_BEHAVIOUR_NOT_TESTED], runs, m, t[0],
+	       t[runs - 1], pc_feature_name(slow), slowest);
+	printf("goal (behaviour checks under 2 s): %s\n", m < 2000.0 ? "met" : "NOT met");
+	free(t);
+	return m;
+}
+
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 200, perf_runs = 20, e;
 	char *perf_stat[] = { "perf", "stat", "-e", "cpu-clock", "--", "true", NULL };
 	char *perf_version[] = { "perf", "--version", NULL };
-	double *t, ours, first, stat_ms, version_ms;
+	double *t, ours, first, stat_ms, version_ms, beh_ms;
 	int counts[3] = { 0, 0, 0 };
 
 	if (iters < 1)
@@ -117,6 +162,8 @@ int main(int argc, char **argv)
 	printf("goal (under 10 ms): %s\n", ours < 10.0 ? "met" : "NOT met");
 	free(t);
 
+	beh_ms = time_behaviour(argc > 2 ? atoi(argv[2]) : 5);
+
 	stat_ms = time_command_median(perf_stat, perf_runs);
 	version_ms = time_command_median(perf_version, perf_runs);
 	if (stat_ms < 0 || version_ms < 0) {
@@ -128,5 +175,8 @@ int main(int argc, char **argv)
 	printf("ratio perf stat / full probe: %.1fx\n", stat_ms / ours);
 	printf("ratio (perf stat - perf start-up) / full probe: %.1fx\n",
 	       (stat_ms - version_ms) / ours);
+	if (beh_ms > 0)
+		printf("ratio behaviour checks / perf stat -e cpu-clock -- true: %.1fx\n",
+		       beh_ms / stat_ms);
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "attr/attr.h"
 #include "cli/commands.h"
+#include "probes/behaviour.h"
 #include "probes/probe.h"
 #include "util/log.h"
 
@@ -26,14 +27,17 @@ struct result {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: perfcheck probe [--json | --tap | --baseline] [--expect FILE] [-v]\n\n"
+		"usage: perfcheck probe [--json | --tap | --baseline] [--expect FILE] [-v]\n"
+		"       perfcheck probe --behaviour [--json | --tap]\n\n"
 		"Probes every perf_event feature of the table on the running kernel, each on its\n"
 		"own, and prints supported, missing, or unknown (with the errno that decided nothing).\n\n"
 		"  --json         one JSON object: release, machine, features, errno\n"
 		"  --tap          one TAP line per feature\n"
 		"  --baseline     the verdicts as a baseline file (name status per line)\n"
 		"  --expect FILE  compare with a baseline file; exit 1 naming each difference\n"
-		"  -v             also show what switching each feature off means\n");
+		"  -v             also show what switching each feature off means\n"
+		"  --behaviour    run each feature's behaviour check: refused, proven, broken\n"
+		"                 (with what was seen) or not tested (with why); exit 1 if broken\n");
 }
 
 static const char *errname(int e)
@@ -202,10 +206,85 @@ static void print_table(const struct result *r, const struct utsname *u)
 	}
 }
 
+static void json_detail(const char *key, const char *s)
+{
+	printf(",\"%s\":", key);
+	json_string(s);
+}
+
+static void print_behaviour_json(const struct pc_behaviour_result *const *b, const struct utsname *u)
+{
+	printf("{\"release\":");
+	json_string(u->release);
+	printf(",\"machine\":");
+	json_string(u->machine);
+	printf(",\"behaviour\":{");
+	for (int f = 0; f < PC_FEAT__COUNT; f++) {
+		printf("%s\"%s\":{\"verdict\":", f ? "," : "", pc_feature_name(f));
+		json_string(pc_behaviour_name(b[f]->verdict));
+		json_detail("detail", b[f]->detail);
+		printf(",\"ms\":%.3f}", b[f]->ms);
+	}
+	printf("}}\n");
+}
+
+static void print_behaviour_tap(const struct pc_behaviour_result *const *b)
+{
+	printf("TAP version 13\n1..%d\n", PC_FEAT__COUNT);
+	for (int f = 0; f < PC_FEAT__COUNT; f++) {
+		const char *name = pc_feature_name(f);
+
+		switch (b[f]->verdict) {
+		case PC_BEHAVIOUR_PROVEN:
+			printf("ok %d - %s proven: %s\n", f + 1, name, b[f]->detail);
+			break;
+		case PC_BEHAVIOUR_BROKEN:
+			printf("not ok %d - %s accepted but broken: %s\n", f + 1, name, b[f]->detail);
+			break;
+		case PC_BEHAVIOUR_REFUSED:
+			printf("ok %d - %s # SKIP refused: %s\n", f + 1, name, b[f]->detail);
+			break;
+		default:
+			printf("ok %d - %s # SKIP not tested: %s\n", f + 1, name, b[f]->detail);
+			break;
+		}
+	}
+}
+
+static void print_behaviour_table(const struct pc_behaviour_result *const *b, const struct utsname *u)
+{
+	printf("kernel %s %s\n\n%-22s %-11s %8s  %s\n", u->release, u->machine, "feature",
+	       "behaviour", "ms", "what was seen");
+	for (int f = 0; f < PC_FEAT__COUNT; f++)
+		printf("%-22s %-11s %8.1f  %s\n", pc_feature_name(f), pc_behaviour_name(b[f]->verdict),
+		       b[f]->ms, b[f]->detail);
+}
+
+/* --behaviour: every row's check; exit 1 when one is accepted but broken */
+static int run_behaviour(int mode_json, int mode_tap, const struct utsname *u)
+{
+	const struct pc_behaviour_result *b[PC_FEAT__COUNT];
+	int broken = 0;
+
+	for (int f = 0; f < PC_FEAT__COUNT; f++) {
+		b[f] = pc_behaviour_check(f);
+		broken += b[f]->verdict == PC_BEHAVIOUR_BROKEN;
+	}
+	if (mode_json)
+		print_behaviour_json(b, u);
+	else if (mode_tap)
+		print_behaviour_tap(b);
+	else
+		print_behaviour_table(b, u);
+	fflush(stdout);
+	return broken ? 1 : 0;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	enum { TABLE, JSON, TAP, BASELINE } mode = TABLE;
 	const char *expect = NULL;
+	bool behaviour = false;
 	struct result r;
 	struct utsname u;
 	int diffs = 0;
@@ -220,6 +299,8 @@ int cmd_probe(int argc, char **argv)
 			mode = JSON;
 		} else if (!strcmp(a, "--tap")) {
 			mode = TAP;
+		} else if (!strcmp(a, "--behaviour") || !strcmp(a, "--behavior")) {
+			behaviour = true;
 		} else if (!strcmp(a, "--baseline")) {
 			mode = BASELINE;
 		} else if (!strcmp(a, "--expect") && i + 1 < argc) {
@@ -242,6 +323,14 @@ int cmd_probe(int argc, char **argv)
 	if (uname(&u) < 0) {
 		fprintf(stderr, "perfcheck probe: uname: %s\n", strerror(errno));
 		return 2;
+	}
+	if (behaviour) {
+		if (expect || mode == BASELINE) {
+			fprintf(stderr, "perfcheck probe: --behaviour takes --json or --tap, not "
+				"--expect or --baseline\n");
+			return 2;
+		}
+		return run_behaviour(mode == JSON, mode == TAP, &u);
 	}
 	if (pc_verbose >= 2) {
 		union pc_attr base;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 static const struct {
 	const char *name;
 	unsigned int bit;
@@ -12,12 +14,46 @@ static const struct {
 	{ "comm", RF_COMM },	{ "tid", RF_TID },	{ "pid", RF_PID },
 	{ "time", RF_TIME },	{ "cpu", RF_CPU },	{ "event", RF_EVENT },
 	{ "ip", RF_IP },	{ "sym", RF_SYM },	{ "symoff", RF_SYMOFF },
-	{ "dso", RF_DSO },	{ "period", RF_PERIOD },
+	{ "dso", RF_DSO },	{ "period", RF_PERIOD },	{ "addr", RF_ADDR },
+	{ "srcline", RF_SRCLINE }, { "trace", RF_TRACE },
 };
+
+uint64_t rd_field_needs(unsigned int bit, const char **attr_name)
+{
+	switch (bit) {
+	case RF_CPU:
+		*attr_name = "CPU";
+		return PERF_SAMPLE_CPU;
+	case RF_TIME:
+		*attr_name = "TIME";
+		return PERF_SAMPLE_TIME;
+	case RF_ADDR:
+		*attr_name = "ADDR";
+		return PERF_SAMPLE_ADDR;
+	case RF_IP:
+		*attr_name = "IP";
+		return PERF_SAMPLE_IP;
+	case RF_TID:
+	case RF_PID:
+		*attr_name = "TID";
+		return PERF_SAMPLE_TID;
+	default:
+		*attr_name = NULL;
+		return 0;
+	}
+}
+
+const char *rd_field_name(unsigned int bit)
+{
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].bit == bit)
+			return names[i].name;
+	return "?";
+}
 
 const char *rd_fields_names(void)
 {
-	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period";
+	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace";
 }
 
 int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size)

@@ -4,6 +4,7 @@
 #define PERFCHECK_READER_FIELDS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum rd_field {
 	RF_COMM		= 1 << 0,
@@ -17,6 +18,9 @@ enum rd_field {
 	RF_SYMOFF	= 1 << 8,
 	RF_DSO		= 1 << 9,
 	RF_PERIOD	= 1 << 10,
+	RF_ADDR		= 1 << 11,
+	RF_SRCLINE	= 1 << 12,	/* printed by a hook (line info: lib/symbols) */
+	RF_TRACE	= 1 << 13,	/* printed by a hook (tracepoints: lib/trace) */
 };
 
 /* perf script's default for software events; CPU joins when samples carry it. */
@@ -28,6 +32,10 @@ struct rd_fields {
 	unsigned int user_set;	/* fields given with -F (CPU shown only if asked) */
 	int user;		/* -F given */
 };
+
+/* The sample_type bit a field needs (0 when none), and its name as perf says it. */
+uint64_t rd_field_needs(unsigned int bit, const char **attr_name);
+const char *rd_field_name(unsigned int bit);
 
 /*
  * "comm,tid,time" replaces the default; "+field,..." and "-field,..." edit

@@ -13,6 +13,11 @@
 
 #define RD_MAX_STACK 127	/* perf script's default --max-stack */
 
+static int max_stack(const struct rd_printer *p)
+{
+	return p->max_stack > 0 && p->max_stack < RD_MAX_STACK ? p->max_stack : RD_MAX_STACK;
+}
+
 static unsigned int fields_of(const struct rd_printer *p, const struct pd_evsel *e)
 {
 	unsigned int f = p->fields.user ? p->fields.mask : RF_DEFAULT;
@@ -24,6 +29,8 @@ static unsigned int fields_of(const struct rd_printer *p, const struct pd_evsel 
 		f &= ~RF_CPU;
 	if (!(st & PERF_SAMPLE_TIME))
 		f &= ~RF_TIME;
+	if (!(st & PERF_SAMPLE_ADDR))
+		f &= ~RF_ADDR;
 	return f;
 }
 
@@ -43,18 +50,30 @@ static int name_width(struct rd_printer *p, struct rd_session *s)
 	return p->name_width;
 }
 
-static void print_time(struct rd_out *o, uint64_t t)
+/* "%5lu.%06lu: " (or %09lu with --ns), relative to the first or previous sample if asked */
+static void print_time(struct rd_printer *p, uint64_t t)
 {
 	char b[48];
 	struct rd_out tmp = { .buf = b, .cap = sizeof(b) };
-	uint64_t us = t / 1000;
+	uint64_t shown = t;
 
-	rd_out_u64(&tmp, us / 1000000, 0);
+	if (p->time_mode == RD_TIME_REL) {
+		if (!p->first_time)
+			p->first_time = t;
+		shown = t - p->first_time;
+	} else if (p->time_mode == RD_TIME_DELTA) {
+		shown = p->prev_time ? t - p->prev_time : 0;
+		p->prev_time = t;
+	}
+	rd_out_u64(&tmp, shown / 1000000000ULL, 0);
 	rd_out_char(&tmp, '.');
-	rd_out_u64z(&tmp, us % 1000000, 6);
+	if (p->ns)
+		rd_out_u64z(&tmp, shown % 1000000000ULL, 9);
+	else
+		rd_out_u64z(&tmp, shown % 1000000000ULL / 1000, 6);
 	b[tmp.len] = '\0';
-	rd_out_pad(o, b, 12);
-	rd_out_mem(o, ": ", 2);
+	rd_out_pad(p->out, b, p->ns ? 15 : 12);
+	rd_out_mem(p->out, ": ", 2);
 }
 
 /* comm, pid/tid, cpu, time: what starts every line perf script prints */
@@ -92,7 +111,7 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 		rd_out_mem(o, "] ", 2);
 	}
 	if (f & RF_TIME)
-		print_time(o, smp->time);
+		print_time(p, smp->time);
 }
 
 /* " sym+0xoff (dso)" of one resolved frame, as the fields ask */
@@ -199,6 +218,21 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 	}
 }
 
+/* "%16lx" of the sample's addr, then its symbol and object as the fields ask */
+static void print_addr(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
+		       unsigned int f)
+{
+	struct rd_resolved r;
+	uint64_t addr = ev->sample->addr;
+
+	rd_out_hex(p->out, addr, 16);
+	if (!(f & (RF_SYM | RF_DSO)))
+		return;
+	/* a data address: the kernel's half, else the thread's maps */
+	rd_resolve(s, ev->thread, addr >= 0xffff800000000000ULL, addr, &r);
+	frame_text(p->out, f, &r, false);
+}
+
 static bool is_kernel_mode(uint16_t misc)
 {
 	uint16_t m = misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -219,7 +253,7 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
-		for (uint64_t i = 0; i < nr && shown < RD_MAX_STACK; i++) {
+		for (uint64_t i = 0; i < nr && shown < max_stack(p); i++) {
 			uint64_t ip = ips[i];
 			bool cookie = false;
 
@@ -247,7 +281,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
 	unsigned int f = fields_of(p, e);
-	bool chain = (f & RF_IP) && e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	bool chain = (f & RF_IP) && !p->hide_chain && e &&
+		     (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 
 	print_start(p, ev, f, chain);
 	if (f & RF_PERIOD) {
@@ -258,6 +293,10 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		rd_out_pad(o, e && e->name ? e->name : "[unknown]", name_width(p, s));
 		rd_out_mem(o, ": ", 2);
 	}
+	if ((f & RF_TRACE) && p->trace)
+		p->trace(o, s, ev, p->hook_ctx);
+	if (f & RF_ADDR)
+		print_addr(p, s, ev, f);
 	if (f & RF_IP) {
 		if (chain) {
 			rd_out_char(o, '\n');
@@ -267,6 +306,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				    false, true);
 		}
 	}
+	if ((f & RF_SRCLINE) && p->srcline)
+		p->srcline(o, s, ev, p->hook_ctx);
 	rd_out_char(o, '\n');
 	return o->error ? -o->error : 0;
 }

@@ -10,11 +10,27 @@
 /* perf versions whose layout differs: 6.1 (Debian 12) and 7.2 (what upstream prints now) */
 enum rd_compat { RD_COMPAT_6_1, RD_COMPAT_7_2 };
 
+enum rd_time_mode { RD_TIME_ABS, RD_TIME_REL, RD_TIME_DELTA };
+
+/*
+ * Fields printed by other modules: srcline (line info) after the ip, trace
+ * (tracepoint fields) after the event name.  NULL: not available.
+ */
+typedef int (*rd_field_hook)(struct rd_out *o, struct rd_session *s, const struct rd_event *ev,
+			     void *ctx);
+
 struct rd_printer {
 	struct rd_out *out;
 	struct rd_fields fields;
 	enum rd_compat compat;
 	bool merge;		/* off: cookies print as "(cookie)" frames */
+	bool ns;		/* --ns: nanoseconds */
+	enum rd_time_mode time_mode;	/* --reltime, --deltatime */
+	uint64_t first_time, prev_time;	/* of the first / previous sample printed */
+	bool hide_chain;	/* -G: the sample ip only */
+	int max_stack;		/* frames shown per chain (0: perf's default, 127) */
+	rd_field_hook srcline, trace;
+	void *hook_ctx;
 	int name_width;
 	uint32_t name_width_evsels;	/* nr_evsels name_width was computed for */
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */

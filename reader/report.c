@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfcheck report: perf report --stdio's overhead table.  Samples are
- * grouped per event by the sort keys (comm, dso, sym by default); "Self"
- * charges a sample's period to its own ip, "Children" to every distinct
- * entry of its callchain once, as perf does when callchains exist.
+ * perfcheck report: perf report --stdio.  Samples are grouped per event by
+ * the sort keys (comm, dso, sym by default); "Self" charges a sample's
+ * period to its own ip, "Children" to every distinct entry of its
+ * callchain once, as perf does when callchains exist.  Each entry keeps
+ * the tree of its samples' chains (callgraph.c), printed under its row:
+ * for a Self entry the whole chain, for a Children entry the part from
+ * its frame to the leaf (caller order, perf's default with children) or
+ * from its frame to the root (callee order, the default without).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,21 +17,15 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "reader/callgraph.h"
+#include "reader/hist.h"
 #include "reader/out.h"
+#include "reader/perf_header.h"
 #include "reader/session.h"
+#include "reader/sortkeys.h"
 #include "util/log.h"
 
-enum { KEY_COMM, KEY_DSO, KEY_SYM, NR_KEYS };
-static const char *const key_names[NR_KEYS] = { "comm", "dso", "sym" };
-static const char *const key_titles[NR_KEYS] = { "Command", "Shared Object", "Symbol" };
-
-struct entry {
-	char *key;		/* the shown columns, NUL-separated, in sort-key order */
-	size_t key_len;
-	uint64_t self, children;
-	uint64_t stamp;		/* last sample that charged children */
-	struct entry *next;
-};
+#define MAX_STACK 127	/* perf report's default --max-stack */
 
 struct table {
 	const struct pd_evsel *evsel;
@@ -36,14 +34,61 @@ struct table {
 	uint64_t samples, total;
 };
 
+#define ECACHE_BITS 12
+#define FCACHE_BITS 12
+
+struct fcache {
+	uint64_t ip, gen;
+	const void *space;
+	struct rd_resolved r;
+	uint32_t cg;
+	bool kernel, valid;
+};
+
+struct ecache {
+	uint64_t ip, gen;
+	const struct table *t;
+	struct entry *e;
+	uint32_t tid;
+	int32_t cpu;
+	uint8_t flags;
+};
+
+/*
+ * The last chain of a thread, with the row and tree node each of its frames
+ * charged: a thread often repeats its chain, and then each row's node only
+ * takes the period (the walk down each row's tree is what costs).
+ */
+#define MEMO_SLOTS 64
+
+struct memo {
+	uint32_t tid, n;
+	uint64_t gen;
+	const struct table *t;
+	bool valid, caller;
+	uint32_t cg[MAX_STACK];
+	struct entry *row[MAX_STACK + 1];	/* [0] the Self row, [k + 1] frame k's, or NULL */
+	uint32_t node[MAX_STACK + 1];
+};
+
 struct report {
-	int keys[NR_KEYS];
-	int nr_keys;
+	struct sk_list keys;
 	int children;		/* -1: when callchains exist */
+	struct cg_params cg;
+	bool show_nr;
+	double percent_limit;
+	bool compat_6_1;
+	bool sort_sym_first;	/* -s given and starting with "sym" */
+	bool pipe;		/* the input is in pipe format */
+	int max_stack;
 	struct table *tables;	/* one per evsel, indexed like the reader's */
 	uint32_t nr_tables;
 	uint64_t stamp;
-	uint64_t lost;
+	uint64_t nr_entries;
+	struct cg_forest forest;
+	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
+	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
+	struct fcache *fcache;	/* resolved frames (NULL: none) */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -55,18 +100,38 @@ static size_t hash_mem(const char *p, size_t n)
 	return h;
 }
 
+static int table_grow(struct table *t)
+{
+	size_t n = t->nr_buckets ? 4 * t->nr_buckets : 4096;
+	struct entry **b = calloc(n, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_buckets; i++) {
+		struct entry *e = t->buckets[i], *next;
+
+		for (; e; e = next) {
+			size_t h = hash_mem(e->key, e->key_len) & (n - 1);
+
+			next = e->next;
+			e->next = b[h];
+			b[h] = e;
+		}
+	}
+	free(t->buckets);
+	t->buckets = b;
+	t->nr_buckets = n;
+	return 0;
+}
+
 static struct entry *table_get(struct table *t, const char *key, size_t len)
 {
 	size_t b;
 	struct entry *e;
 
-	if (!t->buckets) {
-		t->nr_buckets = 4096;
-		t->buckets = calloc(t->nr_buckets, sizeof(*t->buckets));
-		if (!t->buckets)
-			return NULL;
-	}
-	b = hash_mem(key, len) % t->nr_buckets;
+	if ((t->nr + 1) * 2 > t->nr_buckets && table_grow(t))
+		return NULL;
+	b = hash_mem(key, len) & (t->nr_buckets - 1);
 	for (e = t->buckets[b]; e; e = e->next)
 		if (e->key_len == len && !memcmp(e->key, key, len))
 			return e;
@@ -86,66 +151,236 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 	return e;
 }
 
-static const char *short_dso(const char *dso)
-{
-	const char *slash;
-
-	if (!dso)
-		return "[unknown]";
-	slash = strrchr(dso, '/');
-	return slash && dso[0] == '/' ? slash + 1 : dso;
-}
-
-/* The key of one frame: the selected columns joined by NULs. */
-static size_t frame_key(struct report *rp, struct rd_session *s, struct rd_thread *t,
-			bool kernel, uint64_t ip, char *buf, size_t size)
-{
+/* One frame of a sample: resolved once, then its row and its call-graph frame. */
+struct frame {
 	struct rd_resolved r;
-	size_t len = 0;
+	uint64_t ip;
+	bool kernel;
+	uint32_t cg;
+};
 
-	rd_resolve(s, t, kernel, ip, &r);
-	for (int i = 0; i < rp->nr_keys; i++) {
-		char sym[512];
-		const char *v;
-		int n;
+static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
+		  bool compat_6_1, struct sk_frame *k)
+{
+	const struct pd_sample *smp = ev->sample;
 
-		switch (rp->keys[i]) {
-		case KEY_COMM:
-			v = t->comm;
-			break;
-		case KEY_DSO:
-			v = short_dso(r.dso);
-			break;
-		default:
-			if (r.sym)
-				snprintf(sym, sizeof(sym), "[%c] %s", kernel ? 'k' : '.', r.sym->name);
-			else
-				snprintf(sym, sizeof(sym), "[%c] 0x%016llx", kernel ? 'k' : '.',
-					 (unsigned long long)r.addr);
-			v = sym;
-			break;
-		}
-		n = snprintf(buf + len, size - len, "%s", v);
-		if (n < 0 || (size_t)n + 1 >= size - len)
-			break;
-		len += (size_t)n + 1;
-	}
-	return len;
+	memset(k, 0, sizeof(*k));
+	k->comm = ev->thread->comm;
+	k->pid = smp->pid;
+	k->tid = smp->tid;
+	k->cpu = smp->evsel && (smp->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
+		 (int32_t)smp->cpu : -1;
+	k->kernel = f->kernel;
+	k->sym = f->r.sym;
+	k->dso = f->r.dso;
+	k->dso_len = f->r.dso_len;
+	/* perf 6.1 shows an unresolved callchain frame at its sampled address */
+	k->addr = chain && compat_6_1 ? f->ip : f->r.addr;
+	k->off = f->r.off;
+	k->rel = f->r.addr;
 }
 
-static int charge(struct report *rp, struct table *t, const char *key, size_t len,
-		  uint64_t period, bool self)
+/*
+ * The row of one frame: from the cache when this thread, address, context
+ * and maps gave it before (and the command is the same), else by its key.
+ */
+static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
+			      const struct rd_event *ev, const struct frame *f, bool chain,
+			      bool level)
 {
-	struct entry *e = table_get(t, key, len);
+	struct sk_frame k;
+	struct entry *e;
+	char key[2048];
+	size_t len;
+	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2);
+	int32_t cpu = ev->sample->evsel &&
+		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
+		      (int32_t)ev->sample->cpu : -1;
+	struct ecache *c = NULL;
 
-	if (!e)
-		return -ENOMEM;
-	if (self)
-		e->self += period;
-	if (e->stamp != rp->stamp) {
-		e->stamp = rp->stamp;
-		e->children += period;
+	if (rp->ecache) {
+		uint64_t h = (f->ip ^ ((uint64_t)ev->sample->tid << 40) ^ ((uint64_t)flags << 56) ^
+			      (uint64_t)(uint32_t)cpu << 20) * 0x9E3779B97F4A7C15ULL;
+
+		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
+		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
+		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t &&
+		    !strcmp(c->e->comm, ev->thread->comm))
+			return c->e;
 	}
+	to_sk(ev, f, chain, rp->compat_6_1, &k);
+	k.kernel = level;
+	len = sk_key(&rp->keys, &k, key, sizeof(key));
+	e = table_get(t, key, len);
+	if (e && !e->comm) {
+		const char *slash = k.dso ? memrchr(k.dso, '/', k.dso_len) : NULL;
+
+		e->comm = strdup(k.comm);
+		e->thread_comm = ev->thread->comm;
+		if (!e->comm)
+			return NULL;
+		e->seq = rp->nr_entries++;
+		e->tid = k.tid;
+		e->cpu = k.cpu;
+		e->level = k.kernel ? 'k' : '.';
+		e->sym = k.sym;
+		e->ip = k.addr;
+		e->dso = k.dso;
+		e->dso_len = k.dso_len;
+		if (slash && k.dso[0] == '/') {
+			e->dso = slash + 1;
+			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
+		}
+	}
+	if (c && e) {
+		c->e = e;
+		c->ip = f->ip;
+		c->tid = ev->sample->tid;
+		c->flags = flags;
+		c->cpu = cpu;
+		c->gen = s->maps_gen;
+		c->t = t;
+	}
+	return e;
+}
+
+static int cg_index(struct report *rp, struct frame *f)
+{
+	struct cg_frame_key k = { .sym = f->r.sym, .dso = f->r.dso, .ip = f->ip };
+	char name[32];
+	int64_t i;
+
+	if (f->r.sym) {
+		k.name = f->r.sym->name;
+		k.name_len = f->r.sym->name_len;
+	} else {
+		k.name_len = (size_t)snprintf(name, sizeof(name), f->ip ? "%#llx" : "0",
+					      (unsigned long long)f->ip);
+		k.name = name;
+	}
+	i = cg_frame(&rp->forest, &k);
+	if (i < 0)
+		return (int)i;
+	f->cg = (uint32_t)i;
+	return 0;
+}
+
+static int append_period(struct report *rp, struct entry *e, const struct frame *fr, int from,
+			 int to, uint64_t period)
+{
+	uint32_t idx[MAX_STACK];
+	size_t n = 0;
+	int step = from <= to ? 1 : -1;
+
+	if (!e->tree) {
+		e->tree = cg_tree_new(&rp->forest);
+		if (!e->tree)
+			return -ENOMEM;
+	}
+	if (from >= 0)
+		for (int i = from;; i += step) {
+			idx[n++] = fr[i].cg;
+			if (i == to)
+				break;
+		}
+	if (n > e->max_depth)
+		e->max_depth = (uint32_t)n;
+	return cg_tree_add(&rp->forest, e->tree, idx, n, period, &e->last) ? -ENOMEM : 0;
+}
+
+static struct table *table_of(struct report *rp, struct rd_session *s, const struct pd_evsel *e)
+{
+	uint32_t idx = e ? (uint32_t)(e - s->r.evsels) : 0;
+
+	if (idx >= rp->nr_tables) {
+		struct table *v = realloc(rp->tables, (idx + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + rp->nr_tables, 0, (idx + 1 - rp->nr_tables) * sizeof(*v));
+		rp->tables = v;
+		rp->nr_tables = idx + 1;
+	}
+	rp->tables[idx].evsel = e;
+	return &rp->tables[idx];
+}
+
+static bool has_chains(const struct pd_evsel *e)
+{
+	return e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+}
+
+/*
+ * perf's default: Children when samples have callchains, then caller order.
+ * From a pipe perf 6.1 decides before it has seen the events: no Children,
+ * but still caller order.
+ */
+static bool children_on(const struct report *rp, const struct pd_evsel *e)
+{
+	if (rp->children < 0)
+		return !rp->pipe && has_chains(e);
+	return rp->children;
+}
+
+static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
+{
+	if (rp->cg.order_set)
+		return rp->cg.order;
+	if (rp->children < 0 && rp->pipe)
+		return CG_CALLER;
+	return children_on(rp, e) ? CG_CALLER : CG_CALLEE;
+}
+
+/*
+ * One frame resolved, with its call-graph frame: from the cache when this
+ * address space, address and maps gave it before.
+ */
+static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thread *t,
+			 bool graphs, struct frame *f)
+{
+	const void *space = f->kernel ? (const void *)s : (const void *)t->proc;
+	struct fcache *c = NULL;
+
+	if (rp->fcache && graphs) {
+		uint64_t h = (f->ip ^ (uint64_t)(uintptr_t)space ^ f->kernel) * 0x9E3779B97F4A7C15ULL;
+
+		c = &rp->fcache[h >> (64 - FCACHE_BITS)];
+		if (c->valid && c->ip == f->ip && c->space == space && c->kernel == f->kernel &&
+		    c->gen == s->maps_gen) {
+			f->r = c->r;
+			f->cg = c->cg;
+			return 0;
+		}
+	}
+	rd_resolve(s, t, f->kernel, f->ip, &f->r);
+	if (graphs && cg_index(rp, f))
+		return -ENOMEM;
+	if (c) {
+		c->valid = true;
+		c->ip = f->ip;
+		c->space = space;
+		c->kernel = f->kernel;
+		c->gen = s->maps_gen;
+		c->r = f->r;
+		c->cg = f->cg;
+	}
+	return 0;
+}
+
+/* The chain a memo slot now holds (its rows and nodes were set on the way). */
+static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
+		    bool caller, const struct frame *fr)
+{
+	if (!mm)
+		return 0;
+	mm->tid = tid;
+	mm->n = (uint32_t)n;
+	mm->gen = gen;
+	mm->t = t;
+	mm->caller = caller;
+	for (int i = 0; i < n; i++)
+		mm->cg[i] = fr[i].cg;
+	mm->valid = true;
 	return 0;
 }
 
@@ -154,71 +389,117 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct report *rp = ctx;
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
-	uint32_t idx = e ? (uint32_t)(e - s->r.evsels) : 0;
-	char key[2048];
-	size_t len;
-	bool kernel, first = true;
+	struct table *t = table_of(rp, s, e);
+	struct frame fr[MAX_STACK], self;
+	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
+	bool caller = order_of(rp, e) == CG_CALLER, level;
+	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct entry *en;
+	struct memo *mm = NULL;
+	bool same = false;
+	int n = 0, ret;
 
-	if (idx >= rp->nr_tables) {
-		struct table *v = realloc(rp->tables, (idx + 1) * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		memset(v + rp->nr_tables, 0, (idx + 1 - rp->nr_tables) * sizeof(*v));
-		rp->tables = v;
-		rp->nr_tables = idx + 1;
-	}
-	rp->tables[idx].evsel = e;
-	rp->tables[idx].samples++;
-	rp->tables[idx].total += smp->period;
+	if (!t)
+		return -ENOMEM;
+	t->samples++;
+	t->total += smp->period;
 	rp->stamp++;
-	if (!e || !(e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN) || !ev->base_nr) {
-		uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	/* the chain, leaf first */
+	if (has_chains(e) && rd_chain_valid(ev, rp->max_stack)) {
+		bool kernel = false;
 
-		kernel = m == PERF_RECORD_MISC_KERNEL;
-		len = frame_key(rp, s, ev->thread, kernel, smp->ip, key, sizeof(key));
-		return charge(rp, &rp->tables[idx], key, len, smp->period, true);
-	}
-	kernel = false;
-	for (int part = 0; part < 2; part++) {
-		const uint64_t *ips = part ? ev->extra : ev->base;
-		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+		for (int part = 0; part < 2; part++) {
+			const uint64_t *ips = part ? ev->extra : ev->base;
+			uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
-		for (uint64_t i = 0; i < nr; i++) {
-			int ret;
-
-			if (pc_is_context(ips[i])) {
-				kernel = ips[i] == PC_CONTEXT_KERNEL;
-				continue;
+			for (uint64_t i = 0; i < nr && n < rp->max_stack; i++) {
+				if (pc_is_context(ips[i])) {
+					kernel = ips[i] == PC_CONTEXT_KERNEL ||
+						 ips[i] == PC_CONTEXT_GUEST_KERNEL;
+					continue;
+				}
+				fr[n].ip = ips[i];
+				fr[n].kernel = kernel;
+				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
+					return -ENOMEM;
+				n++;
 			}
-			len = frame_key(rp, s, ev->thread, kernel, ips[i], key, sizeof(key));
-			ret = charge(rp, &rp->tables[idx], key, len, smp->period, first);
-			if (ret)
-				return ret;
-			first = false;
 		}
 	}
-	return 0;
-}
+	/* the chain's first frame is the sample's ip, with its context */
+	if (n && fr[0].ip == smp->ip) {
+		self = fr[0];
+	} else {
+		self.ip = smp->ip;
+		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
+		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
+	}
+	if (graphs && n && rp->memo) {
+		mm = &rp->memo[(smp->tid * 0x9E3779B1u) >> 26];
+		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
+		       mm->gen == s->maps_gen && mm->t == t && mm->caller == caller;
+		for (int i = 0; i < n && same; i++)
+			same = mm->cg[i] == fr[i].cg;
+	}
+	en = entry_of(rp, s, t, ev, &self, false, self.kernel);
+	if (!en)
+		return -ENOMEM;
+	en->self += smp->period;
+	en->nr_samples++;
+	en->children += smp->period;
+	en->stamp = rp->stamp;
+	if (graphs && n) {
+		if (same && mm->row[0] == en) {
+			rp->forest.nodes[mm->node[0] - 1].hit += smp->period;
+		} else {
+			ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
+				       append_period(rp, en, fr, 0, n - 1, smp->period);
+			if (ret)
+				return ret;
+			if (mm) {
+				mm->row[0] = en;
+				mm->node[0] = en->last;
+			}
+		}
+	}
+	if (!children)
+		return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
+	/*
+	 * perf fills one location per frame, and a frame without a map leaves
+	 * the previous one's level ([k] or [.]): the sample's to begin with.
+	 */
+	level = self.kernel;
+	for (int k = 0; k < n; k++) {
+		int i = caller ? n - 1 - k : k;
 
-struct sort_ctx {
-	bool children;
-};
-
-static bool sort_children;
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct entry *x = *(struct entry *const *)a, *y = *(struct entry *const *)b;
-	uint64_t vx = sort_children ? x->children : x->self;
-	uint64_t vy = sort_children ? y->children : y->self;
-	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-	int c;
-
-	if (vx != vy)
-		return vx > vy ? -1 : 1;
-	c = memcmp(x->key, y->key, n);
-	return c ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+		if (fr[i].r.dso)
+			level = fr[i].kernel;
+		en = entry_of(rp, s, t, ev, &fr[i], true, level);
+		if (!en)
+			return -ENOMEM;
+		if (en->stamp == rp->stamp) {
+			if (mm)
+				mm->row[k + 1] = NULL;
+			continue;
+		}
+		en->stamp = rp->stamp;
+		en->children += smp->period;
+		if (!graphs)
+			continue;
+		if (same && mm->row[k + 1] == en) {
+			rp->forest.nodes[mm->node[k + 1] - 1].hit += smp->period;
+			continue;
+		}
+		ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
+			       append_period(rp, en, fr, i, n - 1, smp->period);
+		if (ret)
+			return ret;
+		if (mm) {
+			mm->row[k + 1] = en;
+			mm->node[k + 1] = en->last;
+		}
+	}
+	return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name)
@@ -238,12 +519,23 @@ static void samples_line(struct rd_out *o, uint64_t n, const char *name)
 	rd_out_printf(o, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit, name);
 }
 
-static void print_table(struct report *rp, struct table *t, bool children, struct rd_out *o)
+static void dots(struct rd_out *o, int w)
 {
+	rd_out_str(o, "  ");
+	for (int i = 0; i < w; i++)
+		rd_out_char(o, '.');
+}
+
+static void print_table(struct report *rp, struct table *t, struct rd_out *o)
+{
+	bool children = children_on(rp, t->evsel);
+	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
+	struct cg_params cg = rp->cg;
 	struct entry **v;
 	size_t n = 0;
-	int width[NR_KEYS];
-	char dots[256];
+	int width[SK_MAX_KEYS];
+	double total = t->total ? (double)t->total : 1.0;
+	char text[1024];
 
 	rd_out_str(o, "#\n");
 	samples_line(o, t->samples, t->evsel && t->evsel->name ? t->evsel->name : "?");
@@ -255,138 +547,261 @@ static void print_table(struct report *rp, struct table *t, bool children, struc
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
 			if (children ? e->children : e->self)
 				v[n++] = e;
-	sort_children = children;
-	qsort(v, n, sizeof(*v), entry_cmp);
-	for (int k = 0; k < rp->nr_keys; k++)
-		width[k] = (int)strlen(key_titles[rp->keys[k]]);
-	for (size_t i = 0; i < n; i++) {
-		const char *p = v[i]->key;
+	{
+		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
+					 .caller = order_of(rp, t->evsel) == CG_CALLER };
 
-		for (int k = 0; k < rp->nr_keys; k++) {
-			int len = (int)strlen(p);
-
-			if (len > width[k])
-				width[k] = len;
-			p += len + 1;
+		if (hist_order(v, n, &ho)) {
+			free(v);
+			return;
 		}
 	}
+	for (int k = 0; k < rp->keys.nr; k++)
+		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < rp->keys.nr; k++) {
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level,
+						      v[i]->thread_comm, text, sizeof(text)));
+
+			/* perf sizes the command column by each thread's last command */
+			if (rp->keys.keys[k] == SK_COMM)
+				len = (int)strlen(v[i]->thread_comm);
+			/* and the cpu column by its title; "-001" overflows it */
+			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
+				width[k] = len;
+		}
 	rd_out_str(o, children ? "# Children      Self" : "# Overhead");
-	for (int k = 0; k < rp->nr_keys; k++)
-		rd_out_printf(o, "  %-*s", k == rp->nr_keys - 1 ? 0 : width[k],
-			      key_titles[rp->keys[k]]);
+	if (rp->show_nr || rp->keys.samples)
+		rd_out_printf(o, "  %12s", "Samples");
+	if (rp->keys.period)
+		rd_out_printf(o, "  %12s", "Period");
+	for (int k = 0; k < rp->keys.nr; k++)
+		rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
 	rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
-	for (int k = 0; k < rp->nr_keys; k++) {
-		int w = width[k] < (int)sizeof(dots) - 1 ? width[k] : (int)sizeof(dots) - 1;
-
-		memset(dots, '.', (size_t)w);
-		dots[w] = '\0';
-		rd_out_printf(o, "  %s", dots);
-	}
+	if (rp->show_nr || rp->keys.samples)
+		dots(o, 12);
+	if (rp->keys.period)
+		dots(o, 12);
+	for (int k = 0; k < rp->keys.nr; k++)
+		dots(o, width[k]);
 	rd_out_str(o, "\n#\n");
+	if (rp->percent_limit > 0)
+		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = !children;
+	cg.skip_first = rp->sort_sym_first;
 	for (size_t i = 0; i < n; i++) {
-		const char *p = v[i]->key;
-		double total = t->total ? (double)t->total : 1.0;
+		struct entry *e = v[i];
+		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
 
+		if (shown < rp->percent_limit)
+			continue;
 		if (children)
-			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)v[i]->children / total,
-				      100.0 * (double)v[i]->self / total);
+			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)e->children / total,
+				      100.0 * (double)e->self / total);
 		else
-			rd_out_printf(o, "%9.2f%%", 100.0 * (double)v[i]->self / total);
-		for (int k = 0; k < rp->nr_keys; k++) {
-			rd_out_printf(o, "  %-*s", k == rp->nr_keys - 1 ? 0 : width[k], p);
-			p += strlen(p) + 1;
+			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
+		if (rp->show_nr || rp->keys.samples)
+			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
+		if (rp->keys.period)
+			rd_out_printf(o, "  %12llu", (unsigned long long)e->self);
+		for (int k = 0; k < rp->keys.nr; k++) {
+			bool last = k == rp->keys.nr - 1;
+
+			sk_text(e->key, e->key_len, k, e->level, e->thread_comm, text, sizeof(text));
+			/* a command longer than its column is cut, as perf does */
+			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
+				text[width[k]] = '\0';
+			rd_out_str(o, "  ");
+			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}
 		rd_out_char(o, '\n');
+		if (graphs)
+			cg_print(o, &rp->forest, e->tree, &cg, t->total,
+				 children ? e->children : e->self);
 	}
 	rd_out_str(o, "\n\n");
 	free(v);
 }
 
-static int parse_sort(struct report *rp, const char *spec)
+/* PERF_RECORD_LOST_SAMPLES totals, read ahead from a file (pipes: not seekable). */
+static int lost_samples(struct rd_session *s, uint64_t *lost, struct pc_error *err)
 {
-	char *copy = strdup(spec), *save = NULL, *tok;
+	struct pd_record rec;
+	uint64_t pos = 0;
+	int ret;
 
-	if (!copy)
-		return -1;
-	rp->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int k;
-
-		for (k = 0; k < NR_KEYS; k++)
-			if (!strcmp(tok, key_names[k]))
-				break;
-		if (k == NR_KEYS || rp->nr_keys == NR_KEYS) {
-			fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: comm,dso,sym)\n",
-				tok);
-			free(copy);
-			return -1;
-		}
-		rp->keys[rp->nr_keys++] = k;
-	}
-	free(copy);
-	return rp->nr_keys ? 0 : -1;
+	*lost = 0;
+	if (s->r.pipe_format)
+		return 0;
+	while ((ret = pd_reader_next(&s->r, &pos, &rec, err)) > 0)
+		if (rec.header.type == PERF_RECORD_LOST_SAMPLES && rec.header.size >= 16)
+			*lost += ((const uint64_t *)rec.data)[1];
+	return ret;
 }
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: perfcheck report [-i FILE] [--stdio] [--children|--no-children] [--sort KEYS]\n"
+"usage: perfcheck report [-i FILE] [--stdio] [--children|--no-children] [-s KEYS]\n"
+"                        [-g MODE] [-n] [--percent-limit P] [--header|--header-only]\n"
 "\n"
 "Per-symbol overhead of a perf.data file, like perf report --stdio.\n"
 "\n"
-"  -i, --input FILE   the file to read (default perf.data; - for stdin)\n"
-"      --stdio        text output (the only kind)\n"
-"      --children     add a Children column: each callchain entry's share\n"
-"                     (the default when samples have callchains)\n"
-"      --no-children  only the samples' own ips\n"
-"  -s, --sort KEYS    group by comm, dso, sym (default comm,dso,sym)\n"
-"      --symfs DIR    look DSOs up under DIR, never in this machine's files,\n"
-"                     and leave kernel addresses unresolved\n"
-"  -v, --verbose      more diagnostics\n"
-"  -h, --help         this help\n");
+"  -i, --input FILE        the file to read (default perf.data; - for stdin)\n"
+"      --stdio             text output (the only kind)\n"
+"      --children          add a Children column: each callchain entry's share\n"
+"                          (the default when samples have callchains)\n"
+"      --no-children       only the samples' own ips\n"
+"  -s, --sort KEYS         group by %s\n"
+"                          (default comm,dso,sym)\n"
+"  -g, --call-graph MODE   graph|fractal|flat|folded|none[,MIN%%][,caller|callee]\n"
+"                          (default graph,0.5: caller with children, else callee)\n"
+"  -G, --inverted          caller order (as -g caller)\n"
+"  -n, --show-nr-samples   a Samples column\n"
+"      --percent-limit P   hide rows (and call-graph branches) below P%%\n"
+"      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
+"      --max-stack N       frames of a callchain taken (default 127)\n"
+"      --header            the file's header (perf's layout) before the report\n"
+"      --header-only       only the header\n"
+"      --compat VERSION    6.1: unresolved callchain frames at their sampled\n"
+"                          address, as the perf of Debian 12 (default 7.2)\n"
+"      --symfs DIR         look DSOs up under DIR, never in this machine's files,\n"
+"                          and leave kernel addresses unresolved\n"
+"  -v, --verbose           more diagnostics\n"
+"  -h, --help              this help\n", sk_names());
 }
+
+enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
+       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
-	{ "stdio", no_argument, NULL, 'S' },
-	{ "children", no_argument, NULL, 'c' },
-	{ "no-children", no_argument, NULL, 'n' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "sort", required_argument, NULL, 's' },
-	{ "symfs", required_argument, NULL, 'Y' },
+	{ "call-graph", required_argument, NULL, 'g' },
+	{ "inverted", no_argument, NULL, 'G' },
+	{ "show-nr-samples", no_argument, NULL, 'n' },
+	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "compat", required_argument, NULL, OPT_COMPAT },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static void free_tables(struct report *rp)
+{
+	for (uint32_t i = 0; i < rp->nr_tables; i++) {
+		struct table *t = &rp->tables[i];
+
+		for (size_t b = 0; b < t->nr_buckets; b++) {
+			struct entry *e = t->buckets[b], *n;
+
+			for (; e; e = n) {
+				n = e->next;
+				free(e->comm);
+				free(e->key);
+				free(e);
+			}
+		}
+		free(t->buckets);
+	}
+	free(rp->tables);
+	free(rp->ecache);
+	free(rp->memo);
+	free(rp->fcache);
+	cg_forest_free(&rp->forest);
+}
+
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .keys = { KEY_COMM, KEY_DSO, KEY_SYM }, .nr_keys = 3, .children = -1 };
+	struct report rp = { .children = -1, .max_stack = MAX_STACK,
+			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
-	char debug_dir[4096];
+	char debug_dir[4096], bad[64], *end;
+	bool header = false, header_only = false;
 	struct rd_session *s;
 	struct rd_out out;
+	uint64_t lost = 0;
 	int c, ret;
 
+	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:vh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:Gnvh", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
-		case 'S':
+		case OPT_STDIO:
 			break;
-		case 'c':
+		case OPT_CHILDREN:
 			rp.children = 1;
 			break;
-		case 'n':
+		case OPT_NO_CHILDREN:
 			rp.children = 0;
 			break;
 		case 's':
-			if (parse_sort(&rp, optarg))
+			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
+			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) || !rp.keys.nr) {
+				fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: %s)\n",
+					bad, sk_names());
 				return 1;
+			}
 			break;
-		case 'Y':
+		case 'g':
+			if (cg_parse(&rp.cg, optarg)) {
+				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case 'G':
+			rp.cg.order = CG_CALLER;
+			rp.cg.order_set = true;
+			break;
+		case 'n':
+			rp.show_nr = true;
+			break;
+		case OPT_PLIMIT:
+			rp.percent_limit = strtod(optarg, &end);
+			if (end == optarg || (*end && strcmp(end, "%")) || rp.percent_limit < 0) {
+				fprintf(stderr, "perfcheck report: bad --percent-limit '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				fprintf(stderr, "perfcheck report: --percentage takes relative or absolute\n");
+				return 1;
+			}
+			break;
+		case OPT_MAX_STACK:
+			rp.max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || rp.max_stack < 0 || rp.max_stack > MAX_STACK) {
+				fprintf(stderr, "perfcheck report: --max-stack takes 0..%d\n", MAX_STACK);
+				return 1;
+			}
+			break;
+		case OPT_HEADER:
+			header = true;
+			break;
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
+		case OPT_COMPAT:
+			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2")) {
+				fprintf(stderr, "perfcheck report: --compat takes 6.1 or 7.2\n");
+				return 1;
+			}
+			rp.compat_6_1 = !strcmp(optarg, "6.1");
+			break;
+		case OPT_SYMFS:
 			symfs = optarg;
 			break;
 		case 'v':
@@ -420,43 +835,46 @@ int cmd_report(int argc, char **argv)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 	}
-	if (!ret) {
+	if (!ret)
+		rp.pipe = s->r.pipe_format;
+	if (!ret && (header || header_only))
+		ret = rd_perf_header(s, &out, &err);
+	if (!ret && !header_only)
+		ret = lost_samples(s, &lost, &err);
+	if (!ret && !header_only) {
 		s->merge = true;
+		rp.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.ecache));
+		rp.memo = calloc(MEMO_SLOTS, sizeof(*rp.memo));
+		rp.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.fcache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
 		ret = rd_session_process(s, &err);
 	}
-	if (!ret) {
-		for (uint32_t i = 0; i < rp.nr_tables; i++) {
-			struct table *t = &rp.tables[i];
-			bool children = rp.children;
+	if (!ret && !header_only) {
+		uint64_t samples = 0;
 
-			if (!t->samples)
-				continue;
-			if (rp.children < 0)
-				children = t->evsel &&
-					   (t->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-			print_table(&rp, t, children, &out);
+		for (uint32_t i = 0; i < rp.nr_tables; i++)
+			samples += rp.tables[i].samples;
+		if (!header)
+			rd_out_str(&out, "# To display the perf.data header info, please use "
+					 "--header/--header-only options.\n#\n");
+		/* as perf: the lines above, then this on stderr, exit 0 */
+		if (!samples) {
+			rd_out_flush(&out);
+			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
+			goto done;
 		}
-	} else {
+		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
+		cg_forest_finish(&rp.forest);
+		for (uint32_t i = 0; i < rp.nr_tables; i++)
+			if (rp.tables[i].samples)
+				print_table(&rp, &rp.tables[i], &out);
+	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}
+done:
 	rd_out_flush(&out);
-	for (uint32_t i = 0; i < rp.nr_tables; i++) {
-		struct table *t = &rp.tables[i];
-
-		for (size_t b = 0; b < t->nr_buckets; b++) {
-			struct entry *e = t->buckets[b], *n;
-
-			for (; e; e = n) {
-				n = e->next;
-				free(e->key);
-				free(e);
-			}
-		}
-		free(t->buckets);
-	}
-	free(rp.tables);
+	free_tables(&rp);
 	rd_session_close(s);
 	free(s);
 	rd_out_free(&out);

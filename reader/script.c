@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perfcheck script: the samples of a perf.data file as perf script prints them. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "reader/dump.h"
+#include "reader/filter.h"
+#include "reader/perf_header.h"
 #include "reader/print.h"
 #include "reader/session.h"
 #include "util/log.h"
@@ -15,15 +18,34 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: perfcheck script [-i FILE] [-F FIELDS] [--no-merge-callchains]\n"
-"                        [--merge-late-deferred] [--compat 6.1|7.2] [--symfs DIR] [-v]\n"
+"usage: perfcheck script [-i FILE] [-F FIELDS] [FILTERS] [--ns|--reltime|--deltatime]\n"
+"                        [-G] [--max-stack N] [--header|--header-only]\n"
+"                        [--no-merge-callchains] [--merge-late-deferred]\n"
+"                        [--compat 6.1|7.2] [--symfs DIR] [-v]\n"
 "       perfcheck script -D [--header] [-i FILE]\n"
 "\n"
 "Prints the samples of a perf.data file in perf script's layout.\n"
 "\n"
 "  -i, --input FILE          the file to read (default perf.data; - for stdin)\n"
 "  -F, --fields LIST         fields to show: %s\n"
-"                            (+f,-f edit the default)\n"
+"                            (+f,-f edit the default); a field the samples do\n"
+"                            not carry is an error\n"
+"      --comms LIST          only these commands\n"
+"      --pid LIST            only these processes\n"
+"      --tid LIST            only these threads\n"
+"  -C, --cpu LIST            only these cpus (0-3,5)\n"
+"      --dsos LIST           only samples whose ip is in these objects\n"
+"  -S, --symbols LIST        only samples whose ip is in these symbols\n"
+"      --time RANGE          START,END in seconds (either may be empty), or\n"
+"                            percent slices: 10%%/2 (the second tenth),\n"
+"                            0%%-10%%,50%%-60%%\n"
+"      --ns                  times in nanoseconds\n"
+"      --reltime             times from the first sample shown\n"
+"      --deltatime           times from the previous sample shown\n"
+"  -G, --hide-call-graph     the sample ip only, not its callchain\n"
+"      --max-stack N         frames of a callchain shown (default 127)\n"
+"      --header              the file's header (perf's layout) first\n"
+"      --header-only         only the header\n"
 "      --no-merge-callchains deferred user callchains shown as their own records\n"
 "      --merge-callchains    merge them into their samples (the default)\n"
 "      --merge-late-deferred also merge samples taken after their deferred record\n"
@@ -32,12 +54,18 @@ static void usage(FILE *f)
 "      --symfs DIR           look DSOs up under DIR, never in this machine's\n"
 "                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
-"      --header              the attrs and header features first (as comments)\n"
+"                            (with --header: the attrs and features, our layout)\n"
 "  -v, --verbose             merge statistics on stderr\n"
-"  -h, --help                this help\n", rd_fields_names());
+"  -h, --help                this help\n"
+"\n"
+"--show-task-events, --show-mmap-events, --show-switch-events and\n"
+"--show-lost-events are refused: the reader's session does not hand\n"
+"non-sample records to its consumers yet.\n", rd_fields_names());
 }
 
-enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS };
+enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
+       OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
+       OPT_HEADER_ONLY, OPT_SHOW_EVENTS };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -49,51 +77,236 @@ static const struct option options[] = {
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "comms", required_argument, NULL, OPT_COMMS },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "ns", no_argument, NULL, OPT_NS },
+	{ "reltime", no_argument, NULL, OPT_RELTIME },
+	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
+	{ "hide-call-graph", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "show-task-events", no_argument, NULL, OPT_SHOW_EVENTS },
+	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_EVENTS },
+	{ "show-switch-events", no_argument, NULL, OPT_SHOW_EVENTS },
+	{ "show-lost-events", no_argument, NULL, OPT_SHOW_EVENTS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+struct script {
+	struct rd_printer pr;
+	struct rd_filter flt;
+};
+
+static bool dso_match(const struct rd_list *l, const struct rd_resolved *r)
+{
+	const char *slash;
+
+	if (!r->dso)
+		return rd_filter_in_list(l, "[unknown]", 9);
+	if (rd_filter_in_list(l, r->dso, r->dso_len))
+		return true;
+	slash = memrchr(r->dso, '/', r->dso_len);
+	return slash && rd_filter_in_list(l, slash + 1, r->dso_len - (size_t)(slash + 1 - r->dso));
+}
+
+/* Every filter given must pass. */
+static bool shown(struct rd_session *s, const struct rd_event *ev, const struct rd_filter *f)
+{
+	const struct pd_sample *smp = ev->sample;
+
+	if (!f->any)
+		return true;
+	if (f->comms.nr && !rd_filter_in_list(&f->comms, ev->thread->comm, strlen(ev->thread->comm)))
+		return false;
+	if (f->nr_pids && !rd_filter_in_numbers(f->pids, f->nr_pids, (int32_t)smp->pid))
+		return false;
+	if (f->nr_tids && !rd_filter_in_numbers(f->tids, f->nr_tids, (int32_t)smp->tid))
+		return false;
+	if (f->nr_cpus && !rd_filter_in_numbers(f->cpus, f->nr_cpus, smp->cpu))
+		return false;
+	if (!rd_filter_time_ok(f, smp->time))
+		return false;
+	if ((f->dsos.nr || f->syms.nr) && !ev->deferred) {
+		uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		struct rd_resolved r;
+
+		rd_resolve(s, ev->thread, m == PERF_RECORD_MISC_KERNEL ||
+			   m == PERF_RECORD_MISC_GUEST_KERNEL, smp->ip, &r);
+		if (f->dsos.nr && !dso_match(&f->dsos, &r))
+			return false;
+		if (f->syms.nr && (!r.sym || !rd_filter_in_list(&f->syms, r.sym->name,
+								 r.sym->name_len)))
+			return false;
+	}
+	return true;
+}
+
+static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct script *sc = ctx;
+
+	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
+}
+
+static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct script *sc = ctx;
+
+	return shown(s, ev, &sc->flt) ? rd_print_deferred(s, ev, &sc->pr) : 0;
+}
+
+static const char *kind_of(const struct pd_evsel *e)
+{
+	switch (e->attr.attr.type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+		return "hardware";
+	case PERF_TYPE_SOFTWARE:
+		return "software";
+	case PERF_TYPE_TRACEPOINT:
+		return "tracepoint";
+	default:
+		return "raw";
+	}
+}
+
+/*
+ * Fields asked for with -F that an event's samples cannot give: an error
+ * naming the event and field, as perf script says it.  trace on events that
+ * are not tracepoints is ignored with a warning, as perf does.
+ */
+static int check_fields(struct rd_session *s, struct rd_printer *pr)
+{
+	static const unsigned int bits[] = { RF_CPU, RF_TIME, RF_ADDR, RF_IP, RF_TID, RF_PID };
+
+	if (!pr->fields.user)
+		return 0;
+	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
+		const struct pd_evsel *e = &s->r.evsels[i];
+		uint64_t st = e->attr.attr.sample_type;
+
+		for (size_t b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
+			const char *attr_name;
+			uint64_t need = rd_field_needs(bits[b], &attr_name);
+
+			if ((pr->fields.user_set & pr->fields.mask & bits[b]) && !(st & need)) {
+				fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
+					"Cannot print '%s' field.\n", e->name ? e->name : "?",
+					attr_name, rd_field_name(bits[b]));
+				return -1;
+			}
+		}
+		if ((pr->fields.mask & RF_TRACE) && e->attr.attr.type != PERF_TYPE_TRACEPOINT)
+			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", kind_of(e));
+		else if ((pr->fields.mask & RF_TRACE) && !pr->trace) {
+			fprintf(stderr, "perfcheck script: 'trace' needs the tracepoint formatter, "
+				"which this build does not have\n");
+			return -1;
+		}
+	}
+	if ((pr->fields.mask & RF_SRCLINE) && !pr->srcline) {
+		fprintf(stderr, "perfcheck script: 'srcline' needs line information, "
+			"which this build does not have\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The first and last sample times, for --time percent ranges. */
+static int sample_span(struct rd_session *s, uint64_t *first, uint64_t *last,
+		       struct pc_error *err)
+{
+	const void *data;
+	size_t size;
+	struct pd_record rec;
+	struct pd_sample smp;
+	uint64_t pos = 0;
+	int ret;
+
+	if (!pd_reader_feature(&s->r, PD_FEAT_SAMPLE_TIME, &data, &size) && size >= 16) {
+		memcpy(first, data, 8);
+		memcpy(last, (const uint8_t *)data + 8, 8);
+		return 0;
+	}
+	if (s->r.pipe_format)
+		return pc_error_set(err, EINVAL, "--time with percents needs a file, not a pipe");
+	*first = UINT64_MAX;
+	*last = 0;
+	while ((ret = pd_reader_next(&s->r, &pos, &rec, err)) > 0) {
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		ret = pd_parse_sample(&s->r, &rec, &smp, err);
+		if (ret)
+			return ret;
+		if (smp.evsel && (smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME)) {
+			if (smp.time < *first)
+				*first = smp.time;
+			if (smp.time > *last)
+				*last = smp.time;
+		}
+	}
+	if (*first > *last)
+		*first = *last = 0;
+	return ret;
+}
+
+static bool has_cpu(struct rd_session *s)
+{
+	for (uint32_t i = 0; i < s->r.nr_evsels; i++)
+		if (s->r.evsels[i].attr.attr.sample_type & PERF_SAMPLE_CPU)
+			return true;
+	return false;
+}
+
 int cmd_script(int argc, char **argv)
 {
-	struct rd_printer pr = { .compat = RD_COMPAT_7_2, .merge = true };
+	struct script sc = { .pr = { .compat = RD_COMPAT_7_2, .merge = true } };
+	struct rd_printer *prp = &sc.pr;
+	struct rd_filter *flt = &sc.flt;
 	struct rd_session *s;
 	struct rd_out out;
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
-	char debug_dir[4096];
-	bool dump = false, header = false, late = false;
+	char debug_dir[4096], *end;
+	bool dump = false, header = false, header_only = false, late = false;
 	char bad[64];
-	int c, ret;
+	int c, ret, usage_err = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:F:Dvqh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqh", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
 			break;
 		case 'F':
-			if (rd_fields_parse(&pr.fields, optarg, bad, sizeof(bad))) {
+			if (rd_fields_parse(&prp->fields, optarg, bad, sizeof(bad))) {
 				fprintf(stderr, "perfcheck script: unknown field '%s' (known: %s)\n",
 					bad, rd_fields_names());
 				return 1;
 			}
 			break;
 		case OPT_NO_MERGE:
-			pr.merge = false;
+			prp->merge = false;
 			break;
 		case OPT_MERGE:
-			pr.merge = true;
+			prp->merge = true;
 			break;
 		case OPT_LATE:
 			late = true;
 			break;
 		case OPT_COMPAT:
 			if (!strcmp(optarg, "6.1")) {
-				pr.compat = RD_COMPAT_6_1;
+				prp->compat = RD_COMPAT_6_1;
 			} else if (!strcmp(optarg, "7.2")) {
-				pr.compat = RD_COMPAT_7_2;
+				prp->compat = RD_COMPAT_7_2;
 			} else {
 				fprintf(stderr, "perfcheck script: --compat takes 6.1 or 7.2\n");
 				return 1;
@@ -105,9 +318,68 @@ int cmd_script(int argc, char **argv)
 		case OPT_HEADER:
 			header = true;
 			break;
+		case OPT_HEADER_ONLY:
+			header_only = true;
+			break;
 		case OPT_SYMFS:
 			symfs = optarg;
 			break;
+		case OPT_COMMS:
+			flt->any = true;
+			usage_err |= rd_filter_list(&flt->comms, optarg);
+			break;
+		case OPT_DSOS:
+			flt->any = true;
+			usage_err |= rd_filter_list(&flt->dsos, optarg);
+			break;
+		case 'S':
+			flt->any = true;
+			usage_err |= rd_filter_list(&flt->syms, optarg);
+			break;
+		case OPT_PID:
+			flt->any = true;
+			usage_err |= rd_filter_numbers(flt->pids, &flt->nr_pids, optarg, false);
+			break;
+		case OPT_TID:
+			flt->any = true;
+			usage_err |= rd_filter_numbers(flt->tids, &flt->nr_tids, optarg, false);
+			break;
+		case 'C':
+			flt->any = true;
+			usage_err |= rd_filter_numbers(flt->cpus, &flt->nr_cpus, optarg, true);
+			break;
+		case OPT_TIME:
+			if (rd_filter_time(flt, optarg)) {
+				fprintf(stderr, "perfcheck script: bad --time '%s'\n", optarg);
+				rd_filter_free(flt);
+				return 1;
+			}
+			break;
+		case OPT_NS:
+			prp->ns = true;
+			break;
+		case OPT_RELTIME:
+			prp->time_mode = RD_TIME_REL;
+			break;
+		case OPT_DELTATIME:
+			prp->time_mode = RD_TIME_DELTA;
+			break;
+		case 'G':
+			prp->hide_chain = true;
+			break;
+		case OPT_MAX_STACK:
+			prp->max_stack = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || prp->max_stack < 1) {
+				fprintf(stderr, "perfcheck script: --max-stack takes a number > 0\n");
+				rd_filter_free(flt);
+				return 1;
+			}
+			break;
+		case OPT_SHOW_EVENTS:
+			fprintf(stderr, "perfcheck script: %s is not supported yet: the reader's "
+				"session hands only samples to its consumers\n", argv[optind - 1]);
+			rd_filter_free(flt);
+			return 1;
 		case 'v':
 			pc_verbose++;
 			break;
@@ -116,25 +388,35 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			rd_filter_free(flt);
 			return 0;
 		default:
 			usage(stderr);
+			rd_filter_free(flt);
 			return 1;
 		}
+	}
+	if (usage_err) {
+		fprintf(stderr, "perfcheck script: a filter list is empty or malformed\n");
+		rd_filter_free(flt);
+		return 1;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "perfcheck script: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
+		rd_filter_free(flt);
 		return 1;
 	}
 	if (rd_out_init(&out, STDOUT_FILENO)) {
 		fprintf(stderr, "perfcheck script: out of memory\n");
+		rd_filter_free(flt);
 		return 1;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		fprintf(stderr, "perfcheck script: out of memory\n");
 		rd_out_free(&out);
+		rd_filter_free(flt);
 		return 1;
 	}
 	ret = rd_session_open(s, input, &err);
@@ -147,18 +429,37 @@ int cmd_script(int argc, char **argv)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 	}
-	if (!ret && dump) {
+	if (!ret && !dump && !header_only) {
+		if (check_fields(s, prp)) {
+			usage_err = 1;
+		} else if (flt->nr_cpus && !has_cpu(s)) {
+			fprintf(stderr, "File does not contain CPU events. "
+				"Remove -C option to proceed.\n");
+			usage_err = 1;
+		} else if (flt->has_percent) {
+			uint64_t first = 0, last = 0;
+
+			ret = sample_span(s, &first, &last, &err);
+			if (!ret)
+				rd_filter_time_resolve(flt, first, last);
+		}
+	}
+	if (usage_err) {
+		/* nothing printed */
+	} else if (!ret && dump) {
 		ret = rd_dump(s, &out, header, &err);
+	} else if (!ret && header_only) {
+		ret = rd_perf_header(s, &out, &err);
 	} else if (!ret) {
-		pr.out = &out;
-		s->merge = pr.merge;
-		s->merge_late = late && pr.merge;
-		s->ops.sample = rd_print_sample;
-		s->ops.deferred = rd_print_deferred;
-		s->ops.ctx = &pr;
+		prp->out = &out;
+		s->merge = prp->merge;
+		s->merge_late = late && prp->merge;
+		s->ops.sample = on_sample;
+		s->ops.deferred = on_deferred;
+		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header)
-			ret = rd_dump_header(s, &out, &err);
+			ret = rd_perf_header(s, &out, &err);
 		if (!ret)
 			ret = rd_session_process(s, &err);
 	}
@@ -167,7 +468,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfcheck script: writing output: %s\n", strerror(out.error));
 	if (ret)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
-	if (!ret && !dump && pc_verbose > 0)
+	if (!ret && !usage_err && !dump && pc_verbose > 0)
 		fprintf(stderr,
 			"%llu samples; deferred callchains: %llu records, %llu merged, "
 			"%llu merged late, %llu unmerged (%llu released at a bound); "
@@ -181,9 +482,12 @@ int cmd_script(int argc, char **argv)
 			(unsigned long long)s->stats.unordered);
 	rd_session_close(s);
 	free(s);
-	rd_printer_free(&pr);
+	rd_printer_free(prp);
+	rd_filter_free(flt);
 	rd_out_free(&out);
 	if (ret)
 		return 2;
+	if (usage_err)
+		return 1;
 	return out.error ? 1 : 0;
 }

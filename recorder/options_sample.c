@@ -7,7 +7,6 @@
  * them into attr bits.
  */
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "recorder/options_int.h"
 #include "uapi/perf_compat.h"
 #include "util/log.h"
+#include "util/sys.h"
 
 /* x86-64 register numbers (PERF_REG_X86_*): the sample_regs_* bits. */
 static const struct { const char *name; int bit; } x86_regs[] = {
@@ -248,10 +248,9 @@ int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err)
 	if (opts->t.per_thread)
 		opts->t.no_inherit = true;	/* a cpu -1 ring cannot take inherited events */
 	if (opts->t.user) {
-		char *end;
-		long uid = strtol(opts->t.user, &end, 10);
+		uid_t uid;
 
-		if (!(end != opts->t.user && !*end && uid >= 0) && !getpwnam(opts->t.user))
+		if (pc_user_uid(opts->t.user, &uid))
 			return pc_error_set(err, EINVAL, "-u: no such user '%s'", opts->t.user);
 	}
 	return 0;

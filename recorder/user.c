@@ -2,7 +2,6 @@
 /* -u USER: every process of the user at the start, as perf's uid target. */
 #include <dirent.h>
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +25,12 @@ static int real_uid(pid_t pid, uid_t *uid)
 
 int rec_user_pids(const char *user, pid_t **pids, int *nr, struct pc_error *err)
 {
-	struct passwd *pw = getpwnam(user);
 	struct dirent *de;
-	char *end;
 	uid_t uid;
 	DIR *d;
 
-	if (pw) {
-		uid = pw->pw_uid;
-	} else {
-		unsigned long v = strtoul(user, &end, 10);
-
-		if (end == user || *end)
-			return pc_error_set(err, EINVAL, "-u: no such user '%s'", user);
-		uid = (uid_t)v;
-	}
+	if (pc_user_uid(user, &uid))
+		return pc_error_set(err, EINVAL, "-u: no such user '%s'", user);
 	*pids = NULL;
 	*nr = 0;
 	d = opendir("/proc");

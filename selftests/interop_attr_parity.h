@@ -40,6 +40,7 @@ FIXTURE_VARIANT(parity) {
 	const char *opts[12];
 	bool attach;			/* -p PID of a running pcwork */
 	bool defer;
+	int needs;			/* 1 + a feature the kernel must have (else skip) */
 };
 
 FIXTURE_SETUP(parity)
@@ -167,6 +168,8 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 
 	if (variant->defer && !up_kernel_has(PC_FEAT_DEFER_CALLCHAIN))
 		SKIP(return, "kernel lacks defer_callchain");
+	if (variant->needs && !up_kernel_has(variant->needs - 1))
+		SKIP(return, "kernel lacks %s", pc_feature_name(variant->needs - 1));
 	if (variant->defer && !up_perf_knows_defer(self->dir))
 		SKIP(return, "%s has no --call-graph fp,defer", self->v.text);
 	snprintf(out, sizeof(out), "%s/perf.data", self->dir);
@@ -235,6 +238,8 @@ TEST_F_TIMEOUT(parity, perf_evlist_shows_in_our_file_the_attr_we_opened, 600)
 
 	if (variant->defer && !up_kernel_has(PC_FEAT_DEFER_CALLCHAIN))
 		SKIP(return, "kernel lacks defer_callchain");
+	if (variant->needs && !up_kernel_has(variant->needs - 1))
+		SKIP(return, "kernel lacks %s", pc_feature_name(variant->needs - 1));
 	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
 	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
 	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");

@@ -12,9 +12,11 @@ FIXTURE_VARIANT_ADD(parity, d) { .name = "d", .opts = { "-e", "cpu-clock", "-d" 
 FIXTURE_VARIANT_ADD(parity, phys_data) {
 	.name = "phys_data", .opts = { "-e", "cpu-clock", "--phys-data" } };
 FIXTURE_VARIANT_ADD(parity, data_page_size) {
-	.name = "data_page_size", .opts = { "-e", "cpu-clock", "--data-page-size" } };
+	.name = "data_page_size", .opts = { "-e", "cpu-clock", "--data-page-size" },
+	.needs = 1 + PC_FEAT_DATA_PAGE_SIZE };
 FIXTURE_VARIANT_ADD(parity, code_page_size) {
-	.name = "code_page_size", .opts = { "-e", "cpu-clock", "--code-page-size" } };
+	.name = "code_page_size", .opts = { "-e", "cpu-clock", "--code-page-size" },
+	.needs = 1 + PC_FEAT_CODE_PAGE_SIZE };
 FIXTURE_VARIANT_ADD(parity, sample_cpu) {
 	.name = "sample_cpu", .opts = { "-e", "cpu-clock", "--sample-cpu" } };
 FIXTURE_VARIANT_ADD(parity, T) { .name = "T", .opts = { "-e", "cpu-clock", "-T" } };

@@ -9,9 +9,11 @@
 
 /* side band and targets */
 FIXTURE_VARIANT_ADD(parity, namespaces) {
-	.name = "namespaces", .opts = { "-e", "cpu-clock", "--namespaces" } };
+	.name = "namespaces", .opts = { "-e", "cpu-clock", "--namespaces" },
+	.needs = 1 + PC_FEAT_NAMESPACES };
 FIXTURE_VARIANT_ADD(parity, all_cgroups) {
-	.name = "all_cgroups", .opts = { "-e", "cpu-clock", "--all-cgroups" } };
+	.name = "all_cgroups", .opts = { "-e", "cpu-clock", "--all-cgroups" },
+	.needs = 1 + PC_FEAT_CGROUP };
 FIXTURE_VARIANT_ADD(parity, all_user) {
 	.name = "all_user", .opts = { "-e", "cpu-clock", "--all-user" } };
 FIXTURE_VARIANT_ADD(parity, all_kernel) {

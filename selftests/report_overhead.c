@@ -68,7 +68,8 @@ TEST_F(report, children_charge_every_frame_of_the_chain_once)
 	report(_metadata, self, NULL, NULL);
 	EXPECT_NE(NULL, strstr(self->run.out, "# Children      Self  Command"));
 	EXPECT_NE(NULL, strstr(self->run.out,
-			       "   100.00%     0.00%  alpha    [unknown]          [.] 0x0000000000400500\n"))
+			       /* no map: the level of the location before it, as perf */
+			       "   100.00%     0.00%  alpha    [unknown]          [k] 0x0000000000400500\n"))
 		TH_LOG("%s", self->run.out);
 	EXPECT_NE(NULL, strstr(self->run.out,
 			       "    66.67%    66.67%  alpha    [kernel.kallsyms]  [k] 0xffff888000001010\n"));
@@ -78,7 +79,8 @@ TEST_F(report, sort_keys_group_the_rows)
 {
 	report(_metadata, self, "--no-children", "--sort=comm");
 	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead  Command\n"));
-	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  alpha\n")) TH_LOG("%s", self->run.out);
+	/* perf pads a last Command column to its title's width */
+	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  alpha  \n")) TH_LOG("%s", self->run.out);
 	report(_metadata, self, "--no-children", "--sort=dso");
 	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%  [kernel.kallsyms]\n"));
 }
@@ -89,7 +91,7 @@ TEST_F(report, merged_deferred_user_frames_are_children)
 	rt_sample(&self->d, &self->a.attr, 100, 100, RT_SEC, RT_KIP(1), 0xc1);
 	rt_deferred(&self->d, &self->a.attr, 100, 100, RT_SEC + 5, 0xc1, 0x401000, 2);
 	report(_metadata, self, NULL, NULL);
-	EXPECT_NE(NULL, strstr(self->run.out, "[.] 0x0000000000401100\n")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "[k] 0x0000000000401100\n")) TH_LOG("%s", self->run.out);
 	EXPECT_EQ(NULL, strstr(self->run.out, "0x00000000000000c1"));
 }
 

@@ -91,7 +91,9 @@ static char *replay_ex(struct __test_metadata *_metadata, struct pc_run *run, co
 	snprintf(runner, sizeof(runner), "%s/vm/run", src);
 	snprintf(env_console, sizeof(env_console), "PCVM_FAKE_CONSOLE=%s/console.txt", dir);
 	snprintf(env_art, sizeof(env_art), "PCVM_FAKE_ARTIFACTS=%s", artifacts ? artifacts : "");
-	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg", "PERFCHECK_NO_UPSTREAM=1", qemu,
+	/* perf test is part of the upstream suite: only asked for, it runs with it */
+	char *argv[] = { "env", "PERFCHECK_VM_NONCE=" NONCE, "PERFCHECK_VM_ACCEL=tcg",
+			 strcmp(tests, "perf-test") ? "PERFCHECK_NO_UPSTREAM=1" : "PERFCHECK_NO_UPSTREAM=", qemu,
 			 env_console, hang ? "PCVM_FAKE_HANG=1" : "PCVM_FAKE_HANG=", env_art,
 			 runner, "-q", "-j", "2", "--matrix", matrix, "--results", results,
 			 "--static", stat, "--boot-timeout", "5", "--step-timeout", "2",
@@ -427,6 +429,27 @@ TEST_F_TIMEOUT(vm, known_failure_applies_by_kernel_range, 120)
 	EXPECT_STREQ("fail", case_status(self->result, "kernel/watermark_signal:watermark_signal.watermark_signal"));
 	EXPECT_NE(0, self->run.exit_code);
 	free(console);
+}
+
+/* perf test's cases: derived by description, on the case and in its TAP line. */
+TEST_F_TIMEOUT(vm, perf_test_case_needing_a_pmu_is_a_skip_in_result_and_tap, 120)
+{
+	char results[PATH_MAX + 16];
+	char *tap;
+
+	self->result = replay_ex(_metadata, &self->run, self->dir,
+				 HELLO PROBE_OK M "begin perf-test perf-test timeout=900\nTAP version 13\n"
+				 "ok 1 2:Detect openat syscall event\n"
+				 "not ok 2 26:Object code reading\n1..2\n"
+				 M "end perf-test perf-test status=exit:0 elapsed_ms=900\n" ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, FACTS_NO_PMU, PROBE_ALL));
+	EXPECT_STREQ("pass", case_status(self->result, "perf-test/2:Detect openat syscall event"));
+	EXPECT_STREQ("skip", case_status(self->result, "perf-test/26:Object code reading"));
+	EXPECT_EQ(0, strncmp(case_reason(self->result, "perf-test/26:Object code reading"), "no PMU (probe", 13));
+	snprintf(results, sizeof(results), "%s/results", self->dir);
+	tap = slurp(results, "6.1/tap/perf-test.perf-test.tap");
+	EXPECT_NE(NULL, strstr(tap, "ok 2 26:Object code reading # SKIP no PMU (probe)")) TH_LOG("%s", tap);
+	free(tap);
 }
 
 #define MMAP_FAIL M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \

@@ -3,7 +3,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -54,4 +57,29 @@ int pc_read_int_file(const char *path, long *value)
 	if (errno || end == buf)
 		return -EINVAL;
 	return 0;
+}
+
+int pc_user_uid(const char *user, uid_t *uid)
+{
+	FILE *f;
+	struct passwd *pw;
+	char *end;
+	long v = strtol(user, &end, 10);
+	int ret = -ENOENT;
+
+	if (end != user && !*end && v >= 0) {
+		*uid = (uid_t)v;
+		return 0;
+	}
+	f = fopen("/etc/passwd", "re");
+	if (!f)
+		return -ENOENT;
+	while ((pw = fgetpwent(f)))
+		if (!strcmp(pw->pw_name, user)) {
+			*uid = pw->pw_uid;
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
 }

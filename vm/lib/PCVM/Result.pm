@@ -258,6 +258,9 @@ sub derived_skip {
 	return @short ? (join(', ', @short), join('; ', @long)) : ();
 }
 
+# A case's name in its TAP file: after "SUITE/NAME:", or after "perf-test/".
+sub _tap_name { my ($id) = @_; return $id =~ m{^perf-test/(.*)$} ? $1 : $id =~ s/^[^:]*://r }
+
 # A failing case that a known failure names becomes a skip saying so.
 sub apply_known {
 	my ($cases, $tap, $known, $used) = @_;
@@ -270,7 +273,7 @@ sub apply_known {
 		@$c{qw(status reason)} = ('skip', "known failure: $k->[1] ($c->{reason})");
 		$c->{reason} = substr($c->{reason}, 0, 240);
 		# prove and JUnit see it as TAP's expected failure, a TODO
-		(my $case = $c->{id}) =~ s/^[^:]*://;
+		my $case = _tap_name($c->{id});
 		$$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO known failure: $k->[1]/m;
 	}
 }
@@ -282,7 +285,7 @@ sub apply_derived {
 		my ($short, $why) = derived_skip($c->{id}, $rules, $ctx) or next;
 		@$c{qw(status reason)} = ('skip', substr("$why ($c->{reason})", 0, 240));
 		$c->{derived} = JSON::PP::true;
-		(my $case = $c->{id}) =~ s/^[^:]*://;
+		my $case = _tap_name($c->{id});
 		$$tap =~ s/^\s*not ok (\d+ \Q$case\E)(?: #.*)?$/ok $1 # SKIP $short/m;
 	}
 }
@@ -305,7 +308,7 @@ sub apply_retry {
 		}
 		my $first = $c->{reason} // 'failed';
 		@$c{qw(status reason)} = ('flaky', substr("failed, then passed on re-run $attempt: $first", 0, 240));
-		(my $case = $c->{id}) =~ s/^[^:]*://;
+		my $case = _tap_name($c->{id});
 		$$tap =~ s/^(\s*not ok \d+ \Q$case\E)(?: #.*)?$/$1 # TODO flaky: passed on re-run/m
 			or $$tap =~ s/^(not ok - \Q$first\E)$/$1 # TODO flaky: passed on re-run/m;
 		$$tap .= "# flaky: $c->{id} failed, then passed on re-run $attempt\n";

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call-graph trees of report entries and their --stdio layouts.
+ *
+ * Layout facts (perf report --stdio, 6.1): every line starts with a
+ * 12-column margin; a tree whose only shown branch holds the whole entry
+ * starts "|" then "---frame" and its further levels move 3 columns right;
+ * otherwise each branch is a "|" line then "--P%--frame", where each
+ * level is 11 columns ("|" or " ", then 10 spaces) and a level's pipe
+ * ends at its last branch.  Branches are sorted by their share, larger
+ * first; equal shares by the frame's address, descending (perf 6.1 keeps
+ * branches in address order and puts a later equal one first).
+ * The share of a branch is its samples and those of everything below it.
+ */
+#include "reader/callgraph.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symbols.h"
+
+int cg_parse(struct cg_params *p, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(tok, "graph")) {
+			p->mode = CG_GRAPH;
+			p->mode_set = true;
+		} else if (!strcmp(tok, "fractal")) {
+			p->mode = CG_FRACTAL;
+			p->mode_set = true;
+		} else if (!strcmp(tok, "flat")) {
+			p->mode = CG_FLAT;
+			p->mode_set = true;
+		} else if (!strcmp(tok, "folded")) {
+			p->mode = CG_FOLDED;
+			p->mode_set = true;
+		} else if (!strcmp(tok, "none")) {
+			p->mode = CG_NONE;
+			p->mode_set = true;
+		} else if (!strcmp(tok, "caller")) {
+			p->order = CG_CALLER;
+			p->order_set = true;
+		} else if (!strcmp(tok, "callee")) {
+			p->order = CG_CALLEE;
+			p->order_set = true;
+		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
+			/* perf's defaults: frames matched by function, values in percent */
+		} else {
+			v = strtod(tok, &end);
+			if (end == tok || *end || v < 0 || v > 100) {
+				ret = -1;
+				break;
+			}
+			p->min_percent = v;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+void cg_forest_free(struct cg_forest *f)
+{
+	for (uint32_t i = 0; i < f->nr_frames; i++)
+		free(f->frames[i].name);
+	free(f->frames);
+	free(f->frame_hash);
+	free(f->nodes);
+	memset(f, 0, sizeof(*f));
+}
+
+static uint32_t key_hash(const void *sym, const void *dso, uint64_t ip)
+{
+	uint64_t h = sym ? (uint64_t)(uintptr_t)sym : ((uint64_t)(uintptr_t)dso * 31 + ip);
+
+	h *= 0x9E3779B97F4A7C15ULL;
+	return (uint32_t)(h >> 32);
+}
+
+static int rehash(struct cg_forest *f, uint32_t n)
+{
+	uint32_t *h = calloc(n, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	free(f->frame_hash);
+	f->frame_hash = h;
+	f->nr_frame_hash = n;
+	for (uint32_t i = 0; i < f->nr_frames; i++) {
+		struct cg_frame *fr = &f->frames[i];
+		uint32_t b = key_hash(fr->sym, fr->dso, fr->ip) & (n - 1);
+
+		fr->next = h[b];
+		h[b] = i + 1;
+	}
+	return 0;
+}
+
+int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
+{
+	uint64_t ip = k->sym ? 0 : k->ip;
+	const void *dso = k->sym ? NULL : k->dso;
+	uint32_t b;
+	struct cg_frame *fr;
+
+	if (f->nr_frame_hash) {
+		b = key_hash(k->sym, dso, ip) & (f->nr_frame_hash - 1);
+		for (uint32_t i = f->frame_hash[b]; i; i = f->frames[i - 1].next) {
+			fr = &f->frames[i - 1];
+			if (fr->sym == k->sym && fr->dso == dso && fr->ip == ip)
+				return i - 1;
+		}
+	}
+	if (f->nr_frames == f->cap_frames) {
+		uint32_t cap = f->cap_frames ? 2 * f->cap_frames : 1024;
+		struct cg_frame *v = realloc(f->frames, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		f->frames = v;
+		f->cap_frames = cap;
+	}
+	fr = &f->frames[f->nr_frames];
+	memset(fr, 0, sizeof(*fr));
+	fr->sym = k->sym;
+	fr->dso = dso;
+	fr->ip = ip;
+	fr->addr = k->ip;
+	fr->dso_order = k->dso;
+	fr->name = strndup(k->name, k->name_len);
+	if (!fr->name)
+		return -ENOMEM;
+	f->nr_frames++;
+	if (f->nr_frames * 2 > f->nr_frame_hash) {
+		if (rehash(f, f->nr_frame_hash ? 2 * f->nr_frame_hash : 4096))
+			return -ENOMEM;
+	} else {
+		b = key_hash(fr->sym, fr->dso, fr->ip) & (f->nr_frame_hash - 1);
+		fr->next = f->frame_hash[b];
+		f->frame_hash[b] = f->nr_frames;
+	}
+	return f->nr_frames - 1;
+}
+
+static uint32_t node_new(struct cg_forest *f, uint32_t frame)
+{
+	if (f->nr_nodes == f->cap_nodes) {
+		uint32_t cap = f->cap_nodes ? 2 * f->cap_nodes : 4096;
+		struct cg_node *v = realloc(f->nodes, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return 0;
+		f->nodes = v;
+		f->cap_nodes = cap;
+	}
+	memset(&f->nodes[f->nr_nodes], 0, sizeof(f->nodes[0]));
+	f->nodes[f->nr_nodes].frame = frame;
+	return ++f->nr_nodes;
+}
+
+uint32_t cg_tree_new(struct cg_forest *f)
+{
+	return node_new(f, UINT32_MAX);
+}
+
+/* True when the chain ending at node `last` is frames[0..nr) below root. */
+static bool same_chain(const struct cg_forest *f, uint32_t root, uint32_t last,
+		       const uint32_t *frames, size_t nr)
+{
+	uint32_t n = last;
+
+	for (size_t i = nr; i-- > 0;) {
+		if (n == root || f->nodes[n - 1].frame != frames[i])
+			return false;
+		n = f->nodes[n - 1].parent;
+	}
+	return n == root;
+}
+
+int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
+		uint64_t period, uint32_t *last)
+{
+	uint32_t n = root;
+
+	if (*last && same_chain(f, root, *last, frames, nr)) {
+		f->nodes[*last - 1].hit += period;
+		return 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t c, prev = 0;
+
+		for (c = f->nodes[n - 1].child; c; prev = c, c = f->nodes[c - 1].sibling)
+			if (f->nodes[c - 1].frame == frames[i])
+				break;
+		if (!c) {
+			c = node_new(f, frames[i]);
+			if (!c)
+				return -ENOMEM;
+			f->nodes[c - 1].parent = n;
+			f->nodes[c - 1].sibling = f->nodes[n - 1].child;
+			f->nodes[n - 1].child = c;
+			f->nodes[n - 1].nr_children++;
+		} else if (prev) {
+			/* most recently used first: chains repeat */
+			f->nodes[prev - 1].sibling = f->nodes[c - 1].sibling;
+			f->nodes[c - 1].sibling = f->nodes[n - 1].child;
+			f->nodes[n - 1].child = c;
+		}
+		n = c;
+	}
+	f->nodes[n - 1].hit += period;
+	*last = n;
+	return 0;
+}
+
+/* A child is always made after its parent: one pass from the end sums the trees. */
+void cg_forest_finish(struct cg_forest *f)
+{
+	for (uint32_t i = 0; i < f->nr_nodes; i++)
+		f->nodes[i].children_hit = 0;
+	for (uint32_t i = f->nr_nodes; i-- > 0;) {
+		const struct cg_node *n = &f->nodes[i];
+
+		if (n->parent)
+			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
+	}
+}
+
+/* ------------------------------------------------------------ printing */
+
+struct pctx {
+	struct rd_out *o;
+	const struct cg_forest *f;
+	const struct cg_params *p;
+};
+
+static const struct cg_node *N(const struct pctx *c, uint32_t i)
+{
+	return &c->f->nodes[i - 1];
+}
+
+static uint64_t cumul(const struct pctx *c, uint32_t i)
+{
+	return N(c, i)->hit + N(c, i)->children_hit;
+}
+
+/* The last node of the run that starts at i (no branch, no end inside). */
+static uint32_t run_end(const struct pctx *c, uint32_t i)
+{
+	while (!N(c, i)->hit && N(c, i)->nr_children == 1)
+		i = N(c, i)->child;
+	return i;
+}
+
+static const struct pctx *sort_ctx;
+
+/*
+ * perf 6.1 keeps branches ordered by object (the address of its object
+ * record: objects met first are lower, no object lowest), then by symbol
+ * start or, unresolved, by address; equal shares come out highest first.
+ * Our objects' names are allocated as they are met, which gives the same
+ * order; the kernel's name is a constant, below them all.
+ */
+static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
+{
+	uint64_t xa = a->sym ? ((const struct pc_symbol *)a->sym)->start : a->addr;
+	uint64_t xb = b->sym ? ((const struct pc_symbol *)b->sym)->start : b->addr;
+
+	if (a->dso_order != b->dso_order)
+		return (uintptr_t)a->dso_order > (uintptr_t)b->dso_order ? 1 : -1;
+	return (xa > xb) - (xa < xb);
+}
+
+/* Larger share first; equal shares: the higher frame first. */
+static int branch_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t cx = cumul(sort_ctx, x), cy = cumul(sort_ctx, y);
+	const struct cg_frame *fx = &sort_ctx->f->frames[N(sort_ctx, x)->frame];
+	const struct cg_frame *fy = &sort_ctx->f->frames[N(sort_ctx, y)->frame];
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return -frame_order(fx, fy);
+}
+
+/* The branches under node i at or above min_hit, sorted; caller frees. */
+static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, size_t *nr)
+{
+	uint32_t *v = malloc((N(c, i)->nr_children + 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v) {
+		*nr = 0;
+		return NULL;
+	}
+	for (uint32_t k = N(c, i)->child; k; k = N(c, k)->sibling)
+		if (cumul(c, k) >= min_hit && cumul(c, k))
+			v[n++] = k;
+	sort_ctx = c;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), branch_cmp);
+	*nr = n;
+	return v;
+}
+
+static uint64_t level_min(const struct pctx *c, uint32_t parent, uint64_t total)
+{
+	if (c->p->mode == CG_FRACTAL) {
+		double v = (double)N(c, parent)->children_hit * c->p->min_percent / 100.0;
+		uint64_t u = (uint64_t)v;
+
+		return (double)u < v ? u + 1 : u;	/* rounded up */
+	}
+	return (uint64_t)((double)total * (c->p->min_percent / 100.0));
+}
+
+static void margin(const struct pctx *c, int left)
+{
+	rd_out_pad(c->o, "", 12 + left);
+}
+
+static void percent(struct rd_out *o, uint64_t v, uint64_t total)
+{
+	rd_out_printf(o, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+static void graph_line(const struct pctx *c, int depth, uint64_t mask, int left)
+{
+	margin(c, left);
+	for (int i = 0; i < depth; i++)
+		rd_out_str(c->o, (mask >> i) & 1 ? "|          " : "           ");
+	rd_out_char(c->o, '\n');
+}
+
+static void graph_frame(const struct pctx *c, uint64_t value, const char *name, int depth,
+			uint64_t mask, bool first, uint64_t total, int left)
+{
+	margin(c, left);
+	for (int i = 0; i < depth; i++) {
+		rd_out_char(c->o, (mask >> i) & 1 ? '|' : ' ');
+		if (first && i == depth - 1) {
+			rd_out_str(c->o, "--");
+			percent(c->o, value, total);
+			rd_out_str(c->o, "--");
+		} else {
+			rd_out_str(c->o, "          ");
+		}
+	}
+	rd_out_str(c->o, name);
+	rd_out_char(c->o, '\n');
+}
+
+static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total, int depth,
+			  uint64_t mask, int left)
+{
+	uint64_t min_hit = level_min(c, parent, total), remaining = total, new_mask = mask;
+	size_t nr, lines = 0;
+	uint32_t *v = branches(c, parent, min_hit, &nr);
+
+	if (depth >= 63) {
+		free(v);
+		return 0;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		uint32_t first = v[k], last = run_end(c, first), i = first;
+		uint64_t value = cumul(c, first);
+
+		remaining -= value < remaining ? value : remaining;
+		if (k + 1 == nr && (c->p->mode != CG_FRACTAL || !remaining))
+			new_mask &= ~(1ULL << (depth - 1));
+		graph_line(c, depth, mask, left);
+		for (bool head = true;; head = false) {
+			graph_frame(c, value, c->f->frames[N(c, i)->frame].name, depth, new_mask,
+				    head, total, left);
+			lines++;
+			if (i == last)
+				break;
+			i = N(c, i)->child;
+		}
+		lines += graph_level(c, last,
+				     c->p->mode == CG_FRACTAL ? N(c, last)->children_hit : total,
+				     depth + 1, new_mask | (1ULL << depth), left);
+	}
+	if (c->p->mode == CG_FRACTAL && nr && remaining && remaining != total) {
+		/* the rest of the level, with no "|" line before it */
+		new_mask &= ~(1ULL << (depth - 1));
+		graph_frame(c, remaining, c->p->rest_inlined ? "[...] (inlined)" : "[...]", depth,
+			    new_mask, true, total, left);
+		lines++;
+	}
+	free(v);
+	return lines;
+}
+
+static void print_graph(const struct pctx *c, uint32_t root, uint64_t total, uint64_t parent)
+{
+	size_t nr, lines = 0;
+	uint64_t top_total = c->p->mode == CG_FRACTAL ? parent : total;
+	uint32_t *v = branches(c, root, level_min(c, root, total), &nr);
+	int left = 0;
+
+	if (nr == 1 && cumul(c, v[0]) == parent) {
+		uint32_t i = v[0], last = run_end(c, i);
+		bool printed = false;
+
+		for (;; i = N(c, i)->child) {
+			if (i == v[0] && c->p->skip_first) {
+				if (i == last)
+					break;
+				continue;
+			}
+			if (!printed) {
+				margin(c, 0);
+				rd_out_str(c->o, "|\n");
+				margin(c, 0);
+				rd_out_str(c->o, "---");
+				left = 3;
+				printed = true;
+			} else {
+				margin(c, left);
+			}
+			rd_out_str(c->o, c->f->frames[N(c, i)->frame].name);
+			rd_out_char(c->o, '\n');
+			lines++;
+			if (i == last)
+				break;
+		}
+		root = last;
+	}
+	free(v);
+	lines += graph_level(c, root, top_total, 1, 1, left);
+	if (lines)
+		rd_out_char(c->o, '\n');
+}
+
+/* flat and folded: one chain per node where samples end */
+struct chain_end {
+	uint32_t node;
+	uint32_t order;
+	uint64_t hit;
+};
+
+static int end_cmp(const void *a, const void *b)
+{
+	const struct chain_end *x = a, *y = b;
+
+	if (x->hit != y->hit)
+		return x->hit > y->hit ? -1 : 1;
+	/* equal: in perf's insertion order */
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/*
+ * Post-order, children by frame descending (perf's order of a node's
+ * children): perf's insertion order, which it keeps for equal hits.
+ */
+static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
+			struct chain_end **v, size_t *nr, size_t *cap)
+{
+	uint32_t kids[64], *k = kids;
+	size_t nk = 0;
+
+	if (N(c, n)->nr_children > 64) {
+		k = malloc(N(c, n)->nr_children * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+	}
+	for (uint32_t i = N(c, n)->child; i; i = N(c, i)->sibling)
+		k[nk++] = i;
+	sort_ctx = c;
+	for (size_t i = 1; i < nk; i++)
+		for (size_t j = i; j > 0; j--) {
+			const struct cg_frame *a = &c->f->frames[N(c, k[j - 1])->frame];
+			const struct cg_frame *b = &c->f->frames[N(c, k[j])->frame];
+			int r = -frame_order(a, b);
+			uint32_t t;
+
+			if (r <= 0)
+				break;
+			t = k[j];
+			k[j] = k[j - 1];
+			k[j - 1] = t;
+		}
+	for (size_t i = 0; i < nk; i++)
+		if (collect_ends(c, k[i], min_hit, v, nr, cap)) {
+			if (k != kids)
+				free(k);
+			return -ENOMEM;
+		}
+	if (k != kids)
+		free(k);
+	if (N(c, n)->frame != UINT32_MAX && N(c, n)->hit && N(c, n)->hit >= min_hit) {
+		if (*nr == *cap) {
+			size_t nc = *cap ? 2 * *cap : 64;
+			struct chain_end *nv = realloc(*v, nc * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+			*cap = nc;
+		}
+		(*v)[*nr].node = n;
+		(*v)[*nr].order = (uint32_t)*nr;
+		(*v)[*nr].hit = N(c, n)->hit;
+		(*nr)++;
+	}
+	return 0;
+}
+
+/* The nodes from below the tree's root down to node n, by the parent links. */
+static bool path_to(const struct pctx *c, uint32_t root, uint32_t n, uint32_t *path,
+		    size_t *len, size_t max)
+{
+	size_t k = 0;
+
+	for (uint32_t i = n; i && i != root; i = N(c, i)->parent) {
+		if (k == max)
+			return false;
+		path[k++] = i;
+	}
+	for (size_t i = 0; i < k / 2; i++) {
+		uint32_t t = path[i];
+
+		path[i] = path[k - 1 - i];
+		path[k - 1 - i] = t;
+	}
+	*len = k;
+	return true;
+}
+
+static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
+{
+	struct chain_end *v = NULL;
+	size_t nr = 0, cap = 0;
+	uint64_t min_hit = (uint64_t)((double)total * (c->p->min_percent / 100.0));
+	uint32_t path[1024];
+
+	if (collect_ends(c, root, min_hit, &v, &nr, &cap)) {
+		free(v);
+		return;
+	}
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), end_cmp);
+	for (size_t k = 0; k < nr; k++) {
+		size_t len = 0;
+
+		if (!path_to(c, root, v[k].node, path, &len, sizeof(path) / sizeof(path[0])))
+			continue;
+		if (c->p->mode == CG_FOLDED) {
+			percent(c->o, v[k].hit, total);
+			rd_out_char(c->o, ' ');
+			for (size_t i = 0; i < len; i++) {
+				if (i)
+					rd_out_char(c->o, ';');
+				rd_out_str(c->o, c->f->frames[N(c, path[i])->frame].name);
+			}
+			rd_out_char(c->o, '\n');
+			continue;
+		}
+		rd_out_str(c->o, "           ");
+		percent(c->o, cumul(c, v[k].node), total);
+		rd_out_char(c->o, '\n');
+		for (size_t i = 0; i < len; i++) {
+			rd_out_str(c->o, "                ");
+			rd_out_str(c->o, c->f->frames[N(c, path[i])->frame].name);
+			rd_out_char(c->o, '\n');
+		}
+		rd_out_char(c->o, '\n');
+	}
+	free(v);
+}
+
+void cg_print(struct rd_out *o, const struct cg_forest *f, uint32_t root,
+	      const struct cg_params *p, uint64_t total, uint64_t parent)
+{
+	struct pctx c = { .o = o, .f = f, .p = p };
+
+	if (!root)
+		return;
+	switch (p->mode) {
+	case CG_GRAPH:
+	case CG_FRACTAL:
+		print_graph(&c, root, total, parent);
+		break;
+	case CG_FLAT:
+	case CG_FOLDED:
+		print_flat(&c, root, total);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf report's call graphs: each report entry owns a tree of the chains
+ * of its samples (a trie of frames; a run of frames without a branch or an
+ * end is what perf shows as one node), printed in perf's --stdio layouts:
+ * graph (percent of the event's total), fractal (percent of the parent),
+ * flat and folded.  Frames are matched by function (perf's default key):
+ * the same symbol, else the same object and address.
+ */
+#ifndef PERFCHECK_READER_CALLGRAPH_H
+#define PERFCHECK_READER_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/out.h"
+
+enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
+enum cg_order { CG_CALLER, CG_CALLEE };
+
+struct cg_params {
+	enum cg_mode mode;
+	enum cg_order order;
+	double min_percent;	/* chains below this share are not shown */
+	bool mode_set, order_set;	/* given by -g (else perf's defaults) */
+	/*
+	 * perf 6.1 names the rest of a fractal level "[...]", with " (inlined)"
+	 * after it in its Self-only report (a flag it never sets, read as set).
+	 */
+	bool rest_inlined;
+	/* -s starting with "sym": a single-branch graph leaves out its first frame */
+	bool skip_first;
+};
+
+/* -g/--call-graph "graph,0.5,caller,function,percent" and its prefixes; 0 or -1. */
+int cg_parse(struct cg_params *p, const char *spec);
+
+/* One frame as the call graph names it; identity is (sym, dso, ip). */
+struct cg_frame_key {
+	const void *sym;	/* the symbol (struct pc_symbol), NULL when unresolved */
+	const void *dso;	/* the object (compared for unresolved frames) */
+	uint64_t ip;
+	const char *name;	/* shown: symbol name, else the address */
+	size_t name_len;
+};
+
+struct cg_frame {
+	const void *sym, *dso;
+	uint64_t ip;
+	uint64_t addr;		/* the first address seen: orders equal shares */
+	const void *dso_order;	/* the object, also for resolved frames */
+	char *name;
+	uint32_t next;		/* hash chain (index + 1) */
+};
+
+struct cg_node {
+	uint32_t frame;
+	uint32_t parent;	/* index + 1, 0 for a root */
+	uint32_t child;		/* first child (index + 1), 0 when none */
+	uint32_t sibling;	/* next sibling (index + 1) */
+	uint32_t nr_children;
+	uint64_t hit;		/* samples whose chain ends here */
+	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
+};
+
+/* The frames and nodes of every entry's tree; indices, never pointers. */
+struct cg_forest {
+	struct cg_frame *frames;
+	uint32_t nr_frames, cap_frames;
+	uint32_t *frame_hash;	/* index + 1 */
+	uint32_t nr_frame_hash;
+	struct cg_node *nodes;
+	uint32_t nr_nodes, cap_nodes;
+};
+
+void cg_forest_free(struct cg_forest *f);
+/* The frame index of a key, added when new; -ENOMEM. */
+int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k);
+/* A new empty tree: its root's index + 1 (0 on ENOMEM). */
+uint32_t cg_tree_new(struct cg_forest *f);
+/*
+ * Appends one chain of frame indices (in the tree's order).  *last is the
+ * node the previous chain of this tree ended at (0: none), and is set to
+ * this one's: a chain equal to the previous one costs a walk up, not down.
+ */
+int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
+		uint64_t period, uint32_t *last);
+/* Sums each node's children_hit; call once after the last cg_tree_add. */
+void cg_forest_finish(struct cg_forest *f);
+
+/*
+ * Prints the tree of one entry.  total: the event's total period; parent:
+ * the entry's own period (its Children value when children are shown).
+ */
+void cg_print(struct rd_out *o, const struct cg_forest *f, uint32_t root,
+	      const struct cg_params *p, uint64_t total, uint64_t parent);
+
+#endif

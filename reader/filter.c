@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "reader/filter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rd_filter_list(struct rd_list *l, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(l->v, (l->nr + 1) * sizeof(*v));
+
+		if (!v || !(v[l->nr] = strdup(tok))) {
+			if (v)
+				l->v = v;
+			free(copy);
+			return -1;
+		}
+		l->v = v;
+		l->nr++;
+	}
+	free(copy);
+	return l->nr ? 0 : -1;
+}
+
+/* "1,3,5" or with ranges "0-2,4" (cpus) */
+int rd_filter_numbers(int64_t *v, size_t *nr, const char *spec, bool ranges)
+{
+	const char *p = spec;
+
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -1;
+		b = a;
+		if (ranges && *end == '-') {
+			p = end + 1;
+			b = strtoll(p, &end, 10);
+			if (end == p || b < a)
+				return -1;
+		}
+		for (long long x = a; x <= b; x++) {
+			if (*nr == RD_FILTER_MAX)
+				return -1;
+			v[(*nr)++] = x;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		p = end;
+	}
+	return *nr ? 0 : -1;
+}
+
+/* "SEC[.FRACTION]" to ns; an empty text is 0 (open). */
+static int parse_sec(const char *s, size_t n, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0, digits = 0;
+
+	*ns = 0;
+	if (!n)
+		return 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (digits < 9) {
+				frac = frac * 10 + (uint64_t)(s[i] - '0');
+				digits++;
+			}
+	}
+	if (i != n || sec > UINT64_MAX / 1000000000ULL)
+		return -1;
+	while (digits++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+static int parse_pct(const char *s, size_t n, double *v)
+{
+	char buf[32], *end;
+
+	if (!n || n >= sizeof(buf) || s[n - 1] != '%')
+		return -1;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	*v = strtod(buf, &end);
+	if (end == buf || *end || *v < 0 || *v > 100)
+		return -1;
+	*v /= 100.0;
+	return 0;
+}
+
+static int percent_item(struct rd_filter *f, const char *s, size_t n)
+{
+	const char *slash = memchr(s, '/', n), *dash = memchr(s, '-', n);
+	struct rd_time_range *r = &f->times[f->nr_times];
+	double a, b;
+
+	if (slash) {
+		char buf[16], *end;
+		long k;
+
+		if (parse_pct(s, (size_t)(slash - s), &a) || (size_t)(s + n - slash) >= sizeof(buf))
+			return -1;
+		memcpy(buf, slash + 1, (size_t)(s + n - slash - 1));
+		buf[s + n - slash - 1] = '\0';
+		k = strtol(buf, &end, 10);
+		if (end == buf || *end || k < 1 || a <= 0 || a * (double)k > 1.0 + 1e-9)
+			return -1;
+		r->pstart = a * (double)(k - 1);
+		r->pend = a * (double)k;
+	} else if (dash) {
+		if (parse_pct(s, (size_t)(dash - s), &a) ||
+		    parse_pct(dash + 1, (size_t)(s + n - dash - 1), &b) || b < a)
+			return -1;
+		r->pstart = a;
+		r->pend = b;
+	} else {
+		return -1;
+	}
+	r->percent = true;
+	f->has_percent = true;
+	f->nr_times++;
+	return 0;
+}
+
+int rd_filter_time(struct rd_filter *f, const char *spec)
+{
+	size_t n = strlen(spec);
+
+	f->any = true;
+	if (memchr(spec, '%', n)) {
+		const char *p = spec;
+
+		while (*p) {
+			size_t len = strcspn(p, ",");
+
+			if (f->nr_times == RD_FILTER_MAX || percent_item(f, p, len))
+				return -1;
+			p += len;
+			if (*p == ',')
+				p++;
+		}
+		return f->nr_times ? 0 : -1;
+	} else {
+		const char *comma = strchr(spec, ',');
+		struct rd_time_range *r = &f->times[f->nr_times];
+
+		if (!comma || f->nr_times == RD_FILTER_MAX)
+			return -1;
+		if (parse_sec(spec, (size_t)(comma - spec), &r->start) ||
+		    parse_sec(comma + 1, strlen(comma + 1), &r->end))
+			return -1;
+		if (r->end && r->start > r->end)
+			return -1;
+		f->nr_times++;
+	}
+	return 0;
+}
+
+void rd_filter_time_resolve(struct rd_filter *f, uint64_t first, uint64_t last)
+{
+	double total = (double)(last - first);
+
+	for (size_t i = 0; i < f->nr_times; i++) {
+		struct rd_time_range *r = &f->times[i];
+
+		if (!r->percent)
+			continue;
+		r->start = first + (uint64_t)(r->pstart * total + 0.5);
+		r->end = first + (uint64_t)(r->pend * total + 0.5);
+		/* a slice ends before the next begins */
+		if (r->pend < 1.0 && r->end > r->start)
+			r->end--;
+		if (!r->start)
+			r->start = 1;
+	}
+}
+
+void rd_filter_free(struct rd_filter *f)
+{
+	struct rd_list *lists[] = { &f->comms, &f->dsos, &f->syms };
+
+	for (size_t i = 0; i < 3; i++) {
+		for (size_t j = 0; j < lists[i]->nr; j++)
+			free(lists[i]->v[j]);
+		free(lists[i]->v);
+		lists[i]->v = NULL;
+		lists[i]->nr = 0;
+	}
+}
+
+bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (strlen(l->v[i]) == len && !memcmp(l->v[i], s, len))
+			return true;
+	return false;
+}
+
+bool rd_filter_in_numbers(const int64_t *v, size_t nr, int64_t x)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+bool rd_filter_time_ok(const struct rd_filter *f, uint64_t t)
+{
+	if (!f->nr_times)
+		return true;
+	for (size_t i = 0; i < f->nr_times; i++) {
+		const struct rd_time_range *r = &f->times[i];
+
+		if ((!r->start || t >= r->start) && (!r->end || t <= r->end))
+			return true;
+	}
+	return false;
+}

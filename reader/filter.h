@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf script's sample filters: --comms, --pid, --tid, -C/--cpu, --dsos,
+ * -S/--symbols (comma lists) and --time (absolute "start,end" in seconds,
+ * either side open, or percent slices of the recording: "10%/2",
+ * "0%-10%,50%-60%").  A sample is shown when it passes every filter given.
+ */
+#ifndef PERFCHECK_READER_FILTER_H
+#define PERFCHECK_READER_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RD_FILTER_MAX 64
+
+struct rd_time_range {
+	uint64_t start, end;	/* ns; 0 = open */
+	double pstart, pend;	/* percent form: fractions of the recording */
+	bool percent;
+};
+
+struct rd_list {
+	char **v;
+	size_t nr;
+};
+
+struct rd_filter {
+	struct rd_list comms, dsos, syms;
+	int64_t pids[RD_FILTER_MAX], tids[RD_FILTER_MAX], cpus[RD_FILTER_MAX];
+	size_t nr_pids, nr_tids, nr_cpus;
+	struct rd_time_range times[RD_FILTER_MAX];
+	size_t nr_times;
+	bool has_percent;
+	bool any;		/* some filter given */
+};
+
+/* Each returns 0, or -1 when the text is not of the option's form. */
+int rd_filter_list(struct rd_list *l, const char *spec);
+int rd_filter_numbers(int64_t *v, size_t *nr, const char *spec, bool ranges);
+int rd_filter_time(struct rd_filter *f, const char *spec);
+/* Percent ranges become times once the recording's first and last sample are known. */
+void rd_filter_time_resolve(struct rd_filter *f, uint64_t first, uint64_t last);
+void rd_filter_free(struct rd_filter *f);
+
+bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len);
+bool rd_filter_in_numbers(const int64_t *v, size_t nr, int64_t x);
+bool rd_filter_time_ok(const struct rd_filter *f, uint64_t t);
+
+#endif

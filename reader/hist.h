@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A row of perfcheck report (one per distinct sort key within an event)
+ * and the order perf gives the rows.
+ */
+#ifndef PERFCHECK_READER_HIST_H
+#define PERFCHECK_READER_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/sortkeys.h"
+
+struct entry {
+	char *key;		/* sortkeys.c: the order part and the text of each key */
+	size_t key_len;
+	uint64_t self, children, nr_samples;
+	uint64_t stamp;		/* last sample that charged children */
+	uint32_t tree;		/* callgraph root (index + 1), 0 when none */
+	uint32_t max_depth;	/* longest chain appended to the tree */
+	uint32_t last;		/* the tree's node the previous chain ended at */
+	/* what the keys compare, from the entry's first sample */
+	char *comm;
+	const char *thread_comm;	/* its thread's command, as it is at the end */
+	uint32_t tid;
+	int32_t cpu;
+	uint64_t seq;		/* creation order */
+	char level;		/* 'k' or '.', of the frame that made the row */
+	const struct pc_symbol *sym;
+	const char *dso;	/* short name, NULL when no map */
+	size_t dso_len;
+	uint64_t ip;		/* perf's he->ip: the shown address of an unresolved frame */
+	struct entry *next;
+};
+
+struct hist_order {
+	const struct sk_list *keys;
+	bool children;		/* Children first */
+	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
+	bool caller;		/* caller order */
+};
+
+/* Sorts v[0..n) into perf's output order; -ENOMEM. */
+int hist_order(struct entry **v, size_t n, const struct hist_order *o);
+
+#endif

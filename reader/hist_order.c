@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report's row order, reproduced step by step, because its output
+ * comparator is not a total order: for rows of equal Children of the same
+ * thread (with call graphs shown) it puts the deeper tree first, and for
+ * other pairs it falls through to Self and the keys; so the order depends
+ * on which rows meet.  perf (6.1):
+ *
+ *  1. keeps the rows in a tree ordered by the keys' "collapse" comparison
+ *     (command, object, symbol: by name, a missing object or symbol last,
+ *     symbols by start address, unresolved ones by address);
+ *  2. walks that tree in order and inserts each row into a red-black tree,
+ *     going left where the row sorts before the node, right otherwise
+ *     (Children, the depth rule, Self, then command and object by name, a
+ *     symbol by name with unresolved ones after resolved and equal among
+ *     themselves);
+ *  3. prints that tree in order.
+ *
+ * A red-black tree with the classic insertion (the kernel's rbtree) gives
+ * the same shape for the same insertions, so the same order.
+ */
+#include "reader/hist.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int strn_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+
+	return c ? c : (al > bl) - (al < bl);
+}
+
+static int sign64(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/* 1 when a's object name sorts first, missing objects last */
+static int dso_asc(const struct entry *a, const struct entry *b)
+{
+	if (!a->dso || !b->dso)
+		return !a->dso && !b->dso ? 0 : (!a->dso ? -1 : 1);
+	return -sign64(strn_cmp(a->dso, a->dso_len, b->dso, b->dso_len));
+}
+
+/* srcline: by its text, ascending */
+static int srcline_before(const struct entry *a, const struct entry *b, int col)
+{
+	char x[512], y[512];
+
+	return -sign64(strcmp(sk_text(a->key, a->key_len, col, '.', "", x, sizeof(x)),
+			      sk_text(b->key, b->key_len, col, '.', "", y, sizeof(y))));
+}
+
+/*
+ * Step 1: positive when a comes before b.  perf's collapse comparisons:
+ * comm and srcline by name, pid by tid, cpu by number, objects by name,
+ * symbols by object then start (end) address, unresolved last and by
+ * address (a wrapped 64-bit difference, as perf computes it).
+ */
+static int collapse_before(const struct entry *a, const struct entry *b,
+			   const struct sk_list *keys)
+{
+	int c = 0;
+
+	for (int i = 0; i < keys->nr && !c; i++) {
+		switch (keys->keys[i]) {
+		case SK_COMM:
+			c = -sign64(strcmp(a->comm, b->comm));
+			break;
+		case SK_PID:
+		case SK_TID:
+			c = sign64((int64_t)b->tid - (int64_t)a->tid);
+			break;
+		case SK_CPU:
+			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
+			break;
+		case SK_DSO:
+			c = dso_asc(a, b);
+			break;
+		case SK_SYM:
+		case SK_SYMOFF:
+			if (!a->sym && !b->sym) {
+				c = sign64((int64_t)(b->ip - a->ip));
+				break;
+			}
+			c = dso_asc(a, b);
+			if (c)
+				break;
+			if (!a->sym || !b->sym) {
+				c = !a->sym ? -1 : 1;
+				break;
+			}
+			if (a->sym == b->sym)
+				c = 0;
+			else if (a->sym->start != b->sym->start)
+				c = sign64((int64_t)(b->sym->start - a->sym->start));
+			else
+				c = sign64((int64_t)(b->sym->end - a->sym->end));
+			if (!c && keys->keys[i] == SK_SYMOFF)
+				c = sign64((int64_t)(b->ip - a->ip));
+			break;
+		case SK_SRCLINE:
+			c = srcline_before(a, b, i);
+			break;
+		default:
+			break;
+		}
+	}
+	if (!c) {
+		/* what perf keeps apart but the comparisons above do not order */
+		c = -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
+	}
+	return c;
+}
+
+static int field_cmp(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Step 2: positive when the new row a goes left of the node b. */
+static int output_sort(const struct entry *a, const struct entry *b, const struct hist_order *o)
+{
+	int c;
+
+	if (o->children) {
+		c = field_cmp(a->children, b->children);
+		if (c)
+			return c;
+		if (o->graphs && a->tid == b->tid) {
+			int64_t d = (int64_t)b->max_depth - (int64_t)a->max_depth;
+
+			if (o->caller)
+				d = -d;
+			if (d)
+				return sign64(d);
+		}
+	}
+	c = field_cmp(a->self, b->self);
+	if (c)
+		return c;
+	if (o->keys->samples) {
+		c = field_cmp(a->nr_samples, b->nr_samples);
+		if (c)
+			return c;
+	}
+	for (int i = 0; i < o->keys->nr; i++) {
+		switch (o->keys->keys[i]) {
+		case SK_COMM:
+			c = -sign64(strcmp(a->comm, b->comm));
+			break;
+		case SK_PID:
+		case SK_TID:
+			c = sign64((int64_t)b->tid - (int64_t)a->tid);
+			break;
+		case SK_CPU:
+			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
+			break;
+		case SK_DSO:
+			c = dso_asc(a, b);
+			break;
+		case SK_SYM:
+		case SK_SYMOFF:
+			if (!a->sym || !b->sym)
+				c = !a->sym && !b->sym ? 0 : (!a->sym ? -1 : 1);
+			else
+				c = -sign64(strcmp(a->sym->name, b->sym->name));
+			break;
+		case SK_SRCLINE:
+			c = srcline_before(a, b, i);
+			break;
+		default:
+			c = 0;
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------ a red-black tree of indices */
+
+struct rb {
+	uint32_t *left, *right, *parent;	/* index + 1, 0 = none */
+	uint8_t *red;
+	uint32_t root;
+};
+
+#define L(i) t->left[(i) - 1]
+#define R(i) t->right[(i) - 1]
+#define P(i) t->parent[(i) - 1]
+#define RED(i) ((i) && t->red[(i) - 1])
+
+static void rotate_left(struct rb *t, uint32_t x)
+{
+	uint32_t y = R(x);
+
+	R(x) = L(y);
+	if (L(y))
+		P(L(y)) = x;
+	P(y) = P(x);
+	if (!P(x))
+		t->root = y;
+	else if (x == L(P(x)))
+		L(P(x)) = y;
+	else
+		R(P(x)) = y;
+	L(y) = x;
+	P(x) = y;
+}
+
+static void rotate_right(struct rb *t, uint32_t x)
+{
+	uint32_t y = L(x);
+
+	L(x) = R(y);
+	if (R(y))
+		P(R(y)) = x;
+	P(y) = P(x);
+	if (!P(x))
+		t->root = y;
+	else if (x == R(P(x)))
+		R(P(x)) = y;
+	else
+		L(P(x)) = y;
+	R(y) = x;
+	P(x) = y;
+}
+
+static void insert_fixup(struct rb *t, uint32_t z)
+{
+	while (RED(P(z))) {
+		uint32_t p = P(z), g = P(p), u;
+
+		if (p == L(g)) {
+			u = R(g);
+			if (RED(u)) {
+				t->red[p - 1] = 0;
+				t->red[u - 1] = 0;
+				t->red[g - 1] = 1;
+				z = g;
+				continue;
+			}
+			if (z == R(p)) {
+				z = p;
+				rotate_left(t, z);
+				p = P(z);
+			}
+			t->red[p - 1] = 0;
+			t->red[g - 1] = 1;
+			rotate_right(t, g);
+		} else {
+			u = L(g);
+			if (RED(u)) {
+				t->red[p - 1] = 0;
+				t->red[u - 1] = 0;
+				t->red[g - 1] = 1;
+				z = g;
+				continue;
+			}
+			if (z == L(p)) {
+				z = p;
+				rotate_right(t, z);
+				p = P(z);
+			}
+			t->red[p - 1] = 0;
+			t->red[g - 1] = 1;
+			rotate_left(t, g);
+		}
+	}
+	t->red[t->root - 1] = 0;
+}
+
+typedef bool (*goes_left_fn)(const struct entry *new, const struct entry *node,
+			     const struct hist_order *o);
+
+/* Inserts in[0..n) in turn into a red-black tree; writes its in-order walk to out. */
+static int rb_walk(struct entry **in, size_t n, goes_left_fn left_of,
+		   const struct hist_order *o, struct entry **out)
+{
+	struct rb tree = { 0 }, *t = &tree;
+	uint32_t *stack = malloc(n * sizeof(*stack));
+	size_t k = 0, sp = 0;
+	uint32_t cur;
+	int ret = -ENOMEM;
+
+	t->left = calloc(n, sizeof(uint32_t));
+	t->right = calloc(n, sizeof(uint32_t));
+	t->parent = calloc(n, sizeof(uint32_t));
+	t->red = calloc(n, 1);
+	if (!stack || !t->left || !t->right || !t->parent || !t->red)
+		goto out;
+	for (uint32_t i = 1; i <= n; i++) {
+		uint32_t parent = 0;
+		bool left = false;
+
+		for (cur = t->root; cur; cur = left ? L(cur) : R(cur)) {
+			parent = cur;
+			left = left_of(in[i - 1], in[cur - 1], o);
+		}
+		P(i) = parent;
+		t->red[i - 1] = 1;
+		if (!parent)
+			t->root = i;
+		else if (left)
+			L(parent) = i;
+		else
+			R(parent) = i;
+		insert_fixup(t, i);
+	}
+	for (cur = t->root; cur || sp;) {
+		while (cur) {
+			stack[sp++] = cur;
+			cur = L(cur);
+		}
+		cur = stack[--sp];
+		out[k++] = in[cur - 1];
+		cur = R(cur);
+	}
+	ret = 0;
+out:
+	free(t->left);
+	free(t->right);
+	free(t->parent);
+	free(t->red);
+	free(stack);
+	return ret;
+}
+
+/* perf's input and collapse trees: a new row goes left where the node compares below 0 */
+static bool collapse_left(const struct entry *new, const struct entry *node,
+			  const struct hist_order *o)
+{
+	return collapse_before(node, new, o->keys) < 0;
+}
+
+/* perf's output tree: a new row goes left where it sorts above the node */
+static bool output_left(const struct entry *new, const struct entry *node,
+			const struct hist_order *o)
+{
+	return output_sort(new, node, o) > 0;
+}
+
+static int seq_cmp(const void *x, const void *y)
+{
+	const struct entry *a = *(struct entry *const *)x, *b = *(struct entry *const *)y;
+
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+int hist_order(struct entry **v, size_t n, const struct hist_order *o)
+{
+	struct entry **a, **b;
+	int ret = -ENOMEM;
+
+	if (n < 2)
+		return 0;
+	if (n > UINT32_MAX - 1)
+		return -E2BIG;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b)
+		goto out;
+	/* rows as perf made them (sample order), into its input tree, */
+	memcpy(a, v, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), seq_cmp);
+	ret = rb_walk(a, n, collapse_left, o, b);
+	/* then its collapse tree, then its output tree */
+	if (!ret)
+		ret = rb_walk(b, n, collapse_left, o, a);
+	if (!ret)
+		ret = rb_walk(a, n, output_left, o, v);
+out:
+	free(a);
+	free(b);
+	return ret;
+}

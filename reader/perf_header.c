@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf's header listing (perf report --header-only, perf script --header):
+ * the file's own numbers, then each feature present in bit order, the
+ * topology-like ones only named ("info available"), then the features
+ * absent.  Features perf 6.1 prints nothing for (BUILD_ID, BPF_*, empty
+ * PMU_CAPS) print nothing here either.
+ */
+#include "reader/perf_header.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attr/attr.h"
+
+#define LAST_6_1_FEATURE 31	/* HEADER_PMU_CAPS: the last bit perf 6.1 knows */
+
+static int print_arg(const char *arg, void *ctx)
+{
+	rd_out_printf(ctx, "%s ", arg);
+	return 0;
+}
+
+static int desc_field(const char *name, const char *value, void *ctx)
+{
+	rd_out_printf(ctx, ", %s = %s", name, value);
+	return 0;
+}
+
+static void event_desc(struct rd_out *o, const struct pd_reader *r)
+{
+	for (uint32_t i = 0; i < r->nr_evsels; i++) {
+		const struct pd_evsel *e = &r->evsels[i];
+
+		rd_out_printf(o, "# event : name = %s, ", e->name ? e->name : "");
+		if (e->nr_ids) {
+			rd_out_str(o, ", id = {");
+			for (uint32_t j = 0; j < e->nr_ids; j++)
+				rd_out_printf(o, "%s %llu", j ? "," : "",
+					      (unsigned long long)e->ids[j]);
+			rd_out_str(o, " }");
+		}
+		pc_attr_for_each_field(e->attr.bytes, e->attr.attr.size, desc_field, o);
+		rd_out_char(o, '\n');
+	}
+}
+
+/* PMU_MAPPINGS: u32 count, then (u32 type, u32 len, name[len]) each */
+static void pmu_mappings(struct rd_out *o, const uint8_t *p, size_t size)
+{
+	uint32_t nr, type, len;
+	size_t off = 4;
+
+	if (size < 4)
+		return;
+	memcpy(&nr, p, 4);
+	rd_out_str(o, "# pmu mappings: ");
+	for (uint32_t i = 0; i < nr; i++) {
+		if (off + 8 > size)
+			break;
+		memcpy(&type, p + off, 4);
+		memcpy(&len, p + off + 4, 4);
+		off += 8;
+		if (len > size - off)
+			break;
+		rd_out_printf(o, "%s%.*s = %u", i ? ", " : "", (int)strnlen((const char *)p + off, len),
+			      (const char *)p + off, type);
+		off += len;
+	}
+	rd_out_char(o, '\n');
+}
+
+static void timestamp(struct rd_out *o, const char *what, uint64_t ns)
+{
+	rd_out_printf(o, "# %s : %llu.%06llu\n", what, (unsigned long long)(ns / 1000000000ULL),
+		      (unsigned long long)(ns % 1000000000ULL / 1000));
+}
+
+static void feature(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *data,
+		    size_t size)
+{
+	static const char *const strings[] = {
+		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
+		[PD_FEAT_VERSION] = "perf version", [PD_FEAT_ARCH] = "arch",
+		[PD_FEAT_CPUDESC] = "cpudesc", [PD_FEAT_CPUID] = "cpuid",
+	};
+	char buf[1024];
+	uint32_t avail, online;
+	uint64_t v[2];
+
+	switch (f) {
+	case PD_FEAT_HOSTNAME:
+	case PD_FEAT_OSRELEASE:
+	case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH:
+	case PD_FEAT_CPUDESC:
+	case PD_FEAT_CPUID:
+		if (!pd_reader_feature_string(r, f, buf, sizeof(buf), NULL))
+			rd_out_printf(o, "# %s : %s\n", strings[f], buf);
+		break;
+	case PD_FEAT_NRCPUS:
+		if (!pd_reader_nrcpus(r, &avail, &online, NULL))
+			rd_out_printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n", online, avail);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		if (size >= 8) {
+			memcpy(v, data, 8);
+			rd_out_printf(o, "# total memory : %llu kB\n", (unsigned long long)v[0]);
+		}
+		break;
+	case PD_FEAT_CMDLINE:
+		rd_out_str(o, "# cmdline : ");
+		pd_reader_cmdline(r, print_arg, o, NULL);
+		rd_out_char(o, '\n');
+		break;
+	case PD_FEAT_EVENT_DESC:
+		event_desc(o, r);
+		break;
+	case PD_FEAT_CPU_TOPOLOGY:
+	case PD_FEAT_NUMA_TOPOLOGY:
+	case PD_FEAT_CACHE:
+	case PD_FEAT_MEM_TOPOLOGY:
+		rd_out_printf(o, "# %s info available, use -I to display\n", pd_feature_name(f));
+		break;
+	case PD_FEAT_BRANCH_STACK:
+		rd_out_str(o, "# contains samples with branch stack\n");
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		pmu_mappings(o, data, size);
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		if (size >= 16) {
+			memcpy(v, data, 16);
+			timestamp(o, "time of first sample", v[0]);
+			timestamp(o, "time of last sample", v[1]);
+			rd_out_printf(o, "# sample duration : %10.3f ms\n",
+				      (double)(v[1] - v[0]) / 1e6);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
+{
+	const struct pd_reader *r = &s->r;
+	struct stat st;
+	char when[64] = "";
+	int missing = 0;
+
+	(void)err;
+	rd_out_str(o, "# ========\n");
+	if (!stat(r->path, &st) || !fstat(STDIN_FILENO, &st)) {
+		ctime_r(&st.st_mtime, when);
+		when[strcspn(when, "\n")] = '\0';
+	}
+	/* a pipe: perf 6.1 shows zeros and no features */
+	if (r->pipe_format) {
+		rd_out_printf(o, "# captured on    : %s\n", when);
+		rd_out_str(o, "# header version : 1\n# data offset    : 0\n# data size      : 0\n"
+			      "# feat offset    : 0\n# ========\n#\n");
+		return 0;
+	}
+	{
+		rd_out_printf(o, "# captured on    : %s\n", when);
+		rd_out_str(o, "# header version : 1\n");
+		rd_out_printf(o, "# data offset    : %llu\n", (unsigned long long)r->data_start);
+		rd_out_printf(o, "# data size      : %llu\n",
+			      (unsigned long long)(r->data_end - r->data_start));
+		rd_out_printf(o, "# feat offset    : %llu\n", (unsigned long long)r->data_end);
+	}
+	for (int f = 1; f < PD_FEAT_BITS; f++) {
+		const void *data;
+		size_t size;
+
+		if (!pd_reader_feature(r, f, &data, &size))
+			feature(o, r, f, data, size);
+	}
+	for (int f = 1; f <= LAST_6_1_FEATURE; f++) {
+		const void *data;
+		size_t size;
+
+		if (!pd_reader_feature(r, f, &data, &size) || !pd_feature_name(f))
+			continue;
+		if (!missing++)
+			rd_out_str(o, "# missing features: ");
+		rd_out_printf(o, "%s ", pd_feature_name(f));
+	}
+	if (missing)
+		rd_out_char(o, '\n');
+	rd_out_str(o, "# ========\n#\n");
+	return 0;
+}

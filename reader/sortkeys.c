@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sort keys of perfcheck report.  Order of rows of equal overhead, as perf
+ * 6.1 gives it: by the keys in turn, commands and objects by name
+ * ascending (frames without an object last), symbols by name ascending,
+ * then unresolved ones by address ascending; pid, tid and cpu by number.
+ * Each key part below is built so that comparing the bytes gives that
+ * order: the part, '\x1f', the shown text, '\x1e'.
+ */
+#include "reader/sortkeys.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[SK_NR] = {
+	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
+	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
+};
+
+static const char *const titles[SK_NR] = {
+	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
+	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
+	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol",
+};
+
+const char *sk_names(void)
+{
+	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,overhead,period,sample";
+}
+
+const char *sk_title(enum sk_key k)
+{
+	return titles[k];
+}
+
+bool sk_pad_last(enum sk_key k)
+{
+	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF;
+}
+
+int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy) {
+		snprintf(bad, bad_size, "(out of memory)");
+		return -1;
+	}
+	memset(l, 0, sizeof(*l));
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		if (!strcmp(tok, "overhead"))
+			continue;
+		if (!strcmp(tok, "period")) {
+			l->period = true;
+			continue;
+		}
+		if (!strcmp(tok, "sample")) {
+			l->samples = true;
+			continue;
+		}
+		if (!strcmp(tok, "symbol"))
+			tok = "sym";
+		for (k = 0; k < SK_NR; k++)
+			if (!strcmp(tok, names[k]))
+				break;
+		if (k == SK_NR || l->nr == SK_MAX_KEYS) {
+			snprintf(bad, bad_size, "%s", tok);
+			ret = -1;
+			break;
+		}
+		l->keys[l->nr++] = (enum sk_key)k;
+	}
+	free(copy);
+	return ret;
+}
+
+static const char *short_dso(const struct sk_frame *f, size_t *len)
+{
+	const char *slash;
+
+	if (!f->dso) {
+		*len = 9;
+		return "[unknown]";
+	}
+	slash = memrchr(f->dso, '/', f->dso_len);
+	if (slash && f->dso[0] == '/') {
+		*len = f->dso_len - (size_t)(slash + 1 - f->dso);
+		return slash + 1;
+	}
+	*len = f->dso_len;
+	return f->dso;
+}
+
+struct kb {
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+static void put(struct kb *b, const char *s, size_t n)
+{
+	if (b->full || b->len + n > b->size) {
+		b->full = true;
+		return;
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+}
+
+static void putf(struct kb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void putf(struct kb *b, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		b->full = true;
+		return;
+	}
+	put(b, tmp, (size_t)n);
+}
+
+/* perf's "%-#.*llx": a zero shows no 0x */
+static void put_addr(struct kb *b, uint64_t a)
+{
+	if (a)
+		putf(b, "0x%016llx", (unsigned long long)a);
+	else
+		put(b, "0000000000000000", 16);
+}
+
+/* The level ([k] or [.]) is not part of a row's identity: a placeholder, see sk_text. */
+static void sym_text(struct kb *b, const struct sk_frame *f, bool with_off)
+{
+	put(b, "[\x01] ", 4);
+	if (f->sym) {
+		put(b, f->sym->name, f->sym->name_len);
+		if (with_off)
+			putf(b, "+0x%llx", (unsigned long long)f->off);
+	} else {
+		put_addr(b, f->addr);
+	}
+}
+
+size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size)
+{
+	struct kb b = { .buf = buf, .size = size };
+	const char *d;
+	size_t dl;
+
+	for (int i = 0; i < l->nr; i++) {
+		switch (l->keys[i]) {
+		case SK_COMM:
+			putf(&b, "%s\x1f%s", f->comm, f->comm);
+			break;
+		case SK_DSO:
+			d = short_dso(f, &dl);
+			put(&b, f->dso ? "\x01" : "\x02", 1);
+			put(&b, d, dl);
+			put(&b, "\x1f", 1);
+			put(&b, d, dl);
+			break;
+		case SK_SYM:
+		case SK_SYMOFF:
+			if (f->sym) {
+				put(&b, "\x01", 1);
+				put(&b, f->sym->name, f->sym->name_len);
+				/* distinct symbols of one name stay distinct rows */
+				putf(&b, "\x01%016llx", (unsigned long long)f->sym->start);
+			} else {
+				putf(&b, "\x02%016llx", (unsigned long long)f->addr);
+			}
+			if (l->keys[i] == SK_SYMOFF && f->sym)
+				putf(&b, "%016llx", (unsigned long long)f->off);
+			/* perf compares the objects too: one symbol of two objects is two rows */
+			d = short_dso(f, &dl);
+			put(&b, "\x03", 1);
+			put(&b, d, dl);
+			put(&b, "\x1f", 1);
+			sym_text(&b, f, l->keys[i] == SK_SYMOFF);
+			break;
+		case SK_PID:
+		case SK_TID:
+			/* the command shown is the thread's last (sk_text's caller fills it) */
+			putf(&b, "%010u\x1f%7d:\x02", f->tid, (int)f->tid);
+			break;
+		case SK_CPU:
+			putf(&b, "%011lld\x1f%*.*d", (long long)f->cpu + 1, 3, 3, (int)f->cpu);
+			break;
+		case SK_SRCLINE:
+			if (f->srcline) {
+				putf(&b, "%s\x1f%s", f->srcline, f->srcline);
+			} else if (f->sym) {
+				putf(&b, "%s+%llu\x1f%s+%llu", f->sym->name, (unsigned long long)f->off,
+				     f->sym->name, (unsigned long long)f->off);
+			} else if (f->dso) {
+				d = short_dso(f, &dl);
+				putf(&b, "%.*s[%llx]\x1f%.*s[%llx]", (int)dl, d,
+				     (unsigned long long)f->rel, (int)dl, d,
+				     (unsigned long long)f->rel);
+			} else {
+				put(&b, "??:0\x1f??:0", 9);
+			}
+			break;
+		default:
+			break;
+		}
+		put(&b, "\x1e", 1);
+	}
+	return b.full ? 0 : b.len;
+}
+
+const char *sk_text(const char *key, size_t len, int col, char level, const char *comm,
+		    char *buf, size_t size)
+{
+	char *ph;
+
+	const char *p = key, *end = key + len, *us, *rs;
+
+	for (int i = 0; i < col && p < end; i++) {
+		rs = memchr(p, '\x1e', (size_t)(end - p));
+		p = rs ? rs + 1 : end;
+	}
+	rs = memchr(p, '\x1e', (size_t)(end - p));
+	if (!rs)
+		rs = end;
+	us = memchr(p, '\x1f', (size_t)(rs - p));
+	us = us ? us + 1 : p;
+	snprintf(buf, size, "%.*s", (int)(rs - us), us);
+	ph = strchr(buf, '\x01');
+	if (ph)
+		*ph = level;
+	ph = strchr(buf, '\x02');
+	if (ph)
+		snprintf(ph, size - (size_t)(ph - buf), "%s", comm);
+	return buf;
+}

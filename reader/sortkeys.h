@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf report's -s/--sort: the keys that group samples into rows (comm,
+ * dso, sym, pid, tid, cpu, srcline, symoff) and the value columns that may
+ * be named among them (overhead, period, sample).  A row's key is a byte
+ * string: per key, a part whose byte order is perf's order for rows of
+ * equal overhead, then the text shown.
+ */
+#ifndef PERFCHECK_READER_SORTKEYS_H
+#define PERFCHECK_READER_SORTKEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/symbols.h"
+
+enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
+	      SK_NR };
+
+#define SK_MAX_KEYS 8
+
+struct sk_list {
+	enum sk_key keys[SK_MAX_KEYS];
+	int nr;
+	bool period, samples;	/* value columns asked for with -s */
+};
+
+/* "comm,dso,sym"; -1 with the unknown name in bad. */
+int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size);
+const char *sk_names(void);
+const char *sk_title(enum sk_key k);
+/* The shown text of the last column is not padded (perf pads all but these). */
+bool sk_pad_last(enum sk_key k);
+
+/* What one frame (or sample) contributes to a row key. */
+struct sk_frame {
+	const char *comm;
+	uint32_t pid, tid;
+	int32_t cpu;		/* -1 when samples carry no cpu */
+	bool kernel;
+	const struct pc_symbol *sym;
+	const char *dso;	/* full name, NULL when no map */
+	size_t dso_len;
+	uint64_t addr;		/* shown for an unresolved symbol */
+	uint64_t off;		/* ip - symbol start */
+	uint64_t rel;		/* map-relative address (srcline of unresolved frames) */
+	const char *srcline;	/* "file:line" from debug info, or NULL */
+};
+
+/* Builds the row key into buf; returns its length (0 when it does not fit). */
+size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size);
+/* The shown text of key column i of a row key (NUL-terminated in buf), with
+ * the row's level ('k' or '.') in its symbol and its thread's command. */
+const char *sk_text(const char *key, size_t len, int col, char level, const char *comm,
+		    char *buf, size_t size);
+
+#endif

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck script --compat 6.1 against the system perf script on files the
+ * system perf records here: filters, fields, time layouts, call-graph
+ * options and the header, one per test, byte for byte.  Skips where no perf
+ * is installed (the QEMU guests) or it may not record.
+ *
+ * Differences on purpose: the exit status of a refused field or -C on a
+ * file without cpus is 1 (perfcheck's usage error), where perf exits 255;
+ * the message is perf's.  The symbol of a data address (-F addr,sym) is not
+ * compared: lib/symbols reads function symbols only, so data symbols show
+ * as [unknown] where perf names them; nor its object: an anonymous map
+ * shows as perf-PID.map (the reader takes anonymous executable memory for
+ * JIT code) where perf says //anon.
+ */
+#include "kselftest_harness.h"
+#include "lib/perfcmp.h"
+
+FIXTURE(script) {
+	char *dir;
+	char path[512];
+	struct pc_run perf, ours;
+};
+
+FIXTURE_SETUP(script)
+{
+	memset(&self->perf, 0, sizeof(self->perf));
+	memset(&self->ours, 0, sizeof(self->ours));
+	self->dir = pc_test_mkdtemp("interop-script");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+}
+
+FIXTURE_TEARDOWN(script)
+{
+	pc_run_free(&self->perf);
+	pc_run_free(&self->ours);
+	pc_test_rmdir(self->dir);
+}
+
+#define RECORD(opts)                                                                       \
+	do {                                                                               \
+		char why_[300];                                                            \
+		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
+			SKIP(return, "%s", why_);                                          \
+	} while (0)
+
+static void run_both(struct __test_metadata *_metadata, FIXTURE_DATA(script) *self,
+		     const char *args)
+{
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' %s", self->path, args));
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i '%s' %s",
+				pc_test_perfcheck(), self->path, args));
+}
+
+/* same stdout, both succeed, and at least min lines */
+static void same_script(struct __test_metadata *_metadata, FIXTURE_DATA(script) *self,
+			const char *args, int min)
+{
+	char first[800];
+
+	run_both(_metadata, self, args);
+	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	EXPECT_LE(min, pc_count_substr(self->perf.out, "\n")) TH_LOG("perf: %s", self->perf.out);
+	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+		TH_LOG("perf script %s: first difference at %s", args, first);
+}
+
+/* The first word of line n (0-based; negative: from the end) of perf script ARGS. */
+static void perf_word(struct __test_metadata *_metadata, FIXTURE_DATA(script) *self,
+		      const char *args, int n, char *buf, size_t size)
+{
+	struct pc_run run;
+	const char *p;
+	int lines;
+
+	ASSERT_EQ(0, perfcmp_sh(&run, "perf script -i '%s' %s 2>/dev/null", self->path, args));
+	ASSERT_NE(NULL, run.out);
+	lines = pc_count_substr(run.out, "\n");
+	ASSERT_LT(2, lines);
+	if (n < 0)
+		n += lines;
+	p = run.out;
+	for (int i = 0; i < n; i++)
+		p = strchr(p, '\n') + 1;
+	p += strspn(p, " \t");
+	snprintf(buf, size, "%.*s", (int)strcspn(p, " :\n"), p);
+	pc_run_free(&run);
+}
+
+TEST_F(script, comms_filter_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--comms ls", 5);
+	EXPECT_EQ(0, pc_count_substr(self->ours.out, " sh "));
+}
+
+TEST_F(script, pid_filter_matches_perf)
+{
+	char pid[32], args[64];
+
+	RECORD("-e cpu-clock -c 100000");
+	perf_word(_metadata, self, "-F pid", -1, pid, sizeof(pid));
+	snprintf(args, sizeof(args), "--pid %s", pid);
+	same_script(_metadata, self, args, 5);
+}
+
+TEST_F(script, tid_filter_matches_perf)
+{
+	char tid[32], args[64];
+
+	RECORD("-e cpu-clock -c 100000");
+	perf_word(_metadata, self, "-F tid", 0, tid, sizeof(tid));
+	snprintf(args, sizeof(args), "--tid %s -F comm,tid,time,ip,sym", tid);
+	same_script(_metadata, self, args, 5);
+}
+
+TEST_F(script, time_range_filter_matches_perf)
+{
+	char a[64], b[64], args[200];
+
+	RECORD("-e cpu-clock -c 100000");
+	perf_word(_metadata, self, "-F time", 20, a, sizeof(a));
+	perf_word(_metadata, self, "-F time", -20, b, sizeof(b));
+	snprintf(args, sizeof(args), "--time %s,%s", a, b);
+	same_script(_metadata, self, args, 5);
+}
+
+TEST_F(script, time_open_ends_match_perf)
+{
+	char a[64], args[200];
+
+	RECORD("-e cpu-clock -c 100000");
+	perf_word(_metadata, self, "-F time", 30, a, sizeof(a));
+	snprintf(args, sizeof(args), "--time %s, -F time", a);
+	same_script(_metadata, self, args, 5);
+	snprintf(args, sizeof(args), "--time ,%s -F time", a);
+	same_script(_metadata, self, args, 5);
+}
+
+TEST_F(script, time_percent_slice_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--time 10%/2 -F comm,tid,time", 2);
+}
+
+TEST_F(script, time_percent_ranges_match_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--time 0%-10%,50%-60% -F comm,tid,time", 2);
+}
+
+TEST_F(script, dsos_filter_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--dsos libc.so.6", 5);
+}
+
+TEST_F(script, symbols_filter_matches_perf)
+{
+	char sym[128], args[200];
+
+	RECORD("-e cpu-clock -c 100000");
+	/* the line is " ADDR SYM": take the symbol */
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' -F ip,sym 2>/dev/null | "
+				"awk 'NR == 1 { print $2 }'", self->path));
+	snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(self->perf.out, "\n"), self->perf.out);
+	pc_run_free(&self->perf);
+	ASSERT_NE(0, sym[0]);
+	snprintf(args, sizeof(args), "-S '%s'", sym);
+	same_script(_metadata, self, args, 1);
+}
+
+TEST_F(script, cpu_filter_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -a");
+	same_script(_metadata, self, "-C 0 -F comm,tid,cpu,time,ip", 5);
+	EXPECT_EQ(0, pc_count_substr(self->ours.out, "[001]"));
+}
+
+TEST_F(script, cpu_filter_without_cpus_is_perfs_error)
+{
+	RECORD("-e cpu-clock -c 100000");
+	run_both(_metadata, self, "-C 0");
+	EXPECT_NE(0, self->perf.exit_code);
+	EXPECT_EQ(1, self->ours.exit_code);
+	EXPECT_STREQ(self->perf.err, self->ours.err);
+	EXPECT_STREQ("", self->ours.out);
+}
+
+TEST_F(script, field_the_samples_lack_is_perfs_error)
+{
+	RECORD("-e cpu-clock -c 100000");
+	run_both(_metadata, self, "-F comm,cpu");
+	EXPECT_NE(0, self->perf.exit_code);
+	EXPECT_EQ(1, self->ours.exit_code);
+	EXPECT_STREQ(self->perf.err, self->ours.err);
+	EXPECT_NE(NULL, strstr(self->ours.err, "Cannot print 'cpu' field."));
+	EXPECT_STREQ("", self->ours.out);
+}
+
+TEST_F(script, addr_field_matches_perf)
+{
+	RECORD("-e page-faults -c 1 -d");
+	same_script(_metadata, self, "-F comm,tid,time,event,addr,ip", 5);
+}
+
+TEST_F(script, nanoseconds_match_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--ns", 5);
+}
+
+TEST_F(script, reltime_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--reltime", 5);
+}
+
+TEST_F(script, deltatime_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--deltatime -F comm,tid,time,ip", 5);
+}
+
+TEST_F(script, hide_call_graph_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -g");
+	same_script(_metadata, self, "-G", 5);
+}
+
+TEST_F(script, max_stack_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -g");
+	same_script(_metadata, self, "--max-stack 3", 5);
+}
+
+TEST_F(script, header_only_matches_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "--header-only", 10);
+	EXPECT_NE(NULL, strstr(self->ours.out, "# captured on    : "));
+}
+
+TEST_F(script, header_then_samples_match_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -g");
+	same_script(_metadata, self, "--header", 10);
+	EXPECT_NE(NULL, strstr(self->ours.out, "# ========\n#\n"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck report on synthesized files (no perf, no kernel needed): the
+ * call-graph layouts built by perf's rules, the lost-sample total, the
+ * sort keys perf 6.1 lacks (tid, symoff), and option errors.
+ */
+#include "kselftest_harness.h"
+#include "reader_util.h"
+
+FIXTURE(rep) {
+	char *dir;
+	char path[512];
+	union pc_attr a;
+	struct synth d;
+	struct pc_run run;
+};
+
+/* A kernel-only sample of thread 100 whose chain is leaf..root */
+static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ips, int n)
+{
+	struct pd_sample v = rt_id(100, 100, t);
+	uint64_t chain[8] = { PC_CONTEXT_KERNEL };
+
+	for (int i = 0; i < n; i++)
+		chain[i + 1] = ips[i];
+	v.ip = ips[0];
+	v.callchain = chain;
+	v.callchain_nr = (uint64_t)n + 1;
+	synth_sample(&self->d, &self->a.attr, &v);
+}
+
+FIXTURE_SETUP(rep)
+{
+	struct pd_sample id = rt_id(100, 100, 1);
+	const uint64_t a[] = { RT_KIP(1), RT_KIP(2), RT_KIP(3) };
+	const uint64_t b[] = { RT_KIP(4), RT_KIP(2), RT_KIP(3) };
+
+	self->dir = pc_test_mkdtemp("unit-report");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+	memset(&self->d, 0, sizeof(self->d));
+	memset(&self->run, 0, sizeof(self->run));
+	rt_attr(&self->a, PERF_ATTR_SIZE_VER9);
+	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
+	/* K3 calls K2, which calls K1 (twice) and K4 (once) */
+	chain_sample(self, RT_SEC, a, 3);
+	chain_sample(self, RT_SEC + 10, a, 3);
+	chain_sample(self, RT_SEC + 20, b, 3);
+}
+
+FIXTURE_TEARDOWN(rep)
+{
+	pc_run_free(&self->run);
+	synth_free(&self->d);
+	pc_test_rmdir(self->dir);
+}
+
+static void report(struct __test_metadata *_metadata, FIXTURE_DATA(rep) *self, const char *o1,
+		   const char *o2, const char *o3)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--stdio", o1, o2, o3));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(rep, caller_graph_of_a_children_row_branches_below_its_frame)
+{
+	report(_metadata, self, NULL, NULL, NULL);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"   100.00%     0.00%  alpha    [kernel.kallsyms]  [k] 0xffff888000001030\n"
+		"            |\n"
+		"            ---0xffff888000001030\n"
+		"               0xffff888000001020\n"
+		"               |          \n"
+		"               |--66.67%--0xffff888000001010\n"
+		"               |          \n"
+		"                --33.33%--0xffff888000001040\n"
+		"\n")) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, deeper_caller_row_comes_first_among_equal_children)
+{
+	report(_metadata, self, NULL, NULL, NULL);
+	/* K3 (the outermost) above K2: both 100% of one thread, K3's tree is deeper */
+	ASSERT_NE(NULL, strstr(self->run.out, "[k] 0xffff888000001020\n"));
+	EXPECT_LT(strstr(self->run.out, "[k] 0xffff888000001030\n"),
+		  strstr(self->run.out, "[k] 0xffff888000001020\n")) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, equal_rows_without_graphs_go_by_address)
+{
+	report(_metadata, self, "-g", "none", NULL);
+	/* no call graph shown: perf's depth rule is off, unresolved frames by address */
+	ASSERT_NE(NULL, strstr(self->run.out, "[k] 0xffff888000001030\n"));
+	EXPECT_LT(strstr(self->run.out, "[k] 0xffff888000001020\n"),
+		  strstr(self->run.out, "[k] 0xffff888000001030\n")) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, callee_graph_of_a_self_row_runs_to_the_root)
+{
+	report(_metadata, self, "--no-children", NULL, NULL);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"    66.67%  alpha    [kernel.kallsyms]  [k] 0xffff888000001010\n"
+		"            |\n"
+		"            ---0xffff888000001010\n"
+		"               0xffff888000001020\n"
+		"               0xffff888000001030\n"
+		"\n")) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, folded_lines_join_frames_with_semicolons)
+{
+	report(_metadata, self, "--no-children", "-g", "folded");
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"66.67% 0xffff888000001010;0xffff888000001020;0xffff888000001030\n"))
+		TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, flat_chains_show_their_share_then_frames)
+{
+	report(_metadata, self, "-g", "flat", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"           66.67%\n"
+		"                0xffff888000001030\n"
+		"                0xffff888000001020\n"
+		"                0xffff888000001010\n"
+		"\n")) TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, fractal_shares_are_of_the_parent)
+{
+	const uint64_t c[] = { RT_KIP(2), RT_KIP(3) };
+
+	/* K2 itself now takes a sample: below K2, K1 is 2 of 3, K4 1 of 3 */
+	chain_sample(self, RT_SEC + 30, c, 2);
+	report(_metadata, self, "-g", "fractal", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out, "|--66.67%--0xffff888000001010\n"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "--33.33%--0xffff888000001040\n"));
+}
+
+TEST_F(rep, percent_limit_hides_small_rows_and_branches)
+{
+	report(_metadata, self, "--percent-limit", "50", NULL);
+	EXPECT_EQ(NULL, strstr(self->run.out, "[k] 0xffff888000001040")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "--33.33%--"));
+	EXPECT_NE(NULL, strstr(self->run.out, "[k] 0xffff888000001010"));
+}
+
+TEST_F(rep, show_nr_samples_counts_own_samples)
+{
+	report(_metadata, self, "-n", "--no-children", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead       Samples  Command"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "    66.67%             2  alpha    [kernel.kallsyms]  [k] 0xffff888000001010\n"));
+}
+
+TEST_F(rep, lost_samples_are_totalled)
+{
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
+	uint64_t rec[2] = { 0, 7 };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
+	synth_put(&self->d, rec, sizeof(rec));
+	synth_sample_id(&self->d, &self->a.attr, &id);
+	report(_metadata, self, "-g", "none", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out, "#\n# Total Lost Samples: 7\n#\n# Samples: 3 "))
+		TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, tid_key_shows_tid_and_command)
+{
+	report(_metadata, self, "-s", "tid", "--no-children");
+	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead      Tid:Command\n"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%      100:alpha  \n"));
+}
+
+TEST_F(rep, symoff_key_keeps_offsets_apart)
+{
+	report(_metadata, self, "-s", "symoff", "--no-children");
+	EXPECT_NE(NULL, strstr(self->run.out, "    66.67%  [k] 0xffff888000001010\n"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "    33.33%  [k] 0xffff888000001040\n"));
+}
+
+TEST_F(rep, bad_call_graph_mode_is_a_usage_error)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "-g", "spiral", NULL,
+				  NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "spiral"));
+}
+
+TEST_F(rep, bad_percent_limit_is_a_usage_error)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--percent-limit", "x",
+				  NULL, NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--percent-limit"));
+}
+
+TEST_HARNESS_MAIN
