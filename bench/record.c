@@ -9,9 +9,12 @@
  * A third case records the two threads with --call-graph dwarf at 4 kHz
  * (8 KiB of user stack per sample): goal (issue 14) recorder CPU at most
  * 0.5x perf's, no loss where perf loses none; bytes written per second.
+ * A fourth records the first with -z (issue 14): recorder CPU at most
+ * 0.5x perf's, file size within 5% of perf's; the samples of a compressed
+ * file are counted here by decompressing its COMPRESSED records (libzstd).
  *
  *   build/bench/record [--seconds S] [--reps N] [--freq F] [--perf PATH] [--perfcheck PATH]
- *                      [--only threads|forks|dwarf]
+ *                      [--only threads|forks|dwarf|z]
  *   (the workloads are modes of this binary: --workload threads|forks SECONDS)
  */
 #include <errno.h>
@@ -27,6 +30,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <zstd.h>
 
 #include "perfdata/perfdata.h"
 #include "util/log.h"
@@ -144,8 +149,79 @@ struct result {
 	uint64_t size;
 };
 
+static void count_record(const struct perf_event_header *h, const uint64_t *u,
+			 struct result *res)
+{
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		res->samples++;
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= 24)
+			res->lost += u[2];
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (h->size >= 16)
+			res->lost_samples += u[1];
+		break;
+	}
+}
+
+/*
+ * The records inside PERF_RECORD_COMPRESSED records: one zstd stream across
+ * the file; a record may straddle two of them, so the tail is carried.
+ */
+struct decomp {
+	ZSTD_DCtx *d;
+	uint8_t *buf;
+	size_t len, cap;
+};
+
+static int decompress(struct decomp *dc, const uint8_t *src, size_t len, struct result *res)
+{
+	ZSTD_inBuffer in = { src, len, 0 };
+
+	while (in.pos < in.size) {
+		ZSTD_outBuffer out;
+		size_t ret, off = 0;
+
+		if (dc->cap - dc->len < 65536) {
+			uint8_t *b = realloc(dc->buf, dc->cap * 2 + 65536);
+
+			if (!b)
+				return -1;
+			dc->buf = b;
+			dc->cap = dc->cap * 2 + 65536;
+		}
+		out = (ZSTD_outBuffer){ dc->buf + dc->len, dc->cap - dc->len, 0 };
+		ret = ZSTD_decompressStream(dc->d, &out, &in);
+		if (ZSTD_isError(ret)) {
+			fprintf(stderr, "bench/record: zstd: %s\n", ZSTD_getErrorName(ret));
+			return -1;
+		}
+		dc->len += out.pos;
+		while (dc->len - off >= sizeof(struct perf_event_header)) {
+			struct perf_event_header h;
+			uint64_t u[3] = { 0 };
+
+			memcpy(&h, dc->buf + off, sizeof(h));
+			if (h.size < sizeof(h))
+				return -1;
+			if (h.size > dc->len - off)
+				break;
+			memcpy(u, dc->buf + off, h.size < sizeof(u) ? h.size : sizeof(u));
+			count_record(&h, u, res);
+			off += h.size;
+		}
+		memmove(dc->buf, dc->buf + off, dc->len - off);
+		dc->len -= off;
+	}
+	return 0;
+}
+
 static int read_file(const char *path, struct result *res)
 {
+	struct decomp dc = { ZSTD_createDCtx(), NULL, 0, 0 };
 	struct pc_error err = { 0 };
 	struct pd_reader r;
 	struct pd_record rec;
@@ -161,24 +237,22 @@ static int read_file(const char *path, struct result *res)
 		return -1;
 	}
 	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
-		const uint64_t *u = (const uint64_t *)rec.data;
-
-		switch (rec.header.type) {
-		case PERF_RECORD_SAMPLE:
-			res->samples++;
-			break;
-		case PERF_RECORD_LOST:
-			if (rec.header.size >= 24)
-				res->lost += u[2];
-			break;
-		case PERF_RECORD_LOST_SAMPLES:
-			if (rec.header.size >= 16)
-				res->lost_samples += u[1];
-			break;
+		if (rec.header.type == PC_RECORD_COMPRESSED) {
+			if (!dc.d || decompress(&dc, (const uint8_t *)rec.data + 8,
+						rec.header.size - 8, res)) {
+				ret = -1;
+				snprintf(err.msg, sizeof(err.msg), "cannot decompress the COMPRESSED "
+					 "record at 0x%llx", (unsigned long long)rec.offset);
+				break;
+			}
+			continue;
 		}
+		count_record(&rec.header, rec.data, res);
 	}
 	if (ret < 0)
 		fprintf(stderr, "bench/record: %s\n", err.msg);
+	ZSTD_freeDCtx(dc.d);
+	free(dc.buf);
 	pd_reader_close(&r);
 	return ret < 0 ? -1 : 0;
 }
@@ -189,6 +263,7 @@ struct bench_case {
 	const char *callgraph;		/* --call-graph argument */
 	unsigned int freq;		/* 0: the command line's */
 	double cpu_goal;		/* recorder CPU at most this times perf's */
+	bool z;				/* -z: file size per sample within 5% of perf's */
 };
 
 static int run_one(const char *recorder, const char *self, const struct bench_case *bc,
@@ -213,8 +288,10 @@ static int run_one(const char *recorder, const char *self, const struct bench_ca
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = { (char *)recorder, "record", "-q", "-e", "cpu-clock", "-F", freq_s,
-				 "--call-graph", (char *)bc->callgraph, "-o", out, "--", (char *)self,
-				 "--workload", (char *)bc->workload, secs_s, NULL };
+				 "--call-graph", (char *)bc->callgraph, "-o", out,
+				 bc->z ? "-z" : "-q" /* a second -q: no option */, "--", (char *)self,
+				 "--workload",
+				 (char *)bc->workload, secs_s, NULL };
 		int nul = open("/dev/null", O_RDWR);
 
 		setenv("BENCH_RUSAGE", rusage_path, 1);
@@ -282,6 +359,7 @@ int main(int argc, char **argv)
 		{ "threads", "threads", "fp", 0, 1.0 },
 		{ "forks", "forks", "fp", 0, 1.0 },
 		{ "dwarf", "threads", "dwarf", 4000, 0.5 },
+		{ "z", "threads", "fp", 0, 0.5, true },
 	};
 	char self[PATH_MAX], pcpath[PATH_MAX], dirt[] = "/tmp/perfcheck-bench-record-XXXXXX";
 	double secs = 5;
@@ -307,7 +385,7 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else {
 			fprintf(stderr, "usage: %s [--seconds S] [--reps N] [--freq F] [--perf PATH] "
-				"[--perfcheck PATH] [--only threads|forks|dwarf]\n", argv[0]);
+				"[--perfcheck PATH] [--only threads|forks|dwarf|z]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -374,7 +452,7 @@ int main(int argc, char **argv)
 		printf("\nworkload: %s (%s; --call-graph %s%s)\n", modes[m].name,
 		       strcmp(modes[m].workload, "forks") ? "two CPU-bound threads"
 							   : "two loops of fork + 1 ms child + wait",
-		       modes[m].callgraph, modes[m].freq ? ", -F 4000" : "");
+		       modes[m].callgraph, modes[m].freq ? ", -F 4000" : modes[m].z ? ", -z" : "");
 		printf("  %-10s %9s %8s %8s %10s %9s %8s %8s %9s\n", "recorder", "cpu(s)", "wall(s)",
 		       "wl-cpu(s)", "samples", "smp/wl-s", "lost", "lost_smp", "size(MB)");
 		for (int who = 0; who < 2; who++) {
@@ -402,6 +480,17 @@ int main(int argc, char **argv)
 			       ok[0] && sum[1].cpu <= modes[m].cpu_goal * sum[0].cpu ? "yes" : "NO",
 			       sum[1].lost + sum[1].lost_samples == 0 ? "yes" :
 			       ok[0] && sum[0].lost + sum[0].lost_samples ? "no (perf lost too)" : "NO");
+		if (ok[1] && modes[m].z) {
+			/* the workloads got different cpu: compare the bytes per sample */
+			double bp = sum[0].samples ? (double)sum[0].size / sum[0].samples : 0;
+			double bc = sum[1].samples ? (double)sum[1].size / sum[1].samples : 0;
+			double sr = ok[0] && bp > 0 ? bc / bp : 0;
+
+			printf("  file bytes per sample: perf %.2f, perfcheck %.2f\n", bp, bc);
+			printf("  goal: size (per sample) within 5%% of perf's: %s (%+.1f%%)\n",
+			       sr >= 0.95 && sr <= 1.05 ? "yes" : sr < 0.95 && sr > 0 ?
+			       "yes, smaller" : "NO", (sr - 1) * 100);
+		}
 	}
 	rmdir(dirt);
 	return fails ? 1 : 0;

@@ -190,6 +190,7 @@ static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held
 {
 	const struct pd_sample *smp = &it->p->smp;
 	struct rd_defer_thread *t = thread_get(d, smp->tid);
+	int ret;
 
 	*held = false;
 	if (!t)
@@ -201,8 +202,9 @@ static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held
 		d->stats.merged_late++;
 		return 0;
 	}
-	*held = true;
-	return hold_sample(d, it, t, err);
+	ret = hold_sample(d, it, t, err);
+	*held = !ret;	/* on failure the caller still owns it */
+	return ret;
 }
 
 static int bound(struct rd_defer *d, struct pc_error *err)

@@ -121,6 +121,7 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 		      (struct rd_sink){ rd_machine_deliver, &s->machine });
 	rd_order_init(&s->order, (struct rd_sink){ rd_defer_deliver, &s->defer });
 	rd_input_init(&s->in, &s->r, (struct rd_sink){ rd_order_deliver, &s->order });
+	s->in.expand = (struct rd_expand){ rd_expand_zstd, &s->expand };
 	return 0;
 }
 
@@ -131,6 +132,7 @@ void rd_session_close(struct rd_session *s)
 	rd_order_free(&s->order);
 	rd_defer_free(&s->defer);
 	rd_machine_free(&s->machine);
+	rd_expand_zstd_free(&s->expand);
 	pc_dso_cache_free(&s->dsos);
 	pd_reader_close(&s->r);
 	s->opened = false;
@@ -167,6 +169,8 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->machine.kernel_local = s->kernel_local;
 	while ((ret = rd_input_step(&s->in, err)) > 0)
 		;
+	if (!ret)
+		ret = rd_expand_zstd_finish(&s->expand, err);
 	if (ret < 0) {
 		/* a defect stops the reading, not the output: what came before it still goes out */
 		struct pc_error later;

@@ -19,6 +19,7 @@
 
 #include "perfdata/perfdata.h"
 #include "reader/deferred.h"
+#include "reader/expand.h"
 #include "reader/input.h"
 #include "reader/machine.h"
 #include "reader/order.h"
@@ -70,6 +71,7 @@ struct rd_session {
 	struct rd_stats stats;
 	/* the stages */
 	struct rd_input in;
+	struct rd_expand_zstd expand;	/* perf record -z payloads */
 	struct rd_order order;
 	struct rd_defer defer;
 	struct rd_machine machine;

@@ -99,7 +99,8 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 			       !opts->t.user;
 	struct rec_evsel *ev = evl->evsels[i];
 	struct perf_event_attr *a = &ev->attr.attr;
-	bool track = i == 0, leader = ev->leader == i;
+	/* -D: as perf, a dummy event appended by record.c tracks the tasks from exec */
+	bool track = i == (opts->out.delay_ms ? evl->nr_evsels - 1 : 0), leader = ev->leader == i;
 	enum rec_callgraph cg = ev->spec.callgraph ? (enum rec_callgraph)(ev->spec.callgraph - 1)
 						   : opts->s.callgraph;
 	uint32_t stack = ev->spec.stack_size ? ev->spec.stack_size : opts->s.stack_size;
@@ -144,9 +145,11 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 	}
 	a->disabled = leader;
 	a->inherit = !opts->t.no_inherit;
-	a->enable_on_exec = follow_workload && leader;
+	/* -D: the recorder enables them after the delay, as perf */
+	a->enable_on_exec = follow_workload && leader && !opts->out.delay_ms;
 	a->pinned = ev->spec.pinned && leader;
 	a->sample_id_all = 1;
+	a->write_backward = opts->out.overwrite;	/* --overwrite, as perf */
 	if (user_only() && !ev->spec.has_modifier) {
 		a->exclude_kernel = 1;
 		a->exclude_hv = 1;
@@ -175,6 +178,11 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 	}
 	if (cg == REC_CALLGRAPH_FP_DEFER && !a->exclude_user)
 		pc_attr_set(a, PC_ATTR_defer_callchain, true);
+	if (opts->out.delay_ms && track) {
+		/* perf's tracking dummy: period 1, no PERIOD, on from exec */
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+		a->enable_on_exec = follow_workload;
+	}
 }
 
 /* :S: the leader's samples read the group; the members only count. */

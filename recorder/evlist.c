@@ -199,7 +199,7 @@ static int open_one(struct rec_evlist *evl, const struct rec_target *tg, int e, 
 	ev->ids[slot] = id;
 	if (ring_fds[r] < 0) {
 		ret = rec_ring_map(&evl->rings[evl->nr_rings], fd, evl->cpus[c],
-				   default_pages(evl, tg), err);
+				   default_pages(evl, tg), tg->overwrite, err);
 		if (ret)
 			return ret;
 		evl->nr_rings++;

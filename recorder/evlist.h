@@ -35,6 +35,7 @@ struct rec_target {
 	bool per_thread;		/* cpu -1, one ring per thread */
 	pid_t workload;			/* -1 = none */
 	unsigned int mmap_pages;	/* 0 = default (128) */
+	bool overwrite;			/* --overwrite: write_backward rings, read-only */
 };
 
 /* A new evsel at the end of the list (zeroed, leader = itself); NULL on ENOMEM. */

@@ -12,6 +12,7 @@
 
 #include "recorder/options.h"
 #include "recorder/options_int.h"
+#include "recorder/output_opts.h"
 #include "recorder/snapshot.h"
 #include "util/log.h"
 
@@ -58,15 +59,36 @@ void rec_usage(FILE *out)
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
 "  -i, --no-inherit           children and new threads are not recorded\n"
 "  -s, --stat                 per-thread counts (inherit_stat; PERF_SAMPLE_READ where the kernel has inherit_sample_read)\n"
-"  -m, --mmap-pages PAGES     ring buffer data pages per cpu (power of two)\n"
+"  -m, --mmap-pages PAGES|SIZE  ring buffer data per cpu: pages, or a size\n"
+"                             with a B/K/M/G unit (rounded up to a power of two)\n"
 "      --switch-events        record context switches\n"
-"      --timeout SEC          stop after SEC seconds, exit 124\n"
 "  -M, --snapshot SIZE        keep samples in a SIZE-byte ring (k/M/G),\n"
 "                             written to the file on each SIGUSR2\n"
+"  output and modes:\n"
+"  -o -                       pipe format on stdout\n"
+"  -z, --compression-level[=N]  zstd-compressed records (level 1-22, default 1)\n"
+"      --mmap-flush SIZE      drain a ring once it holds SIZE bytes\n"
+"  -B, --no-buildid           no BUILD_ID section\n"
+"  -N, --no-buildid-cache     accepted (perfcheck keeps no build-id cache)\n"
+"      --max-size SIZE        stop once the file reaches SIZE (B/K/M/G)\n"
+"      --timeout SEC          stop after SEC seconds (0.3 too), exit 124\n"
+"  -D, --delay MSEC           enable the events MSEC ms after the start\n"
+"                             (-1: only on a --control enable)\n"
+"      --switch-output[=signal|SIZE|TIME]  a new file on SIGUSR2, every SIZE\n"
+"                             bytes or every TIME (s/m/h/d)\n"
+"      --switch-max-files N   keep only the newest N switched files\n"
+"      --timestamp-filename   name the file FILE.YYYYMMDDHHMMSSmmm\n"
+"      --control fifo:CTL[,ACK] | fd:CTL[,ACK]  enable, disable, snapshot,\n"
+"                             stop, ping commands, acked with 'ack'\n"
+"      --overwrite            write_backward rings, read at the end\n"
+"      --tail-synthesize      synthesize the tasks at the end\n"
 "  -q, --quiet                no messages\n"
 "  -v, --verbose              more messages (repeatable)\n"
 "  -h, --help                 this help\n");
 }
+
+/* output and modes: the short forms of output_opts.c's options */
+enum { O_Z = 'z', O_NOBUILDID = 'B', O_NOBUILDIDCACHE = 'N', O_DELAY = 'D' };
 
 static const struct rec_opt_def defs[] = {
 	{ O_EVENT, "event", REC_ARG }, { O_COUNT, "count", REC_ARG }, { O_FREQ, "freq", REC_ARG },
@@ -75,7 +97,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_ALL, "all-cpus", REC_NOARG }, { O_CPU, "cpu", REC_ARG },
 	{ O_NOINHERIT, "no-inherit", REC_NOARG }, { O_STAT, "stat", REC_NOARG },
 	{ O_MMAP, "mmap-pages", REC_ARG }, { O_SWITCH, "switch-events", REC_NOARG },
-	{ O_TIMEOUT, "timeout", REC_ARG }, { O_SNAP, "snapshot", REC_ARG },
+	{ O_SNAP, "snapshot", REC_ARG },
 	{ O_QUIET, "quiet", REC_NOARG }, { O_VERBOSE, "verbose", REC_NOARG },
 	{ O_HELP, "help", REC_NOARG },
 	/* sample content, side band and targets: options_sample.c */
@@ -90,7 +112,29 @@ static const struct rec_opt_def defs[] = {
 	{ O_CGROUP, "cgroup", REC_ARG }, { O_UID, "uid", REC_ARG },
 	{ O_PER_THREAD, "per-thread", REC_NOARG }, { O_ALL_USER, "all-user", REC_NOARG },
 	{ O_ALL_KERNEL, "all-kernel", REC_NOARG }, { O_CLOCKID, "clockid", REC_ARG },
+	/* output and modes (output_opts.c) */
+	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
+	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
+	{ O_NOBUILDIDCACHE, "no-buildid-cache", REC_NOARG },
+	{ RO_MAX_SIZE, "max-size", REC_ARG }, { RO_TIMEOUT, "timeout", REC_ARG },
+	{ O_DELAY, "delay", REC_ARG }, { RO_SWITCH_OUTPUT, "switch-output", REC_OPTARG },
+	{ RO_SWITCH_MAX_FILES, "switch-max-files", REC_ARG },
+	{ RO_TIMESTAMP_FILENAME, "timestamp-filename", REC_NOARG },
+	{ RO_CONTROL, "control", REC_ARG }, { RO_OVERWRITE, "overwrite", REC_NOARG },
+	{ RO_TAIL_SYNTH, "tail-synthesize", REC_NOARG },
 };
+
+/* The id output_opts.c knows an option of the output block by, or 0. */
+static int output_opt_id(int id)
+{
+	switch (id) {
+	case O_Z: return RO_COMPRESS;
+	case O_NOBUILDID: return RO_NO_BUILDID;
+	case O_NOBUILDIDCACHE: return RO_NO_BUILDID_CACHE;
+	case O_DELAY: return RO_DELAY;
+	}
+	return id >= RO_FIRST && id < RO_LAST ? id : 0;
+}
 
 static const struct rec_opt_def *find_short(int c)
 {
@@ -219,8 +263,6 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	case O_OUTPUT:
 		if (!*val)
 			return pc_error_set(err, EINVAL, "-o: empty file name");
-		if (!strcmp(val, "-"))
-			return pc_error_set(err, EINVAL, "-o -: pipe output is not supported");
 		opts->output = val;
 		break;
 	case O_PID:
@@ -239,17 +281,9 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		opts->t.inherit_stat = true;
 		break;
 	case O_MMAP:
-		ret = parse_u64(val, &v, 1, 1U << 20, "-m", err);
-		if (!ret && (v & (v - 1)))
-			ret = pc_error_set(err, EINVAL, "-m: %s is not a power of two", val);
-		opts->mmap_pages = (unsigned int)v;
-		break;
+		return rec_parse_mmap_pages(val, &opts->mmap_pages, err);
 	case O_SWITCH:
 		opts->sb.switch_events = true;
-		break;
-	case O_TIMEOUT:
-		ret = parse_u64(val, &v, 1, UINT32_MAX, "--timeout", err);
-		opts->timeout = (unsigned int)v;
 		break;
 	case O_SNAP:
 		ret = parse_size(val, &v, "-M", err);
@@ -272,6 +306,8 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	case O_HELP:
 		return 1;
 	default:
+		if (output_opt_id(id))
+			return rec_output_opt_apply(&opts->out, output_opt_id(id), val, err);
 		return rec_opts_apply_sample(opts, id, val, err);
 	}
 	return ret;
@@ -361,6 +397,9 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 		opts->t.system_wide = true;
 	if (opts->t.pids_are_tids)
 		opts->t.no_inherit = true;	/* -t means this thread, as in perf */
+	ret = rec_output_opts_check(&opts->out, opts->snapshot_size, opts->output, err);
+	if (ret)
+		return ret;
 	return rec_opts_check_sample(opts, err);
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "recorder/output_opts.h"
 #include "util/error.h"
 
 enum rec_callgraph {
@@ -69,8 +70,8 @@ struct rec_opts {
 	struct rec_sideband sb;
 	const char *output;
 	unsigned int mmap_pages;
-	unsigned int timeout;		/* seconds, 0 = none */
 	size_t snapshot_size;		/* -M bytes, 0 = off */
+	struct rec_output_opts out;	/* output and modes (output_opts.h) */
 	int argc;			/* the workload */
 	char **argv;
 };

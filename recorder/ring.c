@@ -8,13 +8,14 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "recorder/ring.h"
 #include "uapi/perf_compat.h"
 
-int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages,
+int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages, bool overwrite,
 		 struct pc_error *err)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -22,8 +23,10 @@ int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages,
 	memset(ring, 0, sizeof(*ring));
 	ring->fd = fd;
 	ring->cpu = cpu;
+	ring->overwrite = overwrite;
 	ring->map_len = (pages + 1) * page;
-	ring->base = mmap(NULL, ring->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ring->base = mmap(NULL, ring->map_len, overwrite ? PROT_READ : PROT_READ | PROT_WRITE,
+			  MAP_SHARED, fd, 0);
 	if (ring->base == MAP_FAILED) {
 		int e = errno;
 
@@ -47,6 +50,13 @@ void rec_ring_unmap(struct rec_ring *ring)
 	if (ring->base)
 		munmap(ring->base, ring->map_len);
 	ring->base = NULL;
+}
+
+uint64_t rec_ring_pending(const struct rec_ring *ring)
+{
+	const struct perf_event_mmap_page *pc = ring->base;
+
+	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) - pc->data_tail;
 }
 
 static int bad_record(struct rec_ring *ring, uint64_t pos, uint32_t size, struct pc_error *err)
@@ -115,4 +125,56 @@ out:
 	/* what the sink took, or all of it on error: the loop stops anyway */
 	__atomic_store_n(&pc->data_tail, ret < 0 ? head : tail + done, __ATOMIC_RELEASE);
 	return ret < 0 ? ret : (ssize_t)done;
+}
+
+/*
+ * A write_backward ring: the kernel moves data_head down from 0 and writes
+ * each record at the new head, so from head upwards the records go from
+ * the newest to the oldest.  Until it has wrapped they end at 0 (-head
+ * bytes); after, the last whole record within one buffer's length ends
+ * them (the bytes after it belong to a record already overwritten).
+ */
+ssize_t rec_ring_read_backward(struct rec_ring *ring, uint8_t *bounce, rec_sink_fn sink,
+			       void *ctx, struct pc_error *err)
+{
+	struct perf_event_mmap_page *pc = ring->base;
+	uint64_t head, avail, pos = 0;
+	int ret = 0;
+
+	ioctl(ring->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	avail = -head < ring->size ? -head : ring->size;
+	while (pos + sizeof(struct perf_event_header) <= avail && !ret) {
+		uint64_t off = (head + pos) & ring->mask;
+		struct perf_event_header h;
+
+		if (off + sizeof(h) <= ring->size) {
+			memcpy(&h, ring->data + off, sizeof(h));
+		} else {
+			size_t first = ring->size - off;
+
+			memcpy(&h, ring->data + off, first);
+			memcpy((uint8_t *)&h + first, ring->data, sizeof(h) - first);
+		}
+		if (!h.size)
+			break;			/* never written */
+		if (h.size < sizeof(h) || (h.size & 7)) {
+			ret = bad_record(ring, head + pos, h.size, err);
+			break;
+		}
+		if (pos + h.size > avail)
+			break;			/* partly overwritten by the newest */
+		if (off + h.size <= ring->size) {
+			ret = sink(ctx, ring->data + off, h.size);
+		} else {
+			size_t first = ring->size - off;
+
+			memcpy(bounce, ring->data + off, first);
+			memcpy(bounce + first, ring->data, h.size - first);
+			ret = sink(ctx, bounce, h.size);
+		}
+		pos += h.size;
+	}
+	ioctl(ring->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0);
+	return ret < 0 ? ret : (ssize_t)pos;
 }

@@ -3,6 +3,7 @@
 #ifndef PERFCHECK_RECORDER_RING_H
 #define PERFCHECK_RECORDER_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -17,6 +18,7 @@ struct rec_ring {
 	uint64_t size;			/* data bytes, a power of two */
 	uint64_t mask;
 	size_t map_len;
+	bool overwrite;			/* write_backward, mapped read-only */
 };
 
 /*
@@ -28,8 +30,19 @@ struct rec_ring {
 typedef int (*rec_sink_fn)(void *ctx, const void *buf, size_t len);
 ssize_t rec_ring_drain(struct rec_ring *ring, uint8_t *bounce, rec_sink_fn sink,
 		       void *ctx, struct pc_error *err);
-int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages,
+/* overwrite: mapped read-only, so that the kernel overwrites the oldest
+ * records of its write_backward buffer (--overwrite) */
+int rec_ring_map(struct rec_ring *ring, int fd, int cpu, unsigned int pages, bool overwrite,
 		 struct pc_error *err);
+/* Bytes the kernel wrote that are not drained yet (--mmap-flush). */
+uint64_t rec_ring_pending(const struct rec_ring *ring);
+/*
+ * --overwrite: pauses the write_backward ring and hands its whole records,
+ * newest first as the kernel left them, to sink one by one.  Returns bytes
+ * handed, or the sink's negative error.
+ */
+ssize_t rec_ring_read_backward(struct rec_ring *ring, uint8_t *bounce, rec_sink_fn sink,
+			       void *ctx, struct pc_error *err);
 void rec_ring_unmap(struct rec_ring *ring);
 
 #endif

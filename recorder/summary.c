@@ -6,15 +6,22 @@
 #include "recorder/summary.h"
 #include "util/log.h"
 
-void rec_summary_print(const char *path, uint64_t file_bytes, const struct rec_stats *st)
+void rec_summary_print(const char *path, uint64_t file_bytes, uint64_t original_bytes,
+		       const struct rec_stats *st)
 {
 	uint64_t lost = st->lost + st->lost_samples;
+	char comp[96] = "";
 
 	if (pc_verbose < 0)
 		return;
-	fprintf(stderr, "[ perfcheck record: Captured and wrote %.3f MB %s (%" PRIu64
+	/* -z: what the records were before compression, as perf says it */
+	if (original_bytes)
+		snprintf(comp, sizeof(comp), ", compressed (original %.3f MB, ratio is %.3f)",
+			 (double)original_bytes / 1024.0 / 1024.0,
+			 file_bytes ? (double)original_bytes / (double)file_bytes : 0.0);
+	fprintf(stderr, "[ perfcheck record: Captured and wrote %.3f MB %s%s (%" PRIu64
 		" samples, %" PRIu64 " lost) ]\n",
-		(double)file_bytes / 1024.0 / 1024.0, path, st->samples, lost);
+		(double)file_bytes / 1024.0 / 1024.0, path, comp, st->samples, lost);
 }
 
 /*

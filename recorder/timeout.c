@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --timeout (seed 000): a one-shot timerfd in the poll set, so the expiry
+ * --timeout (seed 000; milliseconds, from fractional seconds): a one-shot timerfd in the poll set, so the expiry
  * is just another wakeup of the loop and the file is finalized normally.
  */
 #include <errno.h>
@@ -11,9 +11,11 @@
 
 #include "recorder/timeout.h"
 
-int rec_timeout_create(unsigned int seconds, struct pc_error *err)
+int rec_timeout_create(uint64_t ms, struct pc_error *err)
 {
-	struct itimerspec its = { .it_value = { .tv_sec = seconds } };
+	struct itimerspec its = {
+		.it_value = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 },
+	};
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 
 	if (fd < 0)

@@ -139,6 +139,8 @@ static inline int wl_main(const char *mode, const char *arg)
 
 		if (p == MAP_FAILED)
 			return 2;
+		/* one fault per 4 KiB page: transparent huge pages would fault 2 MiB at once */
+		madvise(p, len, MADV_NOHUGEPAGE);
 		kill(recorder, SIGSTOP);
 		for (size_t off = 0; off < len; off += 4096)
 			p[off] = 1;

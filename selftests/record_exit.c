@@ -176,7 +176,7 @@ TEST_F(rec, command_that_cannot_run_is_an_error_with_a_message)
 TEST_F(rec, bad_options_are_usage_errors)
 {
 	static const char *const bad[][4] = {
-		{ "-F", "0" }, { "-m", "3" }, { "--timeout", "x" }, { "-M", "100" },
+		{ "-F", "0" }, { "-m", "3X" }, { "--timeout", "x" }, { "-M", "100" },
 		{ "-e", "no-such-event" }, { "--call-graph", "dwarf,x" }, { "-C", "99999" },
 		{ "--no-such-option" },
 	};

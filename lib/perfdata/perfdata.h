@@ -228,9 +228,27 @@ struct pd_writer {
 	bool data_begun;
 	bool failed;			/* a write failed; finish truncates to data_size */
 	uint64_t nr_records;
+	bool pipe;			/* pipe format, written in order (-o -) */
+	struct pd_zstd *zstd;		/* -z: data as COMPRESSED records */
+	int comp_level;
+	uint32_t comp_mmap_len;		/* HEADER_COMPRESSED: the reader's buffer */
 };
 
 int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err);
+/* The pipe format on fd (stdout for -o -): header, ATTR and FEATURE records at
+ * begin_data, BUILD_ID records at finish; name is for messages. */
+int pd_writer_open_pipe(struct pd_writer *w, int fd, const char *name, struct pc_error *err);
+/* Renames the file (its messages use the new name). */
+int pd_writer_rename(struct pd_writer *w, const char *path, struct pc_error *err);
+/*
+ * Before begin_data: the data goes out as zstd PERF_RECORD_COMPRESSED records
+ * of at most mmap_len decompressed bytes each, with the HEADER_COMPRESSED
+ * feature (level, ratio, mmap_len) that readers size their buffer by.
+ */
+int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
+			      struct pc_error *err);
+/* Bytes of records given and bytes written for them (equal without -z). */
+void pd_writer_totals(const struct pd_writer *w, uint64_t *in, uint64_t *out);
 /* attr->size says how many bytes of attr are meaningful; it is kept as is. */
 int pd_writer_add_evsel(struct pd_writer *w, const struct perf_event_attr *attr,
 			const uint64_t *ids, uint32_t nr_ids, const char *name,

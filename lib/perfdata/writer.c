@@ -7,6 +7,10 @@
  * finish, which is how the reader knows to recover the whole records.
  * data_size only ever counts whole records that reached the disk, so a
  * failed write (ENOSPC) loses nothing that was written before it.
+ *
+ * A pipe (writer_pipe.c) gets everything in order instead, and with -z
+ * (writer_zstd.c) the records become PERF_RECORD_COMPRESSED records as
+ * they leave the buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +51,101 @@ static size_t pwrite_all(int fd, const void *buf, size_t len, uint64_t off, int 
 		done += (size_t)n;
 	}
 	return done;
+}
+
+/* A pipe takes bytes in order; a file at their offset. */
+static size_t out_all(struct pd_writer *w, const void *buf, size_t len, uint64_t off, int *code)
+{
+	size_t done = 0;
+
+	if (!w->pipe)
+		return pwrite_all(w->fd, buf, len, off, code);
+	*code = 0;
+	while (done < len) {
+		ssize_t n = write(w->fd, (const char *)buf + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*code = errno;
+			break;
+		}
+		if (n == 0) {
+			*code = EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	return done;
+}
+
+int pd_writer_open_pipe(struct pd_writer *w, int fd, const char *name, struct pc_error *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->pipe = true;
+	w->path = strdup(name);
+	if (!w->path)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+int pd_writer_rename(struct pd_writer *w, const char *path, struct pc_error *err)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	if (rename(w->path, path)) {
+		int code = errno;
+
+		free(copy);
+		return pc_error_set(err, code, "cannot rename %s to %s: %s", w->path, path,
+				    strerror(code));
+	}
+	free(w->path);
+	w->path = copy;
+	return 0;
+}
+
+/* HEADER_COMPRESSED: u32 version, type (1 = zstd), level, ratio, mmap_len */
+static int set_compressed_feature(struct pd_writer *w, uint32_t ratio)
+{
+	uint32_t f[5] = { 0, 1, (uint32_t)w->comp_level, ratio, w->comp_mmap_len };
+
+	return pd_writer_set_feature(w, PD_FEAT_COMPRESSED, f, sizeof(f));
+}
+
+int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
+			      struct pc_error *err)
+{
+	/*
+	 * What one flush decompresses to must fit the reader's buffer of
+	 * mmap_len (plus the tail of a record carried from the previous one):
+	 * half of it, at most 256 KiB, as big as a drain pass usually is
+	 */
+	size_t unit = mmap_len / 2 > 262144 ? 262144 : mmap_len / 2;
+	int ret;
+
+	if (w->data_begun)
+		return pc_error_set(err, EBUSY, "%s: compression is set before the data", w->path);
+	ret = pd_zstd_new(&w->zstd, level, unit);
+	if (ret)
+		return pc_error_set(err, -ret, "zstd level %d: %s", level, strerror(-ret));
+	w->comp_level = level;
+	w->comp_mmap_len = mmap_len;
+	if (set_compressed_feature(w, 0))
+		return pc_error_set(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+void pd_writer_totals(const struct pd_writer *w, uint64_t *in, uint64_t *out)
+{
+	if (w->zstd) {
+		pd_zstd_totals(w->zstd, in, out);
+		return;
+	}
+	*in = *out = w->data_size;
 }
 
 int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err)
@@ -129,7 +228,7 @@ static int write_header(struct pd_writer *w, const struct pd_file_header *h,
 {
 	int code;
 
-	if (pwrite_all(w->fd, h, sizeof(*h), 0, &code) != sizeof(*h))
+	if (out_all(w, h, sizeof(*h), 0, &code) != sizeof(*h))
 		return io_error(w, err, code, "writing the header");
 	return 0;
 }
@@ -156,6 +255,14 @@ int pd_writer_begin_data(struct pd_writer *w, struct pc_error *err)
 
 	if (!w->nr_evsels)
 		return pc_error_set(err, EINVAL, "%s: no events to write", w->path);
+	if (w->pipe) {
+		w->data_begun = true;
+		w->buf_cap = PD_WRITE_BUF;
+		w->buf = malloc(w->buf_cap);
+		if (!w->buf)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		return pd_writer_pipe_begin(w, err);
+	}
 	buf = calloc(1, slot);
 	if (!buf)
 		return pc_error_set(err, ENOMEM, "out of memory");
@@ -218,7 +325,7 @@ static int write_out(struct pd_writer *w, const void *buf, size_t len, struct pc
 
 	if (w->failed)
 		return pc_error_set(err, EIO, "%s: an earlier write failed", w->path);
-	done = pwrite_all(w->fd, buf, len, w->data_start + w->data_size, &code);
+	done = out_all(w, buf, len, w->data_start + w->data_size, &code);
 	if (done == len) {
 		w->data_size += len;
 		return 0;
@@ -229,13 +336,35 @@ static int write_out(struct pd_writer *w, const void *buf, size_t len, struct pc
 	return io_error(w, err, code, "writing the data");
 }
 
+int pd_writer_emit_raw(struct pd_writer *w, const void *buf, size_t len, struct pc_error *err)
+{
+	return write_out(w, buf, len, err);
+}
+
+/* Whole records to the output, compressed with -z. */
+static int emit(struct pd_writer *w, const void *records, size_t len, struct pc_error *err)
+{
+	const uint8_t *out;
+	size_t out_len;
+	int ret;
+
+	if (!w->zstd)
+		return write_out(w, records, len, err);
+	if (w->failed)
+		return pc_error_set(err, EIO, "%s: an earlier write failed", w->path);
+	ret = pd_zstd_compress(w->zstd, records, len, &out, &out_len);
+	if (ret)
+		return pc_error_set(err, -ret, "%s: compressing: %s", w->path, strerror(-ret));
+	return write_out(w, out, out_len, err);
+}
+
 int pd_writer_flush(struct pd_writer *w, struct pc_error *err)
 {
 	int ret;
 
 	if (!w->buf_len)
 		return 0;
-	ret = write_out(w, w->buf, w->buf_len, err);
+	ret = emit(w, w->buf, w->buf_len, err);
 	w->buf_len = 0;
 	return ret;
 }
@@ -253,7 +382,7 @@ int pd_writer_write(struct pd_writer *w, const void *records, size_t len,
 				    w->path, len, whole);
 	if (len >= w->buf_cap / 2) {
 		ret = pd_writer_flush(w, err);
-		return ret ? ret : write_out(w, records, len, err);
+		return ret ? ret : emit(w, records, len, err);
 	}
 	if (w->buf_len + len > w->buf_cap) {
 		ret = pd_writer_flush(w, err);
@@ -310,6 +439,18 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 	}
 	if (!w->failed)
 		ret = pd_writer_flush(w, err);
+	if (w->pipe) {
+		if (!ret && !w->failed)
+			ret = pd_writer_pipe_finish(w, err);
+		goto out;
+	}
+	if (w->zstd) {
+		uint64_t in, out;
+
+		pd_zstd_totals(w->zstd, &in, &out);
+		if (set_compressed_feature(w, out ? (uint32_t)((in + out / 2) / out) : 0))
+			ret = ret ? ret : pc_error_set(err, ENOMEM, "out of memory");
+	}
 	if (!w->failed && w->data_size == 0) {
 		/*
 		 * A zero data size means "not finalized" to the reader; an empty
@@ -359,6 +500,8 @@ void pd_writer_abort(struct pd_writer *w)
 		free(w->features[f].data);
 	free(w->buf);
 	free(w->path);
+	pd_zstd_free(w->zstd);
+	w->zstd = NULL;
 	w->evsels = NULL;
 	w->nr_evsels = 0;
 	w->buf = NULL;

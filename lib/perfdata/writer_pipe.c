@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pipe format (-o -): a 16-byte header, then everything in order as
+ * records: one HEADER_ATTR per event (attr and ids), one HEADER_FEATURE
+ * per feature perf synthesizes in a pipe, TRACING_DATA as its own record
+ * followed by the data, the data records, and at the end the build ids as
+ * HEADER_BUILD_ID records (they are known only once the samples are).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/perfdata.h"
+#include "perfdata/writer_int.h"
+
+#define REC_MAX 0xffffU
+
+/*
+ * Features perf reads from a pipe: it warns "unsupported record type in
+ * pipe-mode" for TRACING_DATA and BUILD_ID (records of their own here) and
+ * "invalid record type" past the last feature it knows (PMU_CAPS in 6.1),
+ * so perfcheck's own sections (PERFCHECK_OPEN) stay out of a pipe.
+ */
+static bool pipe_feature(int f)
+{
+	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_PMU_CAPS;
+}
+
+static int put_record(struct pd_writer *w, uint32_t type, const void *a, size_t alen,
+		      const void *b, size_t blen, struct pc_error *err)
+{
+	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + alen + blen) };
+	uint8_t *rec;
+	int ret;
+
+	if (sizeof(h) + alen + blen > REC_MAX)
+		return pc_error_set(err, E2BIG, "%s: a pipe record of %zu bytes is too large",
+				    w->path, sizeof(h) + alen + blen);
+	rec = malloc(h.size);
+	if (!rec)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + sizeof(h), a, alen);
+	if (blen)
+		memcpy(rec + sizeof(h) + alen, b, blen);
+	ret = pd_writer_emit_raw(w, rec, h.size, err);
+	free(rec);
+	return ret;
+}
+
+static int put_tracing_data(struct pd_writer *w, const struct pd_writer_feature *f,
+			    struct pc_error *err)
+{
+	static const uint8_t zeros[8];
+	/* header, u32 size, u32 pad; the data follows, padded to 8 */
+	struct { struct perf_event_header h; uint32_t size, pad; } rec = {
+		{ PC_RECORD_HEADER_TRACING_DATA, 0, sizeof(rec) }, (uint32_t)f->size, 0,
+	};
+	size_t pad = (8 - f->size % 8) % 8;
+	int ret = pd_writer_emit_raw(w, &rec, sizeof(rec), err);
+
+	if (!ret)
+		ret = pd_writer_emit_raw(w, f->data, f->size, err);
+	if (!ret && pad)
+		ret = pd_writer_emit_raw(w, zeros, pad, err);
+	return ret;
+}
+
+int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err)
+{
+	struct pd_pipe_header ph = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+	int ret = pd_writer_emit_raw(w, &ph, sizeof(ph), err);
+
+	/*
+	 * perf (6.1 at least) builds its evsel from a pipe ATTR by copying its
+	 * whole struct perf_event_attr, whatever attr.size says: with a short
+	 * attr it takes the ids that follow as sample_regs_user and friends
+	 * and crashes on the first callchain sample.  So a pipe's attrs are
+	 * zero-extended to the largest size known (perf 7.2's), which every
+	 * perf copies without reading past it.
+	 */
+	for (uint32_t i = 0; i < w->nr_evsels && !ret; i++) {
+		const struct pd_evsel *e = &w->evsels[i];
+		union pc_attr attr = e->attr;
+
+		attr.attr.size = PC_ATTR_SIZE_MAX;
+		ret = put_record(w, PC_RECORD_HEADER_ATTR, &attr, PC_ATTR_SIZE_MAX, e->ids,
+				 e->nr_ids * sizeof(uint64_t), err);
+	}
+	if (!ret && pd_writer_event_desc(w))
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+	for (int f = 0; f < PD_FEAT_BITS && !ret; f++) {
+		uint64_t id = (uint64_t)f;
+
+		if (!w->features[f].data || !pipe_feature(f))
+			continue;
+		ret = put_record(w, PC_RECORD_HEADER_FEATURE, &id, sizeof(id), w->features[f].data,
+				 w->features[f].size, err);
+	}
+	if (!ret && w->features[PD_FEAT_TRACING_DATA].data)
+		ret = put_tracing_data(w, &w->features[PD_FEAT_TRACING_DATA], err);
+	return ret;
+}
+
+/*
+ * The BUILD_ID section is a run of build id records: each goes out with its
+ * type, its NUL-terminated name padded with zeros to a multiple of 8 bytes
+ * (perf 7.2 aborts a pipe at a record whose size is not).
+ */
+int pd_writer_pipe_finish(struct pd_writer *w, struct pc_error *err)
+{
+	const struct pd_writer_feature *f = &w->features[PD_FEAT_BUILD_ID];
+	uint8_t rec[REC_MAX + 8];
+	size_t off = 0;
+	int ret = 0;
+
+	while (f->data && off + sizeof(struct perf_event_header) <= f->size && !ret) {
+		struct perf_event_header h;
+		size_t size;
+
+		memcpy(&h, f->data + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > f->size - off)
+			break;
+		size = (h.size + 7) & ~(size_t)7;
+		if (size > REC_MAX)
+			break;
+		memset(rec, 0, size);
+		memcpy(rec, f->data + off, h.size);
+		off += h.size;
+		h.type = PC_RECORD_HEADER_BUILD_ID;
+		h.size = (uint16_t)size;
+		memcpy(rec, &h, sizeof(h));
+		ret = pd_writer_emit_raw(w, rec, size, err);
+	}
+	return ret;
+}

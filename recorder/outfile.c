@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording that fails before it has begun (EMFILE while opening the
+ * events, a snapshot ring that cannot be allocated, a full disk while
+ * writing the attrs) must leave the previous perf.data where it was and
+ * no broken file: it is written under a temporary name and renamed into
+ * place, after rotating the old file, only once its header is on disk.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "recorder/outfile.h"
+
+int rec_outfile_tmpname(const char *path, char *tmp, size_t size, struct pc_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	int n = snprintf(tmp, size, "%.*s.%s.perfcheck-%d", dirlen, path,
+			 slash ? slash + 1 : path, (int)getpid());
+
+	if (n < 0 || (size_t)n >= size)
+		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+	return 0;
+}
+
+int rec_outfile_rotate(const char *path, struct pc_error *err)
+{
+	char old[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+	if (rename(path, old))
+		return pc_error_set(err, errno, "cannot rename %s to %s: %s", path, old,
+				    strerror(errno));
+	return 0;
+}
+
+int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err)
+{
+	struct timeval tv;
+	struct tm tm;
+	char stamp[32];
+	struct stat st;
+	int n;
+
+	/* two switches within one millisecond would share a name: wait for the next */
+	for (int tries = 0;; tries++) {
+		gettimeofday(&tv, NULL);
+		if (!localtime_r(&tv.tv_sec, &tm) ||
+		    !strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm))
+			return pc_error_set(err, EINVAL, "cannot format the time");
+		n = snprintf(out, size, "%s.%s%03d", base, stamp, (int)(tv.tv_usec / 1000));
+		if (n < 0 || (size_t)n >= size)
+			return pc_error_set(err, ENAMETOOLONG, "%s: name too long", base);
+		if (stat(out, &st) || tries >= 1000)
+			return 0;
+		usleep(1000);
+	}
+}
+
+int rec_outfile_ring_add(struct rec_outfile_ring *ring, const char *name)
+{
+	char **names, *copy = strdup(name);
+
+	if (!copy)
+		return -ENOMEM;
+	names = realloc(ring->names, (ring->nr + 1) * sizeof(*names));
+	if (!names) {
+		free(copy);
+		return -ENOMEM;
+	}
+	ring->names = names;
+	ring->names[ring->nr++] = copy;
+	if (ring->max && ring->nr > ring->max) {
+		unlink(ring->names[0]);
+		free(ring->names[0]);
+		memmove(ring->names, ring->names + 1, (ring->nr - 1) * sizeof(*names));
+		ring->nr--;
+	}
+	return 0;
+}
+
+void rec_outfile_ring_free(struct rec_outfile_ring *ring)
+{
+	for (unsigned int i = 0; i < ring->nr; i++)
+		free(ring->names[i]);
+	free(ring->names);
+	ring->names = NULL;
+	ring->nr = 0;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record: the output file.  It is written under a temporary name
+ * until the events are open and its header is on disk (then the previous
+ * file becomes FILE.old and the new one takes its name), or down a pipe;
+ * -z sets up the writer's compression; --switch-output ends a file at a
+ * round boundary and begins the next with its tasks synthesized again;
+ * --switch-output and --timestamp-filename give the finished files perf's
+ * timestamped names.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "recorder/dsos.h"
+#include "recorder/open_features.h"
+#include "recorder/record_int.h"
+#include "recorder/summary.h"
+#include "recorder/tracing_data.h"
+#include "util/log.h"
+
+static int write_header_and_ids(struct recorder *r, struct pc_error *err)
+{
+	struct rec_evlist *evl = &r->evl;
+	int per_event = rec_evlist_nr_slots(evl);
+	uint64_t *ids = malloc(per_event * sizeof(uint64_t));
+	int ret = 0;
+
+	if (!ids)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (int e = 0; e < evl->nr_evsels && !ret; e++) {
+		struct rec_evsel *ev = evl->evsels[e];
+		uint32_t n = 0;
+
+		for (int i = 0; i < per_event; i++)
+			if (ev->fds[i] >= 0)
+				ids[n++] = ev->ids[i];
+		ret = pd_writer_add_evsel(&r->w, &ev->attr.attr, ids, n, ev->name, err);
+	}
+	free(ids);
+	if (ret)
+		return ret;
+	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
+	rec_open_features_write(&r->w, evl);
+	if (r->opts.out.comp_level) {
+		/* perf's mmap_len: the data pages and the control page */
+		size_t mmap_len = evl->nr_rings ? evl->rings[0].map_len : 129 * 4096;
+
+		ret = pd_writer_set_compression(&r->w, r->opts.out.comp_level,
+						(uint32_t)mmap_len, err);
+		if (ret)
+			return ret;
+	}
+	return pd_writer_begin_data(&r->w, err);
+}
+
+/*
+ * The file is written under a temporary name until its events are open and
+ * its header is on disk: only then does the previous file become FILE.old
+ * and the new one take its name, so a recording that fails to start leaves
+ * the previous one where it was.
+ */
+static int open_output(struct recorder *r, struct pc_error *err)
+{
+	if (r->opts.out.pipe) {
+		r->file.placed = true;
+		return pd_writer_open_pipe(&r->w, STDOUT_FILENO, "-", err);
+	}
+	if (rec_outfile_tmpname(r->opts.output, r->file.tmp_path, sizeof(r->file.tmp_path), err))
+		return -ENAMETOOLONG;
+	return pd_writer_open(&r->w, r->file.tmp_path, err);
+}
+
+static int place_output(struct recorder *r, struct pc_error *err)
+{
+	int ret;
+
+	if (r->file.placed)
+		return 0;
+	ret = rec_outfile_rotate(r->opts.output, err);
+	if (!ret)
+		ret = pd_writer_rename(&r->w, r->opts.output, err);
+	if (!ret)
+		r->file.placed = true;
+	return ret;
+}
+
+static void discard_output(struct recorder *r)
+{
+	pd_writer_abort(&r->w);
+	if (!r->file.placed && r->file.tmp_path[0])
+		unlink(r->file.tmp_path);
+}
+
+/*
+ * Finalizes the current file; with --switch-output or --timestamp-filename
+ * it then takes its timestamped name (perf.data.YYYYMMDDHHMMSSmmm), and
+ * --switch-max-files removes the oldest.  name gets the final name.
+ */
+static int end_file(struct recorder *r, char *name, size_t size, uint64_t *original,
+		    struct pc_error *err)
+{
+	uint64_t in, out;
+	int ret;
+
+	if (r->out.dsos && !r->opts.out.no_buildid)
+		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+	pd_writer_totals(&r->w, &in, &out);
+	*original = r->opts.out.comp_level ? in : 0;
+	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);
+	ret = pd_writer_finish(&r->w, err);
+	if (ret || r->opts.out.pipe)
+		return ret;
+	if (r->out.write_errno)
+		rec_summary_recount(r->opts.output, &r->out.stats);
+	if (!r->opts.out.switch_mode && !r->opts.out.timestamp_filename)
+		return 0;
+	ret = rec_outfile_timestamped(r->opts.output, name, size, err);
+	if (!ret && rename(r->opts.output, name))
+		ret = pc_error_set(err, errno, "cannot rename %s to %s: %s", r->opts.output, name,
+				   strerror(errno));
+	if (!ret && r->opts.out.switch_mode && rec_outfile_ring_add(&r->m.files, name))
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+	return ret;
+}
+
+int recorder_finish_file(struct recorder *r, int *code)
+{
+	struct pc_error err = { 0 };
+	char name[PATH_MAX];
+	uint64_t original;
+	struct stat st;
+
+	if (end_file(r, name, sizeof(name), &original, &err)) {
+		fprintf(stderr, "perfcheck record: %s\n", err.msg);
+		*code = EXIT_ERROR;
+		return -1;
+	}
+	if (r->opts.out.pipe) {
+		/* the bytes that went down the pipe (the writer counts them) */
+		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
+		return 0;
+	}
+	if (stat(name, &st))
+		st.st_size = 0;
+	rec_summary_print(name, (uint64_t)st.st_size, original, &r->out.stats);
+	return 0;
+}
+
+int recorder_start_file(struct recorder *r, struct pc_error *err)
+{
+	int ret = open_output(r, err);
+
+	if (ret)
+		return ret;
+	pd_writer_set_cmdline(&r->w, r->m.cmd_argc, r->m.cmd_argv);
+	ret = rec_tracing_data(&r->w, &r->evl, err);
+	if (!ret)
+		ret = write_header_and_ids(r, err);
+	if (!ret)
+		ret = place_output(r, err);
+	if (ret)
+		discard_output(r);
+	return ret;
+}
+
+int recorder_switch_file(struct recorder *r, struct pc_error *err)
+{
+	char name[PATH_MAX];
+	uint64_t original;
+	int ret = end_file(r, name, sizeof(name), &original, err);
+
+	if (ret)
+		return ret;
+	if (pc_verbose >= 0)
+		fprintf(stderr, "[ perfcheck record: dump data: Woken up %llu times ]\n"
+			"[ perfcheck record: Dump %s ]\n",
+			(unsigned long long)r->out.stats.wakeups, name);
+	r->out.stats.wakeups = 0;
+	r->file.placed = false;
+	ret = recorder_start_file(r, err);
+	if (!ret && recorder_synthesize_tasks(r)) {
+		*err = r->out.err;
+		ret = -EIO;
+	}
+	return ret;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcheck record's state, shared by record.c (the command: options,
+ * open, poll loop, signals, control, exit status), record_file.c (the
+ * output file: temporary name, header, switch, finish) and record_synth.c
+ * (the records of the existing tasks).  record.c calls the other two, and
+ * record_file.c calls record_synth.c: data flows one way.
+ */
+#ifndef PERFCHECK_RECORDER_RECORD_INT_H
+#define PERFCHECK_RECORDER_RECORD_INT_H
+
+#include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "perfdata/perfdata.h"
+#include "recorder/control.h"
+#include "recorder/evlist.h"
+#include "recorder/options.h"
+#include "recorder/outfile.h"
+#include "recorder/output.h"
+#include "recorder/workload.h"
+
+#define EXIT_USAGE	129
+#define EXIT_ERROR	255
+#define EXIT_TIMEOUT	124
+#define EXIT_NOEXEC	127
+
+/* The modes of output_opts.h at run time: -D, --control, --switch-output. */
+struct rec_modes {
+	int delayfd;			/* -D: one-shot timerfd, -1 */
+	int switchfd;			/* --switch-output=TIME: periodic timerfd, -1 */
+	struct rec_control ctl;		/* --control */
+	struct rec_outfile_ring files;	/* the files written (--switch-max-files) */
+	bool switch_pending;
+	bool synthesized_late;		/* -D: the tasks, at the first enable */
+	int cmd_argc;			/* our own command line, for each file's CMDLINE */
+	char **cmd_argv;
+};
+
+/* The output file's name while it starts (record_file.c). */
+struct rec_file_state {
+	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
+	bool placed;			/* renamed into place (or a pipe) */
+};
+
+/* Why the loop stops. */
+struct rec_stop {
+	bool stopping, timed_out, dump_pending, size_limit;
+	int got_signal;
+};
+
+/* Fixed slots of the poll set; the events follow. */
+enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
+
+struct recorder {
+	struct rec_opts opts;
+	struct rec_evlist evl;
+	struct rec_workload wl;
+	bool have_workload;
+	pid_t *user_pids;		/* -u: the user's processes at the start */
+	int nr_user_pids;
+	struct pd_writer w;
+	struct rec_file_state file;
+	struct rec_output out;
+	int sigfd, timerfd;
+	struct pollfd *pfds;
+	int nr_pfds;
+	int alive;			/* event fds not hung up */
+	uint8_t *bounce;
+	struct rec_stop why;
+	struct rec_modes m;
+};
+
+/* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */
+int recorder_synthesize(struct recorder *r);
+/* ...and as they are now, for a new file, a late enable or --tail-synthesize. */
+int recorder_synthesize_tasks(struct recorder *r);
+
+/* record_file.c: the first file, under a temporary name until its header is on disk. */
+int recorder_start_file(struct recorder *r, struct pc_error *err);
+/* --switch-output: this file ends at a round boundary, the next one begins. */
+int recorder_switch_file(struct recorder *r, struct pc_error *err);
+/* Finalizes the last file and prints the summary; -1 with *code set on error. */
+int recorder_finish_file(struct recorder *r, int *code);
+
+#endif

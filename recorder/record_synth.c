@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record: the records of the tasks that exist before the events
+ * see them (FORK, COMM, MMAP2 from /proc, the kernel map, namespaces and
+ * cgroups), written with the sample_id of the first event.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recorder/cgroups.h"
+#include "recorder/record_int.h"
+#include "recorder/synth.h"
+#include "util/sys.h"
+
+static uint64_t first_id(struct recorder *r)
+{
+	const struct rec_evsel *ev = r->evl.evsels[0];
+	int n = rec_evlist_nr_slots(&r->evl);
+
+	for (int i = 0; i < n; i++)
+		if (ev->fds[i] >= 0)
+			return ev->ids[i];
+	return 0;
+}
+
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], buf[2048], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return tid;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
+}
+
+int recorder_synthesize(struct recorder *r)
+{
+	struct rec_synth s = {
+		.out = &r->out,
+		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
+		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
+	};
+	int ret = rec_synth_kernel_mmap(&s);
+
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
+	if (ret)
+		return ret;
+	if (r->opts.t.system_wide)
+		return rec_synth_all(&s);
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								    : r->opts.t.pids[i]);
+	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
+		/* the name it has until exec, as perf does: samples start at exec */
+		char path[64], comm[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
+		if (pc_read_file(path, comm, sizeof(comm)) > 0) {
+			comm[strcspn(comm, "\n")] = '\0';
+			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
+		}
+		if (!ret && s.namespaces)
+			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
+	}
+	return ret;
+}
+
+int recorder_synthesize_tasks(struct recorder *r)
+{
+	struct rec_synth s = {
+		.out = &r->out,
+		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
+		.id = first_id(r),
+		.namespaces = r->opts.sb.namespaces,
+	};
+	int ret = rec_synth_kernel_mmap(&s);
+
+	if (!ret && r->opts.sb.cgroups)
+		ret = rec_synth_cgroups(&s);
+	if (ret)
+		return ret;
+	if (r->opts.t.system_wide)
+		return rec_synth_all(&s);
+	for (int i = 0; i < r->nr_user_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->user_pids[i]);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
+		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								    : r->opts.t.pids[i]);
+	if (!ret && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
+		ret = rec_synth_process(&s, r->wl.pid);
+	return ret;
+}

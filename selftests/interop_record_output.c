@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream interop for record's output options: the upstream perf beside
+ * perfcheck (6.1 on this host, each guest's own: 5.10, 6.1, 6.12, 7.2)
+ * reads what -z, --compression-level, -o - (also with -z), --overwrite,
+ * -D and --switch-output write: `perf script` and `perf report --stdio`
+ * exit 0 with an empty stderr, and perf script shows as many samples as
+ * the recorder says it wrote.
+ */
+#include <dirent.h>
+
+#include "kselftest_harness.h"
+#include "interop_tools.h"
+
+FIXTURE(out) {
+	char *dir;
+};
+
+FIXTURE_VARIANT(out) {
+	const char *opts[8];
+	bool pipe;			/* -o -: perf reads it with -i - from stdin */
+	bool switched;			/* --switch-output: read the first file */
+};
+
+FIXTURE_VARIANT_ADD(out, z) { .opts = { "-z" } };
+FIXTURE_VARIANT_ADD(out, z_callchains) { .opts = { "-z", "-g" } };
+FIXTURE_VARIANT_ADD(out, compression_level) { .opts = { "--compression-level=12" } };
+FIXTURE_VARIANT_ADD(out, pipe) { .opts = { "-g" }, .pipe = true };
+FIXTURE_VARIANT_ADD(out, pipe_z) { .opts = { "-z" }, .pipe = true };
+FIXTURE_VARIANT_ADD(out, overwrite) { .opts = { "--overwrite", "-m", "8" } };
+FIXTURE_VARIANT_ADD(out, delay) { .opts = { "-D", "100" } };
+FIXTURE_VARIANT_ADD(out, switch_output) {
+	.opts = { "--switch-output=16K", "-m", "8" }, .switched = true };
+
+FIXTURE_SETUP(out)
+{
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (guest without the upstream payload: "
+			     "make matrix without --no-upstream)");
+	if (!up_pcwork())
+		SKIP(return, "pcwork is not next to perfcheck (make)");
+	self->dir = pc_test_mkdtemp("interop-record-output");
+	ASSERT_NE(NULL, self->dir);
+}
+
+FIXTURE_TEARDOWN(out)
+{
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+/* The samples of "[ perfcheck record: ... (N samples, M lost) ]", or -1. */
+static long summary_samples(const char *err)
+{
+	const char *p = strstr(err ? err : "", " samples, ");
+
+	if (!p)
+		return -1;
+	while (p > err && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return strtol(p, NULL, 10);
+}
+
+/* The oldest file perf.data.TIMESTAMP of dir (the first one switched). */
+static int first_switched(const char *dir, char *path, size_t size)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, NULL, alphasort), found = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (found < 0 && !strncmp(list[i]->d_name, "perf.data.", 10)) {
+			snprintf(path, size, "%s/%s", dir, list[i]->d_name);
+			found = 0;
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return found;
+}
+
+TEST_F(out, upstream_perf_reads_the_file_without_a_warning)
+{
+	char file[PATH_MAX], cmd[2 * PATH_MAX + 64], *argv[32];
+	char *sh[] = { "/bin/sh", "-c", cmd, NULL };
+	struct pc_run run;
+	long written;
+	int n = 0, lines = 0;
+
+	snprintf(file, sizeof(file), "%s/perf.data", self->dir);
+	argv[n++] = (char *)pc_test_perfcheck();
+	argv[n++] = "record";
+	argv[n++] = "-e";
+	argv[n++] = "cpu-clock";
+	argv[n++] = "-c";
+	argv[n++] = UP_PERIOD;
+	for (int i = 0; variant->opts[i]; i++)
+		argv[n++] = (char *)variant->opts[i];
+	argv[n++] = "-o";
+	argv[n++] = variant->pipe ? "-" : file;
+	argv[n++] = "--";
+	argv[n++] = (char *)up_pcwork();
+	argv[n++] = "syscalls";
+	argv[n++] = UP_WORK_MS;
+	argv[n] = NULL;
+	ASSERT_EQ(0, up_run(&run, 120, argv));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	if (variant->pipe)
+		ASSERT_EQ(0, up_write_file(file, run.out, run.out_len));
+	written = variant->switched ? -1 : summary_samples(run.err);
+	if (variant->switched)
+		ASSERT_EQ(0, first_switched(self->dir, file, sizeof(file))) TH_LOG("no switched file");
+	pc_run_free(&run);
+
+	/* perf reads a pipe from its stdin: -i - */
+	snprintf(cmd, sizeof(cmd), "'%s' script -F ip -G -i %s'%s'", up_perf(),
+		 variant->pipe ? "- < " : "", file);
+	ASSERT_EQ(0, up_run(&run, 180, sh));
+	EXPECT_EQ(0, run.exit_code);
+	EXPECT_STREQ("", run.err);
+	for (const char *p = run.out; p && *p; p++)
+		lines += *p == '\n';
+	EXPECT_GT(lines, 0);
+	if (written >= 0)
+		EXPECT_EQ(written, lines) TH_LOG("perf script shows %d of the %ld samples written",
+						 lines, written);
+	pc_run_free(&run);
+
+	snprintf(cmd, sizeof(cmd), "'%s' report --stdio -i %s'%s'", up_perf(),
+		 variant->pipe ? "- < " : "", file);
+	ASSERT_EQ(0, up_run(&run, 180, sh));
+	EXPECT_EQ(0, run.exit_code);
+	EXPECT_STREQ("", run.err);
+	EXPECT_NE(NULL, strstr(run.out, "cpu-clock")) TH_LOG("%.1000s", run.out);
+	pc_run_free(&run);
+}
+
+TEST_HARNESS_MAIN

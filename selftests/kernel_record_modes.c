@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record's modes, one behaviour each: --switch-output by signal,
+ * size and time writes perf's timestamped names, --switch-max-files keeps
+ * the newest N, --timestamp-filename names the single file so; -D holds
+ * the events back for its delay; --control's fifo and fd take perf's
+ * commands and ack each.
+ */
+#include <dirent.h>
+#include <poll.h>
+#include <regex.h>
+
+#include "kselftest_harness.h"
+#include "record_common.h"
+
+FIXTURE(modes)
+{
+	char *dir;
+	char *out;
+};
+
+FIXTURE_SETUP(modes)
+{
+	self->dir = pc_test_mkdtemp("record-modes");
+	ASSERT_NE(NULL, self->dir);
+	self->out = strdup(rt_path(self->dir, "perf.data"));
+}
+
+FIXTURE_TEARDOWN(modes)
+{
+	free(self->out);
+	pc_test_rmdir(self->dir);
+}
+
+/* The files of dir named perf.data.YYYYMMDDHHMMSSmmm, sorted; -1 if another file is there. */
+static int stamped_files(const char *dir, char names[][64], int max)
+{
+	struct dirent **list;
+	regex_t re;
+	int n = scandir(dir, &list, NULL, alphasort), k = 0, other = 0;
+
+	regcomp(&re, "^perf\\.data\\.[0-9]{17}$", REG_EXTENDED | REG_NOSUB);
+	for (int i = 0; i < n; i++) {
+		const char *d = list[i]->d_name;
+
+		if (!strcmp(d, ".") || !strcmp(d, ".."))
+			;
+		else if (!regexec(&re, d, 0, NULL, 0) && k < max)
+			snprintf(names[k++], 64, "%.63s", d);
+		else if (strcmp(d, "ctl") && strcmp(d, "ack"))
+			other++;
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	regfree(&re);
+	return other ? -1 : k;
+}
+
+/* Every named file reads back whole, with samples. */
+static void expect_readable(struct __test_metadata *_metadata, const char *dir,
+			    char names[][64], int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct rt_file f;
+
+		ASSERT_EQ(0, rt_read(rt_path(dir, names[i]), &f)) TH_LOG("%s: %s", names[i], f.err);
+		EXPECT_FALSE(f.recovered) TH_LOG("%s was not finalized", names[i]);
+		EXPECT_GT(f.mmaps + f.comms, 0) TH_LOG("%s starts without its tasks", names[i]);
+	}
+}
+
+TEST_F(modes, switch_output_on_sigusr2_writes_one_stamped_file_per_signal_and_one_last)
+{
+	const char *opts[] = { "-e", "cpu-clock", "--switch-output", "-o", self->out, NULL };
+	char errfile[PATH_MAX];
+	char names[16][64];
+	pid_t pid;
+	int n;
+
+	/* stderr outside the directory counted */
+	snprintf(errfile, sizeof(errfile), "%s.stderr", self->dir);
+	pid = rt_spawn(opts, "spin", "30", errfile);
+	ASSERT_GT(pid, 0);
+	usleep(700000);
+	kill(pid, SIGUSR2);
+	usleep(500000);
+	kill(pid, SIGUSR2);
+	usleep(500000);
+	kill(pid, SIGINT);
+	/* SIGINT stops the recording, which stops the workload with SIGTERM */
+	EXPECT_EQ(128 + SIGTERM, rt_wait(pid, 60)) TH_LOG("%s", rt_slurp(errfile));
+	EXPECT_EQ(2, pc_count_substr(rt_slurp(errfile), "[ perfcheck record: Dump "));
+	n = stamped_files(self->dir, names, 16);
+	EXPECT_EQ(3, n) TH_LOG("two dumps and the last file expected");
+	if (n > 0)
+		expect_readable(_metadata, self->dir, names, n);
+	unlink(errfile);
+}
+
+TEST_F(modes, switch_output_by_size_with_max_files_keeps_the_newest)
+{
+	const char *opts[] = { "-q", "-e", "cpu-clock", "-m", "8", "--switch-output=8K",
+			       "--switch-max-files", "3", "-o", self->out, NULL };
+	char names[16][64];
+	struct pc_run run;
+	int n;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "2"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	n = stamped_files(self->dir, names, 16);
+	EXPECT_EQ(3, n);
+	if (n > 0)
+		expect_readable(_metadata, self->dir, names, n);
+	pc_run_free(&run);
+}
+
+TEST_F(modes, switch_output_by_time_switches_each_period)
+{
+	const char *opts[] = { "-e", "cpu-clock", "--switch-output=1s", "-o", self->out, NULL };
+	char names[16][64];
+	struct pc_run run;
+	int n;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "2.5"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	n = stamped_files(self->dir, names, 16);
+	/* 2.5 s: two switches, give or take one on a slow guest */
+	EXPECT_GE(n, 2) TH_LOG("%s", run.err);
+	EXPECT_LE(n, 4) TH_LOG("%s", run.err);
+	if (n > 0)
+		expect_readable(_metadata, self->dir, names, n);
+	pc_run_free(&run);
+}
+
+TEST_F(modes, timestamp_filename_names_the_one_file)
+{
+	const char *opts[] = { "-e", "cpu-clock", "--timestamp-filename", "-o", self->out, NULL };
+	char names[4][64];
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(1, stamped_files(self->dir, names, 4));
+	EXPECT_NE(NULL, strstr(run.err, names[0])) TH_LOG("the summary names %s", run.err);
+	expect_readable(_metadata, self->dir, names, 1);
+	pc_run_free(&run);
+}
+
+/* The time of the earliest and the latest sample of path, in seconds. */
+static int sample_span(const char *path, double *first, double *last)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0, t0 = 0, t1 = 0;
+
+	if (pd_reader_open(&r, path, &err))
+		return -1;
+	while (pd_reader_next(&r, &pos, &rec, &err) == 1) {
+		struct pd_sample s;
+
+		if (rec.header.type != PERF_RECORD_SAMPLE || pd_parse_sample(&r, &rec, &s, &err))
+			continue;
+		/* the rings of two cpus interleave: the earliest and the latest */
+		if (!t0 || s.time < t0)
+			t0 = s.time;
+		if (s.time > t1)
+			t1 = s.time;
+	}
+	pd_reader_close(&r);
+	*first = t0 / 1e9;
+	*last = t1 / 1e9;
+	return t0 ? 0 : -1;
+}
+
+TEST_F(modes, delay_holds_the_events_back_for_its_milliseconds)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-D", "600", "-o", self->out, NULL };
+	const char *nodelay[] = { "-q", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run;
+	double d0, d1, n0, n1;
+	struct rt_file f;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "1.2"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "Events disabled\nEvents enabled\n")) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, sample_span(self->out, &d0, &d1));
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.mmaps, 0) TH_LOG("the workload's maps were not synthesized at enable");
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, nodelay, "spin", "1.2"));
+	ASSERT_EQ(0, sample_span(self->out, &n0, &n1));
+	/* the delayed samples span at least 0.4 s less of the same 1.2 s workload */
+	EXPECT_LT(d1 - d0, (n1 - n0) - 0.4) TH_LOG("delayed %.3f s, not delayed %.3f s",
+						   d1 - d0, n1 - n0);
+	pc_run_free(&run);
+}
+
+/* Writes cmd to the control fifo and waits (5 s at most) for "ack\n". */
+static int command(int ctl, int ack, const char *cmd)
+{
+	char buf[8] = "";
+	struct pollfd p = { .fd = ack, .events = POLLIN };
+	size_t len = strlen(cmd);
+
+	if (write(ctl, cmd, len) != (ssize_t)len || poll(&p, 1, 5000) != 1)
+		return -1;
+	if (read(ack, buf, 4) != 4)
+		return -1;
+	return strncmp(buf, "ack\n", 4) ? -1 : 0;
+}
+
+TEST_F(modes, control_fifo_acks_ping_enable_disable_and_stop)
+{
+	char ctlspec[PATH_MAX + 16];
+	const char *opts[] = { "-e", "cpu-clock", "-D", "-1", "--control", ctlspec, "-o",
+			       self->out, NULL };
+	char *ctl = strdup(rt_path(self->dir, "ctl")), *ack = strdup(rt_path(self->dir, "ack"));
+	char errfile[PATH_MAX];
+	struct rt_file f;
+	int cfd, afd;
+	pid_t pid;
+
+	snprintf(ctlspec, sizeof(ctlspec), "fifo:%s,%s", ctl, ack);
+	snprintf(errfile, sizeof(errfile), "%s.stderr", self->dir);
+	ASSERT_EQ(0, mkfifo(ctl, 0600));
+	ASSERT_EQ(0, mkfifo(ack, 0600));
+	cfd = open(ctl, O_RDWR);
+	afd = open(ack, O_RDWR);
+	ASSERT_GE(cfd, 0);
+	ASSERT_GE(afd, 0);
+	pid = rt_spawn(opts, "spin", "30", errfile);
+	ASSERT_GT(pid, 0);
+	EXPECT_EQ(0, command(cfd, afd, "ping\n"));
+	EXPECT_EQ(0, command(cfd, afd, "enable\n"));
+	usleep(300000);
+	EXPECT_EQ(0, command(cfd, afd, "disable\n"));
+	EXPECT_EQ(0, command(cfd, afd, "stop\n"));
+	/* stop ends the recording; the workload is stopped with it */
+	EXPECT_NE(-1, rt_wait(pid, 30)) TH_LOG("%s", rt_slurp(errfile));
+	EXPECT_NE(NULL, strstr(rt_slurp(errfile), "Events enabled\nEvents disabled\n"));
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_GT(f.samples, 0) TH_LOG("nothing sampled while enabled");
+	close(cfd);
+	close(afd);
+	unlink(errfile);
+	free(ctl);
+	free(ack);
+}
+
+TEST_F(modes, control_without_enable_records_no_samples)
+{
+	int ctlpipe[2], ackpipe[2];
+	char spec[64];
+	const char *opts[] = { "-q", "-e", "cpu-clock", "-D", "-1", "--control", spec, "-o",
+			       self->out, NULL };
+	struct pc_run run;
+	struct rt_file f;
+
+	/* fd:CTL,ACK: inherited pipes; the control pipe's writer stays open here */
+	ASSERT_EQ(0, pipe(ctlpipe));
+	ASSERT_EQ(0, pipe(ackpipe));
+	snprintf(spec, sizeof(spec), "fd:%d,%d", ctlpipe[0], ackpipe[1]);
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.5"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+	EXPECT_EQ(0, f.samples);
+	close(ctlpipe[0]);
+	close(ctlpipe[1]);
+	close(ackpipe[0]);
+	close(ackpipe[1]);
+	pc_run_free(&run);
+}
+
+RECORD_TEST_MAIN()
