@@ -161,12 +161,16 @@ sub _glob_re { (my $re = quotemeta $_[0]) =~ s/\\\*/.*/g; return qr/^$re$/ }
 
 # Expected failures (vm/known-failures) whose kernel range holds RELEASE: [ [regex, reason, line] ].
 sub known_failures {
-	my ($file, $release) = @_;
+	my ($file, $release, $arch) = @_;
 	my @k;
 	open(my $fh, '<', $file) or return \@k;
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
 		my ($range, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		# ARCH:RANGE: only rows of that architecture
+		if ($range =~ s/^([a-z0-9_]+)://) {
+			next unless ($arch // 'x86_64') eq $1;
+		}
 		next unless in_range($range, $release);
 		push @k, [_glob_re($glob), $reason, "$range $glob"];
 	}
@@ -327,7 +331,7 @@ sub build {
 	make_path("$dir/tap");
 	my (@cases, @steps);
 	my $release = $con->{hello} ? $con->{hello}{release} : $kernel->{release};
-	my $known = known_failures($o{known} // "$src/vm/known-failures", $release);
+	my $known = known_failures($o{known} // "$src/vm/known-failures", $release, $kernel->{arch});
 	my $rules = expectations($o{expectations} // "$src/vm/expectations");
 	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
 	my $features = eval { decode_json($probe // '') };
