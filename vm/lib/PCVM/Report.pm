@@ -9,6 +9,7 @@ use warnings;
 use JSON::PP;
 use POSIX qw(strftime);
 use PCVM::Html;
+use PCVM::Result;
 use PCVM::Compare;
 
 sub load {
@@ -55,7 +56,6 @@ sub _features {
 	return @f;
 }
 
-my %FEAT = (supported => 'yes', missing => 'no', unknown => '?');
 
 sub _kernel_lines {
 	my ($r) = @_;
@@ -98,9 +98,9 @@ sub text {
 		[map { my $id = $_; [$id, map { $cell->{$id}{$_} // '-' } @k] } @$ids]);
 	$s .= join('', map { sprintf("  [%d] %s\n", $_ + 1, $notes->[$_]) } 0 .. $#$notes);
 	my @f = _features($res);
-	$s .= "\nkernel x feature (perfcheck probe --json)\n";
+	$s .= "\nkernel x feature (perfcheck probe: accepted; probe --behaviour: proven or BROKEN)\n";
 	$s .= @f ? _grid(['feature', @k], [map { my $f = $_;
-		[$f, map { $FEAT{($_->{features} // {})->{$f} // ''} // '-' } @$res] } @f])
+		[$f, map { PCVM::Result::feature_cell($_, $f)->[0] } @$res] } @f])
 		 : "  no probe result from any kernel\n";
 	$s .= "\n" . summary_line($res) . "\n";
 	return $s;
@@ -140,7 +140,7 @@ sub markdown {
 		$md .= "\n### kernel x feature\n\n| feature | " . join(' | ', @k) . " |\n|---|"
 		     . join('', map { '---|' } @k) . "\n";
 		for my $f (@f) {
-			$md .= "| $f | " . join(' | ', map { $FEAT{($_->{features} // {})->{$f} // ''} // '-' } @$res) . " |\n";
+			$md .= "| $f | " . join(' | ', map { PCVM::Result::feature_cell($_, $f)->[0] } @$res) . " |\n";
 		}
 	}
 	return $md;
