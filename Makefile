@@ -61,7 +61,7 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 PROVE_TIMEOUT ?= 300
 
-.PHONY: all deps check matrix static guest clean selftests linux-source fixtures bench fuzz
+.PHONY: all deps check matrix static static-arm64 guest clean selftests linux-source fixtures bench fuzz
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -158,8 +158,12 @@ guest: all $(BUILD)/vm/init $(BUILD)/vm/perftest $(KSFT_BIN)
 static:
 	$(MAKE) STATIC=1 SAN= guest
 
+# the guests of the arm64 rows (cross-built: make deps installs the toolchain)
+static-arm64:
+	$(MAKE) STATIC=1 SAN= ARCH=arm64 guest
+
 # make matrix: every row of vm/kernels (MATRIX_FLAGS: e.g. --shard 1/2, or 6.1 mmap)
-matrix: static
+matrix: static static-arm64
 	vm/run $(MATRIX_FLAGS)
 
 clean:

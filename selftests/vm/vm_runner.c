@@ -589,6 +589,29 @@ TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
 	pc_run_free(&self->run);
 }
 
+/* Feature cells say what the probe and the behaviour checks found: refused, proven, BROKEN. */
+TEST_F_TIMEOUT(vm, feature_cells_show_refused_proven_and_broken, 60)
+{
+	char report[PATH_MAX + 16], res[PATH_MAX + 16];
+
+	/* result.json's "behaviour" is perfcheck probe --behaviour --json's, per feature */
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"sigtrap\":\"supported\",\"mmap2\":\"supported\",\"build_id\":\"missing\","
+		      "\"cgroup\":\"supported\"},\"behaviour\":{\"sigtrap\":{\"verdict\":\"broken\","
+		      "\"detail\":\"no SIGTRAP\"},\"mmap2\":{\"verdict\":\"proven\"},"
+		      "\"cgroup\":{\"verdict\":\"not tested\",\"detail\":\"no cgroup2\"}", "10");
+	snprintf(report, sizeof(report), "%s/vm/report", srcdir());
+	snprintf(res, sizeof(res), "%s/new", self->dir);
+	char *argv[] = { report, res, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
+	EXPECT_NE(NULL, strstr(self->run.out, "sigtrap   BROKEN")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "mmap2     proven"));
+	EXPECT_NE(NULL, strstr(self->run.out, "build_id  refused"));
+	EXPECT_NE(NULL, strstr(self->run.out, "cgroup    accepted"));
+	pc_run_free(&self->run);
+}
+
 /* The first program of NAMES found in PATH, or NULL. */
 static const char *browser(void)
 {
@@ -642,7 +665,9 @@ TEST_F_TIMEOUT(vm, page_renders_the_matrix_in_a_browser, 180)
 				      "<a href=\"6.1/tap/kernel.mmap.tap\">FAIL<sup>1</sup></a></td>"));
 	EXPECT_NE(NULL, strstr(run.out, "<a href=\"6.1/tap/perf-test.perf-test.tap\">skip<sup>2</sup></a>"));
 	EXPECT_NE(NULL, strstr(run.out, "<li>no PMU (probe)</li>"));
-	EXPECT_NE(NULL, strstr(run.out, "<td>sigtrap</td><td class=\"c no\">no</td>"));
+	/* a refused feature: the cell says so (the kernel x feature table of issue 15) */
+	EXPECT_NE(NULL, strstr(run.out, "<td>sigtrap</td><td class=\"c no\""));
+	EXPECT_NE(NULL, strstr(run.out, ">refused</td>"));
 	EXPECT_NE(NULL, strstr(run.out, "REGRESSION: a new failure"));
 	EXPECT_NE(NULL, strstr(run.out, "<tr class=\"reg\"><td>new failure</td><td>6.1</td><td><code>kernel/mmap:a</code>"))
 		TH_LOG("%s", run.out);

@@ -21,7 +21,8 @@ use Time::HiRes qw(time);
 sub base_initramfs {
 	my (%o) = @_;
 	my ($static, $work) = @o{qw(static work)};
-	my @inputs = ("$static/vm/init", "$static/perfcheck", _busybox(),
+	my $busybox = busybox($o{arch} // 'x86_64', $o{src});
+	my @inputs = ("$static/vm/init", "$static/perfcheck", $busybox,
 		      glob("$static/selftests/*"), glob("$static/ksft/*"));
 	# pcwork (the workload of the fixtures and xk_* selftests) next to
 	# perfcheck, and the fixtures that fixtures_replay replays in each guest
@@ -54,7 +55,7 @@ sub base_initramfs {
 	make_path(map { "$root/$_" } qw(bin perfcheck/selftests perfcheck/ksft
 					 proc sys dev tmp out root));
 	_copy("$static/vm/init", "$root/init");
-	_copy(_busybox(), "$root/bin/busybox");
+	_copy($busybox, "$root/bin/busybox");
 	_copy("$static/perfcheck", "$root/perfcheck/perfcheck");
 	for my $t (glob("$static/selftests/*")) {
 		_copy($t, "$root/perfcheck/selftests/" . basename($t)) if -f $t && -x $t;
@@ -97,7 +98,25 @@ sub overlay_initramfs {
 	return "$dir/overlay.cpio.gz";
 }
 
-sub _busybox {
+# busybox-static of the guest's architecture: the host's own for x86_64,
+# Debian's arm64 package (tools/debfetch, cached) for aarch64.
+sub busybox {
+	my ($arch, $src) = @_;
+	if ($arch eq 'aarch64') {
+		my $cache = $ENV{PERFCHECK_CACHE} || ($ENV{HOME} || '/root') . '/.cache/perfcheck';
+		my $out = "$cache/busybox-arm64";
+		return $out if -x $out;
+		chomp(my $deb = `'$src/tools/debfetch' -q --arch arm64 bookworm '^busybox-static\$'`);
+		die "vm: no arm64 busybox-static (tools/debfetch)\n" unless -s $deb;
+		my $tmp = "$out.tmp.$$";
+		make_path($tmp);
+		# its binary is bin/busybox; another file of that name sits under usr/share
+		system("dpkg-deb --fsys-tarfile '$deb' | tar -x -C '$tmp' ./bin/busybox") == 0 &&
+			-x "$tmp/bin/busybox" or die "vm: no bin/busybox in $deb\n";
+		rename("$tmp/bin/busybox", $out) or die "vm: rename: $!\n";
+		remove_tree($tmp);
+		return $out;
+	}
 	for (qw(/bin/busybox /usr/bin/busybox)) { return $_ if -x $_ }
 	die "vm: busybox not found (package busybox-static: make deps)\n";
 }
@@ -118,19 +137,32 @@ sub _cpio {
 	rename("$out.$$.tmp", $out) or die "rename: $!";
 }
 
-sub qemu_bin { return $ENV{PERFCHECK_QEMU} || 'qemu-system-x86_64' }
+sub qemu_bin {
+	my ($arch) = @_;
+	return $ENV{PERFCHECK_QEMU} if $ENV{PERFCHECK_QEMU} && ($arch // 'x86_64') eq 'x86_64';
+	return ($arch // 'x86_64') eq 'aarch64' ? 'qemu-system-aarch64' : 'qemu-system-x86_64';
+}
 
 sub command {
 	my (%o) = @_;
+	my $arch = $o{arch} // 'x86_64';
+	my @disk = $o{disk} ? (-drive => "file=$o{disk},format=raw,if=none,id=out",
+			       -device => 'nvme,drive=out,serial=perfcheck') : ();
+	if ($arch eq 'aarch64') {
+		# virt with the max CPU has a PMUv3; -icount shift=0 makes cycles and
+		# instructions count (exactly, one instruction a cycle): without it
+		# instructions is ENOENT (shared/notes/arm64.md).  The console is the PL011.
+		return (qemu_bin($arch), qw(-M virt -cpu max -icount shift=0 -m 1024 -smp 1),
+			qw(-nodefaults -display none -serial stdio -no-reboot),
+			-kernel => $o{kernel}, -initrd => $o{initrd},
+			-append => "console=ttyAMA0 quiet panic=-1 $o{append}", @disk);
+	}
 	my @accel = $o{accel} eq 'kvm' ? qw(-accel kvm -cpu host) : qw(-accel tcg -cpu max);
 	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
 	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
-	my @cmd = (qemu_bin(), @accel, qw(-m 512 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
-		   -kernel => $o{kernel}, -initrd => $o{initrd},
-		   -append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}");
-	push @cmd, -drive => "file=$o{disk},format=raw,if=none,id=out",
-		   -device => 'nvme,drive=out,serial=perfcheck' if $o{disk};
-	return @cmd;
+	return (qemu_bin($arch), @accel, qw(-m 512 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
+		-kernel => $o{kernel}, -initrd => $o{initrd},
+		-append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}", @disk);
 }
 
 # Boots; returns { console, state => finished|hung|panicked|exited|no-boot,

@@ -7,6 +7,7 @@
 package PCVM::Html;
 use strict;
 use warnings;
+use PCVM::Result;
 
 sub esc {
 	my ($s) = @_;
@@ -20,7 +21,6 @@ sub esc {
 
 my %LABEL = (pass => 'pass', fail => 'FAIL', skip => 'skip', error => 'ERROR', 'not-run' => 'not run',
 	     flaky => 'FLAKY');
-my %FEAT = (supported => 'yes', missing => 'no', unknown => '?');
 
 my $CSS = <<'CSS';
 body { font: 14px/1.4 sans-serif; margin: 1em 2em; color: #222; }
@@ -101,12 +101,9 @@ sub page {
 	for my $f (@f) {
 		$h .= "<tr><td>" . esc($f) . "</td>";
 		for my $r (@$res) {
-			my $v = ($r->{features} // {})->{$f};
-			my $e = ($r->{probe_errno} // {})->{$f};
-			my $cls = defined $v ? ($FEAT{$v} // 'absent') : 'absent';
-			$cls = 'unknown' if $cls eq '?';
-			$h .= "<td class=\"c $cls\"" . ($e ? " title=\"errno $e\"" : '') . ">"
-			    . esc(defined $v ? $FEAT{$v} // $v : '-') . "</td>";
+			my ($text, $cls, $title) = @{PCVM::Result::feature_cell($r, $f)};
+			$h .= "<td class=\"c $cls\"" . ($title ? " title=\"" . esc($title) . "\"" : '') . ">"
+			    . esc($text) . "</td>";
 		}
 		$h .= "</tr>\n";
 	}

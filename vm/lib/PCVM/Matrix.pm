@@ -7,7 +7,7 @@ use warnings;
 use File::Path qw(make_path remove_tree);
 use File::Basename qw(basename);
 
-# Rows in file order: { name, kind => deb|host|file, ... }
+# Rows in file order: { name, kind => deb|host|file, arch => x86_64|aarch64, ... }
 sub load {
 	my ($path) = @_;
 	open(my $fh, '<', $path) or die "vm: cannot read the matrix file $path: $!\n";
@@ -19,19 +19,32 @@ sub load {
 		die "vm: $path:$.: a row needs NAME and KIND\n" unless defined $kind;
 		my %row = (name => $name, kind => $kind, line => $.);
 		if ($kind eq 'deb') {
-			die "vm: $path:$.: deb rows have 7 fields\n" unless @f == 7;
+			die "vm: $path:$.: deb rows have 7 fields (8 with ARCH)\n" unless @f == 7 || @f == 8;
 			@row{qw(suite regex pin vmlinuz_glob config)} = @f[2 .. 6];
 			$row{pin} = '' if $row{pin} eq '-';
+			$row{arch} = arch_name($f[7] // 'amd64')
+				// die "vm: $path:$.: unknown ARCH '$f[7]' (amd64, arm64)\n";
 		} elsif ($kind eq 'file') {
 			die "vm: $path:$.: file rows need a path\n" unless @f >= 3;
 			@row{qw(image config_file)} = @f[2, 3];
 		} elsif ($kind ne 'host') {
 			die "vm: $path:$.: unknown kind '$kind' (deb, host, file)\n";
 		}
+		$row{arch} //= host_arch();
 		push @rows, \%row;
 	}
 	return @rows;
 }
+
+# Debian's architecture name -> the machine name uname and results use.
+sub arch_name {
+	my ($deb_arch) = @_;
+	return { amd64 => 'x86_64', arm64 => 'aarch64' }->{$deb_arch};
+}
+
+sub deb_arch { my ($arch) = @_; return $arch eq 'aarch64' ? 'arm64' : 'amd64' }
+
+sub host_arch { chomp(my $m = `uname -m`); return $m || 'x86_64' }
 
 sub _run {
 	my (@cmd) = @_;
@@ -47,9 +60,10 @@ sub _run {
 }
 
 sub _debfetch {
-	my ($src, $suite, $regex, $pin) = @_;
+	my ($src, $suite, $regex, $pin, $arch) = @_;
 	my $errf = "/tmp/pcvm-debfetch.$$." . int(rand(1e9));
-	my @cmd = ("$src/tools/debfetch", '-q', ($pin ? ('--pin', $pin) : ()), $suite, $regex);
+	my @cmd = ("$src/tools/debfetch", '-q', '--arch', deb_arch($arch // 'x86_64'),
+		   ($pin ? ('--pin', $pin) : ()), $suite, $regex);
 	my $pid = open(my $fh, '-|') // die "fork: $!";
 	if (!$pid) {
 		open(STDERR, '>', $errf);
@@ -87,7 +101,7 @@ sub _extract {
 # {error} so that the other rows still run.
 sub fetch {
 	my ($row, $src, $cache) = @_;
-	my %k = (name => $row->{name}, kind => $row->{kind});
+	my %k = (name => $row->{name}, kind => $row->{kind}, arch => $row->{arch});
 	if ($row->{kind} eq 'host') {
 		chomp(my $rel = `uname -r`);
 		%k = (%k, release => $rel, package => 'running kernel', version => $rel);
@@ -106,7 +120,7 @@ sub fetch {
 		$k{config} = $row->{config_file} if $row->{config_file} && -r $row->{config_file};
 		return \%k;
 	}
-	my ($rc, $deb, $err) = _debfetch($src, $row->{suite}, $row->{regex}, $row->{pin});
+	my ($rc, $deb, $err) = _debfetch($src, $row->{suite}, $row->{regex}, $row->{pin}, $row->{arch});
 	return { %k, error => "kernel package: " . ($err || "debfetch exit $rc") }
 		if $rc || !-s $deb;
 	my ($pkg, $ver) = (_field($deb, 'Package'), _field($deb, 'Version'));
@@ -142,7 +156,7 @@ sub _config {
 	# the dependency named PREFIX..., at the exact version the kernel wants
 	for my $dep (split /\s*,\s*/, _field($deb, 'Depends')) {
 		next unless $dep =~ /^(\Q$prefix\E\S*)\s*\(=\s*([^)\s]+)\)/;
-		my ($rc, $cdeb) = _debfetch($src, $row->{suite}, "^\Q$1\E\$", "$1=$2");
+		my ($rc, $cdeb) = _debfetch($src, $row->{suite}, "^\Q$1\E\$", "$1=$2", $row->{arch});
 		return $rc ? undef : _extract($cdeb, $glob, "$dir/config-pkg");
 	}
 	return undef;

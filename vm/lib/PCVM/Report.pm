@@ -9,6 +9,7 @@ use warnings;
 use JSON::PP;
 use POSIX qw(strftime);
 use PCVM::Html;
+use PCVM::Result;
 use PCVM::Compare;
 
 sub load {
@@ -55,11 +56,10 @@ sub _features {
 	return @f;
 }
 
-my %FEAT = (supported => 'yes', missing => 'no', unknown => '?');
 
 sub _kernel_lines {
 	my ($r) = @_;
-	my $s = "$r->{row}: " . ($r->{release} // '-') . ", $r->{state}";
+	my $s = "$r->{row}: " . ($r->{release} // '-') . ($r->{arch} ? " $r->{arch}" : '') . ", $r->{state}";
 	$s .= ", $r->{package} $r->{version}" if $r->{package};
 	$s .= sprintf(', %s, init at %.1fs, first test %.1fs, factor %.1f, %.1fs',
 		      $r->{accel} // '-', $r->{hello_s} // 0, $r->{first_test_s} // 0,
@@ -98,9 +98,9 @@ sub text {
 		[map { my $id = $_; [$id, map { $cell->{$id}{$_} // '-' } @k] } @$ids]);
 	$s .= join('', map { sprintf("  [%d] %s\n", $_ + 1, $notes->[$_]) } 0 .. $#$notes);
 	my @f = _features($res);
-	$s .= "\nkernel x feature (perfcheck probe --json)\n";
+	$s .= "\nkernel x feature (perfcheck probe: accepted; probe --behaviour: proven or BROKEN)\n";
 	$s .= @f ? _grid(['feature', @k], [map { my $f = $_;
-		[$f, map { $FEAT{($_->{features} // {})->{$f} // ''} // '-' } @$res] } @f])
+		[$f, map { PCVM::Result::feature_cell($_, $f)->[0] } @$res] } @f])
 		 : "  no probe result from any kernel\n";
 	$s .= "\n" . summary_line($res) . "\n";
 	return $s;
@@ -111,10 +111,10 @@ sub markdown {
 	my @k = map { $_->{row} } @$res;
 	my ($ids, $cell, $notes) = _test_table($res);
 	my $md = "## perfcheck kernel matrix\n\n" . summary_line($res) . "\n\n";
-	$md .= "| kernel | release | state | package | init (s) | first test (s) | factor | wall (s) |\n"
-	     . "|---|---|---|---|---|---|---|---|\n";
+	$md .= "| kernel | arch | release | state | package | init (s) | first test (s) | factor | wall (s) |\n"
+	     . "|---|---|---|---|---|---|---|---|---|\n";
 	for my $r (@$res) {
-		$md .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", $r->{row},
+		$md .= sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $r->{row}, $r->{arch} // '-',
 			       $r->{release} // '-', $r->{state} . (@{$r->{splats}} ? ' + splat' : ''),
 			       join(' ', grep { defined } $r->{package}, $r->{version}) || '-',
 			       map { $_ // '-' } @$r{qw(hello_s first_test_s factor wall_s)});
@@ -140,7 +140,7 @@ sub markdown {
 		$md .= "\n### kernel x feature\n\n| feature | " . join(' | ', @k) . " |\n|---|"
 		     . join('', map { '---|' } @k) . "\n";
 		for my $f (@f) {
-			$md .= "| $f | " . join(' | ', map { $FEAT{($_->{features} // {})->{$f} // ''} // '-' } @$res) . " |\n";
+			$md .= "| $f | " . join(' | ', map { PCVM::Result::feature_cell($_, $f)->[0] } @$res) . " |\n";
 		}
 	}
 	return $md;
@@ -227,7 +227,8 @@ sub kcidb {
 		$bid =~ s/[^A-Za-z0-9_.:+~-]/_/g;
 		push @checkouts, { id => "$bid", origin => $origin, comment => "Debian $r->{row}",
 				   valid => JSON::PP::true };
-		push @builds, { id => $bid, checkout_id => $bid, origin => $origin, architecture => 'x86_64',
+		push @builds, { id => $bid, checkout_id => $bid, origin => $origin,
+				architecture => $r->{arch} // 'x86_64',
 				comment => ($r->{release} // $r->{row}), valid => $r->{error} ? JSON::PP::false : JSON::PP::true };
 		for my $c (@{$r->{cases}}) {
 			(my $path = "perfcheck.$c->{id}") =~ s{[/:]}{.}g;

@@ -161,12 +161,16 @@ sub _glob_re { (my $re = quotemeta $_[0]) =~ s/\\\*/.*/g; return qr/^$re$/ }
 
 # Expected failures (vm/known-failures) whose kernel range holds RELEASE: [ [regex, reason, line] ].
 sub known_failures {
-	my ($file, $release) = @_;
+	my ($file, $release, $arch) = @_;
 	my @k;
 	open(my $fh, '<', $file) or return \@k;
 	while (my $line = <$fh>) {
 		next if $line =~ /^\s*(#|$)/;
 		my ($range, $glob, $reason) = $line =~ /^\s*(\S+)\s+(\S+)\s+(.+?)\s*$/ or next;
+		# ARCH:RANGE: only rows of that architecture
+		if ($range =~ s/^([a-z0-9_]+)://) {
+			next unless ($arch // 'x86_64') eq $1;
+		}
 		next unless in_range($range, $release);
 		push @k, [_glob_re($glob), $reason, "$range $glob"];
 	}
@@ -327,8 +331,12 @@ sub build {
 	make_path("$dir/tap");
 	my (@cases, @steps);
 	my $release = $con->{hello} ? $con->{hello}{release} : $kernel->{release};
-	my $known = known_failures($o{known} // "$src/vm/known-failures", $release);
+	my $known = known_failures($o{known} // "$src/vm/known-failures", $release, $kernel->{arch});
 	my $rules = expectations($o{expectations} // "$src/vm/expectations");
+	# what the behaviour checks showed per feature (perfcheck probe --behaviour --json)
+	my $bj = eval { decode_json(_slurp("$dir/artifacts/collect/behaviour/behaviour.json") // '') };
+	my $behaviour = ref $bj eq 'HASH' && ref $bj->{behaviour} eq 'HASH'
+		? { map { $_ => $bj->{behaviour}{$_} } keys %{$bj->{behaviour}} } : undef;
 	my $probe = _slurp("$dir/artifacts/collect/probe-json/probe.json");
 	my $features = eval { decode_json($probe // '') };
 	$features = undef unless ref $features eq 'HASH';
@@ -383,7 +391,7 @@ sub build {
 	$tail =~ s/^\n+//;
 	$tail =~ s/\e\[[0-9;?]*[A-Za-z]//g;
 	my %res = (
-		row => $kernel->{name}, kind => $kernel->{kind}, state => $state,
+		row => $kernel->{name}, kind => $kernel->{kind}, arch => $kernel->{arch}, state => $state,
 		package => $kernel->{package}, version => $kernel->{version},
 		suite => $kernel->{suite}, pin => $kernel->{pin}, pin_note => $kernel->{pin_note},
 		error => $kernel->{error},
@@ -398,6 +406,7 @@ sub build {
 		stale_known => [sort grep { !$used{$_} } keys %used],
 		features => $features ? $features->{features} : undef,
 		probe_errno => $features ? $features->{errno} : undef,
+		behaviour => $behaviour,
 		facts => $facts,
 		console_garbage_lines => $con->{garbage},
 		# each test's wall time in the guest (bench/vm-budget's breakdown)
@@ -411,6 +420,25 @@ sub build {
 	_spew("$dir/tap/vm.tap", _vm_tap(\%res));
 	_spew("$dir/result.json", JSON::PP->new->pretty->canonical->encode(\%res));
 	return \%res;
+}
+
+# A kernel x feature cell: [text, class, title].  The probe says whether the
+# kernel accepts the feature; the behaviour check whether it does what it
+# promises: refused, accepted and proven, accepted but BROKEN, or accepted
+# (not proven: the check could not run, with its reason).
+sub feature_cell {
+	my ($r, $f) = @_;
+	my $v = ($r->{features} // {})->{$f};
+	my $e = ($r->{probe_errno} // {})->{$f};
+	my $b = ($r->{behaviour} // {})->{$f};
+	return ['-', 'absent', ''] unless defined $v;
+	return ['refused', 'no', $e ? "errno $e" : ''] if $v eq 'missing';
+	return ['?', 'unknown', $e ? "errno $e" : ''] if $v ne 'supported';
+	return ['yes', 'yes', ''] unless ref $b eq 'HASH';
+	my $d = $b->{detail} // '';
+	return ['proven', 'yes', $d] if ($b->{verdict} // '') eq 'proven';
+	return ['BROKEN', 'fail', $d] if ($b->{verdict} // '') eq 'broken';
+	return ['accepted', 'skip', $d];
 }
 
 sub _r { return defined $_[0] ? 0 + sprintf('%.2f', $_[0]) : undef }
