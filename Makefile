@@ -93,15 +93,17 @@ $(BUILD)/perfcheck: $(BUILD)/obj/cli/perfcheck.o $(BUILD)/libperfcheck.a
 # the shared helpers of selftests/lib/ are found by name (-Iselftests/lib)
 # or as "lib/NAME.h" (-Iselftests)
 TEST_CFLAGS = $(CFLAGS) -Iselftests -Iselftests/lib -isystem $(KSFT_DIR)
-$(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+# the folders' rules first: a stale dependency file naming an old flat path
+# must not make the flat rule win for a test that has moved
 define TEST_KIND_RULE
 $$(BUILD)/obj/selftests/%.o: selftests/$(1)/%.c $$(LINUX_SRC)/.complete
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(TEST_CFLAGS) -c -o $$@ $$<
 endef
 $(foreach k,$(TEST_KINDS),$(eval $(call TEST_KIND_RULE,$(k))))
+$(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
 
 $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
@@ -169,7 +171,8 @@ matrix: static static-arm64
 clean:
 	rm -rf build
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# this build's dependency files only (build/san, build/static hold their own)
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # The fixtures' workload: freestanding and static, the same binary on every kernel.
 PCWORK_CFLAGS := -O1 -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -ffreestanding \
