@@ -6,6 +6,7 @@
  * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
  * columns and the addresses as sampled.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,57 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
 	}
 }
 
+/* frames of a DWARF chain: perf 6.1 adds the inline frames at each */
+#define RF_INLINES (1u << 31)
+#define RD_INLINE_MAX 16
+
+/*
+ * perf's unwind entries: each function inlined at the address, innermost
+ * first, is "name+off (inlined)"; the outer (real) function too when its
+ * DWARF name is not the symbol's (a clone, an alias).  False: no DWARF.
+ */
+static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
+			  const struct rd_resolved *r)
+{
+	struct pc_src_frame fr[RD_INLINE_MAX];
+	char path[4096];
+	uint32_t nr = 0;
+	struct rd_out *o = p->out;
+
+	if (!r->sym || !r->dso || r->dso[0] != '/' || !(f & RF_SYM))
+		return false;
+	if (!p->src)
+		p->src = pc_srcline_new(NULL);
+	if (!p->src)
+		return false;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)r->dso_len, r->dso);
+	if (pc_srcline_frames(p->src, path, r->sym->start + r->off, fr, RD_INLINE_MAX, &nr) ||
+	    !nr)
+		return false;
+	for (uint32_t i = 0; i < nr; i++) {
+		bool last = i == nr - 1;
+
+		if (last && (!fr[i].func || (strlen(fr[i].func) == r->sym->name_len &&
+					      !memcmp(fr[i].func, r->sym->name, r->sym->name_len))))
+			return false;	/* the real function: its ordinary line */
+		if (f & RF_IP) {
+			rd_out_char(o, '\t');
+			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : r->addr, 16);
+		}
+		rd_out_char(o, ' ');
+		rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
+		if (f & RF_SYMOFF) {
+			rd_out_mem(o, "+0x", 3);
+			rd_out_hex(o, r->off, 0);
+		}
+		if (f & RF_DSO)
+			rd_out_mem(o, " (inlined)", 10);
+		rd_out_char(o, '\n');
+	}
+	return true;
+}
+
 static void print_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip, bool cookie, bool oneline)
 {
@@ -154,6 +206,8 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 	} else {
 		rd_resolve(s, ev->thread, kernel, ip, &r);
 	}
+	if ((f & RF_INLINES) && !oneline && !kernel && print_inlines(p, s, f, &r))
+		return;
 	if (f & RF_IP) {
 		rd_out_char(o, oneline ? ' ' : '\t');
 		rd_out_hex(o, p->compat == RD_COMPAT_6_1 && !oneline ? r.addr : ip, 16);
@@ -268,7 +322,8 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			if (cookie)
 				print_frame(p, s, ev, f, kernel, ip, true, false);
 			else
-				chain_frame(p, s, ev, f, kernel, ip);
+				chain_frame(p, s, ev, part && ev->unwound ? f | RF_INLINES : f,
+					    kernel, ip);
 			shown++;
 		}
 	}
@@ -336,4 +391,6 @@ void rd_printer_free(struct rd_printer *p)
 {
 	free(p->lines);
 	p->lines = NULL;
+	pc_srcline_free(p->src);
+	p->src = NULL;
 }

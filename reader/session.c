@@ -89,6 +89,7 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			/* DWARF: the kernel part recorded, then the user frames unwound */
 			ev.extra = it->unwound;
 			ev.extra_nr = it->unwound_nr;
+			ev.unwound = true;
 		} else if (it->merge_ips && smp->deferred) {
 			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
 			ev.extra = it->merge_ips;
