@@ -153,7 +153,7 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
  * DWARF name is not the symbol's (a clone, an alias).  False: no DWARF.
  */
 static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
-			  const struct rd_resolved *r)
+			  uint64_t ip, const struct rd_resolved *r)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
 	char path[4096];
@@ -179,7 +179,7 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 			return false;	/* the real function: its ordinary line */
 		if (f & RF_IP) {
 			rd_out_char(o, '\t');
-			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : r->addr, 16);
+			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : ip, 16);
 		}
 		rd_out_char(o, ' ');
 		rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
@@ -206,7 +206,7 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 	} else {
 		rd_resolve(s, ev->thread, kernel, ip, &r);
 	}
-	if ((f & RF_INLINES) && !oneline && !kernel && print_inlines(p, s, f, &r))
+	if ((f & RF_INLINES) && !oneline && !kernel && print_inlines(p, s, f, ip, &r))
 		return;
 	if (f & RF_IP) {
 		rd_out_char(o, oneline ? ' ' : '\t');
