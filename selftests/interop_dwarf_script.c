@@ -10,6 +10,7 @@
  */
 #include "interop_tools.h"
 #include "kselftest_harness.h"
+#include "perfdata/perfdata.h"
 
 FIXTURE(dwarf_script) {
 	char *dir;
@@ -99,6 +100,63 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 	TH_LOG("%d lines, %d user frames, %d inlined names differ", lines, user, named);
 	pc_run_free(&p);
 	pc_run_free(&o);
+}
+
+/*
+ * The file offset of the first sample's stack dyn_size word, and the dump's
+ * size; 0 when no sample has a user stack.
+ */
+static uint64_t first_dyn_size(const char *path, uint64_t *size)
+{
+	struct pd_reader r;
+	struct pd_record rec;
+	struct pd_sample smp;
+	struct pc_error err = { 0 };
+	uint64_t pos = 0, at = 0;
+
+	if (pd_reader_open(&r, path, &err))
+		return 0;
+	while (!at && pd_reader_next(&r, &pos, &rec, &err) == 1) {
+		if (rec.header.type != PERF_RECORD_SAMPLE ||
+		    pd_parse_sample(&r, &rec, &smp, &err) || !smp.stack_user_size)
+			continue;
+		at = rec.offset + (uint64_t)((const uint8_t *)smp.stack_user -
+					     (const uint8_t *)rec.data) + smp.stack_user_size;
+		*size = smp.stack_user_size;
+	}
+	pd_reader_close(&r);
+	return at;
+}
+
+/* A stack dump claiming more valid bytes than it holds: named, exit 2. */
+TEST_F_TIMEOUT(dwarf_script, stack_dyn_size_past_the_dump_is_an_error_at_its_offset, 300)
+{
+	char bad[PATH_MAX + 8], want[PATH_MAX + 64];
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "-i", bad, NULL };
+	uint64_t size = 0, at = first_dyn_size(self->data, &size), dyn;
+	struct pc_run run;
+	int in, out;
+	char buf[65536];
+	ssize_t n;
+
+	ASSERT_NE(0, at) TH_LOG("no sample with a user stack in the recording");
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	in = open(self->data, O_RDONLY);
+	out = open(bad, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, in);
+	ASSERT_LE(0, out);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ASSERT_EQ(n, write(out, buf, (size_t)n));
+	dyn = size + 8;
+	ASSERT_EQ(8, pwrite(out, &dyn, 8, (off_t)at));
+	close(in);
+	close(out);
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+	EXPECT_EQ(2, run.exit_code);
+	snprintf(want, sizeof(want), "%s: offset 0x", bad);
+	EXPECT_NE(NULL, run.err ? strstr(run.err, want) : NULL) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, run.err ? strstr(run.err, "dyn_size") : NULL) TH_LOG("stderr: %s", run.err);
+	pc_run_free(&run);
 }
 
 TEST_HARNESS_MAIN
