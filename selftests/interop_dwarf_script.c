@@ -102,6 +102,57 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 	pc_run_free(&o);
 }
 
+/* Report lines without comments and blank lines (the header names the tool). */
+static char *rows(const char *out)
+{
+	size_t len = out ? strlen(out) : 0, n = 0;
+	char *r = malloc(len + 1);
+
+	for (const char *p = out; r && p && *p;) {
+		size_t l = strcspn(p, "\n");
+
+		if (l && p[0] != '#') {
+			memcpy(r + n, p, l);
+			n += l;
+			r[n++] = '\n';
+		}
+		p += l + (p[l] == '\n');
+	}
+	if (r)
+		r[n] = '\0';
+	return r;
+}
+
+/*
+ * report's Self rows come from the same unwound chains perf uses: byte for
+ * byte perf report --no-children -g none.  (The Children rows and call
+ * graphs differ where perf adds inlined entries, not shown by report yet.)
+ */
+TEST_F_TIMEOUT(dwarf_script, report_self_rows_are_perfs, 600)
+{
+	char *pargv[] = { (char *)up_perf(), "report", "--stdio", "--no-children", "-g", "none",
+			  "-i", self->data, NULL };
+	char *oargv[] = { (char *)pc_test_perfcheck(), "report", "--compat", "6.1", "--stdio",
+			  "--no-children", "-g", "none", "-i", self->data, NULL };
+	struct pc_run p, o;
+	char *rp, *ro;
+
+	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
+	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
+	ASSERT_EQ(0, p.exit_code);
+	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
+	rp = rows(p.out);
+	ro = rows(o.out);
+	ASSERT_NE(NULL, rp);
+	ASSERT_NE(NULL, ro);
+	EXPECT_LT(0, (int)strlen(rp));
+	EXPECT_STREQ(rp, ro);
+	free(rp);
+	free(ro);
+	pc_run_free(&p);
+	pc_run_free(&o);
+}
+
 /*
  * The file offset of the first sample's stack dyn_size word, and the dump's
  * size; 0 when no sample has a user stack.
