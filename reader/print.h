@@ -41,6 +41,9 @@ struct rd_printer {
 void rd_printer_free(struct rd_printer *p);
 
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx);
+/* The srcline hook (ctx: the printer): "\n  file.c:LINE" as perf prints it. */
+int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_event *ev,
+		     void *ctx);
 int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx);
 
 #endif
