@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "reader/machine.h"
+#include "reader/unwind_stage.h"
 
 struct rd_rcache {
 	uint64_t ip;
@@ -34,11 +35,47 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 
 	switch (it->type) {
 	case PERF_RECORD_SAMPLE:
+		if (m->unwind && it->p) {
+			const struct pd_sample *smp = &it->p->smp;
+
+			ret = rd_unwind_item(m->unwind, m->path,
+					     rd_machine_thread(m, smp->pid, smp->tid), it, err);
+			if (ret) {
+				rd_item_release(it);
+				return ret;
+			}
+		}
+		return rd_sink_put(&m->out, it, err);
 	case PC_RECORD_CALLCHAIN_DEFERRED:
 		return rd_sink_put(&m->out, it, err);
+	case PERF_RECORD_EXIT:
+		/* a process's end: its unwinding state goes (its pid == tid) */
+		if (m->unwind && ((const struct perf_event_header *)it->data)->size >=
+				     sizeof(struct perf_event_header) + 8) {
+			uint32_t ids[2];
+
+			memcpy(ids, (const uint8_t *)it->data + sizeof(struct perf_event_header),
+			       sizeof(ids));
+			if (ids[0] == ids[1])
+				rd_unwind_forget(m->unwind, ids[0]);
+		}
+		rd_item_release(it);
+		return 0;
+	case PERF_RECORD_COMM:
+		/* an exec replaces the address space the unwinder knew */
+		if (m->unwind && (((const struct perf_event_header *)it->data)->misc &
+				  PERF_RECORD_MISC_COMM_EXEC) &&
+		    ((const struct perf_event_header *)it->data)->size >=
+			    sizeof(struct perf_event_header) + 8) {
+			uint32_t pid;
+
+			memcpy(&pid, (const uint8_t *)it->data + sizeof(struct perf_event_header),
+			       sizeof(pid));
+			rd_unwind_forget(m->unwind, pid);
+		}
+		/* fall through */
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 		memcpy(&rec.header, it->data, sizeof(rec.header));
 		ret = rd_machine_record(m, &rec, it->p ? it->p->smp.evsel->sample_id_size : 0, err);
@@ -143,6 +180,8 @@ void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, 
 
 void rd_machine_free(struct rd_machine *m)
 {
+	rd_unwind_free(m->unwind);
+	m->unwind = NULL;
 	free(m->rcache);
 	m->rcache = NULL;
 	pc_kallsyms_free(&m->kallsyms);

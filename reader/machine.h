@@ -28,6 +28,7 @@ struct rd_maps {
 struct rd_process {
 	uint32_t pid;
 	struct rd_maps maps;
+	uint64_t gen;			/* bumped when its maps change (the unwinder's cache) */
 	struct rd_process *next;
 };
 
@@ -47,6 +48,7 @@ struct rd_resolved {
 };
 
 struct rd_rcache;
+struct rd_unwind;
 
 struct rd_machine {
 	const char *path;		/* of the file, for messages */
@@ -60,6 +62,7 @@ struct rd_machine {
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;
 	uint64_t gen;			/* bumped when any map changes */
+	struct rd_unwind *unwind;	/* DWARF user frames, NULL: none (owned) */
 	struct rd_sink out;
 };
 

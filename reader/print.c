@@ -6,6 +6,7 @@
  * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
  * columns and the addresses as sampled.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,131 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
 	}
 }
 
+/* frames of a DWARF chain: perf 6.1 adds the inline frames at each */
+#define RF_INLINES (1u << 31)
+#define RD_INLINE_MAX 16
+
+/* The DWARF frames at a resolved user address, innermost first; 0 when none. */
+static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const struct rd_resolved *r,
+			   struct pc_src_frame *fr)
+{
+	char path[4096];
+	uint32_t nr = 0;
+
+	if (!r->sym || !r->dso || r->dso[0] != '/')
+		return 0;
+	if (!p->src)
+		p->src = pc_srcline_new(NULL);
+	if (!p->src)
+		return 0;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)r->dso_len, r->dso);
+	if (pc_srcline_frames(p->src, path, r->sym->start + r->off, fr, RD_INLINE_MAX, &nr))
+		return 0;
+	return nr;
+}
+
+/*
+ * The srcline perf shows for an address: "file.c:LINE" of the DWARF frame
+ * given (innermost unless fr), else "dso[addr]" (the object's basename and
+ * the map-relative address), "[kernel.kallsyms][ip]" for the kernel.
+ */
+static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel, uint64_t ip,
+			 const struct rd_resolved *r, const struct pc_src_frame *fr)
+{
+	struct pc_src_frame own[RD_INLINE_MAX];
+	struct rd_out *o = p->out;
+	const char *base;
+	size_t base_len;
+
+	if (!fr && !kernel && src_frames(p, s, r, own))
+		fr = own;
+	if (fr) {
+		/* DWARF without a line for the address: perf's ":0" */
+		if (fr->file && fr->line)
+			rd_out_str(o, pc_srcline_basename(fr->file));
+		rd_out_char(o, ':');
+		rd_out_u64(o, fr->file ? fr->line : 0, 0);
+		return;
+	}
+	if (!r->dso) {
+		rd_out_mem(o, "??:0", 4);
+		return;
+	}
+	base = r->dso;
+	base_len = r->dso_len;
+	for (size_t i = 0; i < r->dso_len; i++)
+		if (r->dso[i] == '/') {
+			base = r->dso + i + 1;
+			base_len = r->dso_len - i - 1;
+		}
+	rd_out_mem(o, base, base_len);
+	rd_out_char(o, '[');
+	rd_out_hex(o, kernel ? ip : r->addr, 0);
+	rd_out_char(o, ']');
+}
+
+/*
+ * perf's unwind entries: each function inlined at the address, innermost
+ * first, is "name+off (inlined)"; the outer (real) function too when its
+ * DWARF name is not the symbol's (a clone, an alias).  False: no DWARF.
+ */
+static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
+			  uint64_t ip, const struct rd_resolved *r)
+{
+	struct pc_src_frame fr[RD_INLINE_MAX];
+	uint32_t nr;
+	struct rd_out *o = p->out;
+
+	if (!(f & RF_SYM))
+		return false;
+	nr = src_frames(p, s, r, fr);
+	if (!nr)
+		return false;
+	for (uint32_t i = 0; i < nr; i++) {
+		bool last = i == nr - 1;
+
+		if (last && (!fr[i].func || (strlen(fr[i].func) == r->sym->name_len &&
+					      !memcmp(fr[i].func, r->sym->name, r->sym->name_len)))) {
+			if (nr == 1)
+				return false;	/* nothing inlined: the ordinary line */
+			/* the real function: its ordinary line, at its call's line */
+			if (f & RF_IP) {
+				rd_out_char(o, '\t');
+				rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : ip, 16);
+			}
+			frame_text(o, f, r, false);
+			rd_out_char(o, '\n');
+			if (f & RF_SRCLINE) {
+				rd_out_mem(o, "  ", 2);
+				srcline_text(p, s, false, ip, r, &fr[i]);
+				rd_out_char(o, '\n');
+			}
+			return true;
+		}
+		if (f & RF_IP) {
+			rd_out_char(o, '\t');
+			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : ip, 16);
+		}
+		rd_out_char(o, ' ');
+		rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
+		if (f & RF_SYMOFF) {
+			rd_out_mem(o, "+0x", 3);
+			rd_out_hex(o, r->off, 0);
+		}
+		/* with srclines, "(inlined)" follows the srcline instead */
+		if ((f & RF_DSO) && !(f & RF_SRCLINE))
+			rd_out_mem(o, " (inlined)", 10);
+		rd_out_char(o, '\n');
+		if (f & RF_SRCLINE) {
+			rd_out_mem(o, "  ", 2);
+			srcline_text(p, s, false, ip, r, &fr[i]);
+			rd_out_mem(o, " (inlined)\n", 11);
+		}
+	}
+	return true;
+}
+
 static void print_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip, bool cookie, bool oneline)
 {
@@ -154,6 +280,8 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 	} else {
 		rd_resolve(s, ev->thread, kernel, ip, &r);
 	}
+	if ((f & RF_INLINES) && !oneline && !kernel && print_inlines(p, s, f, ip, &r))
+		return;
 	if (f & RF_IP) {
 		rd_out_char(o, oneline ? ' ' : '\t');
 		rd_out_hex(o, p->compat == RD_COMPAT_6_1 && !oneline ? r.addr : ip, 16);
@@ -161,6 +289,12 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 	frame_text(o, f, &r, cookie);
 	if (!oneline)
 		rd_out_char(o, '\n');
+	/* in a chain each frame with a map has its srcline under it */
+	if ((f & RF_SRCLINE) && !oneline && !cookie && r.dso) {
+		rd_out_mem(o, "  ", 2);
+		srcline_text(p, s, kernel, ip, &r, NULL);
+		rd_out_char(o, '\n');
+	}
 }
 
 /*
@@ -268,7 +402,8 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			if (cookie)
 				print_frame(p, s, ev, f, kernel, ip, true, false);
 			else
-				chain_frame(p, s, ev, f, kernel, ip);
+				chain_frame(p, s, ev, part && ev->unwound ? f | RF_INLINES : f,
+					    kernel, ip);
 			shown++;
 		}
 	}
@@ -312,6 +447,27 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return o->error ? -o->error : 0;
 }
 
+/*
+ * -F srcline: the innermost source line of the sample's ip (its basename),
+ * else the object and map-relative address ("dso[addr]"), as perf 6.1.
+ */
+int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_event *ev,
+		     void *ctx)
+{
+	struct rd_printer *p = ctx;
+	bool kernel = is_kernel_mode(ev->rec->header.misc);
+	struct rd_resolved r;
+
+	/* with a callchain shown, each frame has its own (print_frame) */
+	if (!p->hide_chain && ev->sample->evsel &&
+	    (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
+		return 0;
+	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
+	rd_out_mem(o, "\n  ", 3);
+	srcline_text(p, s, kernel, ev->sample->ip, &r, NULL);
+	return 0;
+}
+
 int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct rd_printer *p = ctx;
@@ -336,4 +492,6 @@ void rd_printer_free(struct rd_printer *p)
 {
 	free(p->lines);
 	p->lines = NULL;
+	pc_srcline_free(p->src);
+	p->src = NULL;
 }

@@ -6,6 +6,7 @@
 #include "reader/fields.h"
 #include "reader/out.h"
 #include "reader/session.h"
+#include "symbols/srcline.h"
 
 /* perf versions whose layout differs: 6.1 (Debian 12) and 7.2 (what upstream prints now) */
 enum rd_compat { RD_COMPAT_6_1, RD_COMPAT_7_2 };
@@ -34,11 +35,15 @@ struct rd_printer {
 	int name_width;
 	uint32_t name_width_evsels;	/* nr_evsels name_width was computed for */
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */
+	struct pc_srcline_cache *src;	/* inline frames of DWARF chains */
 };
 
 void rd_printer_free(struct rd_printer *p);
 
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx);
+/* The srcline hook (ctx: the printer): "\n  file.c:LINE" as perf prints it. */
+int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_event *ev,
+		     void *ctx);
 int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx);
 
 #endif

@@ -212,6 +212,10 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 			return -1;
 		}
 	}
+	if (!pr->srcline) {
+		pr->srcline = rd_print_srcline;
+		pr->hook_ctx = pr;
+	}
 	if ((pr->fields.mask & RF_SRCLINE) && !pr->srcline) {
 		fprintf(stderr, "perfcheck script: 'srcline' needs line information, "
 			"which this build does not have\n");

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "reader/session.h"
+#include "reader/unwind_stage.h"
 #include "util/log.h"
 
 static bool same_machine(struct rd_session *s)
@@ -48,6 +49,23 @@ static int note_build_id(const struct pd_build_id_entry *e, const uint8_t *id, s
 	return 0;
 }
 
+/* An unwinder when some event samples user registers and stack (--call-graph dwarf). */
+static struct rd_unwind *dwarf_unwinder(struct rd_session *s)
+{
+	const uint64_t want = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	char arch[64];
+	bool any = false;
+
+	for (size_t i = 0; i < s->r.nr_evsels; i++)
+		if ((s->r.evsels[i].attr.attr.sample_type & want) == want)
+			any = true;
+	if (!any)
+		return NULL;
+	if (pd_reader_feature_string(&s->r, PD_FEAT_ARCH, arch, sizeof(arch), NULL))
+		return NULL;
+	return rd_unwind_new(pc_arch_from_name(arch), &s->dsos);
+}
+
 static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 {
 	struct pd_record rec = { .offset = it->offset, .data = it->data };
@@ -67,7 +85,12 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			return pc_error_set(err, ENOMEM, "out of memory");
 		ev.base = smp->callchain;
 		ev.base_nr = smp->callchain_nr;
-		if (it->merge_ips && smp->deferred) {
+		if (it->unwound) {
+			/* DWARF: the kernel part recorded, then the user frames unwound */
+			ev.extra = it->unwound;
+			ev.extra_nr = it->unwound_nr;
+			ev.unwound = true;
+		} else if (it->merge_ips && smp->deferred) {
 			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
 			ev.extra = it->merge_ips;
 			ev.extra_nr = it->merge_nr;
@@ -117,6 +140,7 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	/* input -> order -> defer -> machine -> consumer */
 	rd_machine_init(&s->machine, s->r.path, &s->dsos,
 			(struct rd_sink){ to_consumer, s });
+	s->machine.unwind = dwarf_unwinder(s);
 	rd_defer_init(&s->defer, true, false,
 		      (struct rd_sink){ rd_machine_deliver, &s->machine });
 	rd_order_init(&s->order, (struct rd_sink){ rd_defer_deliver, &s->defer });

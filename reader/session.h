@@ -38,6 +38,7 @@ struct rd_event {
 	uint64_t extra_nr;
 	bool merged;
 	bool late;
+	bool unwound;		/* extra: user frames unwound from DWARF (perf adds inlines) */
 	/* CALLCHAIN_DEFERRED records (shown with --no-merge-callchains) */
 	const struct pd_deferred *deferred;
 };

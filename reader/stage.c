@@ -9,6 +9,9 @@ void rd_item_release(struct rd_item *it)
 		free((void *)it->data);
 	if (it->merge_owned)
 		free((void *)it->merge_ips);
+	free(it->unwound);
+	it->unwound = NULL;
+	it->unwound_nr = 0;
 	free(it->p);
 	it->p = NULL;
 	it->owned = it->merge_owned = false;

@@ -32,6 +32,8 @@ struct rd_item {
 	struct rd_parsed *p;	/* NULL when the record carries no sample or sample_id */
 	uint64_t merge_nr;	/* > 0: deferred ips to append, the cookie dropped */
 	const uint64_t *merge_ips;
+	uint64_t *unwound;	/* DWARF user frames (PC_CONTEXT_USER first), owned */
+	uint64_t unwound_nr;
 	uint16_t type;
 	bool timed;
 	bool waiting;		/* held by the deferred stage for its callchain */

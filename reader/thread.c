@@ -224,6 +224,7 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 		if (!t)
 			return pc_error_set(err, ENOMEM, "out of memory");
 		maps = &t->proc->maps;
+		t->proc->gen++;
 	}
 	if (maps_insert(maps, &map))
 		return pc_error_set(err, ENOMEM, "out of memory");
@@ -267,6 +268,7 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    maps_copy(&child->proc->maps, &parent->proc->maps))
 		return pc_error_set(err, ENOMEM, "out of memory");
+	child->proc->gen++;
 	m->gen++;
 	return 0;
 }

@@ -118,12 +118,19 @@ TEST_F(opt, trace_on_software_events_is_ignored_with_a_warning)
 	EXPECT_EQ(5, pc_count_substr(self->run.out, "\n"));
 }
 
-TEST_F(opt, srcline_without_line_information_is_an_error)
+/*
+ * -F srcline without line information: perf's fallbacks, one line under
+ * each chain frame that has a map ("[kernel.kallsyms][ip]" for the
+ * kernel), none under a user frame in no map.
+ */
+TEST_F(opt, srcline_without_line_information_names_the_object_and_address)
 {
 	script(_metadata, self, "-F", "ip,srcline", NULL, NULL);
-	EXPECT_EQ(1, self->run.exit_code);
-	EXPECT_NE(NULL, strstr(self->run.err, "'srcline'"));
-	EXPECT_STREQ("", self->run.out);
+	EXPECT_EQ(0, self->run.exit_code);
+	EXPECT_EQ(5, pc_count_substr(self->run.out, "\n  [kernel.kallsyms][ffff8880000010"));
+	EXPECT_NE(NULL, strstr(self->run.out, "\n  [kernel.kallsyms][ffff888000001010]\n"));
+	EXPECT_EQ(NULL, strstr(self->run.out, "??:0"));
+	EXPECT_EQ(5, pc_count_substr(self->run.out, "400500\n\n"));
 }
 
 TEST_F(opt, show_events_options_are_refused_naming_why)

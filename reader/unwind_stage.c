@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user frames of DWARF samples: the unwinder (one per file, arch from
+ * its ARCH feature) asks for maps through find_map, answered from the
+ * process's maps; the frames go on with the item.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "reader/unwind_stage.h"
+#include "symbols/unwind.h"
+#include "uapi/perf_compat.h"
+
+#define RD_UNWIND_MAX 127
+
+struct rd_unwind {
+	struct pc_unwinder *u;
+	struct pc_dso_cache *dsos;
+	char path[4096];	/* find_map's answer lives here until the next call */
+	char vdso[4096];	/* our vdso written out, "" until needed */
+	bool vdso_tried;
+};
+
+struct find_ctx {
+	struct rd_unwind *u;
+	const struct rd_process *proc;
+};
+
+struct rd_unwind *rd_unwind_new(enum pc_arch arch, struct pc_dso_cache *dsos)
+{
+	struct rd_unwind *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->u = pc_unwinder_new(arch, NULL);
+	if (!u->u) {
+		free(u);
+		return NULL;
+	}
+	u->dsos = dsos;
+	return u;
+}
+
+void rd_unwind_free(struct rd_unwind *u)
+{
+	if (!u)
+		return;
+	pc_unwinder_free(u->u);
+	if (u->vdso[0])
+		unlink(u->vdso);
+	free(u);
+}
+
+void rd_unwind_forget(struct rd_unwind *u, uint32_t pid)
+{
+	if (u)
+		pc_unwinder_forget(u->u, pid);
+}
+
+/* This process's vdso image, written once to a temporary file. */
+static const char *own_vdso(struct rd_unwind *u)
+{
+	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	size_t size;
+	FILE *f;
+	int fd;
+
+	if (u->vdso_tried)
+		return u->vdso[0] ? u->vdso : NULL;
+	u->vdso_tried = true;
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (size > (1u << 20))
+		return NULL;
+	snprintf(u->vdso, sizeof(u->vdso), "%s/perfcheck-vdso-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(u->vdso);
+	if (fd < 0) {
+		u->vdso[0] = '\0';
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f || fwrite(base, 1, size, f) != size) {
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(u->vdso);
+		u->vdso[0] = '\0';
+		return NULL;
+	}
+	fclose(f);
+	return u->vdso;
+}
+
+/* The file for a map's DSO: perf's build-id cache copy of the vdso, ours, or the path. */
+static const char *map_file(struct rd_unwind *u, struct pc_dso *dso)
+{
+	const struct pc_dso_cache *c = u->dsos;
+
+	if (!strcmp(dso->path, "[vdso]")) {
+		if (c->buildid_dir && dso->build_id[0]) {
+			snprintf(u->path, sizeof(u->path), "%s/[vdso]/%s/vdso", c->buildid_dir,
+				 dso->build_id);
+			if (!access(u->path, R_OK))
+				return u->path;
+		}
+		return c->own_vdso ? own_vdso(u) : NULL;
+	}
+	if (dso->path[0] != '/')
+		return NULL;
+	snprintf(u->path, sizeof(u->path), "%s%s", c->root ? c->root : "", dso->path);
+	if (dso->build_id[0] && c->buildid_dir && access(u->path, R_OK)) {
+		snprintf(u->path, sizeof(u->path), "%s/.build-id/%.2s/%s/elf", c->buildid_dir,
+			 dso->build_id, dso->build_id + 2);
+	}
+	return u->path;
+}
+
+static int find_map(void *ctx, uint64_t addr, struct pc_unwind_map *out)
+{
+	struct find_ctx *fc = ctx;
+	const struct rd_map *map = fc->proc ? rd_maps_find(&fc->proc->maps, addr) : NULL;
+
+	if (!map || map->identity)
+		return -ENOENT;
+	out->start = map->start;
+	out->end = map->end;
+	out->pgoff = map->pgoff;
+	out->path = map_file(fc->u, map->dso);
+	out->build_id = map->dso->build_id;
+	return 0;
+}
+
+int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
+		   struct rd_item *it, struct pc_error *err)
+{
+	const struct pd_sample *smp = &it->p->smp;
+	const struct perf_event_attr *attr = &smp->evsel->attr.attr;
+	struct find_ctx fc = { .u = u, .proc = t ? t->proc : NULL };
+	struct pc_unwind_sample us;
+	uint64_t *ips;
+	uint32_t nr = 0;
+	int ret;
+
+	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER) ||
+	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user_abi)
+		return 0;
+	us = (struct pc_unwind_sample){
+		.pid = smp->pid, .tid = smp->tid, .regs_abi = smp->regs_user_abi,
+		.regs_mask = attr->sample_regs_user, .regs = smp->regs_user,
+		.nr_regs = (uint64_t)__builtin_popcountll(attr->sample_regs_user),
+		.stack = smp->stack_user, .stack_size = smp->stack_user_size,
+		.stack_dyn_size = smp->stack_user_dyn_size,
+		.find_map = find_map, .map_ctx = &fc,
+		.maps_gen = fc.proc ? fc.proc->gen : 0,
+	};
+	ips = malloc((RD_UNWIND_MAX + 1) * sizeof(*ips));
+	if (!ips)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	ret = pc_unwind(u->u, &us, ips + 1, RD_UNWIND_MAX, &nr, err);
+	if (ret == -ENODATA || (!ret && !nr)) {
+		free(ips);
+		return 0;
+	}
+	if (ret) {
+		free(ips);
+		if (ret == -ENOMEM)
+			return ret;
+		return pc_error_prefix(err, "%s: offset %#llx: SAMPLE", path,
+				       (unsigned long long)it->offset);
+	}
+	ips[0] = PC_CONTEXT_USER;
+	it->unwound = ips;
+	it->unwound_nr = nr + 1;
+	return 0;
+}

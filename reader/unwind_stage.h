@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DWARF callchains in the machine stage: a sample with user registers and
+ * a user stack dump (`--call-graph dwarf`) gets its user frames unwound
+ * (lib/symbols/unwind.h) from the maps of its process; the consumer shows
+ * the kernel part of the recorded callchain, then these frames.
+ */
+#ifndef PERFCHECK_READER_UNWIND_STAGE_H
+#define PERFCHECK_READER_UNWIND_STAGE_H
+
+#include "reader/machine.h"
+#include "reader/stage.h"
+#include "symbols/regs.h"
+
+struct rd_unwind;
+
+/* NULL on ENOMEM; arch: the file's ARCH feature, not the host's. */
+struct rd_unwind *rd_unwind_new(enum pc_arch arch, struct pc_dso_cache *dsos);
+void rd_unwind_free(struct rd_unwind *u);
+/* Drops what is cached for pid (an exec, an exit). */
+void rd_unwind_forget(struct rd_unwind *u, uint32_t pid);
+/*
+ * Unwinds the user part of a sample into it->unwound (PC_CONTEXT_USER then
+ * the frames): 0 (nothing done when the sample has no user registers or
+ * stack), -EINVAL with err naming the file offset for a sample the
+ * unwinder cannot take (register mask, stack dyn_size), -ENOMEM.
+ */
+int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
+		   struct rd_item *it, struct pc_error *err);
+
+#endif

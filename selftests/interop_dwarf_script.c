@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DWARF callchains against the system perf: a `perf record --call-graph
+ * dwarf -e cpu-clock` file read by `perf script` and by `perfcheck script
+ * --compat 6.1` shows the same samples, the same frames at the same
+ * addresses with the same symbols.  One difference on purpose: the name
+ * of an "(inlined)" entry, which perf takes from addr2line (a symbol-table
+ * alias such as __GI_munmap) and we from the DWARF (__munmap); the line
+ * is still there, at the same address.
+ */
+#include "interop_tools.h"
+#include "kselftest_harness.h"
+#include "perfdata/perfdata.h"
+
+FIXTURE(dwarf_script) {
+	char *dir;
+	char data[PATH_MAX];
+	struct up_version v;
+};
+
+FIXTURE_SETUP(dwarf_script)
+{
+	char period[] = "-c", per[] = "250000";
+	char *argv[] = { NULL, "record", "-q", "--call-graph", "dwarf", "-e", "cpu-clock",
+			 period, per, "-o", self->data, "--", "/bin/sh", "-c",
+			 "i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done", NULL };
+	struct pc_run run;
+
+	argv[0] = (char *)up_perf();
+	if (!argv[0])
+		SKIP(return, "no upstream perf here (guest without the upstream payload)");
+	ASSERT_EQ(0, up_perf_version(&self->v));
+	if (self->v.major != 6 || self->v.minor != 1)
+		SKIP(return, "the layout compared is perf 6.1's; this perf is %s", self->v.text);
+	self->dir = pc_test_mkdtemp("interop-dwarf-script");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+	if (run.exit_code)
+		SKIP(return, "perf record --call-graph dwarf -e cpu-clock fails here: %.200s",
+		     run.err ? run.err : "");
+	pc_run_free(&run);
+}
+
+FIXTURE_TEARDOWN(dwarf_script)
+{
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+static bool inlined(const char *line, size_t len)
+{
+	return len >= 9 && !memcmp(line + len - 9, "(inlined)", 9);
+}
+
+/* The address column of a frame line ("\t%16lx ..."), or 0. */
+static unsigned long long frame_addr(const char *line)
+{
+	return line[0] == '\t' ? strtoull(line + 1, NULL, 16) : 0;
+}
+
+TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
+{
+	char *pargv[] = { (char *)up_perf(), "script", "-i", self->data, NULL };
+	char *oargv[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-i",
+			  self->data, NULL };
+	struct pc_run p, o;
+	const char *a, *b;
+	int lines = 0, named = 0, user = 0;
+
+	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
+	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
+	ASSERT_EQ(0, p.exit_code);
+	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
+	ASSERT_NE(NULL, p.out);
+	ASSERT_NE(NULL, o.out);
+	for (a = p.out, b = o.out; *a && *b; lines++) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+
+		if (la != lb || memcmp(a, b, la)) {
+			/* the one difference on purpose: an inlined entry's name */
+			ASSERT_TRUE(inlined(a, la) || inlined(b, lb))
+				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
+				       (int)la, a, (int)lb, b);
+			ASSERT_EQ(frame_addr(a), frame_addr(b))
+				TH_LOG("line %d: not the same address", lines + 1);
+			named++;
+		}
+		if (la > 20 && strstr(a, "(/usr/") && strstr(a, "(/usr/") < a + la)
+			user++;
+		a += la + (a[la] == '\n');
+		b += lb + (b[lb] == '\n');
+	}
+	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
+	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	/* the user frames are there: perf unwound some, and so did we */
+	EXPECT_LT(0, user);
+	/* names taken apart are few (19 of 2085 lines when this was written) */
+	EXPECT_LT(named * 20, lines) TH_LOG("%d of %d lines differ in an inlined name", named, lines);
+	TH_LOG("%d lines, %d user frames, %d inlined names differ", lines, user, named);
+	pc_run_free(&p);
+	pc_run_free(&o);
+}
+
+/*
+ * -F +srcline: a srcline under every frame, "(inlined)" after those of
+ * inlined entries, as perf.  Differences named: perf prints ":0" where the
+ * object has DWARF but no line for the address (we print "dso[addr]"), and
+ * binutils' addr2line names another file of the CU for some lines (the line
+ * number is the same); the inlined entries' names as above.
+ */
+TEST_F_TIMEOUT(dwarf_script, srclines_follow_every_frame_as_perf_prints_them, 600)
+{
+	char *pargv[] = { (char *)up_perf(), "script", "-F", "+srcline", "-i", self->data, NULL };
+	char *oargv[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-F",
+			  "+srcline", "-i", self->data, NULL };
+	struct pc_run p, o;
+	const char *a, *b;
+	int lines = 0, named = 0, srclines = 0;
+	bool prev = false;
+
+	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
+	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
+	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
+	ASSERT_NE(NULL, p.out);
+	ASSERT_NE(NULL, o.out);
+	for (a = p.out, b = o.out; *a && *b; lines++) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+
+		if (la > 2 && a[0] == ' ' && a[1] == ' ')
+			srclines++;
+		if (la != lb || memcmp(a, b, la)) {
+			bool src = a[0] == ' ' && b[0] == ' ';
+
+			ASSERT_TRUE(src || frame_addr(a) == frame_addr(b))
+				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
+				       (int)la, a, (int)lb, b);
+			/* a srcline keeps its "(inlined)" mark (unless its frame's
+			 * name differs: an alias perf takes for an inlined entry) */
+			ASSERT_TRUE(prev || inlined(a, la) == inlined(b, lb))
+				TH_LOG("line %d:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
+				       (int)la, a, (int)lb, b);
+			named++;
+			prev = !src;
+		} else {
+			prev = false;
+		}
+		a += la + (a[la] == '\n');
+		b += lb + (b[lb] == '\n');
+	}
+	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
+	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	EXPECT_LT(0, srclines);
+	EXPECT_LT(named * 5, lines) TH_LOG("%d of %d lines differ", named, lines);
+	TH_LOG("%d lines, %d srclines, %d differ (named above)", lines, srclines, named);
+	pc_run_free(&p);
+	pc_run_free(&o);
+}
+
+/* Report lines without comments and blank lines (the header names the tool). */
+static char *rows(const char *out)
+{
+	size_t len = out ? strlen(out) : 0, n = 0;
+	char *r = malloc(len + 1);
+
+	for (const char *p = out; r && p && *p;) {
+		size_t l = strcspn(p, "\n");
+
+		if (l && p[0] != '#') {
+			memcpy(r + n, p, l);
+			n += l;
+			r[n++] = '\n';
+		}
+		p += l + (p[l] == '\n');
+	}
+	if (r)
+		r[n] = '\0';
+	return r;
+}
+
+/*
+ * report's Self rows come from the same unwound chains perf uses: byte for
+ * byte perf report --no-children -g none.  (The Children rows and call
+ * graphs differ where perf adds inlined entries, not shown by report yet.)
+ */
+TEST_F_TIMEOUT(dwarf_script, report_self_rows_are_perfs, 600)
+{
+	char *pargv[] = { (char *)up_perf(), "report", "--stdio", "--no-children", "-g", "none",
+			  "-i", self->data, NULL };
+	char *oargv[] = { (char *)pc_test_perfcheck(), "report", "--compat", "6.1", "--stdio",
+			  "--no-children", "-g", "none", "-i", self->data, NULL };
+	struct pc_run p, o;
+	char *rp, *ro;
+
+	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
+	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
+	ASSERT_EQ(0, p.exit_code);
+	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
+	rp = rows(p.out);
+	ro = rows(o.out);
+	ASSERT_NE(NULL, rp);
+	ASSERT_NE(NULL, ro);
+	EXPECT_LT(0, (int)strlen(rp));
+	EXPECT_STREQ(rp, ro);
+	free(rp);
+	free(ro);
+	pc_run_free(&p);
+	pc_run_free(&o);
+}
+
+/*
+ * The file offset of the first sample's stack dyn_size word, and the dump's
+ * size; 0 when no sample has a user stack.
+ */
+static uint64_t first_dyn_size(const char *path, uint64_t *size)
+{
+	struct pd_reader r;
+	struct pd_record rec;
+	struct pd_sample smp;
+	struct pc_error err = { 0 };
+	uint64_t pos = 0, at = 0;
+
+	if (pd_reader_open(&r, path, &err))
+		return 0;
+	while (!at && pd_reader_next(&r, &pos, &rec, &err) == 1) {
+		if (rec.header.type != PERF_RECORD_SAMPLE ||
+		    pd_parse_sample(&r, &rec, &smp, &err) || !smp.stack_user_size)
+			continue;
+		at = rec.offset + (uint64_t)((const uint8_t *)smp.stack_user -
+					     (const uint8_t *)rec.data) + smp.stack_user_size;
+		*size = smp.stack_user_size;
+	}
+	pd_reader_close(&r);
+	return at;
+}
+
+/* A stack dump claiming more valid bytes than it holds: named, exit 2. */
+TEST_F_TIMEOUT(dwarf_script, stack_dyn_size_past_the_dump_is_an_error_at_its_offset, 300)
+{
+	char bad[PATH_MAX + 8], want[PATH_MAX + 64];
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "-i", bad, NULL };
+	uint64_t size = 0, at = first_dyn_size(self->data, &size), dyn;
+	struct pc_run run;
+	int in, out;
+	char buf[65536];
+	ssize_t n;
+
+	ASSERT_NE(0, at) TH_LOG("no sample with a user stack in the recording");
+	snprintf(bad, sizeof(bad), "%s/bad.data", self->dir);
+	in = open(self->data, O_RDONLY);
+	out = open(bad, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, in);
+	ASSERT_LE(0, out);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ASSERT_EQ(n, write(out, buf, (size_t)n));
+	dyn = size + 8;
+	ASSERT_EQ(8, pwrite(out, &dyn, 8, (off_t)at));
+	close(in);
+	close(out);
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+	EXPECT_EQ(2, run.exit_code);
+	snprintf(want, sizeof(want), "%s: offset 0x", bad);
+	EXPECT_NE(NULL, run.err ? strstr(run.err, want) : NULL) TH_LOG("stderr: %s", run.err);
+	EXPECT_NE(NULL, run.err ? strstr(run.err, "dyn_size") : NULL) TH_LOG("stderr: %s", run.err);
+	pc_run_free(&run);
+}
+
+TEST_HARNESS_MAIN
