@@ -15,10 +15,10 @@
 
 #include "probes/probe.h"
 #include "recorder/events.h"
+#include "recorder/regs.h"
 #include "util/log.h"
 #include "util/sys.h"
 
-#define REGS_DEFAULT 0xff0fffULL	/* the general registers but ds es fs gs */
 
 /* Non-root at paranoid >= 2 may only sample user space: ask for it, as perf does. */
 static bool user_only(void)
@@ -60,7 +60,7 @@ static void config_callchain(struct perf_event_attr *a, enum rec_callgraph cg,
 		/* the user stack is copied and unwound later: no user frames from the kernel */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-		a->sample_regs_user |= REGS_DEFAULT;
+		a->sample_regs_user |= REC_REGS_DEFAULT;
 		a->sample_stack_user = stack_size ? stack_size : 8192;
 		a->exclude_callchain_user = 1;
 		a->mmap_data |= track;

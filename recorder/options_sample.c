@@ -14,20 +14,10 @@
 #include <time.h>
 
 #include "recorder/options_int.h"
+#include "recorder/regs.h"
 #include "uapi/perf_compat.h"
 #include "util/log.h"
 #include "util/sys.h"
-
-/* x86-64 register numbers (PERF_REG_X86_*): the sample_regs_* bits. */
-static const struct { const char *name; int bit; } x86_regs[] = {
-	{ "ax", 0 }, { "bx", 1 }, { "cx", 2 }, { "dx", 3 }, { "si", 4 }, { "di", 5 },
-	{ "bp", 6 }, { "sp", 7 }, { "ip", 8 }, { "flags", 9 }, { "cs", 10 }, { "ss", 11 },
-	{ "ds", 12 }, { "es", 13 }, { "fs", 14 }, { "gs", 15 }, { "r8", 16 }, { "r9", 17 },
-	{ "r10", 18 }, { "r11", 19 }, { "r12", 20 }, { "r13", 21 }, { "r14", 22 },
-	{ "r15", 23 },
-};
-/* perf's default: every general register but ds es fs gs */
-#define REC_REGS_DEFAULT 0xff0fffULL
 
 static int parse_regs(const char *val, uint64_t *mask, const char *what, struct pc_error *err)
 {
@@ -41,14 +31,13 @@ static int parse_regs(const char *val, uint64_t *mask, const char *what, struct 
 	while (*p) {
 		size_t n = strcspn(p, ","), i;
 
-		for (i = 0; i < sizeof(x86_regs) / sizeof(x86_regs[0]); i++)
-			if (strlen(x86_regs[i].name) == n && !strncasecmp(p, x86_regs[i].name, n))
+		for (i = 0; i < sizeof(rec_regs) / sizeof(rec_regs[0]); i++)
+			if (strlen(rec_regs[i].name) == n && !strncasecmp(p, rec_regs[i].name, n))
 				break;
-		if (i == sizeof(x86_regs) / sizeof(x86_regs[0]))
-			return pc_error_set(err, EINVAL, "%s: unknown register '%.*s' (ax bx cx dx si "
-					    "di bp sp ip flags cs ss ds es fs gs r8-r15)", what,
-					    (int)n, p);
-		*mask |= 1ULL << x86_regs[i].bit;
+		if (i == sizeof(rec_regs) / sizeof(rec_regs[0]))
+			return pc_error_set(err, EINVAL, "%s: unknown register '%.*s' (%s)", what,
+					    (int)n, p, REC_REGS_NAMES);
+		*mask |= 1ULL << rec_regs[i].bit;
 		p += n;
 		if (*p)
 			p++;
