@@ -154,7 +154,14 @@ static bool shown(struct rd_session *s, const struct rd_event *ev, const struct 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
+	const struct pd_evsel *e = ev->sample->evsel;
 
+	/* the first tracepoint sample: its section is read (a pipe's came as a record) */
+	if (e && e->attr.attr.type == PERF_TYPE_TRACEPOINT && !sc->tr.tried && sc->pr.trace) {
+		if (!rd_trace_open(&sc->tr, s) && rd_trace_name_events(&sc->tr, s))
+			return -ENOMEM;
+		sc->pr.name_width_evsels = 0;	/* names may have changed */
+	}
 	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
 }
 

@@ -2,6 +2,7 @@
 /* The `trace` field of tracepoint samples (see tracefmt.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reader/tracefmt.h"
@@ -74,4 +75,35 @@ void rd_trace_free(struct rd_trace *tr)
 	if (tr->ok)
 		tr_close(&tr->t);
 	tr->ok = false;
+}
+
+/*
+ * Tracepoint events named by number ("tracepoint:372": a pipe has no
+ * EVENT_DESC before its samples) take their "sys:name" from the section,
+ * as perf names them.
+ */
+int rd_trace_name_events(struct rd_trace *tr, struct rd_session *s)
+{
+	char buf[256];
+
+	if (!tr->ok)
+		return 0;
+	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
+		struct pd_evsel *e = &s->r.evsels[i];
+		const char *name;
+		char *copy;
+
+		if (e->attr.attr.type != PERF_TYPE_TRACEPOINT ||
+		    (e->name && strncmp(e->name, "tracepoint:", 11)))
+			continue;
+		name = tr_event_name(&tr->t, e->attr.attr.config, buf, sizeof(buf));
+		if (!name)
+			continue;
+		copy = strdup(name);
+		if (!copy)
+			return pc_error_set(&tr->err, ENOMEM, "out of memory");
+		free(e->name);
+		e->name = copy;
+	}
+	return 0;
 }

@@ -29,6 +29,8 @@ struct rd_trace {
  * it first, to fail before anything is printed.
  */
 int rd_trace_open(struct rd_trace *t, struct rd_session *s);
+/* Names tracepoint events known only by number from the opened section. */
+int rd_trace_name_events(struct rd_trace *t, struct rd_session *s);
 /* The printer's trace hook; ctx is a struct rd_trace. */
 int rd_trace_field(struct rd_out *o, struct rd_session *s, const struct rd_event *ev, void *ctx);
 void rd_trace_free(struct rd_trace *t);

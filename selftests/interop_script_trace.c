@@ -101,4 +101,65 @@ TEST_F_TIMEOUT(trace, cut_tracing_data_is_an_offset_error_exit_2, 300)
 	EXPECT_NE(NULL, strstr(self->ours.err, "TRACING_DATA")) TH_LOG("%s", self->ours.err);
 }
 
+
+/* perf record -o - into self->path; false (why set) when perf cannot record */
+static bool record_pipe(FIXTURE_DATA(trace) *self, char *why, size_t n)
+{
+	struct pc_run run = { 0 };
+	bool ok;
+
+	ok = !perfcmp_sh(&run, "perf record -q -e sched:sched_switch -a -o - -- sleep 0.2 > '%s'",
+			 self->path) && run.exit_code == 0;
+	if (!ok)
+		snprintf(why, n, "perf record -o - failed: %.200s", run.err ? run.err : "no perf");
+	pc_run_free(&run);
+	return ok;
+}
+
+/* in a pipe the section follows a record of type 66; events are named from it */
+TEST_F_TIMEOUT(trace, pipe_tracing_data_record_matches_perf_script, 300)
+{
+	char why[300], first[800];
+
+	if (!record_pipe(self, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i - < '%s' 2>/dev/null", self->path));
+	ASSERT_EQ(0, self->perf.exit_code);
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i - < '%s'",
+				pc_test_perfcheck(), self->path));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	ASSERT_NE(NULL, strstr(self->perf.out, "sched:sched_switch: prev_comm="));
+	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+		TH_LOG("perf script -i -: first difference at %s", first);
+}
+
+/* the pipe cut inside the TRACING_DATA that follows record 66 */
+TEST_F_TIMEOUT(trace, pipe_cut_inside_tracing_data_is_an_offset_error_exit_2, 300)
+{
+	char why[300];
+	struct perf_event_header eh;
+	uint64_t off = 16;
+	int fd;
+
+	if (!record_pipe(self, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	fd = open(self->path, O_RDWR);
+	ASSERT_LE(0, fd);
+	/* walk the records to the TRACING_DATA one, then cut the file 100 bytes after it */
+	for (;;) {
+		ASSERT_EQ((ssize_t)sizeof(eh), pread(fd, &eh, sizeof(eh), (off_t)off));
+		ASSERT_LE(8, eh.size);
+		if (eh.type == 66)
+			break;
+		off += eh.size;
+	}
+	ASSERT_EQ(0, ftruncate(fd, (off_t)(off + eh.size + 100)));
+	close(fd);
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script -i - < '%s'", pc_test_perfcheck(),
+				self->path));
+	EXPECT_EQ(2, self->ours.exit_code);
+	EXPECT_NE(NULL, strstr(self->ours.err, "<stdin>: offset 0x")) TH_LOG("%s", self->ours.err);
+	EXPECT_NE(NULL, strstr(self->ours.err, "TRACING_DATA")) TH_LOG("%s", self->ours.err);
+}
+
 TEST_HARNESS_MAIN
