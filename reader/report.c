@@ -526,7 +526,7 @@ static void dots(struct rd_out *o, int w)
 		rd_out_char(o, '.');
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o)
+static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -537,7 +537,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
 
-	rd_out_str(o, "#\n");
+	/* perf separates the events by the two blank lines each table ends with */
+	if (first)
+		rd_out_str(o, "#\n");
 	samples_line(o, t->samples, t->evsel && t->evsel->name ? t->evsel->name : "?");
 	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
@@ -866,9 +868,9 @@ int cmd_report(int argc, char **argv)
 		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
 		cg_forest_finish(&rp.forest);
-		for (uint32_t i = 0; i < rp.nr_tables; i++)
+		for (uint32_t i = 0, shown = 0; i < rp.nr_tables; i++)
 			if (rp.tables[i].samples)
-				print_table(&rp, &rp.tables[i], &out);
+				print_table(&rp, &rp.tables[i], &out, !shown++);
 	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}

@@ -162,4 +162,22 @@ TEST_F_TIMEOUT(trace, pipe_cut_inside_tracing_data_is_an_offset_error_exit_2, 30
 	EXPECT_NE(NULL, strstr(self->ours.err, "TRACING_DATA")) TH_LOG("%s", self->ours.err);
 }
 
+
+/* report groups tracepoint samples by comm, dso, sym, one table per event, as perf */
+TEST_F_TIMEOUT(trace, report_of_two_tracepoints_matches_perf, 300)
+{
+	char first[800];
+
+	RECORD("-e sched:sched_switch -e sched:sched_wakeup");
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio 2>/dev/null", self->path));
+	ASSERT_EQ(0, self->perf.exit_code);
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio",
+				pc_test_perfcheck(), self->path));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	perfcmp_cut_tip(self->perf.out);
+	ASSERT_NE(NULL, strstr(self->perf.out, "of event 'sched:sched_wakeup'"));
+	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+		TH_LOG("perf report --stdio: first difference at %s", first);
+}
+
 TEST_HARNESS_MAIN
