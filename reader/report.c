@@ -89,6 +89,7 @@ struct report {
 	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
 	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
 	struct fcache *fcache;	/* resolved frames (NULL: none) */
+	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -641,6 +642,16 @@ static int lost_samples(struct rd_session *s, uint64_t *lost, struct pc_error *e
 	return ret;
 }
 
+/* A pipe cannot be read ahead: its LOST_SAMPLES are added up as they come */
+static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct report *rp = ctx;
+
+	if (ev->rec->header.type == PERF_RECORD_LOST_SAMPLES && ev->rec->header.size >= 16)
+		rp->lost += ((const uint64_t *)ev->rec->data)[1];
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -850,6 +861,8 @@ int cmd_report(int argc, char **argv)
 		rp.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.fcache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
+		if (s->r.pipe_format)
+			s->ops.other = on_other;
 		ret = rd_session_process(s, &err);
 	}
 	if (!ret && !header_only) {
@@ -866,7 +879,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
 			goto done;
 		}
-		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
+		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
 		cg_forest_finish(&rp.forest);
 		for (uint32_t i = 0, shown = 0; i < rp.nr_tables; i++)
 			if (rp.tables[i].samples)
