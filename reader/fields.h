@@ -26,6 +26,8 @@ enum rd_field {
 /* perf script's default for software events; CPU joins when samples carry it. */
 #define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \
 		    RF_DSO | RF_PERIOD)
+/* perf script's default for tracepoint events */
+#define RF_TRACEPOINT_DEFAULT (RF_COMM | RF_TID | RF_CPU | RF_TIME | RF_EVENT | RF_TRACE)
 
 struct rd_fields {
 	unsigned int mask;

@@ -352,6 +352,21 @@ static int seq_cmp(const void *x, const void *y)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
+/*
+ * perf builds its collapse tree only when a key has a collapse comparison
+ * of its own (command and srcline); otherwise the output tree is fed from
+ * the input tree.  The difference shows when unresolved addresses more
+ * than 2^63 apart meet: their wrapped comparison is not transitive, so
+ * walking the rows through one more tree can reorder them.
+ */
+static bool needs_collapse(const struct sk_list *keys)
+{
+	for (int i = 0; i < keys->nr; i++)
+		if (keys->keys[i] == SK_COMM || keys->keys[i] == SK_SRCLINE)
+			return true;
+	return false;
+}
+
 int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 {
 	struct entry **a, **b;
@@ -369,9 +384,11 @@ int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 	memcpy(a, v, n * sizeof(*a));
 	qsort(a, n, sizeof(*a), seq_cmp);
 	ret = rb_walk(a, n, collapse_left, o, b);
-	/* then its collapse tree, then its output tree */
-	if (!ret)
+	/* then its collapse tree when a key asks for one, then its output tree */
+	if (!ret && needs_collapse(o->keys))
 		ret = rb_walk(b, n, collapse_left, o, a);
+	else if (!ret)
+		memcpy(a, b, n * sizeof(*a));
 	if (!ret)
 		ret = rb_walk(a, n, output_left, o, v);
 out:

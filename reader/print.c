@@ -24,6 +24,10 @@ static unsigned int fields_of(const struct rd_printer *p, const struct pd_evsel 
 	unsigned int f = p->fields.user ? p->fields.mask : RF_DEFAULT;
 	uint64_t st = e ? e->attr.attr.sample_type : 0;
 
+	/* perf script's default for tracepoints: the fields, no ip */
+	if (!p->fields.user && e && e->attr.attr.type == PERF_TYPE_TRACEPOINT)
+		f = RF_TRACEPOINT_DEFAULT;
+
 	if (!p->fields.user && (st & PERF_SAMPLE_CPU))
 		f |= RF_CPU;
 	if (!(st & PERF_SAMPLE_CPU))
@@ -428,8 +432,12 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		rd_out_pad(o, e && e->name ? e->name : "[unknown]", name_width(p, s));
 		rd_out_mem(o, ": ", 2);
 	}
-	if ((f & RF_TRACE) && p->trace)
-		p->trace(o, s, ev, p->hook_ctx);
+	if ((f & RF_TRACE) && p->trace) {
+		int ret = p->trace(o, s, ev, p->trace_ctx);
+
+		if (ret)
+			return ret;
+	}
 	if (f & RF_ADDR)
 		print_addr(p, s, ev, f);
 	if (f & RF_IP) {

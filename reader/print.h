@@ -32,6 +32,7 @@ struct rd_printer {
 	int max_stack;		/* frames shown per chain (0: perf's default, 127) */
 	rd_field_hook srcline, trace;
 	void *hook_ctx;
+	void *trace_ctx;	/* the trace hook's */
 	int name_width;
 	uint32_t name_width_evsels;	/* nr_evsels name_width was computed for */
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */

@@ -89,6 +89,7 @@ struct report {
 	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
 	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
 	struct fcache *fcache;	/* resolved frames (NULL: none) */
+	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -526,7 +527,7 @@ static void dots(struct rd_out *o, int w)
 		rd_out_char(o, '.');
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o)
+static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -537,7 +538,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o)
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
 
-	rd_out_str(o, "#\n");
+	/* perf separates the events by the two blank lines each table ends with */
+	if (first)
+		rd_out_str(o, "#\n");
 	samples_line(o, t->samples, t->evsel && t->evsel->name ? t->evsel->name : "?");
 	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
@@ -637,6 +640,16 @@ static int lost_samples(struct rd_session *s, uint64_t *lost, struct pc_error *e
 		if (rec.header.type == PERF_RECORD_LOST_SAMPLES && rec.header.size >= 16)
 			*lost += ((const uint64_t *)rec.data)[1];
 	return ret;
+}
+
+/* A pipe cannot be read ahead: its LOST_SAMPLES are added up as they come */
+static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct report *rp = ctx;
+
+	if (ev->rec->header.type == PERF_RECORD_LOST_SAMPLES && ev->rec->header.size >= 16)
+		rp->lost += ((const uint64_t *)ev->rec->data)[1];
+	return 0;
 }
 
 static void usage(FILE *f)
@@ -848,6 +861,8 @@ int cmd_report(int argc, char **argv)
 		rp.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.fcache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
+		if (s->r.pipe_format)
+			s->ops.other = on_other;
 		ret = rd_session_process(s, &err);
 	}
 	if (!ret && !header_only) {
@@ -864,11 +879,11 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
 			goto done;
 		}
-		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)lost);
+		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
 		cg_forest_finish(&rp.forest);
-		for (uint32_t i = 0; i < rp.nr_tables; i++)
+		for (uint32_t i = 0, shown = 0; i < rp.nr_tables; i++)
 			if (rp.tables[i].samples)
-				print_table(&rp, &rp.tables[i], &out);
+				print_table(&rp, &rp.tables[i], &out, !shown++);
 	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}

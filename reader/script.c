@@ -13,6 +13,7 @@
 #include "reader/perf_header.h"
 #include "reader/print.h"
 #include "reader/session.h"
+#include "reader/tracefmt.h"
 #include "util/log.h"
 
 static void usage(FILE *f)
@@ -103,6 +104,7 @@ static const struct option options[] = {
 struct script {
 	struct rd_printer pr;
 	struct rd_filter flt;
+	struct rd_trace tr;
 };
 
 static bool dso_match(const struct rd_list *l, const struct rd_resolved *r)
@@ -152,7 +154,14 @@ static bool shown(struct rd_session *s, const struct rd_event *ev, const struct 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
+	const struct pd_evsel *e = ev->sample->evsel;
 
+	/* the first tracepoint sample: its section is read (a pipe's came as a record) */
+	if (e && e->attr.attr.type == PERF_TYPE_TRACEPOINT && !sc->tr.tried && sc->pr.trace) {
+		if (!rd_trace_open(&sc->tr, s) && rd_trace_name_events(&sc->tr, s))
+			return -ENOMEM;
+		sc->pr.name_width_evsels = 0;	/* names may have changed */
+	}
 	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
 }
 
@@ -224,6 +233,17 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 	return 0;
 }
 
+/* A file (not a pipe: its section comes later) whose tracepoint samples show `trace` */
+static bool trace_shown(struct rd_session *s, const struct rd_printer *pr)
+{
+	if (s->r.pipe_format || (pr->fields.user && !(pr->fields.mask & RF_TRACE)))
+		return false;
+	for (uint32_t i = 0; i < s->r.nr_evsels; i++)
+		if (s->r.evsels[i].attr.attr.type == PERF_TYPE_TRACEPOINT)
+			return true;
+	return false;
+}
+
 /* The first and last sample times, for --time percent ranges. */
 static int sample_span(struct rd_session *s, uint64_t *first, uint64_t *last,
 		       struct pc_error *err)
@@ -285,6 +305,8 @@ int cmd_script(int argc, char **argv)
 	int c, ret, usage_err = 0;
 
 	optind = 1;
+	prp->trace = rd_trace_field;
+	prp->trace_ctx = &sc.tr;
 	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqh", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -440,7 +462,10 @@ int cmd_script(int argc, char **argv)
 			fprintf(stderr, "File does not contain CPU events. "
 				"Remove -C option to proceed.\n");
 			usage_err = 1;
-		} else if (flt->has_percent) {
+		} else if (trace_shown(s, prp) && rd_trace_open(&sc.tr, s)) {
+		err = sc.tr.err;
+		ret = -(err.code ? err.code : EINVAL);
+	} else if (flt->has_percent) {
 			uint64_t first = 0, last = 0;
 
 			ret = sample_span(s, &first, &last, &err);
@@ -470,6 +495,8 @@ int cmd_script(int argc, char **argv)
 	rd_out_flush(&out);
 	if (out.error && !ret)
 		fprintf(stderr, "perfcheck script: writing output: %s\n", strerror(out.error));
+	if (ret && !err.msg[0] && sc.tr.err.msg[0])
+		err = sc.tr.err;
 	if (ret)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	if (!ret && !usage_err && !dump && pc_verbose > 0)
@@ -484,6 +511,7 @@ int cmd_script(int argc, char **argv)
 			(unsigned long long)s->stats.unmerged,
 			(unsigned long long)s->stats.forced,
 			(unsigned long long)s->stats.unordered);
+	rd_trace_free(&sc.tr);
 	rd_session_close(s);
 	free(s);
 	rd_printer_free(prp);

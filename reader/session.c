@@ -110,6 +110,27 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 	return s->ops.deferred(s, &ev, s->ops.ctx);
 }
 
+/* Between defer and machine: other records shown to the consumer first. */
+static int tap_other(void *ctx, struct rd_item *it, struct pc_error *err)
+{
+	struct rd_session *s = ctx;
+
+	if (s->ops.other && it->type != PERF_RECORD_SAMPLE &&
+	    it->type != PC_RECORD_CALLCHAIN_DEFERRED && it->type < PC_RECORD_HEADER_ATTR) {
+		struct pd_record rec = { .offset = it->offset, .data = it->data };
+		struct rd_event ev = { .rec = &rec, .sample = it->p ? &it->p->smp : NULL };
+		int ret;
+
+		memcpy(&rec.header, it->data, sizeof(rec.header));
+		ret = s->ops.other(s, &ev, s->ops.ctx);
+		if (ret) {
+			rd_item_release(it);
+			return ret;
+		}
+	}
+	return rd_machine_deliver(&s->machine, it, err);
+}
+
 /* The consumer end of the machine stage. */
 static int to_consumer(void *ctx, struct rd_item *it, struct pc_error *err)
 {
@@ -137,12 +158,12 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 		s->dsos.buildid_dir = s->buildid_dir;
 	}
 	pd_reader_build_ids(&s->r, note_build_id, s, NULL);
-	/* input -> order -> defer -> machine -> consumer */
+	/* input -> order -> defer -> (other records to the consumer) -> machine -> consumer */
 	rd_machine_init(&s->machine, s->r.path, &s->dsos,
 			(struct rd_sink){ to_consumer, s });
 	s->machine.unwind = dwarf_unwinder(s);
 	rd_defer_init(&s->defer, true, false,
-		      (struct rd_sink){ rd_machine_deliver, &s->machine });
+		      (struct rd_sink){ tap_other, s });
 	rd_order_init(&s->order, (struct rd_sink){ rd_defer_deliver, &s->defer });
 	rd_input_init(&s->in, &s->r, (struct rd_sink){ rd_order_deliver, &s->order });
 	s->in.expand = (struct rd_expand){ rd_expand_zstd, &s->expand };

@@ -48,6 +48,12 @@ struct rd_session;
 struct rd_ops {
 	int (*sample)(struct rd_session *s, const struct rd_event *ev, void *ctx);
 	int (*deferred)(struct rd_session *s, const struct rd_event *ev, void *ctx);
+	/*
+	 * Records other than samples and deferred callchains (MMAP, COMM,
+	 * LOST_SAMPLES, ...), in time order, before the machine applies them:
+	 * ev->rec, ev->sample (their sample_id, or NULL when none); no thread.
+	 */
+	int (*other)(struct rd_session *s, const struct rd_event *ev, void *ctx);
 	void *ctx;
 };
 

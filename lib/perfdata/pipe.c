@@ -75,3 +75,30 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 	}
 	return 0;
 }
+
+/*
+ * PERF_RECORD_HEADER_TRACING_DATA in a pipe: a u32 size after the header;
+ * that many bytes of TRACING_DATA follow the record (outside header.size),
+ * then zeros up to a multiple of 8.  The section becomes the feature's, and
+ * *pos moves past it.
+ */
+int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint64_t *pos,
+			 struct pc_error *err)
+{
+	uint32_t size;
+	uint64_t padded, start = rec->offset + rec->header.size;
+
+	if (rec->header.size < sizeof(struct perf_event_header) + 4)
+		return pd_bad(r, err, rec->offset, "TRACING_DATA record of %u bytes is too short",
+			      rec->header.size);
+	memcpy(&size, (const uint8_t *)rec->data + sizeof(struct perf_event_header), 4);
+	padded = ((uint64_t)size + 7) & ~7ULL;
+	if (padded > r->data_end - start)
+		return pd_bad(r, err, rec->offset,
+			      "TRACING_DATA of %u bytes runs past the end of the input (%llu left)",
+			      size, (unsigned long long)(r->data_end - start));
+	r->features[PD_FEAT_TRACING_DATA].offset = start;
+	r->features[PD_FEAT_TRACING_DATA].size = size;
+	*pos = start + padded;
+	return 0;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report's row order among rows that tie on every shown column:
+ * unresolved addresses are compared by a wrapped 64-bit difference, which
+ * is not transitive when addresses lie more than 2^63 apart (garbage
+ * return addresses that a frame-pointer walk read from argv or environment
+ * strings, such as 0x2d00752d00702d00 = "\0-p\0-u\0-").  perf 6.1 feeds
+ * its output tree from the input tree unless a sort key (comm, srcline)
+ * asks for a collapse tree; one tree more or less reorders such rows.
+ *
+ * Three rows A=0x10, B=0x6000000000000010, C=0xc000000000000010 created
+ * in that order: wrapped, A < B, B < C and C < A.
+ *   input tree  (A, then B right of A, then C left of A): C A B
+ *   collapse tree fed C A B (A right of C, B left of C):  B C A
+ * Every row ties in the output tree, so each goes right: its order is the
+ * order it is fed.
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "reader/hist.h"
+
+static const uint64_t ips[3] = { 0x10, 0x6000000000000010ULL, 0xc000000000000010ULL };
+
+FIXTURE(rows) {
+	struct entry e[3];
+	struct entry *v[3];
+	char keys[3][32];
+	char comm[8];
+};
+
+FIXTURE_SETUP(rows)
+{
+	strcpy(self->comm, "sh");
+	for (int i = 0; i < 3; i++) {
+		struct entry *e = &self->e[i];
+
+		memset(e, 0, sizeof(*e));
+		e->key_len = (size_t)snprintf(self->keys[i], sizeof(self->keys[i]), "%016llx",
+					      (unsigned long long)ips[i]);
+		e->key = self->keys[i];
+		e->children = 5;
+		e->nr_samples = 5;
+		e->comm = self->comm;
+		e->thread_comm = self->comm;
+		e->tid = 100 + (uint32_t)i;	/* different threads: no depth rule */
+		e->cpu = -1;
+		e->seq = (uint64_t)i;
+		e->level = '.';
+		e->ip = ips[i];
+		self->v[i] = e;
+	}
+}
+
+FIXTURE_TEARDOWN(rows)
+{
+}
+
+static void order(FIXTURE_DATA(rows) *self, const char *spec, uint64_t out[3])
+{
+	struct sk_list keys;
+	char bad[64];
+	struct hist_order o = { .keys = &keys, .children = true };
+
+	memset(out, 0, 3 * sizeof(*out));
+	if (sk_parse(&keys, spec, bad, sizeof(bad)) || hist_order(self->v, 3, &o))
+		return;	/* the EXPECTs fail on the zeros */
+	for (int i = 0; i < 3; i++)
+		out[i] = self->v[i]->ip;
+}
+
+TEST_F(rows, dso_sym_rows_keep_the_input_tree_order_as_perf)
+{
+	uint64_t got[3];
+
+	order(self, "dso,sym", got);
+	EXPECT_EQ(ips[2], got[0]);
+	EXPECT_EQ(ips[0], got[1]);
+	EXPECT_EQ(ips[1], got[2]);
+}
+
+TEST_F(rows, comm_key_rows_pass_through_the_collapse_tree_as_perf)
+{
+	uint64_t got[3];
+
+	order(self, "comm,dso,sym", got);
+	EXPECT_EQ(ips[1], got[0]);
+	EXPECT_EQ(ips[2], got[1]);
+	EXPECT_EQ(ips[0], got[2]);
+}
+
+TEST_HARNESS_MAIN
