@@ -125,6 +125,9 @@ FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_fp_defer_unmerged) {
 	.min_samples = 50, .min_deferred = 20 };
 FIXTURE_VARIANT_ADD(upstream_file, perf_6_12_fp) {
 	.name = "6.12-fp", .file = "perf-script.txt", .min_samples = 50 };
+/* arm64: perf 6.1's --call-graph dwarf file from the 6.1 arm64 guest, unwound here with libdw */
+FIXTURE_VARIANT_ADD(upstream_file, perf_6_1_arm64_dwarf) {
+	.name = "6.1-arm64-dwarf", .file = "perf-script.txt", .min_samples = 50 };
 
 FIXTURE_SETUP(upstream_file)
 {
