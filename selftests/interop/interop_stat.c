@@ -10,25 +10,9 @@
 
 #include "kselftest_harness.h"
 #include "interop_tools.h"
+#include "testutil.h"
 
 #define TOUCH 4000
-
-static int touch(int n)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	volatile char *p;
-
-	if (n <= 0)
-		return 0;
-	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return 1;
-	/* one fault per page: no huge page may back the range (THP "always" on arm64 guests) */
-	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
-	for (int i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	return 0;
-}
 
 /* TOOL stat -x, -e EVENTS -- this binary --workload N */
 static int stat_with(struct pc_run *run, const char *tool, const char *events)
@@ -146,6 +130,6 @@ TEST_F(interop_stat, csv_columns_are_perfs)
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--workload"))
-		return touch(atoi(argv[2]));
+		return pc_test_touch_pages(atoi(argv[2]));
 	return test_harness_run(argc, argv);
 }

@@ -18,36 +18,19 @@
 
 #define TOUCH 3000
 
-static int touch(int n)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	volatile char *p;
-
-	if (n <= 0)
-		return 0;
-	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return 1;
-	/* one fault per page: no huge page may back the range (THP "always" on arm64 guests) */
-	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
-	for (int i = 0; i < n; i++)
-		p[(size_t)i * pg] = 1;
-	return 0;
-}
-
 static int workload(char **argv)
 {
 	const char *mode = argv[0];
 	int n = argv[1] ? atoi(argv[1]) : 0;
 
 	if (!strcmp(mode, "touch"))
-		return touch(n);
+		return pc_test_touch_pages(n);
 	if (!strcmp(mode, "fork-touch")) {
 		pid_t pid = fork();
 		int st;
 
 		if (pid == 0)
-			_exit(touch(n));
+			_exit(pc_test_touch_pages(n));
 		waitpid(pid, &st, 0);
 		return 0;
 	}

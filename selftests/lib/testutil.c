@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 const char *pc_test_bindir(void)
@@ -223,4 +224,20 @@ int pc_count_substr(const char *haystack, const char *needle)
 		haystack = p + len;
 	}
 	return n;
+}
+
+int pc_test_touch_pages(int n)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	volatile char *p;
+
+	if (n <= 0)
+		return 0;
+	p = mmap(NULL, (size_t)n * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 1;
+	madvise((void *)p, (size_t)n * pg, MADV_NOHUGEPAGE);
+	for (int i = 0; i < n; i++)
+		p[(size_t)i * pg] = 1;
+	return 0;
 }

@@ -36,5 +36,11 @@ void pc_test_rmdir(char *dir);
 int pc_test_have_program(const char *name);
 /* Counts the occurrences of needle in haystack. */
 int pc_count_substr(const char *haystack, const char *needle);
+/*
+ * Workload: maps N anonymous pages and writes one byte to each, one page fault
+ * per page (no huge page may back them: THP is "always" on the arm64 guests).
+ * 0, or 1 when the mapping fails.
+ */
+int pc_test_touch_pages(int n);
 
 #endif
