@@ -129,11 +129,15 @@ $(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfche
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
+# the tree's shape, read from the objects (nm) and the sources (Perl, TAP):
+# no two objects using each other, lib/ below the commands, no struct over 20 fields
+STYLE_TESTS := $(sort $(wildcard selftests/style/*.t))
+
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
-		PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
-		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
+		PERFCHECK_BUILD=$(abspath $(BUILD)) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
+		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN) $(STYLE_TESTS)
 
 # The guests of the kernel matrix (vm/): static perfcheck and selftests, the
 # C init, and the kernel's own perf_events selftests built from the cache
