@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata/codec.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/writer_int.h"
 
@@ -341,7 +342,7 @@ static int write_out(struct pd_writer *w, const void *buf, size_t len, struct pc
 /* The pipe format's prologue or epilogue (writer_pipe.c), encoded then written. */
 static int write_pipe_part(struct pd_writer *w, bool prologue, struct pc_error *err)
 {
-	struct pd_bytes out = { 0 };
+	struct pd_buf out = { 0 };
 	int ret;
 
 	if (prologue && pd_writer_event_desc(w))

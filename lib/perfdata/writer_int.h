@@ -18,15 +18,12 @@ void pd_zstd_totals(const struct pd_zstd *z, uint64_t *in, uint64_t *out);
 
 /*
  * writer_pipe.c: the pipe format's records, appended to out (the caller
- * writes out->data[0..len) and frees it).  The prologue is the pipe header,
+ * writes out->data[0..len) and frees it; perfdata/codec.h).  The prologue is the pipe header,
  * the ATTR and FEATURE records and TRACING_DATA (EVENT_DESC must be set
  * before); the epilogue the BUILD_ID records.
  */
-struct pd_bytes {
-	uint8_t *data;
-	size_t len, cap;
-};
-int pd_pipe_prologue(const struct pd_writer *w, struct pd_bytes *out, struct pc_error *err);
-int pd_pipe_epilogue(const struct pd_writer *w, struct pd_bytes *out, struct pc_error *err);
+struct pd_buf;
+int pd_pipe_prologue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err);
+int pd_pipe_epilogue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/writer_int.h"
 
@@ -30,33 +31,15 @@ static bool pipe_feature(int f)
 	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_PMU_CAPS;
 }
 
-/* Appends len bytes (zeros when buf is NULL) to out. */
-static int put(struct pd_bytes *out, const void *buf, size_t len)
+/* Appends len bytes of buf, or len (< 8) zeros when buf is NULL. */
+static int put(struct pd_buf *out, const void *buf, size_t len)
 {
-	if (len > out->cap - out->len) {
-		size_t cap = out->cap ? out->cap : 4096;
-		uint8_t *data;
+	static const uint8_t zeros[8];
 
-		while (len > cap - out->len) {
-			if (cap > SIZE_MAX / 2)
-				return -ENOMEM;
-			cap *= 2;
-		}
-		data = realloc(out->data, cap);
-		if (!data)
-			return -ENOMEM;
-		out->data = data;
-		out->cap = cap;
-	}
-	if (buf)
-		memcpy(out->data + out->len, buf, len);
-	else
-		memset(out->data + out->len, 0, len);
-	out->len += len;
-	return 0;
+	return pd_buf_put(out, buf ? buf : zeros, len);
 }
 
-static int put_record(const struct pd_writer *w, struct pd_bytes *out, uint32_t type,
+static int put_record(const struct pd_writer *w, struct pd_buf *out, uint32_t type,
 		      const void *a, size_t alen, const void *b, size_t blen,
 		      struct pc_error *err)
 {
@@ -70,7 +53,7 @@ static int put_record(const struct pd_writer *w, struct pd_bytes *out, uint32_t 
 	return 0;
 }
 
-static int put_tracing_data(struct pd_bytes *out, const struct pd_writer_feature *f,
+static int put_tracing_data(struct pd_buf *out, const struct pd_writer_feature *f,
 			    struct pc_error *err)
 {
 	/* header, u32 size, u32 pad; the data follows, padded to 8 */
@@ -84,12 +67,11 @@ static int put_tracing_data(struct pd_bytes *out, const struct pd_writer_feature
 	return 0;
 }
 
-int pd_pipe_prologue(const struct pd_writer *w, struct pd_bytes *out, struct pc_error *err)
+int pd_pipe_prologue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err)
 {
-	struct pd_pipe_header ph = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
 	int ret = 0;
 
-	if (put(out, &ph, sizeof(ph)))
+	if (pd_encode_pipe_header(out))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	/*
 	 * perf (6.1 at least) builds its evsel from a pipe ATTR by copying its
@@ -104,8 +86,12 @@ int pd_pipe_prologue(const struct pd_writer *w, struct pd_bytes *out, struct pc_
 		union pc_attr attr = e->attr;
 
 		attr.attr.size = PC_ATTR_SIZE_MAX;
-		ret = put_record(w, out, PC_RECORD_HEADER_ATTR, &attr, PC_ATTR_SIZE_MAX, e->ids,
-				 e->nr_ids * sizeof(uint64_t), err);
+		if (sizeof(struct perf_event_header) + PC_ATTR_SIZE_MAX +
+		    e->nr_ids * sizeof(uint64_t) > REC_MAX)
+			return pc_error_set(err, E2BIG, "%s: the ATTR record of %s (%u ids) is too large for a pipe",
+					    w->path, e->name ? e->name : "an event", e->nr_ids);
+		if (pd_encode_attr(out, &attr.attr, e->ids, e->nr_ids))
+			return pc_error_set(err, ENOMEM, "out of memory");
 	}
 	for (int f = 0; f < PD_FEAT_BITS && !ret; f++) {
 		uint64_t id = (uint64_t)f;
@@ -125,7 +111,7 @@ int pd_pipe_prologue(const struct pd_writer *w, struct pd_bytes *out, struct pc_
  * type, its NUL-terminated name padded with zeros to a multiple of 8 bytes
  * (perf 7.2 aborts a pipe at a record whose size is not).
  */
-int pd_pipe_epilogue(const struct pd_writer *w, struct pd_bytes *out, struct pc_error *err)
+int pd_pipe_epilogue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err)
 {
 	const struct pd_writer_feature *f = &w->features[PD_FEAT_BUILD_ID];
 	size_t off = 0;
