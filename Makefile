@@ -199,11 +199,17 @@ all: $(BUILD)/pcwork
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := script report dump
-FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib
-build/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(LIB_SRC)
+# the library is compiled once for the three targets (instrumented, no main)
+FUZZ_OBJ     := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+build/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+-include $(shell find build/fuzz/obj -name '*.d' 2>/dev/null)
 
 fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) $(BUILD)/perfcheck
 	@mkdir -p build/fuzz/crashes
