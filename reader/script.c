@@ -12,6 +12,7 @@
 #include "reader/filter.h"
 #include "reader/perf_header.h"
 #include "reader/print.h"
+#include "reader/recfmt.h"
 #include "reader/session.h"
 #include "reader/tracefmt.h"
 #include "util/log.h"
@@ -40,6 +41,10 @@ static void usage(FILE *f)
 "      --time RANGE          START,END in seconds (either may be empty), or\n"
 "                            percent slices: 10%%/2 (the second tenth),\n"
 "                            0%%-10%%,50%%-60%%\n"
+"      --show-task-events    also COMM, FORK and EXIT records\n"
+"      --show-mmap-events    also MMAP and MMAP2 records\n"
+"      --show-switch-events  also SWITCH and SWITCH_CPU_WIDE records\n"
+"      --show-lost-events    also LOST records\n"
 "      --ns                  times in nanoseconds\n"
 "      --reltime             times from the first sample shown\n"
 "      --deltatime           times from the previous sample shown\n"
@@ -57,16 +62,15 @@ static void usage(FILE *f)
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "                            (with --header: the attrs and features, our layout)\n"
 "  -v, --verbose             merge statistics on stderr\n"
-"  -h, --help                this help\n"
-"\n"
-"--show-task-events, --show-mmap-events, --show-switch-events and\n"
-"--show-lost-events are refused: the reader's session does not hand\n"
-"non-sample records to its consumers yet.\n", rd_fields_names());
+"  -h, --help                this help\n", rd_fields_names());
 }
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
-       OPT_HEADER_ONLY, OPT_SHOW_EVENTS };
+       OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST };
+
+/* which non-sample records are shown */
+enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -91,10 +95,10 @@ static const struct option options[] = {
 	{ "hide-call-graph", no_argument, NULL, 'G' },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-	{ "show-task-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-switch-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-lost-events", no_argument, NULL, OPT_SHOW_EVENTS },
+	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
+	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
+	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -105,6 +109,8 @@ struct script {
 	struct rd_printer pr;
 	struct rd_filter flt;
 	struct rd_trace tr;
+	unsigned int show;	/* SHOW_* */
+	struct pc_error err;	/* of a record that could not be shown */
 };
 
 static bool dso_match(const struct rd_list *l, const struct rd_resolved *r)
@@ -170,6 +176,74 @@ static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ct
 	struct script *sc = ctx;
 
 	return shown(s, ev, &sc->flt) ? rd_print_deferred(s, ev, &sc->pr) : 0;
+}
+
+static unsigned int show_bit(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return SHOW_TASK;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return SHOW_MMAP;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return SHOW_SWITCH;
+	case PERF_RECORD_LOST:
+		return SHOW_LOST;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A non-sample record asked for with --show-*-events, as perf script
+ * prints it: the line's start from the record's sample_id (or, without
+ * sample_id_all, the record's own pid/tid, cpu 0, time 0 or FORK/EXIT's),
+ * with the comm of the thread the record names; only -C filters it.
+ */
+static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	static struct rd_thread none = { .pid = (uint32_t)-1, .tid = (uint32_t)-1, .comm = ":-1" };
+	struct script *sc = ctx;
+	const struct pd_record *rec = ev->rec;
+	struct rd_event line = *ev;
+	struct pd_sample smp = { 0 };
+	int32_t pid, tid;
+	size_t trailer = 0;
+
+	if (!(sc->show & show_bit(rec->header.type)))
+		return 0;
+	if (ev->sample) {
+		smp = *ev->sample;
+		trailer = smp.evsel->sample_id_size;
+	} else if (s->r.nr_evsels) {
+		/* no sample_id: perf takes the first event's fields */
+		smp.evsel = &s->r.evsels[0];
+	} else {
+		return 0;
+	}
+	if (!rd_record_task(rec, &pid, &tid)) {
+		pid = (int32_t)smp.pid;
+		tid = (int32_t)smp.tid;
+	}
+	if (!ev->sample) {
+		smp.pid = (uint32_t)pid;
+		smp.tid = (uint32_t)tid;
+		if ((rec->header.type == PERF_RECORD_FORK || rec->header.type == PERF_RECORD_EXIT) &&
+		    rec->header.size >= sizeof(struct perf_event_header) + 24)
+			memcpy(&smp.time, (const uint8_t *)rec->data + 24, 8);
+	}
+	if (sc->flt.nr_cpus && !rd_filter_in_numbers(sc->flt.cpus, sc->flt.nr_cpus, smp.cpu))
+		return 0;
+	line.sample = &smp;
+	line.thread = tid == -1 ? &none : rd_thread_get(s, (uint32_t)pid, (uint32_t)tid);
+	if (!line.thread)
+		return -ENOMEM;
+	rd_print_record_start(&sc->pr, &line);
+	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
 }
 
 static const char *kind_of(const struct pd_evsel *e)
@@ -401,11 +475,18 @@ int cmd_script(int argc, char **argv)
 				return 1;
 			}
 			break;
-		case OPT_SHOW_EVENTS:
-			fprintf(stderr, "perfcheck script: %s is not supported yet: the reader's "
-				"session hands only samples to its consumers\n", argv[optind - 1]);
-			rd_filter_free(flt);
-			return 1;
+		case OPT_SHOW_TASK:
+			sc.show |= SHOW_TASK;
+			break;
+		case OPT_SHOW_MMAP:
+			sc.show |= SHOW_MMAP;
+			break;
+		case OPT_SHOW_SWITCH:
+			sc.show |= SHOW_SWITCH;
+			break;
+		case OPT_SHOW_LOST:
+			sc.show |= SHOW_LOST;
+			break;
 		case 'v':
 			pc_verbose++;
 			break;
@@ -485,6 +566,8 @@ int cmd_script(int argc, char **argv)
 		s->merge_late = late && prp->merge;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
+		if (sc.show)
+			s->ops.record = on_record;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header)
@@ -497,6 +580,8 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfcheck script: writing output: %s\n", strerror(out.error));
 	if (ret && !err.msg[0] && sc.tr.err.msg[0])
 		err = sc.tr.err;
+	if (ret && !err.msg[0] && sc.err.msg[0])
+		err = sc.err;
 	if (ret)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	if (!ret && !usage_err && !dump && pc_verbose > 0)

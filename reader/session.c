@@ -70,10 +70,14 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 {
 	struct pd_record rec = { .offset = it->offset, .data = it->data };
 	struct rd_event ev = { .rec = &rec };
-	struct pd_sample *smp = &it->p->smp;
+	struct pd_sample *smp = it->p ? &it->p->smp : NULL;
 
 	memcpy(&rec.header, it->data, sizeof(rec.header));
 	s->maps_gen = s->machine.gen;
+	if (it->type != PERF_RECORD_SAMPLE && it->type != PC_RECORD_CALLCHAIN_DEFERRED) {
+		ev.sample = it->p ? &it->p->smp : NULL;
+		return s->ops.record ? s->ops.record(s, &ev, s->ops.ctx) : 0;
+	}
 	ev.sample = smp;
 	if (it->type == PERF_RECORD_SAMPLE) {
 		s->stats.samples++;
@@ -212,6 +216,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge = s->merge;
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
+	s->machine.pass_records = s->ops.record != NULL;
 	while ((ret = rd_input_step(&s->in, err)) > 0)
 		;
 	if (!ret)

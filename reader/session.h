@@ -54,6 +54,12 @@ struct rd_ops {
 	 * ev->rec, ev->sample (their sample_id, or NULL when none); no thread.
 	 */
 	int (*other)(struct rd_session *s, const struct rd_event *ev, void *ctx);
+	/*
+	 * Every record other than samples and deferred callchains (kernel
+	 * types only), in time order, after the machine applied it (perf
+	 * script's show-events order): ev->rec, ev->sample as for other.
+	 */
+	int (*record)(struct rd_session *s, const struct rd_event *ev, void *ctx);
 	void *ctx;
 };
 
