@@ -246,7 +246,8 @@ synthesize:
 
 		if (r->evsels[i].name)
 			continue;
-		r->evsels[i].name = strdup(pd_event_name(&r->evsels[i].attr.attr, buf, sizeof(buf)));
+		r->evsels[i].name = strdup(pd_event_name_from_attr(&r->evsels[i].attr.attr, buf,
+								   sizeof(buf)));
 		if (!r->evsels[i].name)
 			return pc_error_set(err, ENOMEM, "out of memory");
 	}

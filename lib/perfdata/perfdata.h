@@ -67,6 +67,13 @@ struct pd_evsel {
 void pd_evsel_init_layout(struct pd_evsel *evsel);
 /* Canonical name for an attr's type/config ("cpu-clock", "page-faults", "raw 0x..."). */
 const char *pd_event_name(const struct perf_event_attr *attr, char *buf, size_t size);
+/*
+ * The name perf gives an event whose file names none (a pipe without
+ * EVENT_UPDATE names, a file without EVENT_DESC): the canonical name with
+ * perf 6.1's modifiers from the attr ("cpu-clock:u", "cycles:ppp",
+ * "raw 0x1234:k").
+ */
+const char *pd_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);
 
 /* --------------------------------------------------------------- sample */
 

@@ -17,6 +17,7 @@ int pd_load_attr(struct pd_reader *r, struct pd_evsel *evsel, const uint8_t *p,
 int pd_build_id_map(struct pd_reader *r, struct pc_error *err);
 int pd_read_event_desc(struct pd_reader *r, struct pc_error *err);
 int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err);
+int pd_event_update(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err);
 int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint64_t *pos,
 			 struct pc_error *err);
 

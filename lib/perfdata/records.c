@@ -59,6 +59,8 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	}
 	rec->data = p;
 	*pos = off + rec->header.size;
+	if (rec->header.type == PC_RECORD_EVENT_UPDATE)
+		return pd_event_update(r, rec, err) ?: 1;
 	if (r->pipe_format && rec->header.type == PC_RECORD_HEADER_TRACING_DATA)
 		return pd_pipe_tracing_data(r, rec, pos, err) ?: 1;
 	if (r->pipe_format)
