@@ -209,6 +209,27 @@ static int drain_all(struct rd_session *s, struct pc_error *err)
 	return ret ? ret : rd_defer_finish(&s->defer, err);
 }
 
+/*
+ * A pipe brings its features as records after the attrs: once the host
+ * and release (and arch) are known, or at the first sample, decide whether
+ * this machine's kernel and vdso apply, and whether an event needs DWARF
+ * unwinding, as open does for a file.
+ */
+static void pipe_features(struct rd_session *s)
+{
+	bool all = s->r.features[PD_FEAT_HOSTNAME].size && s->r.features[PD_FEAT_OSRELEASE].size &&
+		   s->r.features[PD_FEAT_ARCH].size;
+
+	if (!all && !s->in.by_type[PERF_RECORD_SAMPLE])
+		return;
+	s->local_pending = false;
+	s->kernel_local = same_machine(s);
+	s->machine.kernel_local = s->kernel_local;
+	s->dsos.own_vdso = s->kernel_local;
+	if (!s->machine.unwind)
+		s->machine.unwind = dwarf_unwinder(s);
+}
+
 int rd_session_process(struct rd_session *s, struct pc_error *err)
 {
 	int ret;
@@ -217,8 +238,11 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
 	s->machine.pass_records = s->ops.record != NULL;
+	/* --symfs: nothing of this machine applies, whatever the pipe says */
+	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)
-		;
+		if (s->local_pending)
+			pipe_features(s);
 	if (!ret)
 		ret = rd_expand_zstd_finish(&s->expand, err);
 	if (ret < 0) {

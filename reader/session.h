@@ -78,6 +78,7 @@ struct rd_session {
 	bool merge;		/* hold deferred samples and merge (default) */
 	bool merge_late;	/* also merge samples taken after their record */
 	bool kernel_local;	/* the file was recorded on this kernel */
+	bool local_pending;	/* a pipe whose features have not come yet */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	uint64_t maps_gen;	/* changes when a map does (for consumers' caches) */
