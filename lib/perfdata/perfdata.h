@@ -176,6 +176,16 @@ struct pd_deferred {
 
 /* ---------------------------------------------------------------- reader */
 
+/* A pipe read as it comes (stream.c); NULL for a mapped or slurped input. */
+struct pd_stream {
+	int fd;
+	bool own_fd, eof;
+	uint8_t *buf;			/* [head, tail) not read yet */
+	size_t cap, head, tail;
+	uint64_t off;			/* input offset of buf[head] */
+	uint8_t *feat[PD_FEAT_BITS];	/* feature payloads, each copied out */
+};
+
 struct pd_reader {
 	char *path;
 	const uint8_t *base;		/* the whole file */
@@ -194,6 +204,7 @@ struct pd_reader {
 	/* the id -> evsel map, sorted by id */
 	struct pd_id_map { uint64_t id; uint32_t evsel; } *id_map;
 	uint32_t nr_id_map;
+	struct pd_stream *stream;	/* a pipe: base is NULL, features copied */
 };
 
 /* path "-" reads standard input (pipe or file format).  Warnings (recovered

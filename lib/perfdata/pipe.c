@@ -68,6 +68,16 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 		if (body < 8)
 			return pd_bad(r, err, rec->offset, "FEATURE record too short");
 		memcpy(&feat, p + 8, 8);
+		if (feat < PD_FEAT_BITS && r->stream) {
+			/* the record goes with the next read: keep a copy of its payload */
+			uint8_t *copy = malloc(body - 8 ? body - 8 : 1);
+
+			if (!copy)
+				return pc_error_set(err, ENOMEM, "out of memory");
+			memcpy(copy, p + 16, body - 8);
+			free(r->stream->feat[feat]);
+			r->stream->feat[feat] = copy;
+		}
 		if (feat < PD_FEAT_BITS) {
 			r->features[feat].offset = rec->offset + 16;
 			r->features[feat].size = body - 8;
