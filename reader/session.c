@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "reader/session.h"
+#include "reader/sample_read.h"
 #include "reader/unwind_stage.h"
 #include "util/log.h"
 
@@ -66,6 +67,28 @@ static struct rd_unwind *dwarf_unwinder(struct rd_session *s)
 	return rd_unwind_new(pc_arch_from_name(arch), &s->dsos);
 }
 
+/* A sample to the consumer; with PERF_SAMPLE_READ, one per value read, as perf. */
+static int deliver_sample(struct rd_session *s, struct rd_event *ev, const struct pd_sample *smp)
+{
+	uint64_t n = rd_sread_count(smp);
+	struct pd_sample one;
+	int ret = 0;
+
+	if (!s->ops.sample)
+		return 0;
+	if (!n)
+		return s->ops.sample(s, ev, s->ops.ctx);
+	for (uint64_t i = 0; i < n && !ret; i++) {
+		ret = rd_sread_value(&s->sread, &s->r, smp, i, &one);
+		if (ret <= 0)
+			continue;
+		ev->sample = &one;
+		ret = s->ops.sample(s, ev, s->ops.ctx);
+	}
+	ev->sample = smp;
+	return ret;
+}
+
 static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 {
 	struct pd_record rec = { .offset = it->offset, .data = it->data };
@@ -101,7 +124,7 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			ev.merged = true;
 			ev.late = it->late;
 		}
-		return s->ops.sample ? s->ops.sample(s, &ev, s->ops.ctx) : 0;
+		return deliver_sample(s, &ev, smp);
 	}
 	if (s->merge || !s->ops.deferred)
 		return 0;
@@ -182,6 +205,7 @@ void rd_session_close(struct rd_session *s)
 	rd_defer_free(&s->defer);
 	rd_machine_free(&s->machine);
 	rd_expand_zstd_free(&s->expand);
+	rd_sread_free(&s->sread);
 	pc_dso_cache_free(&s->dsos);
 	pd_reader_close(&s->r);
 	s->opened = false;
@@ -199,6 +223,9 @@ static void sum_up(struct rd_session *s)
 	s->stats.forced = d->forced;
 	s->stats.unordered = s->order.unordered;
 	s->stats.not_interpreted = rd_input_report(&s->in);
+	if (s->sread.unknown_ids)
+		pc_warn("%s: %llu read values of PERF_SAMPLE_READ samples carry an id no event has "
+			"(not shown, as perf)\n", s->r.path, (unsigned long long)s->sread.unknown_ids);
 }
 
 /* Everything queued goes out; the first error stays in err. */

@@ -23,6 +23,7 @@
 #include "reader/input.h"
 #include "reader/machine.h"
 #include "reader/order.h"
+#include "reader/sample_read.h"
 #include "symbols/symbols.h"
 #include "util/error.h"
 
@@ -89,6 +90,7 @@ struct rd_session {
 	struct rd_order order;
 	struct rd_defer defer;
 	struct rd_machine machine;
+	struct rd_sread sread;		/* PERF_SAMPLE_READ: last value per id */
 };
 
 int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err);
