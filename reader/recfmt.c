@@ -120,6 +120,15 @@ int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, s
 	      struct pc_error *err)
 {
 	const char *name = pd_record_name(rec->header.type);
+
+	rd_out_printf(o, "PERF_RECORD_%s", name ? name : "UNKNOWN");
+	return rd_recfmt_fields(o, path, rec, trailer, err);
+}
+
+int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record *rec,
+		     size_t trailer, struct pc_error *err)
+{
+	const char *name = pd_record_name(rec->header.type);
 	struct body b = { rec->data, rec->header.size, path, rec->offset, name ? name : "UNKNOWN" };
 	uint16_t misc = rec->header.misc;
 	const char *s;
@@ -131,7 +140,6 @@ int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, s
 				    "%zu-byte sample_id", path, (unsigned long long)rec->offset,
 				    b.type, b.size, trailer);
 	b.size -= trailer;
-	rd_out_printf(o, "PERF_RECORD_%s", b.type);
 	switch (rec->header.type) {
 	case PERF_RECORD_MMAP:
 		return mmap1(o, &b, misc, err);
@@ -180,6 +188,26 @@ int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, s
 		if (ret)
 			return ret;
 		rd_out_printf(o, " lost %llu\n", (unsigned long long)u64_at(&b, 16));
+		return 0;
+	case PC_RECORD_KSYMBOL:
+		/* u64 addr, u32 len, u16 type, u16 flags, name */
+		ret = need(&b, HDR + 16 + 1, err);
+		if (ret)
+			return ret;
+		s = str_at(&b, HDR + 16, err);
+		if (!s)
+			return -EINVAL;
+		rd_out_printf(o, " addr %llx len %u type %u flags 0x%x name %s\n",
+			      (unsigned long long)u64_at(&b, 8), u32_at(&b, 16),
+			      (unsigned)(u32_at(&b, 20) & 0xffff), (unsigned)(u32_at(&b, 20) >> 16), s);
+		return 0;
+	case PC_RECORD_BPF_EVENT:
+		/* u16 type, u16 flags, u32 id, tag */
+		ret = need(&b, HDR + 8, err);
+		if (ret)
+			return ret;
+		rd_out_printf(o, " type %u, flags %u, id %u\n", (unsigned)(u32_at(&b, 8) & 0xffff),
+			      (unsigned)(u32_at(&b, 8) >> 16), u32_at(&b, 12));
 		return 0;
 	default:
 		rd_out_char(o, '\n');

@@ -21,6 +21,10 @@
 int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, size_t trailer,
 	      struct pc_error *err);
 
+/* The same without "PERF_RECORD_NAME" (for -D, which prints it itself). */
+int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record *rec,
+		     size_t trailer, struct pc_error *err);
+
 /*
  * The pid and tid perf's script takes the thread of a record from (COMM,
  * MMAP, MMAP2, FORK, EXIT: the record's own; others: none, false).

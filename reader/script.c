@@ -557,7 +557,8 @@ int cmd_script(int argc, char **argv)
 	if (usage_err) {
 		/* nothing printed */
 	} else if (!ret && dump) {
-		ret = rd_dump(s, &out, header, &err);
+		prp->out = &out;
+		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
 		ret = rd_perf_header(s, &out, &err);
 	} else if (!ret) {
