@@ -262,31 +262,68 @@ static const char *kind_of(const struct pd_evsel *e)
 }
 
 /*
- * Fields asked for with -F that an event's samples cannot give: an error
- * naming the event and field, as perf script says it.  trace on events that
- * are not tracepoints is ignored with a warning, as perf does.
+ * One event's fields asked for with -F, in perf 6.1's order of checks: a
+ * field whose sample_type bits the event lacks is perf's error naming the
+ * event and the field; symoff without sym, sym or dso without an address,
+ * srcline without ip are perf's errors too.  Returns 0 or -1 (printed).
+ */
+static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *fl)
+{
+	uint64_t st = e->attr.attr.sample_type;
+	unsigned int asked = fl->mask;
+
+	for (const unsigned int *b = rd_field_order; *b; b++) {
+		const char *attr_name;
+		uint64_t need = rd_field_needs(*b, &attr_name);
+
+		if (!(asked & *b))
+			continue;
+		if (*b == RF_SYM && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			fprintf(stderr, "Display of symbols requested but neither sample IP nor "
+				"sample address\navailable. Hence, no addresses to convert to "
+				"symbols.\n");
+			return -1;
+		}
+		if (*b == RF_SYMOFF && !(asked & RF_SYM)) {
+			/* sic: perf's message has no space there */
+			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+			return -1;
+		}
+		if (*b == RF_DSO && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			fprintf(stderr, "Display of DSO requested but no address to convert.\n");
+			return -1;
+		}
+		if (*b == RF_SRCLINE && !(asked & RF_IP)) {
+			fprintf(stderr, "Display of source line number requested but sample IP is "
+				"not\nselected. Hence, no address to lookup the source line "
+				"number.\n");
+			return -1;
+		}
+		if (need && (fl->user_set & *b) && !(st & need)) {
+			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
+				"Cannot print '%s' field.\n", e->name ? e->name : "?",
+				attr_name, rd_field_name(*b));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Fields asked for with -F that the samples cannot give: perf's errors
+ * (check_event_fields); fields this reader does not print: an error of our
+ * own; trace on events that are not tracepoints is ignored with a warning,
+ * as perf does.
  */
 static int check_fields(struct rd_session *s, struct rd_printer *pr)
 {
-	static const unsigned int bits[] = { RF_CPU, RF_TIME, RF_ADDR, RF_IP, RF_TID, RF_PID };
-
 	if (!pr->fields.user)
 		return 0;
 	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
 		const struct pd_evsel *e = &s->r.evsels[i];
-		uint64_t st = e->attr.attr.sample_type;
 
-		for (size_t b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
-			const char *attr_name;
-			uint64_t need = rd_field_needs(bits[b], &attr_name);
-
-			if ((pr->fields.user_set & pr->fields.mask & bits[b]) && !(st & need)) {
-				fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
-					"Cannot print '%s' field.\n", e->name ? e->name : "?",
-					attr_name, rd_field_name(bits[b]));
-				return -1;
-			}
-		}
+		if (check_event_fields(e, &pr->fields))
+			return -1;
 		if ((pr->fields.mask & RF_TRACE) && e->attr.attr.type != PERF_TYPE_TRACEPOINT)
 			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", kind_of(e));
 		else if ((pr->fields.mask & RF_TRACE) && !pr->trace) {
@@ -294,6 +331,13 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 				"which this build does not have\n");
 			return -1;
 		}
+	}
+	if (pr->fields.mask & RF_NOT_PRINTED) {
+		for (unsigned int b = RF_WEIGHT; b <= RF_CGROUP; b <<= 1)
+			if (pr->fields.mask & b)
+				fprintf(stderr, "perfcheck script: the samples carry '%s', "
+					"which perfcheck does not print yet\n", rd_field_name(b));
+		return -1;
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;
