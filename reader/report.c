@@ -19,10 +19,12 @@
 #include "cli/commands.h"
 #include "reader/callgraph.h"
 #include "reader/hist.h"
+#include "reader/inline_syms.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
+#include "symbols/srcline.h"
 #include "util/log.h"
 
 #define MAX_STACK 127	/* perf report's default --max-stack */
@@ -90,6 +92,8 @@ struct report {
 	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
 	struct fcache *fcache;	/* resolved frames (NULL: none) */
 	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
+	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
+	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -181,6 +185,42 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->rel = f->r.addr;
 }
 
+static bool sorts_by_srcline(const struct report *rp)
+{
+	for (int i = 0; i < rp->keys.nr; i++)
+		if (rp->keys.keys[i] == SK_SRCLINE)
+			return true;
+	return false;
+}
+
+/*
+ * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
+ * name) from the line table of its object (or separate debug file) at the
+ * frame's address; NULL when the object has no DWARF there (sortkeys.c
+ * then shows sym+off, dso[addr] or ??:0 as perf does).
+ */
+static const char *srcline_of(struct report *rp, struct rd_session *s, const struct frame *f,
+			      char *buf, size_t size)
+{
+	struct pc_src_frame fr[16];
+	char path[4096];
+	uint32_t nr = 0;
+
+	if (f->kernel || !f->r.sym || !f->r.dso || f->r.dso[0] != '/')
+		return NULL;
+	if (!rp->src)
+		rp->src = pc_srcline_new(s->dsos.debug_dir);
+	if (!rp->src)
+		return NULL;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)f->r.dso_len, f->r.dso);
+	if (pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) || !nr)
+		return NULL;
+	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ? pc_srcline_basename(fr[0].file) :
+		 "", fr[0].file ? fr[0].line : 0);
+	return buf;
+}
+
 /*
  * The row of one frame: from the cache when this thread, address, context
  * and maps gave it before (and the command is the same), else by its key.
@@ -191,7 +231,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 {
 	struct sk_frame k;
 	struct entry *e;
-	char key[2048];
+	char key[2048], src[512];
 	size_t len;
 	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2);
 	int32_t cpu = ev->sample->evsel &&
@@ -204,13 +244,16 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 			      (uint64_t)(uint32_t)cpu << 20) * 0x9E3779B97F4A7C15ULL;
 
 		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
+		/* the symbol too: inlined entries share their frame's address */
 		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
-		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t &&
+		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t && c->e->sym == f->r.sym &&
 		    !strcmp(c->e->comm, ev->thread->comm))
 			return c->e;
 	}
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
 	k.kernel = level;
+	if (sorts_by_srcline(rp))
+		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
 	e = table_get(t, key, len);
 	if (e && !e->comm) {
@@ -368,6 +411,49 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 	return 0;
 }
 
+/*
+ * A user frame of a DWARF-unwound callchain as perf 6.1 appends it (its
+ * unwinder's entries only; frame-pointer chains are not expanded): one
+ * entry per function the line table places at its address, innermost
+ * first, each named by DWARF, "NAME (inlined)" when that is not the ELF
+ * symbol's name (rd_isym_get); the frame as it is when its object has no
+ * DWARF there.  As script's chains (print.c).  Fills fr[0..) up to room; returns how many (>= 1), -ENOMEM.
+ */
+static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, struct frame *fr,
+			 int room)
+{
+	struct pc_src_frame src[16];
+	const struct pc_symbol *base = fr[0].r.sym;
+	struct frame orig;
+	char path[4096];
+	uint32_t nr = 0;
+
+	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
+		return 1;
+	if (!rp->src)
+		rp->src = pc_srcline_new(s->dsos.debug_dir);
+	if (!rp->src)
+		return 1;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)fr[0].r.dso_len, fr[0].r.dso);
+	if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &nr) || !nr)
+		return 1;
+	if ((int)nr > room)
+		nr = (uint32_t)room;
+	orig = fr[0];
+	for (uint32_t j = 0; j < nr; j++) {
+		const struct pc_symbol *sym = rd_isym_get(&rp->isyms, base, src[j].func);
+
+		if (!sym)
+			return -ENOMEM;
+		fr[j] = orig;
+		fr[j].r.sym = sym;
+		if (graphs && sym != base && cg_index(rp, &fr[j]))
+			return -ENOMEM;
+	}
+	return (int)nr;
+}
+
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
 		    bool caller, const struct frame *fr)
@@ -391,7 +477,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
 	struct table *t = table_of(rp, s, e);
-	struct frame fr[MAX_STACK], self;
+	struct frame fr[MAX_STACK], self, first = { 0 };
+	int added;
 	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
 	bool caller = order_of(rp, e) == CG_CALLER, level;
 	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -423,13 +510,19 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				fr[n].kernel = kernel;
 				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
 					return -ENOMEM;
-				n++;
+				if (!n)
+					first = fr[0];
+				added = part && ev->unwound ?
+					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
+				if (added < 0)
+					return added;
+				n += added;
 			}
 		}
 	}
-	/* the chain's first frame is the sample's ip, with its context */
-	if (n && fr[0].ip == smp->ip) {
-		self = fr[0];
+	/* the chain's first frame is the sample's ip, with its context (its real symbol) */
+	if (n && first.ip == smp->ip) {
+		self = first;
 	} else {
 		self.ip = smp->ip;
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
@@ -730,6 +823,8 @@ static void free_tables(struct report *rp)
 	free(rp->memo);
 	free(rp->fcache);
 	cg_forest_free(&rp->forest);
+	pc_srcline_free(rp->src);
+	rd_isyms_free(&rp->isyms);
 }
 
 int cmd_report(int argc, char **argv)
