@@ -662,6 +662,10 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* perf sizes the command column by each thread's last command */
 			if (rp->keys.keys[k] == SK_COMM)
 				len = (int)strlen(v[i]->thread_comm);
+			/* an inlined symbol by its name, its " (inlined)" overflows */
+			if (rp->keys.keys[k] == SK_SYM && v[i]->sym && v[i]->sym->name_len > 10 &&
+			    !strcmp(v[i]->sym->name + v[i]->sym->name_len - 10, " (inlined)"))
+				len -= 10;
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
