@@ -156,6 +156,18 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 	return e;
 }
 
+static struct entry *table_find(const struct table *t, const char *key, size_t len)
+{
+	struct entry *e;
+
+	if (!t->nr_buckets)
+		return NULL;
+	for (e = t->buckets[hash_mem(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
+		if (e->key_len == len && !memcmp(e->key, key, len))
+			return e;
+	return NULL;
+}
+
 /* One frame of a sample: resolved once, then its row and its call-graph frame. */
 struct frame {
 	struct rd_resolved r;
@@ -596,7 +608,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
 }
 
-static void samples_line(struct rd_out *o, uint64_t n, const char *name)
+static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group)
 {
 	char unit = ' ';
 
@@ -610,7 +622,8 @@ static void samples_line(struct rd_out *o, uint64_t n, const char *name)
 		n /= 1000;
 		unit = 'K';
 	}
-	rd_out_printf(o, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit, name);
+	rd_out_printf(o, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)n, unit,
+		      group ? "s" : "", name);
 }
 
 static void dots(struct rd_out *o, int w)
@@ -620,7 +633,103 @@ static void dots(struct rd_out *o, int w)
 		rd_out_char(o, '.');
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first)
+/*
+ * perf's group view (an event group, as leader sampling {a,b}:S records
+ * it): one table, the leader's rows with a column per member, each
+ * member's share of its own event's total; rows only a member has join
+ * the leader's with 0.
+ */
+struct group_view {
+	struct table *members[8];
+	uint32_t nr;
+	char name[512];		/* "anon group { a, b }" */
+};
+
+/* The member's row of the leader's row e (NULL: none). */
+static const struct entry *member_row(const struct group_view *g, uint32_t j,
+				      const struct entry *e)
+{
+	return table_find(g->members[j], e->key, e->key_len);
+}
+
+/* Rows only members have become the leader's, with 0 of the leader's period. */
+static int group_join(struct report *rp, struct table *t, const struct group_view *g)
+{
+	for (uint32_t j = 0; j < g->nr; j++) {
+		const struct table *m = g->members[j];
+
+		for (size_t b = 0; b < m->nr_buckets; b++)
+			for (struct entry *em = m->buckets[b]; em; em = em->next) {
+				struct entry *e;
+
+				if (table_find(t, em->key, em->key_len))
+					continue;
+				e = table_get(t, em->key, em->key_len);
+				if (!e || !(e->comm = strdup(em->comm)))
+					return -ENOMEM;
+				e->thread_comm = em->thread_comm;
+				e->tid = em->tid;
+				e->cpu = em->cpu;
+				e->level = em->level;
+				e->sym = em->sym;
+				e->ip = em->ip;
+				e->dso = em->dso;
+				e->dso_len = em->dso_len;
+				e->seq = rp->nr_entries++;
+			}
+	}
+	return 0;
+}
+
+struct grow_rank {
+	struct entry *e;
+	size_t rank;		/* place in perf's order by the keys */
+	const struct group_view *g;
+};
+
+/* perf orders a group's rows by the leader's period, then each member's, then as alone */
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct grow_rank *a = pa, *b = pb;
+
+	if (a->e->self != b->e->self)
+		return a->e->self > b->e->self ? -1 : 1;
+	for (uint32_t j = 0; j < a->g->nr; j++) {
+		const struct entry *ma = member_row(a->g, j, a->e), *mb = member_row(a->g, j, b->e);
+		uint64_t va = ma ? ma->self : 0, vb = mb ? mb->self : 0;
+
+		if (va != vb)
+			return va > vb ? -1 : 1;
+	}
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+static int group_order(struct entry **v, size_t n, const struct group_view *g)
+{
+	struct grow_rank *r = malloc((n ? n : 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct grow_rank){ v[i], i, g };
+	qsort(r, n, sizeof(*r), group_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = r[i].e;
+	free(r);
+	return 0;
+}
+
+static uint64_t group_sum(const struct table *t, const struct group_view *g, bool total)
+{
+	uint64_t sum = total ? t->total : t->samples;
+
+	for (uint32_t j = 0; g && j < g->nr; j++)
+		sum += total ? g->members[j]->total : g->members[j]->samples;
+	return sum;
+}
+
+static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
+			const struct group_view *g)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -634,20 +743,22 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	/* perf separates the events by the two blank lines each table ends with */
 	if (first)
 		rd_out_str(o, "#\n");
-	samples_line(o, t->samples, t->evsel && t->evsel->name ? t->evsel->name : "?");
-	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
+	samples_line(o, group_sum(t, g, false),
+		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", g != NULL);
+	rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
+		      (unsigned long long)group_sum(t, g, true));
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
 	if (!v)
 		return;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (children ? e->children : e->self)
+			if (children ? e->children : e->self || g)
 				v[n++] = e;
 	{
 		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
 					 .caller = order_of(rp, t->evsel) == CG_CALLER };
 
-		if (hist_order(v, n, &ho)) {
+		if (hist_order(v, n, &ho) || (g && group_order(v, n, g))) {
 			free(v);
 			return;
 		}
@@ -670,18 +781,27 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
 		}
-	rd_out_str(o, children ? "# Children      Self" : "# Overhead");
+	if (g)
+		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
+	else
+		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
 	if (rp->show_nr || rp->keys.samples)
-		rd_out_printf(o, "  %12s", "Samples");
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
 	if (rp->keys.period)
-		rd_out_printf(o, "  %12s", "Period");
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
 	for (int k = 0; k < rp->keys.nr; k++)
 		rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
-	rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	if (g) {
+		rd_out_str(o, "\n# ");
+		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
+			rd_out_char(o, '.');
+	} else {
+		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	}
 	if (rp->show_nr || rp->keys.samples)
-		dots(o, 12);
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	if (rp->keys.period)
-		dots(o, 12);
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	for (int k = 0; k < rp->keys.nr; k++)
 		dots(o, width[k]);
 	rd_out_str(o, "\n#\n");
@@ -700,10 +820,28 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 				      100.0 * (double)e->self / total);
 		else
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
-		if (rp->show_nr || rp->keys.samples)
+		for (uint32_t j = 0; g && j < g->nr; j++) {
+			const struct entry *me = member_row(g, j, e);
+			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
+
+			rd_out_printf(o, " %6.2f%%", me ? 100.0 * (double)me->self / mt : 0.0);
+		}
+		if (rp->show_nr || rp->keys.samples) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
-		if (rp->keys.period)
+			for (uint32_t j = 0; g && j < g->nr; j++) {
+				const struct entry *me = member_row(g, j, e);
+
+				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->nr_samples : 0));
+			}
+		}
+		if (rp->keys.period) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->self);
+			for (uint32_t j = 0; g && j < g->nr; j++) {
+				const struct entry *me = member_row(g, j, e);
+
+				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->self : 0));
+			}
+		}
 		for (int k = 0; k < rp->keys.nr; k++) {
 			bool last = k == rp->keys.nr - 1;
 
@@ -747,6 +885,104 @@ static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (ev->rec->header.type == PERF_RECORD_LOST_SAMPLES && ev->rec->header.size >= 16)
 		rp->lost += ((const uint64_t *)ev->rec->data)[1];
 	return 0;
+}
+
+struct groups {
+	struct report *rp;
+	struct rd_session *s;
+	int32_t *leader_of;	/* per evsel: its group's leader, -1 when alone */
+	uint32_t *members;	/* per leader: events in its group */
+	char **names;		/* per leader: the GROUP_DESC name */
+};
+
+static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
+{
+	struct groups *gr = ctx;
+
+	if (nr < 2 || leader + nr > gr->rp->nr_tables || nr > 9)
+		return 0;
+	for (uint32_t i = leader; i < leader + nr; i++)
+		gr->leader_of[i] = (int32_t)leader;
+	gr->members[leader] = nr;
+	free(gr->names[leader]);
+	gr->names[leader] = strdup(name);
+	return gr->names[leader] ? 0 : -ENOMEM;
+}
+
+/* A group shows as perf's group view when its rows have no call graphs or Children. */
+static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
+{
+	const struct pd_evsel *e = rp->tables[leader].evsel;
+
+	return gr->members[leader] > 1 && !children_on(rp, e) &&
+	       !(rp->cg.mode != CG_NONE && has_chains(e));
+}
+
+static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
+		       struct group_view *g)
+{
+	const char *n = gr->names[leader];
+	size_t len;
+
+	len = (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
+			       !n || !*n || !strcmp(n, "{anon_group}") ? "anon group" : n);
+	for (uint32_t i = leader; i < leader + gr->members[leader] && len < sizeof(g->name); i++) {
+		const struct pd_evsel *e = rp->tables[i].evsel;
+
+		len += (size_t)snprintf(g->name + len, sizeof(g->name) - len, "%s%s",
+					i == leader ? "" : ", ", e && e->name ? e->name : "?");
+	}
+	if (len < sizeof(g->name))
+		snprintf(g->name + len, sizeof(g->name) - len, " }");
+}
+
+/* Each event's table, a group's together (perf's group view) when it is one. */
+static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *o,
+			struct pc_error *err)
+{
+	uint32_t n = rp->nr_tables, shown = 0;
+	struct groups gr = { rp, s, calloc(n ? n : 1, sizeof(int32_t)),
+			     calloc(n ? n : 1, sizeof(uint32_t)), calloc(n ? n : 1, sizeof(char *)) };
+	int ret = 0;
+
+	if (!gr.leader_of || !gr.members || !gr.names) {
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		gr.leader_of[i] = -1;
+	if (s->r.features[PD_FEAT_GROUP_DESC].size)
+		ret = pd_reader_groups(&s->r, note_group, &gr, err);
+	for (uint32_t i = 0; !ret && i < n; i++) {
+		struct group_view g = { .nr = 0 };
+		uint64_t samples = rp->tables[i].samples;
+		bool view = gr.leader_of[i] == (int32_t)i && group_viewed(rp, &gr, i);
+
+		if (gr.leader_of[i] >= 0 && gr.leader_of[i] != (int32_t)i &&
+		    group_viewed(rp, &gr, (uint32_t)gr.leader_of[i]))
+			continue;	/* shown in its leader's table */
+		if (view) {
+			g.nr = gr.members[i] - 1;
+			for (uint32_t j = 0; j < g.nr; j++) {
+				g.members[j] = &rp->tables[i + 1 + j];
+				samples += g.members[j]->samples;
+			}
+			group_name(rp, &gr, i, &g);
+			if (group_join(rp, &rp->tables[i], &g)) {
+				ret = pc_error_set(err, ENOMEM, "out of memory");
+				break;
+			}
+		}
+		if (samples)
+			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL);
+	}
+out:
+	for (uint32_t i = 0; gr.names && i < n; i++)
+		free(gr.names[i]);
+	free(gr.leader_of);
+	free(gr.members);
+	free(gr.names);
+	return ret;
 }
 
 static void usage(FILE *f)
@@ -980,9 +1216,9 @@ int cmd_report(int argc, char **argv)
 		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
 		cg_forest_finish(&rp.forest);
-		for (uint32_t i = 0, shown = 0; i < rp.nr_tables; i++)
-			if (rp.tables[i].samples)
-				print_table(&rp, &rp.tables[i], &out, !shown++);
+		ret = print_tables(&rp, s, &out, &err);
+		if (ret)
+			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}

@@ -265,3 +265,34 @@ synthesize:
 	}
 	return 0;
 }
+
+int pd_reader_groups(const struct pd_reader *r,
+		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
+		     void *ctx, struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	uint32_t nr, leader, members;
+	const char *name;
+	int ret;
+
+	ret = feature_cursor(r, PD_FEAT_GROUP_DESC, &c, err);
+	if (!ret)
+		ret = cur_u32(&c, &nr, err);
+	for (uint32_t i = 0; !ret && i < nr; i++) {
+		uint64_t at = c.off;
+
+		ret = cur_string(&c, &name, err);
+		if (!ret)
+			ret = cur_u32(&c, &leader, err);
+		if (!ret)
+			ret = cur_u32(&c, &members, err);
+		if (ret)
+			break;
+		if (leader >= r->nr_evsels || members > r->nr_evsels - leader)
+			return pd_bad(r, err, at, "GROUP_DESC: group %u (leader %u, %u members) "
+				      "names events the file does not have (%u)", i, leader, members,
+				      r->nr_evsels);
+		ret = fn(name, leader, members, ctx);
+	}
+	return ret;
+}

@@ -250,6 +250,10 @@ int pd_reader_cmdline(const struct pd_reader *r,
 /* NRCPUS */
 int pd_reader_nrcpus(const struct pd_reader *r, uint32_t *avail, uint32_t *online,
 		     struct pc_error *err);
+/* GROUP_DESC: fn for each group (its name, leader's evsel index, member count). */
+int pd_reader_groups(const struct pd_reader *r,
+		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
+		     void *ctx, struct pc_error *err);
 /* BUILD_ID: calls fn for each entry. */
 int pd_reader_build_ids(const struct pd_reader *r,
 			int (*fn)(const struct pd_build_id_entry *e, const uint8_t *id,
