@@ -59,6 +59,8 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 			if (ids[0] == ids[1])
 				rd_unwind_forget(m->unwind, ids[0]);
 		}
+		if (m->pass_records)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return 0;
 	case PERF_RECORD_COMM:
@@ -79,9 +81,13 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 	case PERF_RECORD_FORK:
 		memcpy(&rec.header, it->data, sizeof(rec.header));
 		ret = rd_machine_record(m, &rec, it->p ? it->p->smp.evsel->sample_id_size : 0, err);
+		if (!ret && m->pass_records)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return ret;
 	default:
+		if (m->pass_records && it->type < PC_RECORD_HEADER_ATTR)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return 0;
 	}

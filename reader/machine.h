@@ -4,7 +4,7 @@
  * (COMM, FORK, MMAP, MMAP2), the kernel's maps and kallsyms, and resolving
  * an ip to a symbol and DSO (with a cache valid while gen is unchanged).
  * Samples and deferred records go on to the consumer; state records end
- * here.
+ * here unless pass_records is set (then they go on once applied).
  */
 #ifndef PERFCHECK_READER_MACHINE_H
 #define PERFCHECK_READER_MACHINE_H
@@ -58,6 +58,7 @@ struct rd_machine {
 	struct rd_rcache *rcache;
 	uint64_t gen;			/* bumped when any map changes */
 	struct rd_unwind *unwind;	/* DWARF user frames, NULL: none (owned) */
+	bool pass_records;		/* state and other records go on too, once applied */
 	struct rd_sink out;
 };
 

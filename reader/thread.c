@@ -143,6 +143,7 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 {
 	struct pd_task f;
 	struct rd_thread *parent, *child;
+	char placeholder[16];
 	int ret = pd_decode_task(m->path, rec, size, &f, err);
 
 	if (ret)
@@ -153,7 +154,10 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 		return pc_error_set(err, ENOMEM, "out of memory");
 	if (child == parent)
 		return 0;
-	memcpy(child->comm, parent->comm, sizeof(child->comm));
+	/* as perf: a parent known only by its ":TID" placeholder gives no comm */
+	snprintf(placeholder, sizeof(placeholder), ":%d", (int)parent->tid);
+	if (strcmp(parent->comm, placeholder))
+		memcpy(child->comm, parent->comm, sizeof(child->comm));
 	/* a new process starts with a copy of its parent's address space */
 	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    pc_maps_copy(&child->proc->maps, &parent->proc->maps))
