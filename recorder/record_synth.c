@@ -11,6 +11,7 @@
 #include "recorder/cgroups.h"
 #include "recorder/record_int.h"
 #include "recorder/synth.h"
+#include "recorder/synth_bpf.h"
 #include "util/sys.h"
 
 static uint64_t first_id(struct recorder *r)
@@ -41,6 +42,25 @@ static pid_t tgid_of(pid_t tid)
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
 }
 
+static int write_synth(void *ctx, const void *recs, size_t len)
+{
+	return rec_output_write(ctx, recs, len);
+}
+
+/* the loaded BPF programs, after the kernel map and before the cgroups, as perf */
+static int synth_bpf(struct recorder *r)
+{
+	struct rec_synth_bpf in = {
+		.attr = &r->evl.evsels[0]->attr.attr,
+		.id = first_id(r),
+		.write = write_synth,
+		.ctx = &r->out,
+		.w = &r->w,
+	};
+
+	return rec_synth_bpf(&in, &r->out.err);
+}
+
 int recorder_synthesize(struct recorder *r)
 {
 	struct rec_synth s = {
@@ -51,6 +71,8 @@ int recorder_synthesize(struct recorder *r)
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	if (!ret)
+		ret = synth_bpf(r);
 	if (!ret && r->opts.sb.cgroups)
 		ret = rec_synth_cgroups(&s);
 	if (ret)
@@ -87,6 +109,9 @@ int recorder_synthesize_tasks(struct recorder *r)
 	};
 	int ret = rec_synth_kernel_mmap(&s);
 
+	/* --tail-synthesize: perf synthesizes everything, the BPF programs too, at the end */
+	if (!ret && r->opts.out.tail_synthesize)
+		ret = synth_bpf(r);
 	if (!ret && r->opts.sb.cgroups)
 		ret = rec_synth_cgroups(&s);
 	if (ret)
