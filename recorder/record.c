@@ -518,8 +518,11 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 		ret = rec_events_parse(evl, opts->event_specs[i], err);
 	if (!ret && !evl->nr_evsels)
 		ret = rec_events_parse(evl, "cycles", err);
-	/* -D: perf's tracking dummy, so that the tasks are tracked from exec on */
-	if (!ret && opts->out.delay_ms)
+	/*
+	 * perf's tracking dummy: with -D the tasks are tracked from exec on, with
+	 * -a/-C from the start, whatever the events sample
+	 */
+	if (!ret && rec_opts_tracking_dummy(opts))
 		ret = rec_events_parse(evl, "dummy", err);
 	return ret;
 }
