@@ -12,10 +12,30 @@
 #include <pwd.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
+
+/* nobody in /etc/passwd (read as a file: NSS is not there for static binaries) */
+static int find_nobody(uid_t *uid, gid_t *gid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	struct passwd *pw;
+	int ret = -1;
+
+	while (f && (pw = fgetpwent(f)))
+		if (!strcmp(pw->pw_name, "nobody")) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			ret = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return ret;
+}
 
 /*
  * Where there is no passwd database (a guest's initramfs), one that names
@@ -29,6 +49,11 @@ static int nobody_passwd(char *why, size_t size)
 
 	if (!access("/etc/passwd", F_OK)) {
 		snprintf(why, size, "the passwd database has no user nobody");
+		return -1;
+	}
+	/* a guest's initramfs may have no /etc at all: a place to bind on */
+	if (mkdir("/etc", 0755) && errno != EEXIST) {
+		snprintf(why, size, "no /etc/passwd, and no /etc: %s", strerror(errno));
 		return -1;
 	}
 	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
@@ -67,18 +92,19 @@ static int nobody_passwd(char *why, size_t size)
  */
 static int nobody_process(char *why, size_t size)
 {
-	struct passwd *pw = getpwnam("nobody");
+	uid_t uid;
+	gid_t gid;
 	pid_t pid, parent;
 
-	if (!pw && (nobody_passwd(why, size) || !(pw = getpwnam("nobody")))) {
-		if (pw == NULL && !*why)
+	if (find_nobody(&uid, &gid) && (nobody_passwd(why, size) || find_nobody(&uid, &gid))) {
+		if (!*why)
 			snprintf(why, size, "no user nobody, even with a passwd file naming it");
 		return -1;
 	}
 	parent = getpid();
 	pid = fork();
 	if (pid == 0) {
-		if (setgid(pw->pw_gid) || setuid(pw->pw_uid))
+		if (setgid(gid) || setuid(uid))
 			_exit(1);
 		/* after setuid: a change of credentials clears the death signal */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
