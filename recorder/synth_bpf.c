@@ -93,8 +93,11 @@ static void prog_name(char *buf, const struct rec_bpf_prog *p, const uint8_t *ta
 	} else {
 		sname = "F";
 	}
-	if (sname)
+	/* the program's name has at most 16 bytes; a BTF name ends in the BTF's strings */
+	if (sname == p->info.name)
 		snprintf(buf + n, NAME_MAX_LEN - n, "_%.*s", (int)sizeof(p->info.name), sname);
+	else if (sname)
+		snprintf(buf + n, NAME_MAX_LEN - n, "_%s", sname);
 }
 
 static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
