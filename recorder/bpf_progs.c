@@ -179,14 +179,16 @@ const void *rec_bpf_prog_array(const struct rec_bpf_prog *p, enum rec_bpil_array
 	return p->data + p->off[a];
 }
 
-void rec_bpf_prog_file_info(const struct rec_bpf_prog *p, void *out)
+uint32_t rec_bpf_prog_file_info(const struct rec_bpf_prog *p, void *out)
 {
+	uint32_t len = p->info_len < REC_BPF_INFO_LEN ? p->info_len : REC_BPF_INFO_LEN;
+
 	memcpy(out, &p->info, REC_BPF_INFO_LEN);
-	if (p->info_len < REC_BPF_INFO_LEN)
-		memset((uint8_t *)out + p->info_len, 0, REC_BPF_INFO_LEN - p->info_len);
+	/* the arrays' fields all lie before prog_tags' end, which prog_info checked */
 	for (int i = 0; i < REC_BPIL_NR; i++)
 		if (p->arrays & 1ULL << i)
 			wr64(out, desc[i].array, p->off[i]);
+	return len;
 }
 
 int rec_bpf_btf_get(uint32_t id, void **data, uint32_t *size)

@@ -21,8 +21,10 @@ enum rec_bpil_array {
 };
 
 /*
- * The size of struct bpf_prog_info written to a file: perf 6.1's (up to
- * attach_btf_id, 232 bytes); perf refuses an entry larger than its own.
+ * The most of struct bpf_prog_info written to a file: perf 6.1's (up to
+ * attach_btf_id, 232 bytes).  perf refuses an entry larger than its own
+ * struct ("detected invalid bpf_prog_info"), so a file holds what the
+ * kernel filled, at most this: perf 5.10 on 5.10 (208 bytes) reads it.
  */
 #define REC_BPF_INFO_LEN 232
 
@@ -49,11 +51,11 @@ void rec_bpf_prog_free(struct rec_bpf_prog *p);
 const void *rec_bpf_prog_array(const struct rec_bpf_prog *p, enum rec_bpil_array a,
 			       uint32_t *count, uint32_t *rec_size);
 /*
- * The entry of the BPF_PROG_INFO feature: info cut or zero-padded to
+ * The info of the BPF_PROG_INFO feature: what the kernel filled, at most
  * REC_BPF_INFO_LEN bytes, with each present array's pointer made its
- * offset into data.  out has REC_BPF_INFO_LEN bytes.
+ * offset into data.  out has REC_BPF_INFO_LEN bytes; returns the length.
  */
-void rec_bpf_prog_file_info(const struct rec_bpf_prog *p, void *out);
+uint32_t rec_bpf_prog_file_info(const struct rec_bpf_prog *p, void *out);
 
 /* The raw BTF object id (malloc'd into *data); 0 or -errno. */
 int rec_bpf_btf_get(uint32_t id, void **data, uint32_t *size);

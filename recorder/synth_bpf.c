@@ -141,7 +141,7 @@ static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
 	memcpy(ev.tag, p->info.tag, sizeof(ev.tag));
 	if (!ret)
 		ret = pd_encode_bpf_event(&s->recs, s->attr, &ev, &s->id);
-	rec_bpf_prog_file_info(p, info);
+	entry.info_len = rec_bpf_prog_file_info(p, info);
 	if (!ret)
 		ret = pd_encode_bpf_prog_info(&s->progs, &entry);
 	if (!ret)

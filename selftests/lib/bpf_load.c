@@ -93,6 +93,7 @@ static int prog_info(struct tb_prog *p)
 		return -e;
 	}
 	p->id = info.id;
+	p->info_len = a.info.info_len;
 	memcpy(p->tag, info.tag, sizeof(p->tag));
 	p->nr_funcs = info.nr_jited_ksyms < TB_MAX_FUNCS ? info.nr_jited_ksyms : TB_MAX_FUNCS;
 	return 0;

@@ -17,6 +17,7 @@ enum tb_kind { TB_ONE, TB_TWO, TB_BTF };
 struct tb_prog {
 	int fd, btf_fd;
 	uint32_t id, btf_id;
+	uint32_t info_len;		/* the bpf_prog_info size the kernel fills */
 	uint8_t tag[8];
 	char name[16];			/* the program's name: pc_one, pc_two, pc_btf */
 	uint32_t nr_funcs;		/* JITed functions */
