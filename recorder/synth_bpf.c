@@ -102,7 +102,7 @@ static void prog_name(char *buf, const struct rec_bpf_prog *p, const uint8_t *ta
 
 static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
 {
-	uint32_t nr_sub, nr_tags, nr_lens, nr_fi = 0, fi_size = 0, sz;
+	uint32_t nr_sub = 0, nr_tags = 0, nr_lens = 0, nr_fi = 0, fi_size = 0, sz;
 	const uint64_t *addrs = rec_bpf_prog_array(p, REC_BPIL_JITED_KSYMS, &nr_sub, &sz);
 	const uint8_t *tags = rec_bpf_prog_array(p, REC_BPIL_PROG_TAGS, &nr_tags, &sz);
 	const uint32_t *lens = rec_bpf_prog_array(p, REC_BPIL_JITED_FUNC_LENS, &nr_lens, &sz);
