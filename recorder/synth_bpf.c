@@ -4,7 +4,7 @@
  * synthesizes them: per program a KSYMBOL (type BPF) for each JITed
  * function, named bpf_prog_<tag>_<name>, then a BPF_EVENT PROG_LOAD with
  * the program's id and tag; then a KSYMBOL for each BPF trampoline and
- * dispatcher in /proc/kallsyms.  The programs' info and BTF go to the
+ * dispatcher in /proc/kallsyms (when a loaded program can have one).  The programs' info and BTF go to the
  * BPF_PROG_INFO and BPF_BTF features, where perf report --header-only
  * shows them.  The sample_id trailers carry the tracking event's id with
  * pid, tid, time and cpu 0.
@@ -35,7 +35,21 @@ struct bpf_synth {
 	uint32_t nr_progs;
 	struct btf_obj *btf;		/* fetched, each once */
 	uint32_t nr_btf;
+	bool images;			/* a program that runs through a trampoline or dispatcher */
 };
+
+/*
+ * BPF trampolines are made for attached tracing, extension, LSM and
+ * struct_ops programs, the dispatcher for XDP: without such a program the
+ * 5 MB of /proc/kallsyms are not read for them (that read was most of the
+ * recorder's own CPU time).
+ */
+static bool uses_images(uint32_t type)
+{
+	return type == BPF_PROG_TYPE_TRACING || type == BPF_PROG_TYPE_EXT ||
+	       type == BPF_PROG_TYPE_LSM || type == BPF_PROG_TYPE_STRUCT_OPS ||
+	       type == BPF_PROG_TYPE_XDP;
+}
 
 /* The BTF object id, fetched once: 0 with *out (its data stays owned by s), or -errno. */
 static int btf_of(struct bpf_synth *s, uint32_t id, struct btf_obj *out)
@@ -177,6 +191,7 @@ static int all_progs(struct bpf_synth *s)
 				pc_info("BPF program %u not synthesized: %s\n", id, strerror(-ret));
 			continue;
 		}
+		s->images |= uses_images(p.info.type);
 		ret = one_prog(s, &p);
 		rec_bpf_prog_free(&p);
 		if (ret)
@@ -194,6 +209,7 @@ static int images(struct bpf_synth *s, const char *kallsyms)
 
 	if (!f)
 		return 0;
+	setvbuf(f, NULL, _IOFBF, 1 << 20);	/* 1 KiB reads of a proc file otherwise */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
 		char type, name[NAME_MAX_LEN], mod[32];
@@ -240,7 +256,7 @@ int rec_synth_bpf(const struct rec_synth_bpf *in, struct pc_error *err)
 	s.id.id = in->id;
 	s.id.stream_id = in->id;
 	ret = all_progs(&s);
-	if (!ret)
+	if (!ret && (s.images || in->kallsyms))
 		ret = images(&s, in->kallsyms ? in->kallsyms : "/proc/kallsyms");
 	if (!ret && s.recs.len)
 		ret = in->write(in->ctx, s.recs.data, s.recs.len);

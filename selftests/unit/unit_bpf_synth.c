@@ -3,7 +3,8 @@
  * The pieces of the BPF program synthesis that need no kernel: the
  * KSYMBOL and BPF_EVENT encoders (layout as perf reads it, the sample_id
  * trailer, padding), the BPF_PROG_INFO and BPF_BTF entry encoders, and the
- * BTF type-name lookup on good and malformed BTF (every length checked).
+ * BTF type-name lookup on good and malformed BTF (every length checked),
+ * and the trampolines and dispatchers taken from a kallsyms file.
  */
 #include <linux/btf.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include "kselftest_harness.h"
 #include "perfdata/codec.h"
 #include "recorder/bpf_progs.h"
+#include "recorder/synth_bpf.h"
+#include "lib/testutil.h"
 
 static const struct perf_event_attr trailer_attr = {
 	.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID,
@@ -158,6 +161,77 @@ TEST(btf_malformed_rejected)
 	n = make_btf(btf, sizeof(types), sizeof(strs));
 	btf[sizeof(h) + 4 + 3] = 31;	/* type 1's kind byte */
 	EXPECT_EQ(-EINVAL, rec_btf_type_name(btf, n, 4, &name));
+}
+
+struct captured {
+	uint8_t buf[65536];
+	size_t len;
+};
+
+static int capture(void *ctx, const void *recs, size_t len)
+{
+	struct captured *c = ctx;
+
+	if (c->len + len > sizeof(c->buf))
+		return -E2BIG;
+	memcpy(c->buf + c->len, recs, len);
+	c->len += len;
+	return 0;
+}
+
+/* KSYMBOL name -> its length, or -1 when there is no such record */
+static long ksym_len(const struct captured *c, const char *name)
+{
+	for (size_t off = 0; off + 8 <= c->len;) {
+		struct perf_event_header h;
+		uint32_t len;
+
+		memcpy(&h, c->buf + off, sizeof(h));
+		if (h.size < 8 || off + h.size > c->len)
+			return -2;
+		if (h.type == PC_RECORD_KSYMBOL && h.size > 24 &&
+		    !strcmp((const char *)c->buf + off + 24, name)) {
+			memcpy(&len, c->buf + off + 16, 4);
+			return len;
+		}
+		off += h.size;
+	}
+	return -1;
+}
+
+/*
+ * BPF trampolines and dispatchers: a KSYMBOL of a page each, as perf; not
+ * the programs' own [bpf] lines (they come from bpf()), not other modules.
+ */
+TEST(trampolines_and_dispatchers_from_kallsyms)
+{
+	static const char lines[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffffc0001000 t bpf_trampoline_6442_1\t[bpf]\n"
+		"ffffffffc0003000 t bpf_dispatcher_xdp\t[bpf]\n"
+		"ffffffffc0005000 t bpf_prog_0123456789abcdef_x\t[bpf]\n"
+		"ffffffffc0007000 t bpf_trampoline_like\t[other]\n";
+	static struct captured c;
+	char *dir = pc_test_mkdtemp("unit-bpf"), path[512];
+	struct rec_synth_bpf in = { &trailer_attr, 1, capture, &c, NULL, path };
+	struct pc_error err = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f;
+
+	ASSERT_NE(NULL, dir);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	f = fopen(path, "w");
+	ASSERT_NE(NULL, f);
+	fputs(lines, f);
+	fclose(f);
+	/* the programs loaded on this machine come first, if bpf() answers */
+	ASSERT_EQ(0, rec_synth_bpf(&in, &err)) TH_LOG("%s", err.msg);
+	EXPECT_EQ(page, ksym_len(&c, "bpf_trampoline_6442_1"));
+	EXPECT_EQ(page, ksym_len(&c, "bpf_dispatcher_xdp"));
+	EXPECT_EQ(-1, ksym_len(&c, "bpf_prog_0123456789abcdef_x"));
+	EXPECT_EQ(-1, ksym_len(&c, "bpf_trampoline_like"));
+	EXPECT_EQ(-1, ksym_len(&c, "_text"));
+	pc_test_rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
