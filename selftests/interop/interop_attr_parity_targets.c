@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Upstream interop, attr parity (interop_attr_parity.h): targets: -a
- * (every cpu), -G CGROUP (with -a, as perf requires: the root cgroup,
+ * (every cpu), -C 0, -G CGROUP (with -a, as perf requires: the root cgroup,
  * which every cgroup mount has), --all-cgroups with -a, and -u USER: the
  * user nobody, with a process of its own started here (root's threads are
  * not all readable everywhere: perf -u root fails on a /proc/1/maps it
@@ -157,6 +157,8 @@ static int cgroup_mount(char *why, size_t size)
 
 FIXTURE_VARIANT_ADD(parity, system_wide) {
 	.name = "system_wide", .opts = { "-e", "cpu-clock", "-a" } };
+FIXTURE_VARIANT_ADD(parity, cpu_list) {
+	.name = "cpu_list", .opts = { "-e", "cpu-clock", "-C", "0" } };
 FIXTURE_VARIANT_ADD(parity, uid) {
 	.name = "uid", .opts = { "-e", "cpu-clock", "-u", "nobody" },
 	.prepare = nobody_process };
