@@ -7,10 +7,17 @@
  * <tag>_<name>) the kernel reports, then one BPF_EVENT PROG_LOAD with the
  * program's id and tag, and an entry in the BPF_PROG_INFO and BPF_BTF
  * features.  Needs bpf() (root); the SKIP says what bpf() answered.
+ * Without CAP_SYS_ADMIN bpf() refuses: the recording goes on without the
+ * programs, saying why at -v, as perf does.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <linux/bpf.h>
 #include <stddef.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +27,7 @@
 #include "lib/testutil.h"
 #include "perfdata/perfdata.h"
 #include "probes/probe.h"
+#include "util/sys.h"
 
 #define NPROGS 3
 
@@ -257,6 +265,86 @@ TEST_F(bpf_synth, btf_feature)
 	}
 	EXPECT_EQ(size, pos);
 	EXPECT_EQ(1, seen) TH_LOG("BPF_BTF entry of BTF %u", p->btf_id);
+}
+
+/* perfcheck record -v as uid/gid 65534 (no passwd entry needed); its exit code, stderr in err */
+static int record_unprivileged(const char *data, const char *err)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || dup2(fd, 2) < 0 || setgroups(0, NULL) || setgid(65534) ||
+		    setuid(65534))
+			_exit(126);
+		execl(pc_test_perfcheck(), "perfcheck", "record", "-v", "-o", data, "--", "true",
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * bpf() refused (no CAP_SYS_ADMIN): the recording still succeeds, says at
+ * -v why the programs are not there, and leaves their records out (with a
+ * program loaded, so that there is something it could not see).
+ */
+TEST(refused_bpf_leaves_programs_out_and_says_why)
+{
+	struct tb_prog prog = { .fd = -1, .btf_fd = -1 };
+	struct pc_error perr = { 0 };
+	char *dir, data[512], err[512], want[160], paranoid[16] = "";
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0;
+	const void *v;
+	size_t size;
+	uint32_t count = 1;
+	int code, ksyms = 0;
+	static char text[8192];
+
+	if (getuid() != 0)
+		SKIP(return, "not root: cannot become another user to be refused");
+	if (pc_read_file("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid)) > 0 &&
+	    atoi(paranoid) > 2)
+		SKIP(return, "perf_event_paranoid %d: an unprivileged user opens no event",
+		     atoi(paranoid));
+	if (tb_load(TB_ONE, &prog))
+		SKIP(return, "%s", prog.err);
+	dir = pc_test_mkdtemp("bpf-refused");
+	ASSERT_NE(NULL, dir);
+	ASSERT_EQ(0, chmod(dir, 0777));
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	snprintf(err, sizeof(err), "%s/stderr", dir);
+	code = record_unprivileged(data, err);
+	if (pc_read_file(err, text, sizeof(text)) < 0)
+		text[0] = '\0';
+	EXPECT_EQ(0, code) TH_LOG("perfcheck record as uid 65534: %s", text);
+	snprintf(want, sizeof(want), "BPF programs not synthesized: bpf(BPF_PROG_GET_NEXT_ID): %s",
+		 strerror(EPERM));
+	EXPECT_NE(NULL, strstr(text, want)) TH_LOG("stderr: %s", text);
+	if (code == 0) {
+		char name[64];
+
+		tb_func_name(&prog, 0, name, sizeof(name));
+		ASSERT_EQ(0, pd_reader_open(&r, data, &perr)) TH_LOG("%s", perr.msg);
+		while (pd_reader_next(&r, &pos, &rec, &perr) == 1)
+			if (rec.header.type == PC_RECORD_KSYMBOL && rec.header.size > 24 &&
+			    memmem(rec.data, rec.header.size, name, strlen(name)))
+				ksyms++;
+		EXPECT_EQ(0, ksyms);
+		ASSERT_EQ(0, pd_reader_feature(&r, PD_FEAT_BPF_PROG_INFO, &v, &size));
+		ASSERT_LE(4, size);
+		memcpy(&count, v, 4);
+		EXPECT_EQ(0, count);
+		pd_reader_close(&r);
+	}
+	tb_close(&prog);
+	pc_test_rmdir(dir);
 }
 
 TEST_HARNESS_MAIN
