@@ -34,6 +34,7 @@
 #include "recorder/summary.h"
 #include "recorder/synth.h"
 #include "recorder/timeout.h"
+#include "recorder/synth_bpf.h"
 #include "recorder/tracing_data.h"
 #include "recorder/user.h"
 #include "recorder/workload.h"
@@ -568,6 +569,7 @@ int cmd_record(int argc, char **argv)
 	rec_evlist_free(&r.evl);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
+	rec_bpf_info_free(r.out.bpf);
 	free(r.pfds);
 	free(r.user_pids);
 	free(r.bounce);

@@ -112,6 +112,9 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 
 	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+	/* the programs of the start and those loaded since (a pipe has had its features) */
+	if (r->out.bpf && rec_bpf_info_write(r->out.bpf, &r->w))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	pd_writer_totals(&r->w, &in, &out);
 	*original = r->opts.out.comp_level ? in : 0;
 	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);

@@ -4,6 +4,7 @@
  * see them (FORK, COMM, MMAP2 from /proc, the kernel map, namespaces and
  * cgroups), written with the sample_id of the first event.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +56,13 @@ static int synth_bpf(struct recorder *r)
 		.id = first_id(r),
 		.write = write_synth,
 		.ctx = &r->out,
-		.w = &r->w,
 	};
 
+	if (!r->out.bpf)
+		r->out.bpf = rec_bpf_info_new();
+	if (!r->out.bpf)
+		return pc_error_set(&r->out.err, ENOMEM, "out of memory");
+	in.info = r->out.bpf;
 	return rec_synth_bpf(&in, &r->out.err);
 }
 

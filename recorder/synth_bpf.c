@@ -28,14 +28,22 @@ struct btf_obj {
 	uint32_t size;
 };
 
-struct bpf_synth {
-	const struct perf_event_attr *attr;
-	struct pd_sample id;
-	struct pd_buf recs, progs, btfs;
+/* What the BPF_PROG_INFO and BPF_BTF features will hold. */
+struct rec_bpf_info {
+	struct pd_buf progs, btfs;	/* their entries */
+	uint32_t *ids;			/* the programs in progs */
 	uint32_t nr_progs;
 	struct btf_obj *btf;		/* fetched, each once */
 	uint32_t nr_btf;
+};
+
+struct bpf_synth {
+	const struct perf_event_attr *attr;
+	struct pd_sample id;
+	struct pd_buf recs;
+	bool records;			/* false: only the info (a program loaded meanwhile) */
 	bool images;			/* a program that runs through a trampoline or dispatcher */
+	struct rec_bpf_info *info;
 };
 
 /*
@@ -52,7 +60,7 @@ static bool uses_images(uint32_t type)
 }
 
 /* The BTF object id, fetched once: 0 with *out (its data stays owned by s), or -errno. */
-static int btf_of(struct bpf_synth *s, uint32_t id, struct btf_obj *out)
+static int btf_of(struct rec_bpf_info *s, uint32_t id, struct btf_obj *out)
 {
 	struct btf_obj *v, o = { .id = id };
 	size_t mark = s->btfs.len;
@@ -114,6 +122,32 @@ static void prog_name(char *buf, const struct rec_bpf_prog *p, const uint8_t *ta
 		snprintf(buf + n, NAME_MAX_LEN - n, "_%s", sname);
 }
 
+static bool has_prog(const struct rec_bpf_info *info, uint32_t id)
+{
+	for (uint32_t i = 0; i < info->nr_progs; i++)
+		if (info->ids[i] == id)
+			return true;
+	return false;
+}
+
+static int add_entry(struct rec_bpf_info *info, uint32_t id, const struct pd_bpf_prog_info *e)
+{
+	size_t mark = info->progs.len;
+	uint32_t *v;
+	int ret = pd_encode_bpf_prog_info(&info->progs, e);
+
+	if (ret)
+		return ret;
+	v = realloc(info->ids, (info->nr_progs + 1) * sizeof(*v));
+	if (!v) {
+		info->progs.len = mark;
+		return -ENOMEM;
+	}
+	info->ids = v;
+	info->ids[info->nr_progs++] = id;
+	return 0;
+}
+
 static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
 {
 	uint32_t nr_sub = 0, nr_tags = 0, nr_lens = 0, nr_fi = 0, fi_size = 0, sz;
@@ -139,28 +173,26 @@ static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
 				"synthesized\n", p->info.id, nr_sub, nr_fi);
 			return 0;
 		}
-		ret = btf_of(s, p->info.btf_id, &btf_obj);
+		ret = btf_of(s->info, p->info.btf_id, &btf_obj);
 		if (ret == -ENOMEM)
 			return ret;
 		if (ret)
 			return 0;	/* as perf: a program whose BTF cannot be read is left out */
 		btf = &btf_obj;
 	}
-	for (uint32_t i = 0; i < nr_sub && !ret; i++) {
+	for (uint32_t i = 0; i < nr_sub && !ret && s->records; i++) {
 		struct pd_ksymbol k = { addrs[i], lens[i], PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name };
 
 		prog_name(name, p, tags, btf, finfo, fi_size, i, nr_sub);
 		ret = pd_encode_ksymbol(&s->recs, s->attr, &k, &s->id);
 	}
 	memcpy(ev.tag, p->info.tag, sizeof(ev.tag));
-	if (!ret)
+	if (!ret && s->records)
 		ret = pd_encode_bpf_event(&s->recs, s->attr, &ev, &s->id);
+	if (ret || has_prog(s->info, p->info.id))
+		return ret;
 	entry.info_len = rec_bpf_prog_file_info(p, info);
-	if (!ret)
-		ret = pd_encode_bpf_prog_info(&s->progs, &entry);
-	if (!ret)
-		s->nr_progs++;
-	return ret;
+	return add_entry(s->info, p->info.id, &entry);
 }
 
 static int all_progs(struct bpf_synth *s)
@@ -248,32 +280,67 @@ int rec_bpf_empty_features(struct pd_writer *w)
 	return ret ? ret : set_feature(w, PD_FEAT_BPF_BTF, 0, &none);
 }
 
+struct rec_bpf_info *rec_bpf_info_new(void)
+{
+	return calloc(1, sizeof(struct rec_bpf_info));
+}
+
+void rec_bpf_info_free(struct rec_bpf_info *info)
+{
+	if (!info)
+		return;
+	for (uint32_t i = 0; i < info->nr_btf; i++)
+		free(info->btf[i].data);
+	free(info->btf);
+	free(info->ids);
+	pd_buf_free(&info->progs);
+	pd_buf_free(&info->btfs);
+	free(info);
+}
+
+int rec_bpf_info_add(struct rec_bpf_info *info, uint32_t id)
+{
+	struct bpf_synth s = { .info = info };
+	struct rec_bpf_prog p;
+	int ret;
+
+	if (has_prog(info, id))
+		return 0;
+	ret = rec_bpf_prog_get(id, &p);
+	if (ret)
+		return ret;	/* gone already, or refused: perf's side band misses it too */
+	ret = one_prog(&s, &p);
+	rec_bpf_prog_free(&p);
+	return ret;
+}
+
+int rec_bpf_info_write(const struct rec_bpf_info *info, struct pd_writer *w)
+{
+	int ret = set_feature(w, PD_FEAT_BPF_PROG_INFO, info->nr_progs, &info->progs);
+
+	return ret ? ret : set_feature(w, PD_FEAT_BPF_BTF, info->nr_btf, &info->btfs);
+}
+
 int rec_synth_bpf(const struct rec_synth_bpf *in, struct pc_error *err)
 {
-	struct bpf_synth s = { .attr = in->attr };
-	int ret;
+	struct bpf_synth s = { .attr = in->attr, .records = true,
+			       .info = in->info ? in->info : rec_bpf_info_new() };
+	int ret = s.info ? 0 : -ENOMEM;
 
 	s.id.id = in->id;
 	s.id.stream_id = in->id;
-	ret = all_progs(&s);
+	if (!ret)
+		ret = all_progs(&s);
 	if (!ret && (s.images || in->kallsyms))
 		ret = images(&s, in->kallsyms ? in->kallsyms : "/proc/kallsyms");
 	if (!ret && s.recs.len)
 		ret = in->write(in->ctx, s.recs.data, s.recs.len);
-	if (!ret && in->w) {
-		ret = set_feature(in->w, PD_FEAT_BPF_PROG_INFO, s.nr_progs, &s.progs);
-		if (!ret)
-			ret = set_feature(in->w, PD_FEAT_BPF_BTF, s.nr_btf, &s.btfs);
-	}
 	if (ret == -ENOMEM)
 		pc_error_set(err, ENOMEM, "out of memory synthesizing the BPF programs");
 	else if (ret && !err->code)
 		pc_error_set(err, -ret, "synthesizing the BPF programs: %s", strerror(-ret));
-	for (uint32_t i = 0; i < s.nr_btf; i++)
-		free(s.btf[i].data);
-	free(s.btf);
+	if (!in->info)
+		rec_bpf_info_free(s.info);
 	pd_buf_free(&s.recs);
-	pd_buf_free(&s.progs);
-	pd_buf_free(&s.btfs);
 	return ret;
 }

@@ -8,7 +8,9 @@
  * program's id and tag, and an entry in the BPF_PROG_INFO and BPF_BTF
  * features.  Needs bpf() (root); the SKIP says what bpf() answered.
  * Without CAP_SYS_ADMIN bpf() refuses: the recording goes on without the
- * programs, saying why at -v, as perf does.
+ * programs, saying why at -v, as perf does.  A program loaded during a
+ * system-wide recording (its BPF_EVENT in the rings) gets its entry too,
+ * as perf's side band gives it one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -343,6 +345,76 @@ TEST(refused_bpf_leaves_programs_out_and_says_why)
 		EXPECT_EQ(0, count);
 		pd_reader_close(&r);
 	}
+	tb_close(&prog);
+	pc_test_rmdir(dir);
+}
+
+/* Does the BPF_PROG_INFO of data have an entry for program id? -1: no feature */
+static int prog_info_has(const char *data, uint32_t id)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	const uint8_t *d;
+	const void *v;
+	size_t size, pos = 4;
+	uint32_t count;
+	int found = 0;
+
+	if (pd_reader_open(&r, data, &err))
+		return -1;
+	if (pd_reader_feature(&r, PD_FEAT_BPF_PROG_INFO, &v, &size) || size < 4) {
+		pd_reader_close(&r);
+		return -1;
+	}
+	d = v;
+	memcpy(&count, d, 4);
+	for (uint32_t n = 0; n < count && pos + 16 <= size; n++) {
+		uint32_t info_len, data_len;
+		struct bpf_prog_info info = { 0 };
+
+		memcpy(&info_len, d + pos, 4);
+		memcpy(&data_len, d + pos + 4, 4);
+		if (info_len > sizeof(info) || pos + 16 + info_len + data_len > size)
+			break;
+		memcpy(&info, d + pos + 16, info_len);
+		found |= info.id == id;
+		pos += 16 + info_len + data_len;
+	}
+	pd_reader_close(&r);
+	return found;
+}
+
+TEST(loaded_during_system_wide_recording_gets_prog_info)
+{
+	struct tb_prog prog = { .fd = -1, .btf_fd = -1 };
+	char *dir = pc_test_mkdtemp("bpf-meanwhile"), data[512];
+	int status, ret;
+	pid_t pid;
+
+	ASSERT_NE(NULL, dir);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_WRONLY);
+
+		dup2(nul, 1);
+		execl(pc_test_perfcheck(), "perfcheck", "record", "-q", "-a", "-o", data, "--",
+		      "sleep", "2", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_LT(0, pid);
+	/* the file takes its name once the events are open */
+	for (int i = 0; i < 600 && access(data, F_OK); i++)
+		usleep(50000);
+	ret = tb_load(TB_ONE, &prog);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (ret) {
+		pc_test_rmdir(dir);
+		SKIP(return, "%s", prog.err);
+	}
+	EXPECT_EQ(0, status) TH_LOG("perfcheck record -a: status %#x", status);
+	EXPECT_EQ(1, prog_info_has(data, prog.id))
+		TH_LOG("program %u loaded during the recording: no BPF_PROG_INFO entry", prog.id);
 	tb_close(&prog);
 	pc_test_rmdir(dir);
 }
