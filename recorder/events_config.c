@@ -99,8 +99,9 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 			       !opts->t.user;
 	struct rec_evsel *ev = evl->evsels[i];
 	struct perf_event_attr *a = &ev->attr.attr;
-	/* -D: as perf, a dummy event appended by record.c tracks the tasks from exec */
-	bool track = i == (opts->out.delay_ms ? evl->nr_evsels - 1 : 0), leader = ev->leader == i;
+	/* -D, -a, -C: as perf, a dummy event appended by record.c tracks the tasks */
+	bool dummy = rec_opts_tracking_dummy(opts);
+	bool track = i == (dummy ? evl->nr_evsels - 1 : 0), leader = ev->leader == i;
 	enum rec_callgraph cg = ev->spec.callgraph ? (enum rec_callgraph)(ev->spec.callgraph - 1)
 						   : opts->s.callgraph;
 	uint32_t stack = ev->spec.stack_size ? ev->spec.stack_size : opts->s.stack_size;
@@ -178,10 +179,15 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 	}
 	if (cg == REC_CALLGRAPH_FP_DEFER && !a->exclude_user)
 		pc_attr_set(a, PC_ATTR_defer_callchain, true);
-	if (opts->out.delay_ms && track) {
-		/* perf's tracking dummy: period 1, no PERIOD, on from exec */
+	if (dummy && track) {
+		/* perf's tracking dummy: period 1, no PERIOD, on from exec (-D) */
 		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 		a->enable_on_exec = follow_workload;
+		/* ...or on from the open with cpus as the target ("immediate") */
+		if (opts->t.system_wide || opts->t.cpu_list) {
+			a->disabled = 0;
+			a->enable_on_exec = 0;
+		}
 	}
 }
 

@@ -78,6 +78,15 @@ struct rec_opts {
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
 int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error *err);
+/*
+ * Whether the tasks are tracked by a dummy event of their own, as perf
+ * adds one: with -D (on from exec, after the delay), and with cpus as the
+ * target (-a, -C: on from the open, "immediate").
+ */
+static inline bool rec_opts_tracking_dummy(const struct rec_opts *opts)
+{
+	return opts->out.delay_ms || opts->t.system_wide || opts->t.cpu_list;
+}
 void rec_opts_free(struct rec_opts *opts);
 void rec_usage(FILE *out);
 

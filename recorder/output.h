@@ -21,10 +21,13 @@ struct rec_stats {
 	uint64_t dumps;			/* snapshots written (SIGUSR2) */
 };
 
+struct rec_bpf_info;
+
 struct rec_output {
 	struct pd_writer *w;
 	struct rec_snapshot *snap;	/* NULL unless -M */
 	struct rec_dsos *dsos;
+	struct rec_bpf_info *bpf;	/* BPF_PROG_INFO entries: loaded before, and meanwhile */
 	struct rec_stats stats;
 	struct pc_error err;
 	int write_errno;		/* set when the writer failed (ENOSPC...) */

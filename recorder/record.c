@@ -34,6 +34,7 @@
 #include "recorder/summary.h"
 #include "recorder/synth.h"
 #include "recorder/timeout.h"
+#include "recorder/synth_bpf.h"
 #include "recorder/tracing_data.h"
 #include "recorder/user.h"
 #include "recorder/workload.h"
@@ -518,8 +519,11 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 		ret = rec_events_parse(evl, opts->event_specs[i], err);
 	if (!ret && !evl->nr_evsels)
 		ret = rec_events_parse(evl, "cycles", err);
-	/* -D: perf's tracking dummy, so that the tasks are tracked from exec on */
-	if (!ret && opts->out.delay_ms)
+	/*
+	 * perf's tracking dummy: with -D the tasks are tracked from exec on, with
+	 * -a/-C from the start, whatever the events sample
+	 */
+	if (!ret && rec_opts_tracking_dummy(opts))
 		ret = rec_events_parse(evl, "dummy", err);
 	return ret;
 }
@@ -565,6 +569,7 @@ int cmd_record(int argc, char **argv)
 	rec_evlist_free(&r.evl);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
+	rec_bpf_info_free(r.out.bpf);
 	free(r.pfds);
 	free(r.user_pids);
 	free(r.bounce);

@@ -19,6 +19,7 @@
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
 #include "recorder/summary.h"
+#include "recorder/synth_bpf.h"
 #include "recorder/tracing_data.h"
 #include "util/log.h"
 
@@ -44,6 +45,9 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
+	/* filled when the programs are synthesized; a pipe has them empty, as perf's */
+	if (rec_bpf_empty_features(&r->w))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	rec_open_features_write(&r->w, evl);
 	if (r->opts.out.comp_level) {
 		/* perf's mmap_len: the data pages and the control page */
@@ -108,6 +112,9 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 
 	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+	/* the programs of the start and those loaded since (a pipe has had its features) */
+	if (r->out.bpf && rec_bpf_info_write(r->out.bpf, &r->w))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	pd_writer_totals(&r->w, &in, &out);
 	*original = r->opts.out.comp_level ? in : 0;
 	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);

@@ -4,6 +4,7 @@
  * see them (FORK, COMM, MMAP2 from /proc, the kernel map, namespaces and
  * cgroups), written with the sample_id of the first event.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "recorder/cgroups.h"
 #include "recorder/record_int.h"
 #include "recorder/synth.h"
+#include "recorder/synth_bpf.h"
 #include "util/sys.h"
 
 static uint64_t first_id(struct recorder *r)
@@ -41,6 +43,29 @@ static pid_t tgid_of(pid_t tid)
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
 }
 
+static int write_synth(void *ctx, const void *recs, size_t len)
+{
+	return rec_output_write(ctx, recs, len);
+}
+
+/* the loaded BPF programs, after the kernel map and before the cgroups, as perf */
+static int synth_bpf(struct recorder *r)
+{
+	struct rec_synth_bpf in = {
+		.attr = &r->evl.evsels[0]->attr.attr,
+		.id = first_id(r),
+		.write = write_synth,
+		.ctx = &r->out,
+	};
+
+	if (!r->out.bpf)
+		r->out.bpf = rec_bpf_info_new();
+	if (!r->out.bpf)
+		return pc_error_set(&r->out.err, ENOMEM, "out of memory");
+	in.info = r->out.bpf;
+	return rec_synth_bpf(&in, &r->out.err);
+}
+
 static struct rec_synth synth_of(struct recorder *r)
 {
 	return (struct rec_synth){
@@ -52,11 +77,13 @@ static struct rec_synth synth_of(struct recorder *r)
 }
 
 /* The kernel map, the cgroups (--all-cgroups), and the tasks given by -a, -u, -p or -t. */
-static int synth_existing(struct recorder *r, struct rec_synth *s, bool *done)
+static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, bool *done)
 {
 	int ret = rec_synth_kernel_mmap(s);
 
 	*done = false;
+	if (!ret && bpf)
+		ret = synth_bpf(r);
 	if (!ret && r->opts.sb.cgroups)
 		ret = rec_synth_cgroups(s);
 	if (ret)
@@ -77,7 +104,7 @@ int recorder_synthesize(struct recorder *r)
 {
 	struct rec_synth s = synth_of(r);
 	bool done;
-	int ret = synth_existing(r, &s, &done);
+	int ret = synth_existing(r, &s, true, &done);
 
 	if (!ret && !done && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
@@ -99,7 +126,7 @@ int recorder_synthesize_tasks(struct recorder *r)
 {
 	struct rec_synth s = synth_of(r);
 	bool done;
-	int ret = synth_existing(r, &s, &done);
+	int ret = synth_existing(r, &s, r->opts.out.tail_synthesize, &done);
 
 	if (!ret && !done && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids &&
 	    !r->opts.t.user)

@@ -63,6 +63,35 @@ struct pd_cgroup {
 	const char *path;
 };
 
+/* PERF_RECORD_KSYMBOL */
+struct pd_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type, flags;	/* PERF_RECORD_KSYMBOL_TYPE_*, _FLAGS_* */
+	const char *name;
+};
+
+/* PERF_RECORD_BPF_EVENT */
+struct pd_bpf_event {
+	uint16_t type, flags;		/* PERF_BPF_EVENT_* */
+	uint32_t id;
+	uint8_t tag[8];
+};
+
+/*
+ * One program of the BPF_PROG_INFO feature, as perf writes it: the sizes,
+ * the mask of the arrays present (bit i: perf's array i, JITED_INSNS 0 ..
+ * PROG_TAGS 8), struct bpf_prog_info with each present array's pointer
+ * replaced by its offset into data, and data (each array 8-byte padded).
+ */
+struct pd_bpf_prog_info {
+	const void *info;
+	uint32_t info_len;
+	uint64_t arrays;
+	const void *data;
+	uint32_t data_len;
+};
+
 int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
 		     const struct pd_sample *v);
 /* Only the trailer (no record): what the others append. */
@@ -85,6 +114,17 @@ int pd_encode_cgroup(struct pd_buf *b, const struct perf_event_attr *attr,
 int pd_encode_deferred(struct pd_buf *b, const struct perf_event_attr *attr,
 		       const struct pd_deferred *d, const struct pd_sample *id);
 int pd_encode_finished_round(struct pd_buf *b);
+int pd_encode_ksymbol(struct pd_buf *b, const struct perf_event_attr *attr,
+		      const struct pd_ksymbol *k, const struct pd_sample *id);
+int pd_encode_bpf_event(struct pd_buf *b, const struct perf_event_attr *attr,
+			const struct pd_bpf_event *ev, const struct pd_sample *id);
+/*
+ * Feature bodies (no record header): BPF_PROG_INFO and BPF_BTF are a u32
+ * count followed by that many entries; these append one entry each.  A BTF
+ * entry is the object's id, its size and its raw bytes, unpadded.
+ */
+int pd_encode_bpf_prog_info(struct pd_buf *b, const struct pd_bpf_prog_info *p);
+int pd_encode_btf(struct pd_buf *b, uint32_t id, const void *data, uint32_t size);
 /* Pipe format: the 16-byte header, and an attr with its ids as a HEADER_ATTR record. */
 int pd_encode_pipe_header(struct pd_buf *b);
 int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,

@@ -391,3 +391,57 @@ int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const u
 	put(&e, ids, nr_ids * 8ULL);
 	return finish(&e);
 }
+
+int pd_encode_ksymbol(struct pd_buf *b, const struct perf_event_attr *attr,
+		      const struct pd_ksymbol *k, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PC_RECORD_KSYMBOL, 0);
+
+	u64(&e, k->addr);
+	u32(&e, k->len);
+	put(&e, &k->ksym_type, 2);
+	put(&e, &k->flags, 2);
+	str(&e, k->name);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_bpf_event(struct pd_buf *b, const struct perf_event_attr *attr,
+			const struct pd_bpf_event *ev, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PC_RECORD_BPF_EVENT, 0);
+
+	put(&e, &ev->type, 2);
+	put(&e, &ev->flags, 2);
+	u32(&e, ev->id);
+	put(&e, ev->tag, sizeof(ev->tag));
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+/* Feature entries: appended whole or not at all. */
+int pd_encode_bpf_prog_info(struct pd_buf *b, const struct pd_bpf_prog_info *p)
+{
+	struct enc e = { b, b->len, 0 };
+
+	u32(&e, p->info_len);
+	u32(&e, p->data_len);
+	u64(&e, p->arrays);
+	put(&e, p->info, p->info_len);
+	put(&e, p->data, p->data_len);
+	if (e.ret)
+		b->len = e.at;
+	return e.ret;
+}
+
+int pd_encode_btf(struct pd_buf *b, uint32_t id, const void *data, uint32_t size)
+{
+	struct enc e = { b, b->len, 0 };
+
+	u32(&e, id);
+	u32(&e, size);
+	put(&e, data, size);
+	if (e.ret)
+		b->len = e.at;
+	return e.ret;
+}

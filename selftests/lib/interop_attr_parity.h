@@ -41,6 +41,8 @@ FIXTURE_VARIANT(parity) {
 	bool attach;			/* -p PID of a running pcwork */
 	bool defer;
 	int needs;			/* 1 + a feature the kernel must have (else skip) */
+	/* run first in the test's process: 0, or -1 with why it cannot run here (skip) */
+	int (*prepare)(char *why, size_t size);
 };
 
 FIXTURE_SETUP(parity)
@@ -134,6 +136,8 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 		SKIP(return, "kernel lacks %s", pc_feature_name(variant->needs - 1));
 	if (variant->defer && !up_perf_knows_defer(self->dir))
 		SKIP(return, "%s has no --call-graph fp,defer", self->v.text);
+	if (variant->prepare && variant->prepare(list, sizeof(list)))
+		SKIP(return, "%s", list);
 	snprintf(out, sizeof(out), "%s/perf.data", self->dir);
 	perf_vv = record_tool(_metadata, self, variant, up_perf(), out, &code);
 	ASSERT_EQ(0, code) TH_LOG("perf record: %.2000s", perf_vv ? perf_vv : "");
@@ -202,6 +206,8 @@ TEST_F_TIMEOUT(parity, perf_evlist_shows_in_our_file_the_attr_we_opened, 600)
 		SKIP(return, "kernel lacks defer_callchain");
 	if (variant->needs && !up_kernel_has(variant->needs - 1))
 		SKIP(return, "kernel lacks %s", pc_feature_name(variant->needs - 1));
+	if (variant->prepare && variant->prepare(out, sizeof(out)))
+		SKIP(return, "%s", out);
 	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
 	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);
 	ASSERT_EQ(0, code) TH_LOG("perfcheck record: %.2000s", pc_vv ? pc_vv : "");

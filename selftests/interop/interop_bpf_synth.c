@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF programs loaded before a recording, perf record beside perfcheck
+ * record: with three socket filters loaded here (one named function, two
+ * functions without BTF, two with BTF function info), the upstream perf
+ * shows the same KSYMBOL and BPF_EVENT lines for them in both files
+ * (perf script --show-bpf-events), the same bpf_prog_info blocks and BTF
+ * line in perf report --header-only, and reads our file without a warning.
+ * Lines of other programs (loaded or unloaded by others between the two
+ * recordings) are left out of the comparison.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "bpf_load.h"
+#include "interop_tools.h"
+
+#define NPROGS 3
+
+FIXTURE(bpf_interop) {
+	char *dir;
+	char perf_data[512], pc_data[512];
+	struct tb_prog prog[NPROGS];
+};
+
+static int record(struct __test_metadata *_metadata, const char *tool, const char *data)
+{
+	char *argv[] = { (char *)tool, "record", "-q", "-o", (char *)data, "--", "true", NULL };
+	struct pc_run run;
+	int code;
+
+	up_run(&run, 120, argv);
+	code = run.exit_code;
+	if (code)
+		TH_LOG("%s record: exit %d: %s", tool, code, run.err ? run.err : "");
+	pc_run_free(&run);
+	return code;
+}
+
+FIXTURE_SETUP(bpf_interop)
+{
+	for (int i = 0; i < NPROGS; i++)
+		self->prog[i].fd = self->prog[i].btf_fd = -1;
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (guest without the upstream payload)");
+	if (!up_kernel_has(PC_FEAT_KSYMBOL) || !up_kernel_has(PC_FEAT_BPF_EVENT))
+		SKIP(return, "the kernel refuses attr.ksymbol or attr.bpf_event (probe)");
+	for (int i = 0; i < NPROGS; i++)
+		if (tb_load((enum tb_kind)i, &self->prog[i]))
+			SKIP(return, "%s", self->prog[i].err);
+	self->dir = pc_test_mkdtemp("interop-bpf");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->perf_data, sizeof(self->perf_data), "%s/perf.data", self->dir);
+	snprintf(self->pc_data, sizeof(self->pc_data), "%s/perfcheck.data", self->dir);
+	ASSERT_EQ(0, record(_metadata, up_perf(), self->perf_data));
+	ASSERT_EQ(0, record(_metadata, pc_test_perfcheck(), self->pc_data));
+}
+
+FIXTURE_TEARDOWN(bpf_interop)
+{
+	for (int i = 0; i < NPROGS; i++)
+		tb_close(&self->prog[i]);
+	if (self->dir)
+		pc_test_rmdir(self->dir);
+}
+
+/* perf ARGS -i DATA: stdout; *err_out gets stderr (both malloc'd). */
+static char *perf_out(struct __test_metadata *_metadata, const char *cmd, const char *opt,
+		      const char *data, char **err_out)
+{
+	char *argv[] = { (char *)up_perf(), (char *)cmd, (char *)opt, "-i", (char *)data, NULL };
+	struct pc_run run;
+	char *out;
+
+	up_run(&run, 120, argv);
+	EXPECT_EQ(0, run.exit_code) TH_LOG("perf %s %s -i %s: %s", cmd, opt, data,
+					   run.err ? run.err : "");
+	out = strdup(run.out ? run.out : "");
+	if (err_out)
+		*err_out = strdup(run.err ? run.err : "");
+	pc_run_free(&run);
+	return out;
+}
+
+/* Does this line name one of our programs (its id, or a function at its address)? */
+static bool ours(const struct tb_prog *prog, const char *line)
+{
+	for (int i = 0; i < NPROGS; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "id %u", prog[i].id);
+		if (strstr(line, "PERF_RECORD_BPF_EVENT") && (strstr(line, key)) &&
+		    strlen(strstr(line, key)) == strlen(key))
+			return true;
+		for (uint32_t f = 0; f < prog[i].nr_funcs; f++) {
+			char name[64];
+
+			tb_func_name(&prog[i], f, name, sizeof(name));
+			snprintf(key, sizeof(key), "addr %llx ", (unsigned long long)prog[i].addr[f]);
+			if (strstr(line, "PERF_RECORD_KSYMBOL") && strstr(line, key) &&
+			    strstr(line, name))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The lines of text that concern our programs, joined. */
+static char *our_lines(const struct tb_prog *prog, const char *text)
+{
+	size_t n = strlen(text);
+	char *out = calloc(1, n + 1), *copy = strdup(text), *save = NULL;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (ours(prog, l)) {
+			strcat(out, l);
+			strcat(out, "\n");
+		}
+	free(copy);
+	return out;
+}
+
+/* perf script --show-bpf-events: the same KSYMBOL and BPF_EVENT lines for our programs. */
+TEST_F(bpf_interop, show_bpf_events_equal)
+{
+	char *err = NULL;
+	char *a = perf_out(_metadata, "script", "--show-bpf-events", self->perf_data, NULL);
+	char *b = perf_out(_metadata, "script", "--show-bpf-events", self->pc_data, &err);
+	char *la = our_lines(self->prog, a), *lb = our_lines(self->prog, b);
+	int want = NPROGS;
+
+	for (int i = 0; i < NPROGS; i++)
+		want += (int)self->prog[i].nr_funcs;
+	EXPECT_EQ(want, pc_count_substr(la, "\n")) TH_LOG("perf's file:\n%s", la);
+	EXPECT_STREQ(la, lb);
+	EXPECT_STREQ("", err) TH_LOG("perf script on perfcheck's file warns");
+	free(a);
+	free(b);
+	free(la);
+	free(lb);
+	free(err);
+}
+
+/* The header block of one program: its bpf_prog_info line and any sub_prog lines. */
+static char *prog_block(const char *text, uint32_t id)
+{
+	char key[64], *out = calloc(1, 4096);
+	const char *p;
+
+	snprintf(key, sizeof(key), "# bpf_prog_info %u:", id);
+	p = strstr(text, key);
+	while (p && out) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+		size_t at = strlen(out);
+
+		if (at + len >= 4096)
+			break;
+		memcpy(out + at, p, len);
+		out[at + len] = '\0';
+		if (!nl || strncmp(nl + 1, "# \tsub_prog", 11))
+			break;
+		p = nl + 1;
+	}
+	return out;
+}
+
+/* perf report --header-only: the same bpf_prog_info blocks and the BTF line. */
+TEST_F(bpf_interop, header_prog_info_equal)
+{
+	char *a = perf_out(_metadata, "report", "--header-only", self->perf_data, NULL);
+	char *b = perf_out(_metadata, "report", "--header-only", self->pc_data, NULL);
+	char btf[64];
+
+	for (int i = 0; i < NPROGS; i++) {
+		char *ba = prog_block(a, self->prog[i].id), *bb = prog_block(b, self->prog[i].id);
+
+		EXPECT_NE(0, strlen(ba)) TH_LOG("perf's header has no bpf_prog_info %u",
+						self->prog[i].id);
+		EXPECT_STREQ(ba, bb);
+		free(ba);
+		free(bb);
+	}
+	snprintf(btf, sizeof(btf), "# btf info of id %u\n", self->prog[TB_BTF].btf_id);
+	EXPECT_NE(NULL, strstr(a, btf)) TH_LOG("perf's header:\n%s", a);
+	EXPECT_NE(NULL, strstr(b, btf)) TH_LOG("perfcheck's file, perf's header:\n%s", b);
+	free(a);
+	free(b);
+}
+
+TEST_HARNESS_MAIN
