@@ -39,7 +39,8 @@ static void run(const char *path, int devnull, int mode)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 		if (mode == 3) {
-			rd_dump(s, &out, true, &err);
+			pr.out = &out;
+			rd_dump(s, &out, true, &pr, &err);
 		} else {
 			pr.out = &out;
 			s->merge = pr.merge;
