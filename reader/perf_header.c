@@ -3,8 +3,9 @@
  * perf's header listing (perf report --header-only, perf script --header):
  * the file's own numbers, then each feature present in bit order, the
  * topology-like ones only named ("info available"), then the features
- * absent.  Features perf 6.1 prints nothing for (BUILD_ID, BPF_*, empty
- * PMU_CAPS) print nothing here either.
+ * absent.  Features perf 6.1 prints nothing for (BUILD_ID, empty PMU_CAPS)
+ * print nothing here either; BPF_PROG_INFO and BPF_BTF: reader/bpf_header.c.
+ * A malformed feature perf would show is "FILE: offset 0xOFF: what".
  */
 #include "reader/perf_header.h"
 
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "attr/attr.h"
+#include "reader/bpf_header.h"
 
 #define LAST_6_1_FEATURE 31	/* HEADER_PMU_CAPS: the last bit perf 6.1 knows */
 
@@ -78,8 +80,8 @@ static void timestamp(struct rd_out *o, const char *what, uint64_t ns)
 		      (unsigned long long)(ns % 1000000000ULL / 1000));
 }
 
-static void feature(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *data,
-		    size_t size)
+static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *data,
+		   size_t size, struct pc_error *err)
 {
 	static const char *const strings[] = {
 		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
@@ -139,9 +141,14 @@ static void feature(struct rd_out *o, const struct pd_reader *r, int f, const ui
 				      (double)(v[1] - v[0]) / 1e6);
 		}
 		break;
+	case PD_FEAT_BPF_PROG_INFO:
+		return rd_bpf_header_progs(o, r, err);
+	case PD_FEAT_BPF_BTF:
+		return rd_bpf_header_btfs(o, r, err);
 	default:
 		break;
 	}
+	return 0;
 }
 
 int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
@@ -149,9 +156,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 	const struct pd_reader *r = &s->r;
 	struct stat st;
 	char when[64] = "";
-	int missing = 0;
-
-	(void)err;
+	int missing = 0, ret;
 	rd_out_str(o, "# ========\n");
 	if (!stat(r->path, &st) || !fstat(STDIN_FILENO, &st)) {
 		ctime_r(&st.st_mtime, when);
@@ -176,8 +181,11 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		const void *data;
 		size_t size;
 
-		if (!pd_reader_feature(r, f, &data, &size))
-			feature(o, r, f, data, size);
+		if (pd_reader_feature(r, f, &data, &size))
+			continue;
+		ret = feature(o, r, f, data, size, err);
+		if (ret)
+			return ret;
 	}
 	for (int f = 1; f <= LAST_6_1_FEATURE; f++) {
 		const void *data;
