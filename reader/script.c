@@ -45,6 +45,7 @@ static void usage(FILE *f)
 "      --show-mmap-events    also MMAP and MMAP2 records\n"
 "      --show-switch-events  also SWITCH and SWITCH_CPU_WIDE records\n"
 "      --show-lost-events    also LOST records\n"
+"      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
 "      --ns                  times in nanoseconds\n"
 "      --reltime             times from the first sample shown\n"
 "      --deltatime           times from the previous sample shown\n"
@@ -67,10 +68,11 @@ static void usage(FILE *f)
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
-       OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST };
+       OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
+       OPT_SHOW_BPF };
 
 /* which non-sample records are shown */
-enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8 };
+enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -99,6 +101,7 @@ static const struct option options[] = {
 	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
 	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
 	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
+	{ "show-bpf-events", no_argument, NULL, OPT_SHOW_BPF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -193,6 +196,9 @@ static unsigned int show_bit(uint32_t type)
 		return SHOW_SWITCH;
 	case PERF_RECORD_LOST:
 		return SHOW_LOST;
+	case PC_RECORD_KSYMBOL:
+	case PC_RECORD_BPF_EVENT:
+		return SHOW_BPF;
 	default:
 		return 0;
 	}
@@ -203,6 +209,7 @@ static unsigned int show_bit(uint32_t type)
  * prints it: the line's start from the record's sample_id (or, without
  * sample_id_all, the record's own pid/tid, cpu 0, time 0 or FORK/EXIT's),
  * with the comm of the thread the record names; only -C filters it.
+ * KSYMBOL and BPF_EVENT without sample_id: the record alone, as perf.
  */
 static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
@@ -219,6 +226,8 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (ev->sample) {
 		smp = *ev->sample;
 		trailer = smp.evsel->sample_id_size;
+	} else if (show_bit(rec->header.type) == SHOW_BPF) {
+		return rd_recfmt(sc->pr.out, s->r.path, rec, 0, &sc->err);
 	} else if (s->r.nr_evsels) {
 		/* no sample_id: perf takes the first event's fields */
 		smp.evsel = &s->r.evsels[0];
@@ -530,6 +539,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SHOW_LOST:
 			sc.show |= SHOW_LOST;
+			break;
+		case OPT_SHOW_BPF:
+			sc.show |= SHOW_BPF;
 			break;
 		case 'v':
 			pc_verbose++;
