@@ -209,7 +209,7 @@ static unsigned int show_bit(uint32_t type)
  * prints it: the line's start from the record's sample_id (or, without
  * sample_id_all, the record's own pid/tid, cpu 0, time 0 or FORK/EXIT's),
  * with the comm of the thread the record names; only -C filters it.
- * KSYMBOL and BPF_EVENT without sample_id: the record alone, as perf.
+ * KSYMBOL and BPF_EVENT without sample_id: thread -1 (":-1"), time 0.
  */
 static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
@@ -226,8 +226,6 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (ev->sample) {
 		smp = *ev->sample;
 		trailer = smp.evsel->sample_id_size;
-	} else if (show_bit(rec->header.type) == SHOW_BPF) {
-		return rd_recfmt(sc->pr.out, s->r.path, rec, 0, &sc->err);
 	} else if (s->r.nr_evsels) {
 		/* no sample_id: perf takes the first event's fields */
 		smp.evsel = &s->r.evsels[0];
@@ -237,6 +235,9 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (!rd_record_task(rec, &pid, &tid)) {
 		pid = (int32_t)smp.pid;
 		tid = (int32_t)smp.tid;
+		/* perf's pid/tid of a KSYMBOL or BPF_EVENT without sample_id */
+		if (!ev->sample && show_bit(rec->header.type) == SHOW_BPF)
+			pid = tid = -1;
 	}
 	if (!ev->sample) {
 		smp.pid = (uint32_t)pid;

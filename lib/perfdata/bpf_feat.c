@@ -222,6 +222,7 @@ uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *p, uint32_t i)
 /* BTF: the header, then types (12 bytes each and what their kind adds), then strings */
 #define BTF_MAGIC	0xeb9f
 #define BTF_HDR		24
+#define BTF_KIND_LAST	19	/* ENUM64 */
 
 static uint32_t kind_extra(uint32_t kind, uint32_t vlen)
 {
@@ -277,6 +278,8 @@ static int btf_type_name(const struct pd_reader *r, const struct pd_btf *b, uint
 		if (end - at < 12)
 			return btf_bad(r, b, err, "type id past the type section", type_id);
 		info = get32(d + at + 4);
+		if (((info >> 24) & 0x1f) == 0 || ((info >> 24) & 0x1f) > BTF_KIND_LAST)
+			return btf_bad(r, b, err, "a type of unknown kind, type id", id);
 		extra = kind_extra((info >> 24) & 0x1f, info & 0xffff);
 		if (id == type_id)
 			name_off = get32(d + at);
