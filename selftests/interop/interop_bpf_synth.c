@@ -7,7 +7,10 @@
  * (perf script --show-bpf-events), the same bpf_prog_info blocks and BTF
  * line in perf report --header-only, and reads our file without a warning.
  * Lines of other programs (loaded or unloaded by others between the two
- * recordings) are left out of the comparison.
+ * recordings) are left out of that comparison.  And perfcheck's reader on
+ * both files prints what perf prints of them, byte for byte: every KSYMBOL
+ * and BPF_EVENT line of perfcheck script --show-bpf-events, every
+ * bpf_prog_info, sub_prog and btf line of perfcheck report --header-only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +192,115 @@ TEST_F(bpf_interop, header_prog_info_equal)
 	EXPECT_NE(NULL, strstr(b, btf)) TH_LOG("perfcheck's file, perf's header:\n%s", b);
 	free(a);
 	free(b);
+}
+
+/* perfcheck CMD OPT [OPT2] -i DATA: stdout (malloc'd), exit 0 expected. */
+static char *pc_out(struct __test_metadata *_metadata, const char *cmd, const char *opt,
+		    const char *opt2, const char *data)
+{
+	struct up_version v;
+	char *argv[9] = { (char *)pc_test_perfcheck(), (char *)cmd, (char *)opt };
+	struct pc_run run;
+	char *out;
+	int n = 3;
+
+	if (opt2)
+		argv[n++] = (char *)opt2;
+	if (!strcmp(cmd, "script") && !up_perf_version(&v)) {
+		argv[n++] = "--compat";
+		argv[n++] = (char *)up_compat(&v);
+	}
+	argv[n++] = "-i";
+	argv[n++] = (char *)data;
+	up_run(&run, 120, argv);
+	EXPECT_EQ(0, run.exit_code) TH_LOG("perfcheck %s %s -i %s: %s", cmd, opt, data,
+					   run.err ? run.err : "");
+	out = strdup(run.out ? run.out : "");
+	pc_run_free(&run);
+	return out;
+}
+
+/* The lines of text that begin (after perf's start columns) with one of prefixes. */
+static char *lines_with(const char *text, const char *const *prefixes, bool anywhere)
+{
+	char *out = calloc(1, strlen(text) + 1), *copy = strdup(text), *save = NULL;
+
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		for (const char *const *p = prefixes; *p; p++)
+			if (anywhere ? strstr(l, *p) != NULL : !strncmp(l, *p, strlen(*p))) {
+				strcat(out, l);
+				strcat(out, "\n");
+				break;
+			}
+	free(copy);
+	return out;
+}
+
+static void script_equal(struct __test_metadata *_metadata, const struct tb_prog *prog,
+			 const char *data)
+{
+	static const char *const bpf[] = { ": PERF_RECORD_KSYMBOL ", ": PERF_RECORD_BPF_EVENT ",
+					   NULL };
+	char *a = perf_out(_metadata, "script", "--show-bpf-events", data, NULL);
+	char *b = pc_out(_metadata, "script", "--show-bpf-events", NULL, data);
+	char *la = lines_with(a, bpf, true), *lb = lines_with(b, bpf, true);
+	char *mine = our_lines(prog, lb);
+	int want = NPROGS;
+
+	for (int i = 0; i < NPROGS; i++)
+		want += (int)prog[i].nr_funcs;
+	EXPECT_EQ(want, pc_count_substr(mine, "\n")) TH_LOG("perfcheck:\n%s", lb);
+	EXPECT_STREQ(la, lb) TH_LOG("%s", data);
+	free(a);
+	free(b);
+	free(la);
+	free(lb);
+	free(mine);
+}
+
+/* perfcheck script --show-bpf-events: perf's KSYMBOL and BPF_EVENT lines, in order. */
+TEST_F(bpf_interop, reader_show_bpf_events_as_perf_on_perf_file)
+{
+	script_equal(_metadata, self->prog, self->perf_data);
+}
+
+TEST_F(bpf_interop, reader_show_bpf_events_as_perf_on_perfcheck_file)
+{
+	script_equal(_metadata, self->prog, self->pc_data);
+}
+
+static void header_equal(struct __test_metadata *_metadata, const struct tb_prog *prog,
+			 const char *data)
+{
+	static const char *const bpf[] = { "# bpf_prog_info ", "# \tsub_prog ", "# btf info ",
+					   NULL };
+	char *a = perf_out(_metadata, "report", "--header-only", data, NULL);
+	char *b = pc_out(_metadata, "report", "--header-only", NULL, data);
+	char *la = lines_with(a, bpf, false), *lb = lines_with(b, bpf, false);
+
+	for (int i = 0; i < NPROGS; i++) {
+		char *block = prog_block(lb, prog[i].id);
+
+		EXPECT_NE(0, strlen(block)) TH_LOG("perfcheck shows no bpf_prog_info %u",
+						   prog[i].id);
+		free(block);
+	}
+	EXPECT_STREQ(la, lb) TH_LOG("%s", data);
+	free(a);
+	free(b);
+	free(la);
+	free(lb);
+}
+
+/* perfcheck report --header-only: perf's bpf_prog_info blocks and btf lines. */
+TEST_F(bpf_interop, reader_header_as_perf_on_perf_file)
+{
+	header_equal(_metadata, self->prog, self->perf_data);
+}
+
+TEST_F(bpf_interop, reader_header_as_perf_on_perfcheck_file)
+{
+	header_equal(_metadata, self->prog, self->pc_data);
 }
 
 TEST_HARNESS_MAIN
