@@ -99,7 +99,7 @@ static int print_prog(struct rd_out *o, const struct pd_reader *r, const struct 
 	char name[NAME_MAX_LEN];
 	int ret;
 
-	if (!p->nr_funcs)
+	if (!p->shown)
 		return 0;
 	if (p->nr_funcs == 1) {
 		ret = pd_bpf_func_name(r, p, btf, 0, name, sizeof(name), err);

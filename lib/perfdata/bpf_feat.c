@@ -113,13 +113,17 @@ static int prog_arrays(const struct pd_reader *r, uint64_t off, const uint8_t *i
 	p->func_info = at[BIT_FUNC_INFO];
 	p->nr_func_info = count[BIT_FUNC_INFO];
 	p->func_info_rec_size = get32(info + arrays[BIT_FUNC_INFO].rec_size);
-	/* perf shows a program only with both arrays, of equal counts */
-	if (!at[BIT_KSYMS] || !at[BIT_LENS] || count[BIT_KSYMS] != count[BIT_LENS])
+	/* perf 6.1 shows a program whose counts agree, and reads the arrays */
+	if (count[BIT_KSYMS] != count[BIT_LENS])
 		return 0;
+	p->shown = true;
 	p->nr_funcs = count[BIT_KSYMS];
 	p->ksyms = at[BIT_KSYMS];
 	p->lens = at[BIT_LENS];
 	p->tags = at[BIT_TAGS];
+	if (p->nr_funcs && (!p->ksyms || !p->lens))
+		return pd_bad(r, err, off, "bpf_prog_info %u: %u JITed functions but no %s array",
+			      p->id, p->nr_funcs, p->ksyms ? "jited_func_lens" : "jited_ksyms");
 	if (p->nr_funcs && (!p->tags || count[BIT_TAGS] < p->nr_funcs))
 		return pd_bad(r, err, off, "bpf_prog_info %u: %u prog_tags for %u JITed functions",
 			      p->id, p->tags ? count[BIT_TAGS] : 0, p->nr_funcs);

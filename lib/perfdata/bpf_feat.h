@@ -13,6 +13,8 @@
 #ifndef PERFCHECK_PERFDATA_BPF_FEAT_H
 #define PERFCHECK_PERFDATA_BPF_FEAT_H
 
+#include <stdbool.h>
+
 #include "perfdata/perfdata.h"
 
 /* One program; the pointers are into the feature's bytes (unaligned). */
@@ -20,7 +22,8 @@ struct pd_bpf_prog {
 	uint64_t offset;		/* the entry's file offset */
 	uint32_t id, btf_id;
 	char name[17];			/* bpf_prog_info.name */
-	uint32_t nr_funcs;		/* JITed functions; 0: no ksyms or lens (perf shows none) */
+	bool shown;			/* nr_jited_ksyms == nr_jited_func_lens: perf shows it */
+	uint32_t nr_funcs;		/* JITed functions (when shown) */
 	const uint8_t *ksyms;		/* u64 each */
 	const uint8_t *lens;		/* u32 each */
 	const uint8_t *tags;		/* 8 bytes each, nr_funcs of them */

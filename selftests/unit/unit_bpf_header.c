@@ -6,7 +6,8 @@
  * header listing (report --header-only, script --header) prints the
  * BPF_PROG_INFO blocks in id order (one line for a program of one function,
  * sub_prog lines otherwise, names from the tag and BTF, "_F" without BTF)
- * and the BPF_BTF ids; the expected text was checked against perf 6.1's
+ * ("# bpf_prog_info ID:" alone for none) and the BPF_BTF ids, the first
+ * entry of an id only; the expected text was checked against perf 6.1's
  * perf report --header-only and perf script --show-bpf-events on these
  * files.  A malformed feature is refused with its offset, exit 2.
  */
@@ -46,10 +47,11 @@ struct prog {
 	uint32_t id, btf_id, nr;
 	const char *name;
 	uint64_t addr;
+	bool no_ksyms;		/* the jited_ksyms array absent */
 };
 
 /* How to break the entry (0: not at all). */
-enum { GOOD, FUNC_INFO_PAST_DATA, FEW_TAGS, DATA_PAST_END };
+enum { GOOD, FUNC_INFO_PAST_DATA, FEW_TAGS, DATA_PAST_END, NO_KSYMS };
 /* How to break the BTF (a positive value: cut the last entry to that many bytes). */
 enum { BTF_NAME_PAST = -1, BTF_KIND_BAD = -2 };
 
@@ -58,7 +60,7 @@ static void put_prog(struct pd_buf *b, const struct prog *p, int bad)
 	struct bpf_prog_info info = { .id = p->id, .btf_id = p->btf_id };
 	uint8_t data[256] = { 0 };
 	uint32_t at = 0;
-	uint64_t arrays = 1 << 3 | 1 << 4 | 1 << 8;
+	uint64_t arrays = (p->no_ksyms || bad == NO_KSYMS ? 0 : 1 << 3) | 1 << 4 | 1 << 8;
 	struct pd_bpf_prog_info e;
 
 	strncpy(info.name, p->name, sizeof(info.name) - 1);
@@ -106,6 +108,8 @@ static const struct prog progs[] = {
 	{ 20, 0, 1, "pc_one", 0xffffffffc0002000ULL },
 	{ 10, 7, 2, "pc_btf", 0xffffffffc0001000ULL },
 	{ 30, 0, 2, "pc_two", 0xffffffffc0003000ULL },
+	{ 40, 0, 0, "pc_none", 0 },			/* no JITed function: a bare line */
+	{ 50, 0, 0, "pc_empty", 0, true },		/* no arrays, no functions: the same */
 	{ 20, 0, 1, "pc_dup", 0xffffffffc0009000ULL },	/* a second id 20: not shown */
 };
 
@@ -256,6 +260,8 @@ static char *bpf_lines(const char *text)
 	"# bpf_prog_info 30:\n" \
 	"# \tsub_prog 0: bpf_prog_1e2f405162738495_F addr 0xffffffffc0003000 size 20\n" \
 	"# \tsub_prog 1: bpf_prog_a6b7c8d9eafb0c1d_F addr 0xffffffffc0003040 size 21\n" \
+	"# bpf_prog_info 40:\n" \
+	"# bpf_prog_info 50:\n" \
 	"# btf info of id 3\n" \
 	"# btf info of id 7\n"
 
@@ -352,10 +358,18 @@ TEST_F(bh, fewer_prog_tags_than_functions_is_refused)
 		       "1 prog_tags for 2 JITed functions");
 }
 
+/* (perf 6.1 reads address 0 there and crashes) */
+TEST_F(bh, functions_without_their_ksyms_array_are_refused)
+{
+	ASSERT_EQ(0, write_file(self, 0, NO_KSYMS, 0));
+	expect_refused(_metadata, self, entry_offset(self->path, PD_FEAT_BPF_PROG_INFO, 0),
+		       "bpf_prog_info 20: 1 JITed functions but no jited_ksyms array");
+}
+
 TEST_F(bh, entry_running_past_the_feature_is_refused)
 {
-	ASSERT_EQ(0, write_file(self, 3, DATA_PAST_END, 0));
-	expect_refused(_metadata, self, entry_offset(self->path, PD_FEAT_BPF_PROG_INFO, 3),
+	ASSERT_EQ(0, write_file(self, 5, DATA_PAST_END, 0));
+	expect_refused(_metadata, self, entry_offset(self->path, PD_FEAT_BPF_PROG_INFO, 5),
 		       "run past the feature's end");
 }
 
