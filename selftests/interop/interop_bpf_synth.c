@@ -12,9 +12,11 @@
  * and BPF_EVENT line of perfcheck script --show-bpf-events, every
  * bpf_prog_info, sub_prog and btf line of perfcheck report --header-only.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "bpf_load.h"
@@ -278,7 +280,7 @@ static void header_equal(struct __test_metadata *_metadata, const struct tb_prog
 	char *b = pc_out(_metadata, "report", "--header-only", NULL, data);
 	char *la = lines_with(a, bpf, false), *lb = lines_with(b, bpf, false);
 
-	for (int i = 0; i < NPROGS; i++) {
+	for (int i = 0; prog && i < NPROGS; i++) {
 		char *block = prog_block(lb, prog[i].id);
 
 		EXPECT_NE(0, strlen(block)) TH_LOG("perfcheck shows no bpf_prog_info %u",
@@ -301,6 +303,85 @@ TEST_F(bpf_interop, reader_header_as_perf_on_perf_file)
 TEST_F(bpf_interop, reader_header_as_perf_on_perfcheck_file)
 {
 	header_equal(_metadata, self->prog, self->pc_data);
+}
+
+/*
+ * The workload of the test below: this binary run with PC_BPF_WORKLOAD set
+ * loads the three programs and exits (unloading them), before the harness.
+ */
+__attribute__((constructor)) static void bpf_workload(void)
+{
+	struct tb_prog p[NPROGS];
+	int code = 0;
+
+	if (!getenv("PC_BPF_WORKLOAD"))
+		return;
+	for (int i = 0; i < NPROGS; i++) {
+		p[i].fd = p[i].btf_fd = -1;
+		if (tb_load((enum tb_kind)i, &p[i])) {
+			fprintf(stderr, "%s\n", p[i].err);
+			code = 1;
+		}
+	}
+	for (int i = 0; i < NPROGS; i++)
+		tb_close(&p[i]);
+	_exit(code);
+}
+
+/* TOOL record of this binary as the workload that loads and unloads programs. */
+static int record_loader(struct __test_metadata *_metadata, const char *tool, const char *data)
+{
+	char self_exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	char *argv[] = { (char *)tool, "record", "-q", "-o", (char *)data, "--", self_exe, NULL };
+	struct pc_run run;
+	int code;
+
+	if (n <= 0)
+		return -1;
+	self_exe[n] = '\0';
+	setenv("PC_BPF_WORKLOAD", "1", 1);
+	up_run(&run, 120, argv);
+	unsetenv("PC_BPF_WORKLOAD");
+	code = run.exit_code;
+	if (code)
+		TH_LOG("%s record: exit %d: %s", tool, code, run.err ? run.err : "");
+	pc_run_free(&run);
+	return code;
+}
+
+/*
+ * Programs loaded and unloaded by the workload during the recording: the
+ * kernel's own KSYMBOL (register, unregister) and BPF_EVENT (PROG_LOAD,
+ * PROG_UNLOAD) records with the workload's sample_id, shown as perf shows
+ * them, and the header's entries perf's side band or ours added.
+ */
+TEST_F(bpf_interop, reader_shows_programs_loaded_during_the_recording_as_perf)
+{
+	char perf_rt[600], pc_rt[600];
+
+	snprintf(perf_rt, sizeof(perf_rt), "%s/perf-loader.data", self->dir);
+	snprintf(pc_rt, sizeof(pc_rt), "%s/perfcheck-loader.data", self->dir);
+	ASSERT_EQ(0, record_loader(_metadata, up_perf(), perf_rt));
+	ASSERT_EQ(0, record_loader(_metadata, pc_test_perfcheck(), pc_rt));
+	for (int f = 0; f < 2; f++) {
+		static const char *const bpf[] = { ": PERF_RECORD_KSYMBOL ",
+						   ": PERF_RECORD_BPF_EVENT ", NULL };
+		const char *data = f ? pc_rt : perf_rt;
+		char *a = perf_out(_metadata, "script", "--show-bpf-events", data, NULL);
+		char *b = pc_out(_metadata, "script", "--show-bpf-events", NULL, data);
+		char *la = lines_with(a, bpf, true), *lb = lines_with(b, bpf, true);
+
+		/* the workload's PROG_UNLOAD of each program, from the kernel */
+		EXPECT_LE(NPROGS, pc_count_substr(la, "PERF_RECORD_BPF_EVENT type 2,"))
+			TH_LOG("%s:\n%s", data, la);
+		EXPECT_STREQ(la, lb) TH_LOG("%s", data);
+		free(a);
+		free(b);
+		free(la);
+		free(lb);
+		header_equal(_metadata, NULL, data);
+	}
 }
 
 TEST_HARNESS_MAIN
