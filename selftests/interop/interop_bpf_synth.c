@@ -10,7 +10,8 @@
  * recordings) are left out of that comparison.  And perfcheck's reader on
  * both files prints what perf prints of them, byte for byte: every KSYMBOL
  * and BPF_EVENT line of perfcheck script --show-bpf-events, every
- * bpf_prog_info, sub_prog and btf line of perfcheck report --header-only.
+ * bpf_prog_info, sub_prog and btf line of perfcheck report --header-only;
+ * the same for programs the workload loads and unloads while recorded.
  */
 #include <limits.h>
 #include <stdio.h>
