@@ -20,7 +20,10 @@
  *   ref_ns N            the host's time for the calibration loop
  *   timeout S           per-test timeout before scaling by the guest's speed
  *   paranoid V          value for kernel.perf_event_paranoid (guest only)
- *   disk PATH           where the artifact tar goes (guest only)
+ *   disk PATH           where the artifact tar goes (guest only); serial:NAME is
+ *                       the NVMe disk of that serial
+ *   image SERIAL DIR    mounts the ext4 NVMe disk of that serial read-only at DIR
+ *                       before the tests (guest only; up to 4)
  *   env NAME=VALUE      added to every test's environment
  *   retry N             re-run a "run" test that failed (exit status other than
  *                       0 and 4, or a signal) up to N times, in SUITE/NAME/retry;
@@ -80,6 +83,8 @@ struct plan {
 	int nnoretry;
 	char *ttimeout[16];	/* "SUITE NAME SECONDS" */
 	int nttimeout;
+	char *image[4];		/* "SERIAL DIR": an ext4 NVMe disk mounted read-only at DIR */
+	int nimage;
 };
 
 static int guest;		/* running as PID 1 of a guest */
@@ -364,6 +369,91 @@ static void guest_setup(void)
 	}
 }
 
+/*
+ * The block device of the NVMe namespace whose controller (or subsystem)
+ * has serial SERIAL, into DEV: 0, or -ENOENT after WAIT_MS (NVMe controllers
+ * probe asynchronously: the disk may appear after /init starts).
+ */
+static int nvme_by_serial(const char *serial, char *dev, size_t len, double wait_ms)
+{
+	double deadline = now_ms() + wait_ms;
+
+	for (;;) {
+		DIR *d = opendir("/sys/block");
+
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char path[600], got[128] = "";
+			int fd;
+			ssize_t n;
+
+			if (strncmp(e->d_name, "nvme", 4))
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/device/serial", e->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			n = read(fd, got, sizeof(got) - 1);
+			close(fd);
+			got[n > 0 ? n : 0] = '\0';
+			/* NVMe pads the serial with blanks */
+			for (n = (ssize_t)strlen(got); n > 0 && (got[n - 1] == ' ' || got[n - 1] == '\n'); n--)
+				got[n - 1] = '\0';
+			snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+			if (!strcmp(got, serial) && !access(path, R_OK) && strlen(path) < len) {
+				memcpy(dev, path, strlen(path) + 1);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		if (now_ms() > deadline)
+			return -ENOENT;
+		usleep(10000);
+	}
+}
+
+/*
+ * The plan's "image SERIAL DIR" disks: ext4 images of files the host keeps
+ * out of the initramfs (under TCG, unpacking 200 MB of initramfs is most of
+ * a boot; a disk is read only where a test reads it), mounted read-only at
+ * DIR.  Top-level entries of an image mounted elsewhere than /perfcheck that
+ * / lacks (usr, lib, lib64 of the upstream perf) are linked into /.
+ */
+static void attach_images(void)
+{
+	for (int i = 0; i < plan.nimage; i++) {
+		char serial[64], dir[256], dev[300];
+		DIR *d;
+
+		if (sscanf(plan.image[i], "%63s %255s", serial, dir) != 2)
+			continue;
+		if (nvme_by_serial(serial, dev, sizeof(dev), 30000)) {
+			marker("note image %s: no NVMe disk with that serial", serial);
+			continue;
+		}
+		mkdirs(dir);
+		if (mount(dev, dir, "ext4", MS_RDONLY, NULL)) {
+			marker("note image %s: mount %s on %s: %s", serial, dev, dir, strerror(errno));
+			continue;
+		}
+		if (!strcmp(dir, "/perfcheck") || !(d = opendir(dir)))
+			continue;
+		for (struct dirent *e; (e = readdir(d));) {
+			char from[600], to[300];
+
+			if (e->d_name[0] == '.' || !strcmp(e->d_name, "perfcheck") ||
+			    !strcmp(e->d_name, "lost+found"))
+				continue;
+			snprintf(to, sizeof(to), "/%s", e->d_name);
+			snprintf(from, sizeof(from), "%s/%s", dir, e->d_name);
+			if (access(to, F_OK) && symlink(from, to))
+				marker("note image %s: symlink %s: %s", serial, to, strerror(errno));
+		}
+		closedir(d);
+	}
+}
+
 static void set_paranoid(void)
 {
 	char old[32] = "?";
@@ -598,6 +688,16 @@ static void ship_artifacts(void)
 
 	if (!plan.disk[0])
 		return;
+	/* "serial:NAME": the NVMe disk of that serial (several disks probe in any order) */
+	if (!strncmp(plan.disk, "serial:", 7)) {
+		char dev[sizeof(plan.disk)];
+
+		if (nvme_by_serial(plan.disk + 7, dev, sizeof(dev), 10000.0 * factor)) {
+			marker("artifacts error:no-disk %s", plan.disk);
+			return;
+		}
+		memcpy(plan.disk, dev, sizeof(dev));
+	}
 	while (access(plan.disk, W_OK) && now_ms() < deadline)
 		usleep(20000);
 	if (access(plan.disk, W_OK)) {
@@ -649,6 +749,11 @@ static int read_plan(const char *path, char ***lines_out)
 
 			if (sn)
 				plan.ttimeout[plan.nttimeout++] = strdup(sn);
+		} else if (!strcmp(word, "image") && plan.nimage < 4) {
+			char *sd = strtok_r(NULL, "\n", &rest);
+
+			if (sd)
+				plan.image[plan.nimage++] = strdup(sd);
 		} else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
 			char *sn = strtok_r(NULL, "\n", &rest);
 
@@ -760,6 +865,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mkdirs(outdir);
+	if (guest)
+		attach_images();
 	calib = calibrate();
 	if (plan.ref_ns > 0 && calib > plan.ref_ns)
 		factor = calib / plan.ref_ns;

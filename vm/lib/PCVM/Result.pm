@@ -400,6 +400,7 @@ sub build {
 		guest_boot_ms => $con->{hello} ? $con->{hello}{boot_ms} + 0 : undef,
 		hello_s => _r($boot->{hello_s}), first_test_s => _r($boot->{first_test_s}),
 		wall_s => _r($boot->{wall_s}),
+		cpu_s => _r($boot->{cpu_s}),
 		paranoid => $con->{paranoid}, artifacts => $con->{artifacts},
 		splats => \@splats, cases => \@cases, steps => \@steps,
 		# lines of vm/known-failures whose tests ran here and no longer fail
