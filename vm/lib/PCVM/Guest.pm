@@ -52,7 +52,7 @@ sub base_initramfs {
 	my $out = "$work/base-$key.cpio.gz";
 	my $img = "$work/base-$key.ext4";
 	my $stamp = "$work/base-$key.inputs";
-	if (-f $out && -f $stamp && _slurp($stamp) eq $list && (!$disk || -f $img)) {
+	if (-f $out && -f $stamp && _slurp($stamp) eq $list && (!$disk || _is_ext4($img))) {
 		my $t = (stat $out)[9];
 		return $out unless grep { (stat $_)[9] > $t } grep { -e } @inputs;
 	}
@@ -119,7 +119,7 @@ sub image_of_archives {
 	for (@archives) { open(my $h, '<:raw', $_) or return undef; $md5->addfile($h) }
 	make_path($work);
 	my $img = "$work/up-" . $md5->hexdigest . ".ext4";
-	return $img if -f $img;
+	return $img if _is_ext4($img);
 	my $root = "$img.root.$$";
 	remove_tree($root);
 	make_path($root);
@@ -131,6 +131,16 @@ sub image_of_archives {
 	my $ok = eval { _ext4($root, $img); 1 };
 	remove_tree($root);
 	return $ok ? $img : undef;
+}
+
+# Whether F is an ext2/3/4 file system (its superblock's magic): a cached
+# image that anything overwrote is made again.
+sub _is_ext4 {
+	my ($f) = @_;
+	open(my $h, '<:raw', $f) or return 0;
+	seek($h, 1080, 0) or return 0;
+	read($h, my $m, 2) == 2 or return 0;
+	return $m eq "\x53\xef";
 }
 
 sub _slurp_head { my ($f) = @_; open(my $h, '<:raw', $f) or return ''; read($h, my $b, 8); return $b // '' }
@@ -232,7 +242,8 @@ sub command {
 	my $mem = @img ? 512 : 1024;
 	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
 	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
-	return (qemu_bin($arch), @accel, -m => $mem, qw(-smp 1 -nodefaults -display none -serial stdio -no-reboot),
+	return (qemu_bin($arch), @accel, -m => $mem, -smp => $o{smp} || 1,
+		qw(-nodefaults -display none -serial stdio -no-reboot),
 		-kernel => $kernel, -initrd => $o{initrd},
 		-append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}", @disk, @img);
 }
@@ -262,6 +273,7 @@ sub boot {
 	my $sel = IO::Select->new($rd);
 	my $deadline = $t0 + $boot_timeout;
 	my ($buf, $saw_done, $exited, $killed) = ('', 0, 0, 0);
+	my %running;			# "SUITE NAME ATTEMPT" => until when it may run
 	open(my $log, '>', $o{log}) if $o{log};
 	while (1) {
 		my $left = $deadline - time;
@@ -285,16 +297,21 @@ sub boot {
 			$o{on_marker}->($m) if $o{on_marker};
 			if ($m =~ /^hello/) {
 				$r{hello_s} = time - $t0;
-				$deadline = time + $step_timeout;
-			} elsif ($m =~ /^begin \S+ \S+ timeout=(\d+)/) {
+			} elsif ($m =~ /^(?:start|begin) (\S+) (\S+) timeout=(\d+)(.*)/) {
+				# a test runs (tests side by side: each "start"s, and prints all at its end)
+				my ($s, $n, $t, $rest) = ($1, $2, $3, $4);
 				$r{first_test_s} //= time - $t0;
-				$deadline = time + $1 + $step_timeout;
-			} elsif ($m =~ /^(end|artifacts)/) {
-				$deadline = time + $step_timeout;
+				$running{"$s $n " . ($rest =~ /attempt=(\d+)/ ? $1 : 1)} //= time + $t + $step_timeout;
+			} elsif ($m =~ /^end (\S+) (\S+)(.*)/) {
+				my ($s, $n, $rest) = ($1, $2, $3);
+				delete $running{"$s $n " . ($rest =~ /attempt=(\d+)/ ? $1 : 1)};
 			} elsif ($m =~ /^done/) {
 				$saw_done = 1;
-				$deadline = time + 30;
 			}
+			# the guest lives while it speaks, and while a test has time left
+			my ($last) = sort { $b <=> $a } values %running;
+			$deadline = $saw_done ? time + 30 : time + $step_timeout;
+			$deadline = $last if !$saw_done && $last && $last > $deadline;
 		}
 	}
 	close $log if $log;

@@ -69,6 +69,11 @@ sub cases_of {
 			my $c = $r->as_string;
 			# vm/perftest: a failed perf test that passed when run again alone
 			if ($c =~ /^#\s*perftest-flaky: (\d+) /) { $flaky{$1} = 1; next; }
+			# vm/perftest: the wall time of the test whose verdict came last
+			if ($c =~ /^#\s*perftest-time (\d+(?:\.\d+)?): ([\d.]+)s/) {
+				$cases[-1]{elapsed_s} = 0 + $2 if @cases && $cases[-1]{id} =~ m{^perf-test/\Q$1\E:};
+				next;
+			}
 			if ($c =~ /^#\s+RUN\s+(\S+)/) { $running = $1; @diag = (); }
 			elsif ($c !~ /^#\s+(OK|FAIL|SKIP)\s/ && $c =~ /^#\s*(.+)/) { push @diag, $1; }
 			next;
@@ -412,7 +417,9 @@ sub build {
 		console_garbage_lines => $con->{garbage},
 		# each test's wall time in the guest (bench/vm-budget's breakdown)
 		timings => [map { { id => "$_->{suite}/$_->{name}", attempt => 0 + ($_->{attempt} // 1),
-				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000) } }
+				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000),
+				    # the guest's busy CPU time meanwhile: computing, or waiting
+				    (defined $_->{busy_ms} ? (busy_s => _r($_->{busy_ms} / 1000)) : ()) } }
 			    grep { $_->{ended} } @{$con->{tests}}],
 		($state eq 'finished' ? () : (console_tail => $tail)),
 	);
