@@ -244,6 +244,54 @@ out:
 	return found;
 }
 
+/*
+ * What PERF was built with ("perf version --build-options": "   zstd: [ on  ]
+ * # HAVE_ZSTD_SUPPORT"), as "perf_build.NAME on|off" lines: perf without
+ * zstd cannot write or read compressed records (perf 5.10 in bullseye).
+ */
+static void print_perf_build(const char *perf)
+{
+	char line[512];
+	int pfd[2];
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], 1);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 2);
+		}
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(perf, perf, "version", "--build-options", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return;
+	}
+	f = fdopen(pfd[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char name[64], state[8];
+
+		if (sscanf(line, " %63[^: ]: [ %7[a-zA-Z] ]", name, state) == 2 &&
+		    (!strcmp(state, "on") || !strcmp(state, "OFF")))
+			printf("perf_build.%s %s\n", name, strcmp(state, "on") ? "off" : "on");
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pfd[0]);
+	waitpid(pid, NULL, 0);
+}
+
 static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
@@ -302,6 +350,8 @@ static int print_facts(const char *perf)
 
 		printf("perf %s\n", access(perf, X_OK) ? "no" : perf);
 		printf("perf_symtab %s\n", st < 0 ? "unknown" : st ? "yes" : "no");
+		if (!access(perf, X_OK))
+			print_perf_build(perf);
 	}
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		char dirs[4096], full[4200], *save = NULL;

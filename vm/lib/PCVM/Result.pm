@@ -242,6 +242,18 @@ sub unmet {
 		return $facts->{perf_symtab} eq 'no' ? ['no debuginfo (probe)',
 			"perf is stripped: no .symtab in $facts->{perf} (probe)"] : '';
 	}
+	if ($need =~ /^perf-build:(\S+)$/) {
+		my $b = $facts ? $facts->{"perf_build.$1"} : undef;
+		return undef unless defined $b;
+		return $b eq 'on' ? '' : ["perf without $1 (probe)",
+			"perf was built without $1 (perf version --build-options: OFF) (probe)"];
+	}
+	if ($need =~ /^perf>=(\d+)\.(\d+)$/) {
+		my ($maj, $min) = ($1, $2);
+		my ($pa, $pb) = ($ctx->{perf} // '') =~ /(\d+)\.(\d+)/ or return undef;
+		return ($pa <=> $maj || $pb <=> $min) >= 0 ? '' : ["perf $pa.$pb before $maj.$min (probe)",
+			"perf $pa.$pb is older than $maj.$min (perf --version) (probe)"];
+	}
 	if ($need eq 'perf-matches-kernel') {
 		my ($pv) = ($ctx->{perf} // '') =~ /(\d+\.\d+)/ or return undef;
 		my ($kv) = ($ctx->{release} // '') =~ /^(\d+\.\d+)/ or return undef;
