@@ -928,7 +928,9 @@ static int slot_start(struct slot *s, struct item *it, int attempt)
 	memset(s, 0, sizeof(*s));
 	s->it = it;
 	s->attempt = attempt;
-	s->timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor + 0.999);
+	/* a test side by side with others shares the CPUs with them: its timeout grows alike */
+	s->timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor *
+				    (plan.jobs > 1 ? plan.jobs : 1) + 0.999);
 	snprintf(dir, sizeof(dir), "%s/%s/%s%s", outdir, it->suite, it->name, attempt > 1 ? "/retry" : "");
 	if (attempt > 1)
 		snprintf(att, sizeof(att), " attempt=%d", attempt);

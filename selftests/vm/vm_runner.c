@@ -722,8 +722,9 @@ TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
 /*
  * With "jobs 2", init runs tests side by side: both start before either
  * ends, each one's TAP is printed whole between its begin and end markers,
- * an "alone" test runs by itself first, and a failed one is re-run by itself
- * after the others.
+ * an "alone" test runs by itself first, a failed one is re-run by itself
+ * after the others, and the timeout of one that shares the CPU with another
+ * is twice its own.
  */
 TEST_F_TIMEOUT(vm, init_runs_tests_side_by_side_and_prints_each_whole, 120)
 {
@@ -750,10 +751,10 @@ TEST_F_TIMEOUT(vm, init_runs_tests_side_by_side_and_prints_each_whole, 120)
 	char *argv[] = { init, "--host", plan, out, NULL };
 
 	ASSERT_EQ(0, pc_test_run(&run, 90, argv));
-	sa = strstr(run.out, "PCVM:n1:start t a timeout=30\n");
-	sb = strstr(run.out, "PCVM:n1:start t b timeout=30\n");
-	ea = strstr(run.out, "PCVM:n1:begin t a timeout=30\n1..1\nok 1 a\nPCVM:n1:end t a status=exit:0 ");
-	eb = strstr(run.out, "PCVM:n1:begin t b timeout=30\n1..1\nok 1 b\nPCVM:n1:end t b status=exit:0 ");
+	sa = strstr(run.out, "PCVM:n1:start t a timeout=60\n");
+	sb = strstr(run.out, "PCVM:n1:start t b timeout=60\n");
+	ea = strstr(run.out, "PCVM:n1:begin t a timeout=60\n1..1\nok 1 a\nPCVM:n1:end t a status=exit:0 ");
+	eb = strstr(run.out, "PCVM:n1:begin t b timeout=60\n1..1\nok 1 b\nPCVM:n1:end t b status=exit:0 ");
 	first = strstr(run.out, "PCVM:n1:begin t first timeout=30\nfirst\nPCVM:n1:end t first status=exit:0 ");
 	again = strstr(run.out, "PCVM:n1:begin t f timeout=30 attempt=2\n");
 	ASSERT_TRUE(sa && sb && ea && eb && first && again) TH_LOG("%s", run.out);
