@@ -573,6 +573,18 @@ TEST_F_TIMEOUT(vm, compare_catches_a_supported_feature_turned_missing, 60)
 	pc_run_free(&self->run);
 }
 
+TEST_F_TIMEOUT(vm, compare_catches_a_proven_feature_turned_broken, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"mmap2\":\"supported\"},\"behaviour\":{\"mmap2\":{\"verdict\":\"proven\"}", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"mmap2\":\"supported\"},\"behaviour\":{\"mmap2\":{\"verdict\":\"broken\"}", "10");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  mmap2 (behaviour): proven -> broken  REGRESSION"))
+		TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
 TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
 {
 	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
