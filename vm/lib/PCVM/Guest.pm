@@ -238,7 +238,9 @@ sub command {
 			       -device => "nvme,drive=img$n,serial=$_->[1]") } @{$o{images} // []};
 	# the uncompressed kernel through PVH: the bzImage's decompressor is seconds under TCG
 	my $kernel = PCVM::Pvh::image($o{kernel}) // $o{kernel};
-	# a whole tree in the initramfs (no images) needs the room: tmpfs is half the memory
+	# a whole tree in the initramfs (no images) needs the room: it unpacks into a tmpfs of
+	# half the RAM, and the static selftests passed 256 MB ("Initramfs unpacking failed:
+	# write error"); with the tree on a disk image, 512 MB as before
 	my $mem = @img ? 512 : 1024;
 	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
 	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
