@@ -208,7 +208,7 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 	char *argv[8];
 	int argc = 0, last = 0, parent_num = 0, fd, status;
 	size_t len = 0, at = 0;
-	double deadline, t_last;
+	double deadline;
 	pid_t pid;
 
 	for (int i = 1; i <= MAX_TESTS; i++)
@@ -230,7 +230,6 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 	if (fd < 0)
 		return 0;
 	deadline = now_s() + timeout;
-	t_last = now_s();
 	for (;;) {
 		struct pollfd p = { fd, POLLIN, 0 };
 		double left = deadline - now_s();
@@ -265,12 +264,6 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 					parent_num = num;
 				} else if (*result) {
 					verdict(num, sub, desc, result);
-					/* where perf test's time goes (sequential: since the last verdict) */
-					if (sub)
-						printf("# perftest-time %d.%d: %.1fs\n", num, sub, now_s() - t_last);
-					else
-						printf("# perftest-time %d: %.1fs\n", num, now_s() - t_last);
-					t_last = now_s();
 					last = num;
 					if (!sub && num <= MAX_TESTS)
 						done[num] = 1;

@@ -70,11 +70,6 @@ sub cases_of {
 			my $c = $r->as_string;
 			# vm/perftest: a failed perf test that passed when run again alone
 			if ($c =~ /^#\s*perftest-flaky: (\d+) /) { $flaky{$1} = 1; next; }
-			# vm/perftest: the wall time of the test whose verdict came last
-			if ($c =~ /^#\s*perftest-time (\d+(?:\.\d+)?): ([\d.]+)s/) {
-				$cases[-1]{elapsed_s} = 0 + $2 if @cases && $cases[-1]{id} =~ m{^perf-test/\Q$1\E:};
-				next;
-			}
 			if ($c =~ /^#\s+RUN\s+(\S+)/) { $running = $1; @diag = (); }
 			elsif ($c !~ /^#\s+(OK|FAIL|SKIP)\s/ && $c =~ /^#\s*(.+)/) { push @diag, $1; }
 			next;
