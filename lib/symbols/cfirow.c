@@ -104,12 +104,12 @@ const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *m
 		if (row->pc == pc)
 			return row;
 	fr = frame_at(mod, pc);
-	if (!fr)
-		return NULL;
 	row = calloc(1, sizeof(*row));
 	if (row) {
+		/* no FDE: kept as an unusable row, so that it is looked up once */
 		row->pc = pc;
-		compile(row, fr, nregs);
+		if (fr)
+			compile(row, fr, nregs);
 		row->next = rows->buckets[b];
 		rows->buckets[b] = row;
 		rows->nr++;

@@ -5,7 +5,7 @@
  * emit: CFA = reg + offset; a register undefined, unchanged, saved at
  * CFA + n, or equal to CFA + n).  A row with any other rule is marked
  * unusable and that sample goes through libdwfl's own unwinder.  Rows are
- * kept per address space, keyed by the lookup pc.
+ * kept per ELF file (the unwinder's DSO), keyed by the lookup pc there.
  */
 #ifndef PERFCHECK_SYMBOLS_CFIROW_H
 #define PERFCHECK_SYMBOLS_CFIROW_H
@@ -45,9 +45,9 @@ unsigned pc_cfi_nregs(enum pc_arch arch);
 
 /*
  * The row at pc (absolute, already adjusted for a return address) in mod,
- * from .eh_frame, else .debug_frame, as libdwfl looks them up.  NULL when
- * neither has an FDE for pc (libdwfl then tries its own heuristics) or on
- * ENOMEM.
+ * from .eh_frame, else .debug_frame, as libdwfl looks them up; a row not
+ * usable when neither has an FDE for pc (libdwfl then tries its own
+ * heuristics), kept so that the lookup is made once.  NULL on ENOMEM.
  */
 const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *mod,
 					uint64_t pc, unsigned nregs);
