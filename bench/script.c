@@ -152,7 +152,7 @@ static int record(const char *perf, const char *file, int seconds,
 	struct result r;
 	int n = 0;
 
-	snprintf(size, sizeof(size), "%lluK", max_samples * 256 / 1024 + 1);
+	snprintf(size, sizeof(size), "%lluK", max_samples * 96 / 1024 + 1);
 	snprintf(work, sizeof(work),
 		 "l() { e=$(($(date +%%s) + %d)); while [ $(date +%%s) -lt $e ]; do "
 		 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done; }; l & l & wait",
@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 	if (runs < 1)
 		runs = 1;
 	if (seconds < 1 || seconds > 300)
-		seconds = dwarf ? 20 : 60;
+		seconds = dwarf ? 20 : 90;
 	if (max_samples < 1000)
 		max_samples = 1000;
 	if (!file)
