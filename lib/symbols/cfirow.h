@@ -18,19 +18,25 @@
 
 enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
 
+/* The rule of one register whose rule is not "undefined". */
+struct pc_cfi_live {
+	int64_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off */
+	uint8_t reg;
+	uint8_t kind;		/* enum pc_cfi_rule */
+};
+
 struct pc_cfi_row {
 	uint64_t pc;		/* the lookup pc (absolute) */
 	struct pc_cfi_row *next;
+	int64_t cfa_off;
 	bool usable;
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;
-	int64_t cfa_off;
-	uint8_t kind[PC_DWARF_REGS_MAX];
-	int64_t off[PC_DWARF_REGS_MAX];
-	/* the registers whose rule is not "undefined", in order */
+	uint8_t ra_kind;	/* the return address register's rule */
 	uint8_t nr_live;
-	uint8_t live[PC_DWARF_REGS_MAX];
+	/* the registers whose rule is not "undefined", in register order */
+	struct pc_cfi_live live[];
 };
 
 #define PC_CFI_BUCKETS 4096

@@ -38,6 +38,8 @@ struct uw_dso {
 	bool exec;		/* ET_EXEC: the module's addresses are the process's */
 	unsigned em;		/* its e_machine */
 	uint64_t low, high;	/* the module's range in dwfl */
+	const char *raw;	/* the file's bytes (text and rodata reads) */
+	size_t raw_size;
 	struct pc_cfi_rows rows;
 	struct uw_dso *next;
 };
@@ -328,6 +330,7 @@ static struct uw_dso *dso_get(struct pc_unwinder *u, const char *path, const cha
 		return d;
 	d->em = eh.e_machine;
 	d->exec = eh.e_type == ET_EXEC;
+	d->raw = elf_rawfile(e, &d->raw_size);
 	d->low = low;
 	d->high = high;
 	d->mod = mod;
@@ -397,10 +400,6 @@ static bool fast_read(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
 	const struct pc_unwind_sample *s = u->cur.s;
 	uint64_t sp = u->cur.regs.sp, off, own;
 	struct uw_fmap f;
-	Dwarf_Addr bias;
-	size_t size;
-	char *raw;
-	Elf *e;
 
 	if (addr >= sp && (off = addr - sp) < s->stack_dyn_size &&
 	    s->stack_dyn_size - off >= sizeof(*result)) {
@@ -409,12 +408,10 @@ static bool fast_read(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
 	}
 	if (!fast_map(u, addr, &f) || !fast_addr(u, &f, addr, &own))
 		return false;
-	e = dwfl_module_getelf(f.dso->mod, &bias);
-	raw = e ? elf_rawfile(e, &size) : NULL;
 	off = addr - f.start + f.pgoff;
-	if (!raw || off > size || size - off < sizeof(*result))
+	if (!f.dso->raw || off > f.dso->raw_size || f.dso->raw_size - off < sizeof(*result))
 		return false;
-	memcpy(result, raw + off, sizeof(*result));
+	memcpy(result, f.dso->raw + off, sizeof(*result));
 	return true;
 }
 
@@ -602,12 +599,13 @@ static int fast_unwind(struct pc_unwinder *u)
 {
 	struct uw_current *c = &u->cur;
 	unsigned nregs = u->fast_nregs;
-	uint64_t regs[PC_DWARF_REGS_MAX], next[PC_DWARF_REGS_MAX];
+	uint64_t bufs[2][PC_DWARF_REGS_MAX];
+	uint64_t *regs = bufs[0], *next = bufs[1], *t;
 	uint64_t valid = c->regs.dwarf_valid & ((1ULL << nregs) - 1), nvalid;
 	uint64_t pc = c->regs.ip;
 	bool initial = true, signal = false;
 
-	memcpy(regs, c->regs.dwarf, sizeof(regs));
+	memcpy(regs, c->regs.dwarf, sizeof(bufs[0]));
 	for (;;) {
 		const struct pc_cfi_row *row;
 		uint64_t lpc = initial || signal ? pc : pc - 1, cfa = 0, npc = 0, own, own_pc;
@@ -626,10 +624,11 @@ static int fast_unwind(struct pc_unwinder *u)
 			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
 		nvalid = 0;
 		for (unsigned l = 0; l < row->nr_live; l++) {
-			unsigned r = row->live[l];
+			const struct pc_cfi_live *rule = &row->live[l];
+			unsigned r = rule->reg;
 			Dwarf_Word w;
 
-			switch (row->kind[r]) {
+			switch (rule->kind) {
 			case PC_CFI_SAME:
 				if (valid >> r & 1) {
 					next[r] = regs[r];
@@ -637,14 +636,14 @@ static int fast_unwind(struct pc_unwinder *u)
 				}
 				break;
 			case PC_CFI_AT_CFA:
-				if (cfa_ok && fast_read(u, cfa + (uint64_t)row->off[r], &w)) {
+				if (cfa_ok && fast_read(u, cfa + (uint64_t)rule->off, &w)) {
 					next[r] = w;
 					nvalid |= 1ULL << r;
 				}
 				break;
 			case PC_CFI_VAL_CFA:
 				if (cfa_ok) {
-					next[r] = cfa + (uint64_t)row->off[r];
+					next[r] = cfa + (uint64_t)rule->off;
 					nvalid |= 1ULL << r;
 				}
 				break;
@@ -654,7 +653,7 @@ static int fast_unwind(struct pc_unwinder *u)
 		}
 		if (c->wrong_machine)
 			return 1;
-		more = row->kind[row->ra_reg] != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
+		more = row->ra_kind != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
 		       (npc = next[row->ra_reg]) != 0;
 		activation = initial || signal || (more && row->signal);
 		c->ips[c->nr++] = activation ? pc : pc - 1;
@@ -663,7 +662,9 @@ static int fast_unwind(struct pc_unwinder *u)
 		pc = npc;
 		signal = row->signal;
 		initial = false;
-		memcpy(regs, next, sizeof(regs));
+		t = regs;
+		regs = next;
+		next = t;
 		valid = nvalid;
 	}
 }
