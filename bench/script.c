@@ -27,8 +27,9 @@
  * (reader/unwind_stage.c) as perf does.  Goal (issue 13): 10x in CPU time.
  * The file is recorded for a fixed time, two shells for --seconds S
  * (default 20) each at a cpu-clock sample every 100 us, 1 KiB stack dumps:
- * about 100k-160k samples, and never more than the kernel's sample rate
- * allows in that time (the cap).  The outputs differ on purpose in the
+ * about 100k-160k samples, never more than the kernel's sample rate allows
+ * in that time, and at most --max-samples (default 150k: perf record
+ * --max-size at 1.5 KiB a sample).  The outputs differ on purpose in the
  * names of inlined entries (see selftests/interop_dwarf_script.c): only
  * the samples are compared.
  */
@@ -116,22 +117,26 @@ static int run(char *const argv[], struct result *res, bool digest)
 	return 0;
 }
 
-static int record_dwarf(const char *perf, const char *file, int seconds)
+static int record_dwarf(const char *perf, const char *file, int seconds,
+			unsigned long long max_samples)
 {
-	char work[160];
+	char work[160], size[32];
 	char *argv[] = { (char *)perf, "record", "-q", "-e", "cpu-clock", "-c", "100000",
-			 "--call-graph", "dwarf,1024", "-o", (char *)file, "--", "sh", "-c", work,
-			 NULL };
+			 "--call-graph", "dwarf,1024", "--max-size", size, "-o", (char *)file, "--",
+			 "sh", "-c", work, NULL };
 	struct result r;
 
 	if (seconds < 1 || seconds > 120)
 		seconds = 20;
+	/* a sample: 1 KiB of stack, the registers, the kernel chain: under 1.5 KiB */
+	snprintf(size, sizeof(size), "%lluK", max_samples * 3 / 2 + 1);
 	/* each shell spins until its time is up: the size follows the time */
 	snprintf(work, sizeof(work),
 		 "l() { e=$(($(date +%%s) + %d)); while [ $(date +%%s) -lt $e ]; do "
 		 "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; done; }; l & l & wait",
 		 seconds);
-	fprintf(stderr, "recording %s with %s (%d s)...\n", file, perf, seconds);
+	fprintf(stderr, "recording %s with %s (%d s, at most %llu samples)...\n", file, perf,
+		seconds, max_samples);
 	if (run(argv, &r, false) || r.status)
 		return -1;
 	return 0;
@@ -288,7 +293,7 @@ int main(int argc, char **argv)
 {
 	const char *file = NULL, *perf = "perf", *pc = "build/perfcheck";
 	const char *zfile = "build/bench/big-zstd.data";
-	unsigned long long max_samples = 1100000;
+	unsigned long long max_samples = 0;	/* 0: 1.1 million, 150k with --dwarf */
 	struct compared c, cz;
 	struct stat st;
 	int runs = 1, seconds = 0;
@@ -325,12 +330,14 @@ int main(int argc, char **argv)
 		runs = 1;
 	if (seconds < 1 || seconds > 300)
 		seconds = dwarf ? 20 : 90;
+	if (!max_samples)
+		max_samples = dwarf ? 150000 : 1100000;
 	if (max_samples < 1000)
 		max_samples = 1000;
 	if (!file)
 		file = dwarf ? "build/bench/dwarf.data" : "build/bench/big.data";
 	if (stat(file, &st) &&
-	    (dwarf ? record_dwarf(perf, file, seconds) :
+	    (dwarf ? record_dwarf(perf, file, seconds, max_samples) :
 		     record(perf, file, seconds, max_samples, false))) {
 		fprintf(stderr, "cannot record %s with %s\n", file, perf);
 		return 1;
