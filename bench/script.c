@@ -12,10 +12,10 @@
  *
  * Without an existing --file (default build/bench/big.data) the file is
  * recorded first with the system perf: two busy shells for --seconds S
- * (default 60) each, cpu-clock every 10 us with -g, which the kernel
+ * (default 90) each, cpu-clock every 10 us with -g, which the kernel
  * throttles to its max sample rate; perf record --max-size caps it at
- * --max-samples (default 1.1 million) samples of 256 bytes.  The size
- * follows the time, never an iteration count.
+ * about --max-samples (default 1.1 million) samples of 96 bytes.  The
+ * size follows the time, never an iteration count.
  *
  * --zstd: the same workload recorded again with perf record -z (default
  * build/bench/big-zstd.data); both files are timed in the same run and the
@@ -146,8 +146,9 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
  * Two shells spin for `seconds` each (the size follows the time, not an
  * iteration count, which runs far slower under sampling on a slow machine),
  * cpu-clock every 10 us with -g, which the kernel throttles to its max
- * sample rate; perf record --max-size caps the file at max_samples samples
- * of 256 bytes.  zstd: the same with perf record -z.
+ * sample rate; perf record --max-size caps the file at about max_samples
+ * samples of 96 bytes (a tenth of that written with -z).  zstd: the same
+ * with perf record -z.
  */
 static int record(const char *perf, const char *file, int seconds,
 		  unsigned long long max_samples, bool zstd)
@@ -157,7 +158,7 @@ static int record(const char *perf, const char *file, int seconds,
 	struct result r;
 	int n = 0;
 
-	snprintf(size, sizeof(size), "%lluK", max_samples * 96 / 1024 + 1);
+	snprintf(size, sizeof(size), "%lluK", max_samples * 96 / (zstd ? 10 : 1) / 1024 + 1);
 	snprintf(work, sizeof(work),
 		 "l() { e=$(($(date +%%s) + %d)); while [ $(date +%%s) -lt $e ]; do "
 		 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done; }; l & l & wait",
