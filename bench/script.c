@@ -35,6 +35,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,6 +118,22 @@ static int run(char *const argv[], struct result *res, bool digest)
 	return 0;
 }
 
+/*
+ * perf record's status: 0, or 143 when --max-size stopped it (it ends the
+ * workload with SIGTERM and exits with the workload's status) and the
+ * file is there.
+ */
+static bool recorded(const char *file, int status)
+{
+	struct stat st;
+
+	if (status == 128 + SIGTERM && !stat(file, &st) && st.st_size > 0) {
+		fprintf(stderr, "%s: the size cap stopped the recording\n", file);
+		return true;
+	}
+	return !status;
+}
+
 static int record_dwarf(const char *perf, const char *file, int seconds,
 			unsigned long long max_samples)
 {
@@ -137,7 +154,7 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
 		 seconds);
 	fprintf(stderr, "recording %s with %s (%d s, at most %llu samples)...\n", file, perf,
 		seconds, max_samples);
-	if (run(argv, &r, false) || r.status)
+	if (run(argv, &r, false) || !recorded(file, r.status))
 		return -1;
 	return 0;
 }
@@ -184,7 +201,7 @@ static int record(const char *perf, const char *file, int seconds,
 	argv[n] = NULL;
 	fprintf(stderr, "recording %s with %s%s (%d s, at most %llu samples)...\n", file, perf,
 		zstd ? " -z" : "", seconds, max_samples);
-	if (run(argv, &r, false) || r.status)
+	if (run(argv, &r, false) || !recorded(file, r.status))
 		return -1;
 	return 0;
 }
