@@ -419,7 +419,7 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
  * formatted line, keyed like the resolution (address space, ip, maps
  * generation) plus the fields.
  */
-#define LINE_CACHE 65536
+#define LINE_CACHE 16384
 
 struct rd_line {
 	uint64_t ip;
@@ -443,7 +443,7 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 		print_frame(p, s, ev, f, kernel, ip, false, false);
 		return;
 	}
-	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 48];
+	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
 	if (l->len && l->ip == ip && l->space == space && l->gen == s->maps_gen &&
 	    l->fields == f) {
 		rd_out_mem(p->out, l->text, l->len);
