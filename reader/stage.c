@@ -9,7 +9,11 @@
  * still in cache), up to RD_BLOCKS_KEPT, instead of going back to malloc.
  */
 #define RD_BLOCK 384
+#if defined(__SANITIZE_ADDRESS__)
+#define RD_BLOCKS_KEPT 0	/* under ASan every block goes back: its checks see them */
+#else
 #define RD_BLOCKS_KEPT 65536
+#endif
 
 struct rd_free_block {
 	struct rd_free_block *next;
