@@ -7,6 +7,7 @@
  * Blocks of RD_BLOCK bytes (a parse, a small record copy) come and go by
  * the million: the freed ones are kept for the next (last in, first out:
  * still in cache), up to RD_BLOCKS_KEPT, instead of going back to malloc.
+ * One list per process: the reader's stages run in one thread.
  */
 #define RD_BLOCK 384
 #if defined(__SANITIZE_ADDRESS__)
