@@ -22,6 +22,7 @@ struct rd_free_block {
 
 static struct rd_free_block *free_blocks;
 static size_t nr_free_blocks;
+static const size_t blocks_kept = RD_BLOCKS_KEPT;
 
 _Static_assert(sizeof(struct rd_parsed) <= RD_BLOCK, "a parse fits a block");
 
@@ -42,7 +43,7 @@ void rd_block_free(void *p, size_t size)
 
 	if (!p)
 		return;
-	if (size > RD_BLOCK || nr_free_blocks >= RD_BLOCKS_KEPT) {
+	if (size > RD_BLOCK || nr_free_blocks >= blocks_kept) {
 		free(p);
 		return;
 	}
