@@ -22,6 +22,7 @@ struct emu_call {
 	pid_t tid;
 	uint32_t type, size;
 	uint64_t config;
+	uint64_t period;		/* sample_period (or freq): 0 in perf's capability probes */
 	uint64_t features;		/* (1ULL << enum pc_feature) the attr asks for */
 	int verdict;			/* 0: passed to the real kernel; else the errno given */
 	uint32_t answered_size;		/* E2BIG: the size written back */

@@ -188,6 +188,7 @@ static int answer(int listener, const struct pc_kernel_model *k, struct seccomp_
 	if (read_attr(req->pid, addr, &attr, &call.size) == 0) {
 		call.type = attr.attr.type;
 		call.config = attr.attr.config;
+		call.period = attr.attr.sample_period;
 		call.features = features_of(&attr, flags);
 		call.verdict = pc_kernel_model_decide(k, &attr.attr, flags, &call.answered_size);
 	}
