@@ -37,6 +37,8 @@ struct report_event {
 struct tally {
 	const struct pc_kernel_model *model;
 	int opens, refused;
+	uint64_t lacked;	/* features of refused event opens that the model lacks */
+	uint64_t probes;	/* features of refused capability probes (no period) */
 	char errnos[64];	/* "E2BIG,EINVAL" as refused, each once */
 	struct report_event ev[REPORT_EVENTS];
 	int nev;
@@ -68,6 +70,10 @@ static void count_call(const struct emu_call *call, void *ctx)
 	if (!call->verdict)
 		return;
 	t->refused++;
+	if (call->period)
+		t->lacked |= call->features & ~t->model->features;
+	else
+		t->probes |= call->features & ~t->model->features;
 	if (!name)
 		name = "?";
 	if (len + strlen(name) + 2 < sizeof(t->errnos) && !strstr(t->errnos, name))
@@ -156,11 +162,14 @@ int emu_report(char *const *perf, struct pc_error *err)
 		return pc_error_set(err, errno, "mkdtemp: %s", strerror(errno));
 	snprintf(out, sizeof(out), "%s/perf.data", dir);
 	printf("# %s under each kernel model; reference: the same command under %s, where the\n"
-	       "# emulation refuses nothing.  'given up' lists features that kernel has and perf\n"
-	       "# still switched off (its ladder drops the newest feature asked, one per refusal).\n",
-	       perf[0], newest->name);
-	printf("%-6s %-48s %4s %5s %7s  %-12s %-36s %s\n", "kernel", "command", "exit", "opens",
-	       "refused", "errnos", "dropped, the kernel lacks it", "given up although the kernel has it");
+	       "# emulation refuses nothing.  Probes: perf's capability opens (no sample period),\n"
+	       "# refused for these features.  'lacks': features asked (refused, or dropped from\n"
+	       "# the reference's attrs) that the kernel lacks; 'given up': features the kernel has\n"
+	       "# and perf still switched off (its ladder drops the newest feature asked, one per\n"
+	       "# refusal, without asking the kernel which one it lacks).\n", perf[0], newest->name);
+	printf("%-6s %-44s %4s %5s %7s  %-7s %-32s %-36s %s\n", "kernel", "command", "exit", "opens",
+	       "refused", "errnos", "perf's probes refused", "asked, the kernel lacks it",
+	       "given up although the kernel has it");
 	for (size_t c = 0; c < sizeof(report_cmds) / sizeof(report_cmds[0]) && !ret; c++) {
 		static struct tally ref, t;
 		char *argv[REPORT_ARGS], line[160];
@@ -173,13 +182,13 @@ int emu_report(char *const *perf, struct pc_error *err)
 			break;
 		remove(out);
 		if (code) {
-			printf("%-6s %-48.48s %4d  (perf does not take these options: nothing to compare)\n",
+			printf("%-6s %-44.44s %4d  (perf does not take these options: nothing to compare)\n",
 			       newest->name, line, code);
 			continue;
 		}
 		for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 			const struct pc_kernel_model *m = pc_kernel_model_find(kernels[k]);
-			char lacked[512], given_up[512];
+			char lacked[512], given_up[512], probes[512];
 			uint64_t d;
 
 			ret = run_tally(m, argv, &t, &code, err);
@@ -187,10 +196,12 @@ int emu_report(char *const *perf, struct pc_error *err)
 			if (ret)
 				break;
 			d = dropped(&ref, &t);
-			emu_feature_list(d & ~m->features, lacked, sizeof(lacked));
+			emu_feature_list((d | t.lacked) & ~m->features, lacked, sizeof(lacked));
 			emu_feature_list(d & m->features, given_up, sizeof(given_up));
-			printf("%-6s %-48.48s %4d %5d %7d  %-12s %-36s %s\n", m->name, line, code,
-			       t.opens, t.refused, t.refused ? t.errnos : "-", lacked, given_up);
+			emu_feature_list(t.probes, probes, sizeof(probes));
+			printf("%-6s %-44.44s %4d %5d %7d  %-7s %-32s %-36s %s\n", m->name, line, code,
+			       t.opens, t.refused, t.refused ? t.errnos : "-", probes, lacked,
+			       given_up);
 		}
 	}
 	remove(out);
