@@ -13,8 +13,9 @@
  * An event is known by type:config; its final features are those of its
  * last open that went on to the kernel (or, when none did, of its last
  * open: what perf had come down to when it gave up).  Opens without a
- * sample period are perf's capability probes (perf_api_probe, the
- * missing-feature probes of perf 6.12 and later): counted, not events.
+ * sample period (but perf's dummy tracking event) are perf's capability
+ * probes (perf_api_probe, the missing-feature probes of perf 6.12 and
+ * later): counted, not events.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,8 @@ struct tally {
 	int opens, refused;
 	uint64_t lacked;	/* features of refused event opens that the model lacks */
 	uint64_t probes;	/* features of refused capability probes (no period) */
+	uint64_t stop;		/* the last probe accepted after an event was refused */
+	bool event_refused;
 	char errnos[64];	/* "E2BIG,EINVAL" as refused, each once */
 	struct report_event ev[REPORT_EVENTS];
 	int nev;
@@ -55,14 +58,23 @@ static struct report_event *event_of(struct tally *t, uint32_t type, uint64_t co
 	return &t->ev[t->nev++];
 }
 
+/* perf's capability probes: no sample period; its dummy tracking event is an event */
+static bool is_probe(const struct emu_call *call)
+{
+	return !call->period &&
+	       !(call->type == PERF_TYPE_SOFTWARE && call->config == PERF_COUNT_SW_DUMMY);
+}
+
 static void count_call(const struct emu_call *call, void *ctx)
 {
 	struct tally *t = ctx;
-	struct report_event *e = call->period ? event_of(t, call->type, call->config) : NULL;
+	struct report_event *e = is_probe(call) ? NULL : event_of(t, call->type, call->config);
 	const char *name = pc_errno_name(call->verdict);
 	size_t len = strlen(t->errnos);
 
 	t->opens++;
+	if (is_probe(call) && !call->verdict && t->event_refused && call->features)
+		t->stop = call->features;
 	if (e && (!call->verdict || !e->accepted)) {
 		e->final = call->features;
 		e->accepted |= !call->verdict;
@@ -70,7 +82,8 @@ static void count_call(const struct emu_call *call, void *ctx)
 	if (!call->verdict)
 		return;
 	t->refused++;
-	if (call->period)
+	t->event_refused |= !is_probe(call);
+	if (!is_probe(call))
 		t->lacked |= call->features & ~t->model->features;
 	else
 		t->probes |= call->features & ~t->model->features;
@@ -163,13 +176,14 @@ int emu_report(char *const *perf, struct pc_error *err)
 	snprintf(out, sizeof(out), "%s/perf.data", dir);
 	printf("# %s under each kernel model; reference: the same command under %s, where the\n"
 	       "# emulation refuses nothing.  Probes: perf's capability opens (no sample period),\n"
-	       "# refused for these features.  'lacks': features asked (refused, or dropped from\n"
+	       "# refused for these features; 'stop at': the probe that worked after a refusal, where\n"
+	       "# perf (6.12 and later) stops probing and assumes every older feature.  'lacks': features asked (refused, or dropped from\n"
 	       "# the reference's attrs) that the kernel lacks; 'given up': features the kernel has\n"
 	       "# and perf still switched off (its ladder drops the newest feature asked, one per\n"
 	       "# refusal, without asking the kernel which one it lacks).\n", perf[0], newest->name);
-	printf("%-6s %-44s %4s %5s %7s  %-7s %-32s %-36s %s\n", "kernel", "command", "exit", "opens",
-	       "refused", "errnos", "perf's probes refused", "asked, the kernel lacks it",
-	       "given up although the kernel has it");
+	printf("%-6s %-44s %4s %5s %7s  %-7s %-32s %-14s %-36s %s\n", "kernel", "command", "exit",
+	       "opens", "refused", "errnos", "perf's probes refused", "probes stop at",
+	       "asked, the kernel lacks it", "given up although the kernel has it");
 	for (size_t c = 0; c < sizeof(report_cmds) / sizeof(report_cmds[0]) && !ret; c++) {
 		static struct tally ref, t;
 		char *argv[REPORT_ARGS], line[160];
@@ -188,7 +202,7 @@ int emu_report(char *const *perf, struct pc_error *err)
 		}
 		for (size_t k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 			const struct pc_kernel_model *m = pc_kernel_model_find(kernels[k]);
-			char lacked[512], given_up[512], probes[512];
+			char lacked[512], given_up[512], probes[512], stop[512];
 			uint64_t d;
 
 			ret = run_tally(m, argv, &t, &code, err);
@@ -199,9 +213,10 @@ int emu_report(char *const *perf, struct pc_error *err)
 			emu_feature_list((d | t.lacked) & ~m->features, lacked, sizeof(lacked));
 			emu_feature_list(d & m->features, given_up, sizeof(given_up));
 			emu_feature_list(t.probes, probes, sizeof(probes));
-			printf("%-6s %-44.44s %4d %5d %7d  %-7s %-32s %-36s %s\n", m->name, line, code,
-			       t.opens, t.refused, t.refused ? t.errnos : "-", probes, lacked,
-			       given_up);
+			emu_feature_list(t.stop, stop, sizeof(stop));
+			printf("%-6s %-44.44s %4d %5d %7d  %-7s %-32s %-14s %-36s %s\n", m->name, line,
+			       code, t.opens, t.refused, t.refused ? t.errnos : "-", probes, stop,
+			       lacked, given_up);
 		}
 	}
 	remove(out);
