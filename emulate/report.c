@@ -169,8 +169,10 @@ int emu_report(char *const *perf, struct pc_error *err)
 	static const char *const kernels[] = { "5.10", "6.1", "6.12" };
 	const struct pc_kernel_model *newest = pc_kernel_model_find("7.2");
 	char dir[] = "/tmp/perfcheck-emulate-XXXXXX", out[sizeof(dir) + 16];
-	int ret = 0;
+	int ret = 0, n = 0;
 
+	while (perf[n + 1])
+		n++;
 	if (!mkdtemp(dir))
 		return pc_error_set(err, errno, "mkdtemp: %s", strerror(errno));
 	snprintf(out, sizeof(out), "%s/perf.data", dir);
@@ -180,7 +182,7 @@ int emu_report(char *const *perf, struct pc_error *err)
 	       "# perf (6.12 and later) stops probing and assumes every older feature.  'lacks': features asked (refused, or dropped from\n"
 	       "# the reference's attrs) that the kernel lacks; 'given up': features the kernel has\n"
 	       "# and perf still switched off (its ladder drops the newest feature asked, one per\n"
-	       "# refusal, without asking the kernel which one it lacks).\n", perf[0], newest->name);
+	       "# refusal, without asking the kernel which one it lacks).\n", perf[n], newest->name);
 	printf("%-6s %-44s %4s %5s %7s  %-7s %-32s %-14s %-36s %s\n", "kernel", "command", "exit",
 	       "opens", "refused", "errnos", "perf's probes refused", "probes stop at",
 	       "asked, the kernel lacks it", "given up although the kernel has it");
