@@ -176,13 +176,15 @@ int emu_report(char *const *perf, struct pc_error *err)
 	if (!mkdtemp(dir))
 		return pc_error_set(err, errno, "mkdtemp: %s", strerror(errno));
 	snprintf(out, sizeof(out), "%s/perf.data", dir);
-	printf("# %s under each kernel model; reference: the same command under %s, where the\n"
-	       "# emulation refuses nothing.  Probes: perf's capability opens (no sample period),\n"
-	       "# refused for these features; 'stop at': the probe that worked after a refusal, where\n"
-	       "# perf (6.12 and later) stops probing and assumes every older feature.  'lacks': features asked (refused, or dropped from\n"
-	       "# the reference's attrs) that the kernel lacks; 'given up': features the kernel has\n"
-	       "# and perf still switched off (its ladder drops the newest feature asked, one per\n"
-	       "# refusal, without asking the kernel which one it lacks).\n", perf[n], newest->name);
+	printf("# %s under each kernel model.  Reference: the same command under %s,\n"
+	       "# where the emulation refuses nothing.\n"
+	       "# probes refused: perf's capability opens (no sample period) refused, by feature;\n"
+	       "# probes stop at: the probe that worked after an event was refused, where perf\n"
+	       "#   (6.12 and later) stops probing and assumes every older feature;\n"
+	       "# asked, the kernel lacks it: features refused, or dropped from the reference's attrs;\n"
+	       "# given up although the kernel has it: dropped all the same (perf's ladder switches\n"
+	       "#   off the newest feature asked, one per refusal, without asking which one).\n",
+	       perf[n], newest->name);
 	printf("%-6s %-44s %4s %5s %7s  %-7s %-32s %-14s %-36s %s\n", "kernel", "command", "exit",
 	       "opens", "refused", "errnos", "perf's probes refused", "probes stop at",
 	       "asked, the kernel lacks it", "given up although the kernel has it");
