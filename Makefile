@@ -41,11 +41,6 @@ endif
 ifeq ($(STATIC),1)
 BUILD    := build/static$(if $(filter arm64,$(ARCH)),-arm64)
 LDFLAGS  += -static
-# the guests' copies without .debug_* (symbols and .eh_frame stay): every
-# static selftest goes into each guest's initramfs, and at 174 MB of them
-# the 512 MB x86 guests fail to unpack it ("Initramfs unpacking failed:
-# write error"); stripped, the same set is about 135 MB
-LDFLAGS  += -Wl,--strip-debug
 CFLAGS   += -DPC_STATIC_BUILD
 LDLIBS   += -llzma -lbz2 -lzstd -lpthread
 endif
