@@ -169,7 +169,7 @@ static-arm64:
 	$(MAKE) STATIC=1 SAN= ARCH=arm64 guest
 
 # make matrix: every row of vm/kernels (MATRIX_FLAGS: e.g. --shard 1/2, or 6.1 mmap)
-matrix: static static-arm64
+matrix: all static static-arm64
 	vm/run $(MATRIX_FLAGS)
 
 clean:

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -132,6 +133,22 @@ static int run(char *const argv[], struct result *res, bool digest)
 	return 0;
 }
 
+/*
+ * perf record's status: 0, or 143 when --max-size stopped it (it ends the
+ * workload with SIGTERM and exits with the workload's status) and the
+ * file is there.
+ */
+static bool recorded(const char *file, int status)
+{
+	struct stat st;
+
+	if (status == 128 + SIGTERM && !stat(file, &st) && st.st_size > 0) {
+		fprintf(stderr, "%s: the size cap stopped the recording\n", file);
+		return true;
+	}
+	return !status;
+}
+
 static int record(const char *perf, const char *pcwork, const char *file, int seconds,
 		  unsigned long long max_samples)
 {
@@ -148,7 +165,7 @@ static int record(const char *perf, const char *pcwork, const char *file, int se
 		 pcwork, ms, pcwork, ms, seconds);
 	fprintf(stderr, "recording %s with %s for %d s (at most %llu samples)...\n", file, perf,
 		seconds, max_samples);
-	if (run(argv, &r, false) || r.status)
+	if (run(argv, &r, false) || !recorded(file, r.status))
 		return -1;
 	return 0;
 }
@@ -160,7 +177,10 @@ static void row(const char *name, const struct result *r)
 	       (unsigned long long)r->hash);
 }
 
-/* the best of n timed runs (least wall time: the machine is shared), then the digest */
+/*
+ * The best of n timed runs (the machine is shared): the least wall time and,
+ * apart, the least CPU time and peak RSS; then the digest.
+ */
 static int best_of(char *const argv[], int n, struct result *best)
 {
 	struct result d;
@@ -172,8 +192,16 @@ static int best_of(char *const argv[], int n, struct result *best)
 			return -1;
 		if (r.status)
 			return r.status;
-		if (!i || r.wall < best->wall)
+		if (!i) {
 			*best = r;
+			continue;
+		}
+		if (r.wall < best->wall)
+			best->wall = r.wall;
+		if (r.cpu < best->cpu)
+			best->cpu = r.cpu;
+		if (r.rss_kb < best->rss_kb)
+			best->rss_kb = r.rss_kb;
 	}
 	if (run(argv, &d, true))
 		return -1;

@@ -15,7 +15,8 @@
  * inlined function) and recorded with cpu-clock every --period ns (default
  * 50000) for N * period of CPU time, so that the file holds about N samples
  * (--samples, default 100000); the recording is stopped after four times
- * that in wall time, whatever the machine's speed.
+ * that in wall time, whatever the machine's speed, and at twice the
+ * samples planned (perf record --max-size).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,8 +120,13 @@ static int record(const char *perf, const char *file, unsigned long samples, uns
 		secs, per);
 	{
 		/* 2 KiB of stack per sample is more than this workload's chain needs */
+		char size[32];
 		char *rec[] = { (char *)perf, "record", "-q", "--call-graph", "dwarf,2048", "-e",
-				"cpu-clock", "-c", per, "-o", (char *)file, "--", work, secs, NULL };
+				"cpu-clock", "-c", per, "--max-size", size, "-o", (char *)file,
+				"--", work, secs, NULL };
+
+		/* at most twice the samples planned, of under 2.5 KiB each */
+		snprintf(size, sizeof(size), "%luK", samples * 5 + 1);
 
 		return run_wait(rec, -1, 4 * cpu_s + 30) ? -EINVAL : 0;
 	}

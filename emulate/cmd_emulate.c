@@ -13,7 +13,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: perfcheck emulate [-v] KERNEL [--] COMMAND [ARGS]\n"
-"       perfcheck emulate --report [PERF]\n"
+"       perfcheck emulate --report [--] [PERF [ARGS]]\n"
 "       perfcheck emulate --list\n"
 "\n"
 "Runs COMMAND with every perf_event_open it (or its children) makes answered\n"
@@ -23,7 +23,10 @@ static void usage(FILE *out)
 "\n"
 "  -v, --verbose   print every perf_event_open and its answer\n"
 "      --list      the kernels that can be emulated\n"
-"      --report    the finding table for PERF (default: perf in PATH)\n"
+"      --report    the finding table for PERF (default: perf in PATH); PERF\n"
+"                  may be a command prefix, e.g. a staged perf through its\n"
+"                  ld.so: /R/lib64/ld-linux-x86-64.so.2 --library-path\n"
+"                  /R/lib/x86_64-linux-gnu /R/perfcheck/upstream/perf\n"
 "\n"
 "Exit status: COMMAND's (128+N when signal N killed it), 127 when it cannot\n"
 "be run, 129 for a usage error, 255 for any other error.\n");
@@ -72,7 +75,11 @@ int cmd_emulate(int argc, char **argv)
 		}
 	}
 	if (report) {
-		ret = emu_report(optind < argc ? argv[optind] : "perf", &err);
+		char *dflt[] = { "perf", NULL };
+
+		if (optind < argc && !strcmp(argv[optind], "--"))
+			optind++;
+		ret = emu_report(optind < argc ? argv + optind : dflt, &err);
 		if (ret < 0) {
 			fprintf(stderr, "perfcheck emulate: %s\n", err.msg);
 			return 255;

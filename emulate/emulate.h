@@ -22,6 +22,7 @@ struct emu_call {
 	pid_t tid;
 	uint32_t type, size;
 	uint64_t config;
+	uint64_t period;		/* sample_period (or freq): 0 in perf's capability probes */
 	uint64_t features;		/* (1ULL << enum pc_feature) the attr asks for */
 	int verdict;			/* 0: passed to the real kernel; else the errno given */
 	uint32_t answered_size;		/* E2BIG: the size written back */
@@ -42,7 +43,14 @@ struct emu_opts {
 int emu_run(const struct pc_kernel_model *k, char *const argv[], const struct emu_opts *opts,
 	    struct pc_error *err);
 
-/* The finding table of `perfcheck emulate --report`, for the perf at perf_path. */
-int emu_report(const char *perf_path, struct pc_error *err);
+/* The names of a feature set, comma-separated ("-" for none). */
+void emu_feature_list(uint64_t set, char *out, size_t size);
+
+/*
+ * The finding table of `perfcheck emulate --report`, printed on stdout, for
+ * the perf that perf (a NULL-terminated command prefix: "perf", or a
+ * loader, its options and a perf binary) runs.
+ */
+int emu_report(char *const *perf, struct pc_error *err);
 
 #endif

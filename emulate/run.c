@@ -152,6 +152,19 @@ static void write_size(pid_t pid, uint64_t addr, uint32_t size)
 		pc_debug("emulate: cannot write the attr size back into %d\n", (int)pid);
 }
 
+void emu_feature_list(uint64_t set, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int f = 0; f < PC_FEAT__COUNT && len + 1 < size; f++)
+		if ((set >> f) & 1)
+			len += snprintf(out + len, size - len, "%s%s", len ? "," : "",
+					pc_feature_name(f));
+	if (!len)
+		snprintf(out, size, "-");
+}
+
 static uint64_t features_of(const union pc_attr *attr, unsigned long flags)
 {
 	uint64_t f = 0;
@@ -175,6 +188,7 @@ static int answer(int listener, const struct pc_kernel_model *k, struct seccomp_
 	if (read_attr(req->pid, addr, &attr, &call.size) == 0) {
 		call.type = attr.attr.type;
 		call.config = attr.attr.config;
+		call.period = attr.attr.sample_period;
 		call.features = features_of(&attr, flags);
 		call.verdict = pc_kernel_model_decide(k, &attr.attr, flags, &call.answered_size);
 	}
@@ -190,9 +204,20 @@ static int answer(int listener, const struct pc_kernel_model *k, struct seccomp_
 	}
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp) && errno != ENOENT)
 		return -errno;
-	pc_info("emulate %s: tid %d: perf_event_open(type %u, config %#llx, size %u): %s\n",
-		k->name, (int)call.tid, call.type, (unsigned long long)call.config, call.size,
-		call.verdict ? strerror(call.verdict) : "to the real kernel");
+	if (pc_log_on(PC_LOG_INFO)) {
+		char asked[512], lacks[512], size[48] = "";
+
+		emu_feature_list(call.features, asked, sizeof(asked));
+		emu_feature_list(call.features & ~k->features, lacks, sizeof(lacks));
+		if (call.verdict == E2BIG)
+			snprintf(size, sizeof(size), ", attr.size %u written back", call.answered_size);
+		pc_info("emulate %s: tid %d: perf_event_open(type %u, config %#llx, size %u, "
+			"features %s): %s%s%s%s\n", k->name, (int)call.tid, call.type,
+			(unsigned long long)call.config, call.size, asked,
+			call.verdict ? strerror(call.verdict) : "to the real kernel", size,
+			call.verdict && strcmp(lacks, "-") ? "; the model lacks " : "",
+			call.verdict && strcmp(lacks, "-") ? lacks : "");
+	}
 	if (on_call)
 		on_call(&call, ctx);
 	return 0;

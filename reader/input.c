@@ -52,7 +52,7 @@ static int parse(struct rd_input *in, const struct pd_record *rec, struct rd_ite
 
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR)
 		return 0;
-	p = malloc(sizeof(*p));
+	p = rd_block_alloc(sizeof(*p));
 	if (!p)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	if (rec->header.type == PERF_RECORD_SAMPLE)
@@ -62,7 +62,7 @@ static int parse(struct rd_input *in, const struct pd_record *rec, struct rd_ite
 	else
 		ret = pd_parse_sample_id(in->r, rec, &p->smp, err);
 	if (ret || (!p->smp.evsel && rec->header.type != PC_RECORD_CALLCHAIN_DEFERRED)) {
-		free(p);
+		rd_block_free(p, sizeof(*p));
 		return ret;
 	}
 	it->p = p;
@@ -99,7 +99,7 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR && rec->header.type != PC_RECORD_FINISHED_ROUND)
 		return 0;
 	if ((const uint8_t *)rec->data < r->base || (const uint8_t *)rec->data >= r->base + r->size) {
-		void *copy = malloc(rec->header.size);
+		void *copy = rd_block_alloc(rec->header.size);
 
 		if (!copy)
 			return pc_error_set(err, ENOMEM, "out of memory");

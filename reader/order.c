@@ -79,9 +79,20 @@ static void heap_pop(struct rd_order *o, struct rd_item *out)
 static int push(struct rd_order *o, const struct rd_item *it)
 {
 	struct rd_ring *best = NULL, *empty = NULL;
-	const struct rd_item *best_tail = NULL;
+	const struct rd_item *best_tail = NULL, *last = rd_ring_tail(&o->runs[o->last_run]);
 	int ret;
 
+	/*
+	 * Most records follow the last one: its run takes them (any run whose
+	 * tail is not after a record keeps it sorted, and the heads are merged
+	 * by time and arrival whichever run holds what).
+	 */
+	if (last && last->time <= it->time) {
+		ret = rd_ring_push(&o->runs[o->last_run], it);
+		if (!ret)
+			o->pending++;
+		return ret;
+	}
 	for (size_t i = 0; i < RD_ORDER_RUNS; i++) {
 		struct rd_ring *r = &o->runs[i];
 		const struct rd_item *tail = rd_ring_tail(r);
@@ -99,8 +110,14 @@ static int push(struct rd_order *o, const struct rd_item *it)
 	if (!best)
 		best = empty;
 	ret = best ? rd_ring_push(best, it) : heap_push(o, it);
-	if (!ret)
+	if (!ret) {
 		o->pending++;
+		if (best) {
+			o->last_run = (size_t)(best - o->runs);
+			if (o->last_run >= o->runs_used)
+				o->runs_used = o->last_run + 1;
+		}
+	}
 	return ret;
 }
 
@@ -110,7 +127,7 @@ static bool pop(struct rd_order *o, uint64_t limit, struct rd_item *out)
 	struct rd_ring *min = NULL;
 	const struct rd_item *m = NULL;
 
-	for (size_t i = 0; i < RD_ORDER_RUNS; i++) {
+	for (size_t i = 0; i < o->runs_used; i++) {
 		const struct rd_item *h = rd_ring_head(&o->runs[i]);
 
 		if (h && (!m || less(h, m))) {

@@ -17,6 +17,8 @@
 struct rd_order {
 	/* records mostly come in sorted runs (one cpu's ring after another) */
 	struct rd_ring runs[RD_ORDER_RUNS];
+	size_t runs_used;	/* runs[0..runs_used) have been used */
+	size_t last_run;	/* the run of the last record queued */
 	struct rd_item *heap;	/* what fits no run */
 	size_t heap_nr, heap_cap;
 	size_t pending;		/* in runs and heap together */

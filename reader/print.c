@@ -58,9 +58,9 @@ static int name_width(struct rd_printer *p, struct rd_session *s)
 /* "%5lu.%06lu: " (or %09lu with --ns), relative to the first or previous sample if asked */
 static void print_time(struct rd_printer *p, uint64_t t)
 {
-	char b[48];
-	struct rd_out tmp = { .buf = b, .cap = sizeof(b) };
-	uint64_t shown = t;
+	char b[48], *end = b + sizeof(b), *q = end;
+	uint64_t shown = t, sec, frac;
+	int digits = p->ns ? 9 : 6, width = p->ns ? 15 : 12, n;
 
 	if (p->time_mode == RD_TIME_REL) {
 		if (!p->first_time)
@@ -70,20 +70,43 @@ static void print_time(struct rd_printer *p, uint64_t t)
 		shown = p->prev_time ? t - p->prev_time : 0;
 		p->prev_time = t;
 	}
-	rd_out_u64(&tmp, shown / 1000000000ULL, 0);
-	rd_out_char(&tmp, '.');
-	if (p->ns)
-		rd_out_u64z(&tmp, shown % 1000000000ULL, 9);
-	else
-		rd_out_u64z(&tmp, shown % 1000000000ULL / 1000, 6);
-	b[tmp.len] = '\0';
-	rd_out_pad(p->out, b, p->ns ? 15 : 12);
-	rd_out_mem(p->out, ": ", 2);
+	sec = shown / 1000000000ULL;
+	frac = shown % 1000000000ULL;
+	if (!p->ns)
+		frac /= 1000;
+	*--q = ' ';
+	*--q = ':';
+	/* two digits a division: this runs for every sample */
+	for (; digits >= 2; digits -= 2) {
+		unsigned d = (unsigned)(frac % 100);
+
+		frac /= 100;
+		*--q = (char)('0' + d % 10);
+		*--q = (char)('0' + d / 10);
+	}
+	if (digits)
+		*--q = (char)('0' + frac % 10);
+	*--q = '.';
+	while (sec >= 10) {
+		unsigned d = (unsigned)(sec % 100);
+
+		sec /= 100;
+		*--q = (char)('0' + d % 10);
+		*--q = (char)('0' + d / 10);
+	}
+	if (sec || *q == '.')
+		*--q = (char)('0' + sec);
+	/* the number right-aligned in width, then ": " */
+	n = (int)(end - q) - 2;
+	while (n < width && q > b) {
+		*--q = ' ';
+		n++;
+	}
+	rd_out_mem(p->out, q, (size_t)(end - q));
 }
 
-/* comm, pid/tid, cpu, time: what starts every line perf script prints */
-static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
-			bool chain)
+/* comm and pid/tid as the fields ask */
+static void print_ids(struct rd_printer *p, const struct rd_event *ev, unsigned int f, bool chain)
 {
 	struct rd_out *o = p->out;
 	const struct pd_sample *smp = ev->sample;
@@ -110,6 +133,96 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 		rd_out_s64(o, (int32_t)((f & RF_PID) ? smp->pid : smp->tid), w);
 		rd_out_char(o, ' ');
 	}
+}
+
+/*
+ * "comm pid/tid " is the same for every sample of a thread: kept per
+ * thread, with the comm it was made with (a COMM record changes it).
+ */
+#define HEAD_CACHE 1024
+
+struct rd_head {
+	const struct rd_thread *thread;
+	uint32_t pid, tid;
+	unsigned int fields;
+	bool chain;
+	uint8_t len;
+	char comm[RD_COMM_LEN];
+	char text[96];
+};
+
+/* "%10lu event: " of the last sample, kept while period and event repeat */
+struct rd_period_event {
+	uint64_t period;
+	const struct pd_evsel *evsel;
+	int width;
+	unsigned int fields;
+	uint16_t len;
+	char name[64];		/* the event's name it was made with */
+	char text[128];
+};
+
+struct rd_print_cache {
+	struct rd_head heads[HEAD_CACHE];
+	struct rd_period_event pe;
+};
+
+static struct rd_print_cache *print_cache(struct rd_printer *p)
+{
+	if (!p->cache)
+		p->cache = calloc(1, sizeof(*p->cache));
+	return p->cache;
+}
+
+static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
+			     bool chain)
+{
+	struct rd_print_cache *c = print_cache(p);
+	const struct pd_sample *smp = ev->sample;
+	const struct rd_thread *t = ev->thread;
+	unsigned int fields = f & (RF_COMM | RF_PID | RF_TID);
+	struct rd_out *o = p->out;
+	struct rd_head *h;
+	size_t start;
+	char *buf;
+
+	if (!c) {
+		print_ids(p, ev, f, chain);
+		return;
+	}
+	h = &c->heads[((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ULL >> 54];
+	if (h->len && h->thread == t && h->pid == smp->pid && h->tid == smp->tid &&
+	    h->fields == fields && h->chain == chain && !strcmp(h->comm, t->comm)) {
+		rd_out_mem(o, h->text, h->len);
+		return;
+	}
+	if (o->len + sizeof(h->text) > o->cap)
+		rd_out_flush(o);
+	buf = o->buf;
+	start = o->len;
+	print_ids(p, ev, f, chain);
+	h->len = 0;
+	if (o->buf != buf || o->len < start || o->len - start > sizeof(h->text) ||
+	    strlen(t->comm) >= sizeof(h->comm))
+		return;
+	memcpy(h->text, o->buf + start, o->len - start);
+	h->len = (uint8_t)(o->len - start);
+	h->thread = t;
+	h->pid = smp->pid;
+	h->tid = smp->tid;
+	h->fields = fields;
+	h->chain = chain;
+	strcpy(h->comm, t->comm);
+}
+
+/* comm, pid/tid, cpu, time: what starts every line perf script prints */
+static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
+			bool chain)
+{
+	struct rd_out *o = p->out;
+	const struct pd_sample *smp = ev->sample;
+
+	print_ids_cached(p, ev, f, chain);
 	if (f & RF_CPU) {
 		rd_out_char(o, '[');
 		rd_out_u64z(o, smp->cpu, 3);
@@ -306,7 +419,7 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
  * formatted line, keyed like the resolution (address space, ip, maps
  * generation) plus the fields.
  */
-#define LINE_CACHE 8192
+#define LINE_CACHE 16384
 
 struct rd_line {
 	uint64_t ip;
@@ -330,7 +443,7 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 		print_frame(p, s, ev, f, kernel, ip, false, false);
 		return;
 	}
-	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 51];
+	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
 	if (l->len && l->ip == ip && l->space == space && l->gen == s->maps_gen &&
 	    l->fields == f) {
 		rd_out_mem(p->out, l->text, l->len);
@@ -413,6 +526,62 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 	}
 }
 
+static void period_event(struct rd_printer *p, struct rd_session *s, const struct pd_sample *smp,
+			 unsigned int f)
+{
+	const struct pd_evsel *e = smp->evsel;
+	struct rd_out *o = p->out;
+
+	if (f & RF_PERIOD) {
+		rd_out_u64(o, smp->period, 10);
+		rd_out_char(o, ' ');
+	}
+	if (f & RF_EVENT) {
+		rd_out_pad(o, e && e->name ? e->name : "[unknown]", name_width(p, s));
+		rd_out_mem(o, ": ", 2);
+	}
+}
+
+/* "period event: ", formatted again only when the period or the event changes */
+static void print_period_event(struct rd_printer *p, struct rd_session *s,
+			       const struct pd_sample *smp, unsigned int f)
+{
+	struct rd_print_cache *c = print_cache(p);
+	struct rd_period_event *pe = c ? &c->pe : NULL;
+	unsigned int fields = f & (RF_PERIOD | RF_EVENT);
+	int width = (f & RF_EVENT) ? name_width(p, s) : 0;
+	const char *name = smp->evsel && smp->evsel->name ? smp->evsel->name : "";
+	struct rd_out *o = p->out;
+	size_t start;
+	char *buf;
+
+	if (pe && pe->len && pe->period == smp->period && pe->evsel == smp->evsel &&
+	    pe->width == width && pe->fields == fields && !strcmp(pe->name, name)) {
+		rd_out_mem(o, pe->text, pe->len);
+		return;
+	}
+	if (!pe) {
+		period_event(p, s, smp, f);
+		return;
+	}
+	if (o->len + sizeof(pe->text) > o->cap)
+		rd_out_flush(o);
+	buf = o->buf;
+	start = o->len;
+	period_event(p, s, smp, f);
+	pe->len = 0;
+	if (o->buf != buf || o->len < start || o->len - start > sizeof(pe->text) ||
+	    strlen(name) >= sizeof(pe->name))
+		return;
+	strcpy(pe->name, name);
+	memcpy(pe->text, o->buf + start, o->len - start);
+	pe->len = (uint16_t)(o->len - start);
+	pe->period = smp->period;
+	pe->evsel = smp->evsel;
+	pe->width = width;
+	pe->fields = fields;
+}
+
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct rd_printer *p = ctx;
@@ -424,14 +593,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		     (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 
 	print_start(p, ev, f, chain);
-	if (f & RF_PERIOD) {
-		rd_out_u64(o, smp->period, 10);
-		rd_out_char(o, ' ');
-	}
-	if (f & RF_EVENT) {
-		rd_out_pad(o, e && e->name ? e->name : "[unknown]", name_width(p, s));
-		rd_out_mem(o, ": ", 2);
-	}
+	if (f & (RF_PERIOD | RF_EVENT))
+		print_period_event(p, s, smp, f);
 	if ((f & RF_TRACE) && p->trace) {
 		int ret = p->trace(o, s, ev, p->trace_ctx);
 
@@ -510,6 +673,8 @@ void rd_printer_free(struct rd_printer *p)
 {
 	free(p->lines);
 	p->lines = NULL;
+	free(p->cache);
+	p->cache = NULL;
 	pc_srcline_free(p->src);
 	p->src = NULL;
 }

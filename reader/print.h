@@ -36,6 +36,7 @@ struct rd_printer {
 	int name_width;
 	uint32_t name_width_evsels;	/* nr_evsels name_width was computed for */
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */
+	struct rd_print_cache *cache;	/* formatted pieces that repeat (print.c) */
 	struct pc_srcline_cache *src;	/* inline frames of DWARF chains */
 };
 

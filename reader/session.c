@@ -304,6 +304,10 @@ bool rd_chain_valid(const struct rd_event *ev, int max)
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
 		for (uint64_t i = 0; i < nr && frames < max; i++) {
+			if (!pc_is_context(ips[i])) {	/* most are addresses */
+				frames++;
+				continue;
+			}
 			switch (ips[i]) {
 			case PC_CONTEXT_HV:
 			case PC_CONTEXT_KERNEL:

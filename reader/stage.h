@@ -52,6 +52,13 @@ static inline int rd_sink_put(const struct rd_sink *s, struct rd_item *it, struc
 	return s->deliver(s->ctx, it, err);
 }
 
+/*
+ * Memory for a parse or a record copy (size bytes) and its return: small
+ * blocks are reused rather than freed.  NULL on ENOMEM.
+ */
+void *rd_block_alloc(size_t size);
+void rd_block_free(void *p, size_t size);
+
 /* Frees what the item owns: its copy of the record, its parse, merged ips. */
 void rd_item_release(struct rd_item *it);
 

@@ -20,7 +20,14 @@
  *   ref_ns N            the host's time for the calibration loop
  *   timeout S           per-test timeout before scaling by the guest's speed
  *   paranoid V          value for kernel.perf_event_paranoid (guest only)
- *   disk PATH           where the artifact tar goes (guest only)
+ *   disk PATH           where the artifact tar goes (guest only); serial:NAME is
+ *                       the NVMe disk of that serial
+ *   jobs N              runs "run" tests N side by side (each one's output is
+ *                       printed whole when it ends, after a "start" marker when
+ *                       it starts); "sh" lines and "alone" tests run by themselves
+ *   alone SUITE NAME    that test runs by itself
+ *   image SERIAL DIR    mounts the ext4 NVMe disk of that serial read-only at DIR
+ *                       before the tests (guest only; up to 4)
  *   env NAME=VALUE      added to every test's environment
  *   retry N             re-run a "run" test that failed (exit status other than
  *                       0 and 4, or a signal) up to N times, in SUITE/NAME/retry;
@@ -80,6 +87,11 @@ struct plan {
 	int nnoretry;
 	char *ttimeout[16];	/* "SUITE NAME SECONDS" */
 	int nttimeout;
+	int jobs;		/* tests running side by side */
+	char *alone[64];	/* "SUITE NAME": runs by itself */
+	int nalone;
+	char *image[4];		/* "SERIAL DIR": an ext4 NVMe disk mounted read-only at DIR */
+	int nimage;
 };
 
 static int guest;		/* running as PID 1 of a guest */
@@ -232,6 +244,54 @@ out:
 	return found;
 }
 
+/*
+ * What PERF was built with ("perf version --build-options": "   zstd: [ on  ]
+ * # HAVE_ZSTD_SUPPORT"), as "perf_build.NAME on|off" lines: perf without
+ * zstd cannot write or read compressed records (perf 5.10 in bullseye).
+ */
+static void print_perf_build(const char *perf)
+{
+	char line[512];
+	int pfd[2];
+	pid_t pid;
+	FILE *f;
+
+	if (pipe(pfd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+
+		dup2(pfd[1], 1);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 2);
+		}
+		close(pfd[0]);
+		close(pfd[1]);
+		execl(perf, perf, "version", "--build-options", (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return;
+	}
+	f = fdopen(pfd[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char name[64], state[8];
+
+		if (sscanf(line, " %63[^: ]: [ %7[a-zA-Z] ]", name, state) == 2 &&
+		    (!strcmp(state, "on") || !strcmp(state, "OFF")))
+			printf("perf_build.%s %s\n", name, strcmp(state, "on") ? "off" : "on");
+	}
+	if (f)
+		fclose(f);
+	else
+		close(pfd[0]);
+	waitpid(pid, NULL, 0);
+}
+
 static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
@@ -290,6 +350,8 @@ static int print_facts(const char *perf)
 
 		printf("perf %s\n", access(perf, X_OK) ? "no" : perf);
 		printf("perf_symtab %s\n", st < 0 ? "unknown" : st ? "yes" : "no");
+		if (!access(perf, X_OK))
+			print_perf_build(perf);
 	}
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		char dirs[4096], full[4200], *save = NULL;
@@ -361,6 +423,91 @@ static void guest_setup(void)
 		}
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
+	}
+}
+
+/*
+ * The block device of the NVMe namespace whose controller (or subsystem)
+ * has serial SERIAL, into DEV: 0, or -ENOENT after WAIT_MS (NVMe controllers
+ * probe asynchronously: the disk may appear after /init starts).
+ */
+static int nvme_by_serial(const char *serial, char *dev, size_t len, double wait_ms)
+{
+	double deadline = now_ms() + wait_ms;
+
+	for (;;) {
+		DIR *d = opendir("/sys/block");
+
+		for (struct dirent *e; d && (e = readdir(d));) {
+			char path[600], got[128] = "";
+			int fd;
+			ssize_t n;
+
+			if (strncmp(e->d_name, "nvme", 4))
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/device/serial", e->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			n = read(fd, got, sizeof(got) - 1);
+			close(fd);
+			got[n > 0 ? n : 0] = '\0';
+			/* NVMe pads the serial with blanks */
+			for (n = (ssize_t)strlen(got); n > 0 && (got[n - 1] == ' ' || got[n - 1] == '\n'); n--)
+				got[n - 1] = '\0';
+			snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+			if (!strcmp(got, serial) && !access(path, R_OK) && strlen(path) < len) {
+				memcpy(dev, path, strlen(path) + 1);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		if (now_ms() > deadline)
+			return -ENOENT;
+		usleep(10000);
+	}
+}
+
+/*
+ * The plan's "image SERIAL DIR" disks: ext4 images of files the host keeps
+ * out of the initramfs (under TCG, unpacking 200 MB of initramfs is most of
+ * a boot; a disk is read only where a test reads it), mounted read-only at
+ * DIR.  Top-level entries of an image mounted elsewhere than /perfcheck that
+ * / lacks (usr, lib, lib64 of the upstream perf) are linked into /.
+ */
+static void attach_images(void)
+{
+	for (int i = 0; i < plan.nimage; i++) {
+		char serial[64], dir[256], dev[300];
+		DIR *d;
+
+		if (sscanf(plan.image[i], "%63s %255s", serial, dir) != 2)
+			continue;
+		if (nvme_by_serial(serial, dev, sizeof(dev), 30000)) {
+			marker("note image %s: no NVMe disk with that serial", serial);
+			continue;
+		}
+		mkdirs(dir);
+		if (mount(dev, dir, "ext4", MS_RDONLY, NULL)) {
+			marker("note image %s: mount %s on %s: %s", serial, dev, dir, strerror(errno));
+			continue;
+		}
+		if (!strcmp(dir, "/perfcheck") || !(d = opendir(dir)))
+			continue;
+		for (struct dirent *e; (e = readdir(d));) {
+			char from[600], to[300];
+
+			if (e->d_name[0] == '.' || !strcmp(e->d_name, "perfcheck") ||
+			    !strcmp(e->d_name, "lost+found"))
+				continue;
+			snprintf(to, sizeof(to), "/%s", e->d_name);
+			snprintf(from, sizeof(from), "%s/%s", dir, e->d_name);
+			if (access(to, F_OK) && symlink(from, to))
+				marker("note image %s: symlink %s: %s", serial, to, strerror(errno));
+		}
+		closedir(d);
 	}
 }
 
@@ -463,6 +610,31 @@ static int relay(int fd, pid_t pid, double deadline)
 	return 0;
 }
 
+/*
+ * The machine's busy CPU time in ms (all CPUs, from /proc/stat): a test's
+ * share of it beside its wall time says whether it computed or waited
+ * (where running tests side by side would pay).  -1 where unreadable.
+ */
+static double busy_ms(void)
+{
+	unsigned long long v[8] = { 0 };
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+	long hz = sysconf(_SC_CLK_TCK);
+	int n = 0;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			n = sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+				   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		fclose(f);
+	}
+	if (n < 4 || hz <= 0)
+		return -1;
+	/* user nice system (idle iowait) irq softirq steal */
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * 1000.0 / (double)hz;
+}
+
 /* Returns the wait status, or -1 for a timeout or a test that could not start. */
 static int run_test(const char *suite, const char *name, char **argv, int attempt)
 {
@@ -470,7 +642,8 @@ static int run_test(const char *suite, const char *name, char **argv, int attemp
 	int pfd[2], status = 0, timed_out;
 	const char *own = entry_for(plan.ttimeout, plan.nttimeout, suite, name);
 	unsigned int timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor + 0.999);
-	double t0 = now_ms();
+	double t0 = now_ms(), b0 = busy_ms();
+	char busy[48] = "";
 	pid_t pid;
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s%s", outdir, suite, name, attempt > 1 ? "/retry" : "");
@@ -513,14 +686,16 @@ static int run_test(const char *suite, const char *name, char **argv, int attemp
 	kill(-pid, SIGKILL);	/* leftovers of the test's group */
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
+	if (b0 >= 0 && busy_ms() >= b0)
+		snprintf(busy, sizeof(busy), " busy_ms=%.0f", busy_ms() - b0);
 	if (timed_out)
-		marker("end %s %s status=timeout elapsed_ms=%.0f%s", suite, name, now_ms() - t0, att);
+		marker("end %s %s status=timeout elapsed_ms=%.0f%s%s", suite, name, now_ms() - t0, busy, att);
 	else if (WIFSIGNALED(status))
-		marker("end %s %s status=signal:%d elapsed_ms=%.0f%s", suite, name,
-		       WTERMSIG(status), now_ms() - t0, att);
+		marker("end %s %s status=signal:%d elapsed_ms=%.0f%s%s", suite, name,
+		       WTERMSIG(status), now_ms() - t0, busy, att);
 	else
-		marker("end %s %s status=exit:%d elapsed_ms=%.0f%s", suite, name,
-		       WEXITSTATUS(status), now_ms() - t0, att);
+		marker("end %s %s status=exit:%d elapsed_ms=%.0f%s%s", suite, name,
+		       WEXITSTATUS(status), now_ms() - t0, busy, att);
 	return timed_out ? -1 : status;
 }
 
@@ -598,6 +773,16 @@ static void ship_artifacts(void)
 
 	if (!plan.disk[0])
 		return;
+	/* "serial:NAME": the NVMe disk of that serial (several disks probe in any order) */
+	if (!strncmp(plan.disk, "serial:", 7)) {
+		char dev[sizeof(plan.disk)];
+
+		if (nvme_by_serial(plan.disk + 7, dev, sizeof(dev), 10000.0 * factor)) {
+			marker("artifacts error:no-disk %s", plan.disk);
+			return;
+		}
+		memcpy(plan.disk, dev, sizeof(dev));
+	}
 	while (access(plan.disk, W_OK) && now_ms() < deadline)
 		usleep(20000);
 	if (access(plan.disk, W_OK)) {
@@ -649,6 +834,18 @@ static int read_plan(const char *path, char ***lines_out)
 
 			if (sn)
 				plan.ttimeout[plan.nttimeout++] = strdup(sn);
+		} else if (!strcmp(word, "jobs")) {
+			plan.jobs = atoi(rest);
+		} else if (!strcmp(word, "alone") && plan.nalone < 64) {
+			char *sn = strtok_r(NULL, "\n", &rest);
+
+			if (sn)
+				plan.alone[plan.nalone++] = strdup(sn);
+		} else if (!strcmp(word, "image") && plan.nimage < 4) {
+			char *sd = strtok_r(NULL, "\n", &rest);
+
+			if (sd)
+				plan.image[plan.nimage++] = strdup(sd);
 		} else if (!strcmp(word, "noretry") && plan.nnoretry < 64) {
 			char *sn = strtok_r(NULL, "\n", &rest);
 
@@ -685,28 +882,283 @@ static const char *skip_words(const char *s, int words)
 	return s + strspn(s, " \t");
 }
 
+/* One test of the plan, parsed once (its words point into the plan line). */
+struct item {
+	char *suite, *name;
+	char *argv[MAX_ARGS];
+	char *sh[4];		/* /bin/sh -c LINE for "sh" lines */
+	int is_sh, alone;
+};
+
+/* A test running in the pool: its output is kept and printed whole when it ends. */
+struct slot {
+	struct item *it;
+	pid_t pid;		/* 0: free */
+	int fd, attempt, timed_out, reaped, status;
+	unsigned int timeout;
+	double t0, deadline, reaped_at;
+	char *out;
+	size_t len, cap;
+};
+
+static void slot_append(struct slot *s, const char *buf, size_t n)
+{
+	if (s->len + n + 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 65536;
+		char *grown;
+
+		while (cap < s->len + n + 2)
+			cap *= 2;
+		grown = realloc(s->out, cap);
+		if (!grown)
+			return;		/* output lost, the verdict kept: the host sees no TAP plan */
+		s->out = grown;
+		s->cap = cap;
+	}
+	memcpy(s->out + s->len, buf, n);
+	s->len += n;
+}
+
+static int slot_start(struct slot *s, struct item *it, int attempt)
+{
+	char dir[1024], att[32] = "";
+	const char *own = entry_for(plan.ttimeout, plan.nttimeout, it->suite, it->name);
+	int pfd[2];
+
+	memset(s, 0, sizeof(*s));
+	s->it = it;
+	s->attempt = attempt;
+	/* a test side by side with others shares the CPUs with them: its timeout grows alike */
+	s->timeout = (unsigned int)((own ? atof(own) : plan.timeout_s) * factor *
+				    (plan.jobs > 1 ? plan.jobs : 1) + 0.999);
+	snprintf(dir, sizeof(dir), "%s/%s/%s%s", outdir, it->suite, it->name, attempt > 1 ? "/retry" : "");
+	if (attempt > 1)
+		snprintf(att, sizeof(att), " attempt=%d", attempt);
+	mkdirs(dir);
+	if (pipe(pfd))
+		return -1;
+	s->t0 = now_ms();
+	s->deadline = s->t0 + s->timeout * 1000.0;
+	s->pid = fork();
+	if (s->pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		close(pfd[1]);
+		child_exec(it->is_sh ? it->sh : it->argv, dir);
+	}
+	close(pfd[1]);
+	if (s->pid < 0) {
+		close(pfd[0]);
+		s->pid = 0;
+		return -1;
+	}
+	s->fd = pfd[0];
+	/* the host's watchdog: this test may run until its timeout */
+	marker("start %s %s timeout=%u%s", it->suite, it->name, s->timeout, att);
+	return 0;
+}
+
+/* Prints a finished test as the sequential runner would have, all at once. */
+static void slot_finish(struct slot *s)
+{
+	struct item *it = s->it;
+	char att[32] = "";
+	double ms = now_ms() - s->t0;
+
+	if (s->attempt > 1)
+		snprintf(att, sizeof(att), " attempt=%d", s->attempt);
+	marker("begin %s %s timeout=%u%s", it->suite, it->name, s->timeout, att);
+	if (s->len && s->out[s->len - 1] != '\n')
+		slot_append(s, "\n", 1);
+	for (size_t at = 0; at < s->len;) {
+		ssize_t n = write(1, s->out + at, s->len - at);
+
+		if (n <= 0)
+			break;
+		at += (size_t)n;
+	}
+	if (s->timed_out)
+		marker("end %s %s status=timeout elapsed_ms=%.0f%s", it->suite, it->name, ms, att);
+	else if (WIFSIGNALED(s->status))
+		marker("end %s %s status=signal:%d elapsed_ms=%.0f%s", it->suite, it->name,
+		       WTERMSIG(s->status), ms, att);
+	else
+		marker("end %s %s status=exit:%d elapsed_ms=%.0f%s", it->suite, it->name,
+		       WEXITSTATUS(s->status), ms, att);
+	free(s->out);
+	s->out = NULL;
+	s->pid = 0;
+}
+
+/*
+ * Waits until a slot of the pool finishes (or all, with ALL): relays their
+ * output into their buffers, kills those past their timeout, reaps them and
+ * any orphan.  A failed test that may be re-run is queued in RETRY.
+ */
+static void pool_wait(struct slot *pool, int jobs, int all, struct slot *retry, int *nretry, int maxretry)
+{
+	for (;;) {
+		struct pollfd pfd[16];
+		int map[16], np = 0, running = 0, finished = 0;
+		double now = now_ms();
+		pid_t pid;
+		int st;
+
+		for (int i = 0; i < jobs; i++) {
+			struct slot *s = &pool[i];
+
+			if (!s->pid)
+				continue;
+			running++;
+			if (!s->reaped && !s->timed_out && now > s->deadline) {
+				kill(-s->pid, SIGKILL);
+				kill(s->pid, SIGKILL);
+				s->timed_out = 1;
+			}
+			if (s->fd >= 0) {
+				pfd[np] = (struct pollfd){ s->fd, POLLIN, 0 };
+				map[np++] = i;
+			}
+		}
+		if (!running)
+			return;
+		if (np)
+			poll(pfd, np, 100);
+		else
+			usleep(10000);
+		for (int k = 0; k < np; k++) {
+			struct slot *s = &pool[map[k]];
+			char buf[8192];
+			ssize_t n;
+
+			if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(s->fd, buf, sizeof(buf));
+			if (n > 0)
+				slot_append(s, buf, (size_t)n);
+			else if (n == 0 || errno != EINTR) {
+				close(s->fd);
+				s->fd = -1;
+			}
+		}
+		/* reap: our tests, and orphans reparented to PID 1 */
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			for (int i = 0; i < jobs; i++) {
+				if (pool[i].pid == pid && !pool[i].reaped) {
+					pool[i].reaped = 1;
+					pool[i].reaped_at = now_ms();
+					pool[i].status = st;
+					/* leftovers of its group keep no pipe open */
+					kill(-pid, SIGKILL);
+				}
+			}
+		}
+		for (int i = 0; i < jobs; i++) {
+			struct slot *s = &pool[i];
+
+			/* a process outside its group may hold the pipe: not for long */
+			if (s->pid && s->reaped && s->fd >= 0 && now_ms() > s->reaped_at + 2000) {
+				close(s->fd);
+				s->fd = -1;
+			}
+			if (!s->pid || !s->reaped || s->fd >= 0)
+				continue;
+			int status = s->timed_out ? -1 : s->status;
+			struct item *it = s->it;
+			int attempt = s->attempt;
+
+			slot_finish(s);
+			finished++;
+			if (may_retry(it->suite, it->name) && !it->is_sh && attempt <= plan.retry &&
+			    failed_status(status) && *nretry < maxretry) {
+				retry[*nretry].it = it;
+				retry[(*nretry)++].attempt = attempt + 1;
+			}
+		}
+		if (finished && !all)
+			return;
+	}
+}
+
+/*
+ * The plan's tests in order.  With "jobs N" (N > 1), "run" tests go to a
+ * pool of N running side by side, each printed whole when it ends; "sh"
+ * lines and tests the plan names "alone" wait for the pool to drain and run
+ * by themselves.  Failed tests are re-run by themselves after the others.
+ */
 static void run_plan(char **lines, int n)
 {
+	struct item *items = calloc(n > 0 ? n : 1, sizeof(*items));
+	struct slot pool[16], *retry = calloc(n > 0 ? n : 1, sizeof(*retry));
+	int jobs = plan.jobs < 1 ? 1 : plan.jobs > 16 ? 16 : plan.jobs, nretry = 0;
+
+	if (!items || !retry)
+		return;
+	memset(pool, 0, sizeof(pool));
 	for (int i = 0; i < n; i++) {
-		char *argv[MAX_ARGS], *cmd = strdup(skip_words(lines[i], 3));
-		int argc = split(lines[i], argv, MAX_ARGS);
+		struct item *it = &items[i];
+		char *cmd = strdup(skip_words(lines[i], 3));
+		int argc = split(lines[i], it->argv, MAX_ARGS);
 
-		if (!cmd)
-			break;
-		cmd[strcspn(cmd, "\n")] = '\0';
-		if (argc >= 4 && !strcmp(argv[0], "sh")) {
-			char *sh[] = { "/bin/sh", "-c", cmd, NULL };
-
-			run_test(argv[1], argv[2], sh, 1);
-		} else if (argc >= 4) {
-			int status = run_test(argv[1], argv[2], argv + 3, 1);
-
-			for (int a = 2; may_retry(argv[1], argv[2]) && a <= plan.retry + 1 &&
-					failed_status(status); a++)
-				status = run_test(argv[1], argv[2], argv + 3, a);
+		if (!cmd || argc < 4) {
+			free(cmd);
+			it->suite = NULL;
+			continue;
 		}
-		free(cmd);
+		cmd[strcspn(cmd, "\n")] = '\0';
+		it->is_sh = !strcmp(it->argv[0], "sh");
+		it->suite = it->argv[1];
+		it->name = it->argv[2];
+		memmove(it->argv, it->argv + 3, (MAX_ARGS - 3) * sizeof(char *));
+		it->sh[0] = "/bin/sh";
+		it->sh[1] = "-c";
+		it->sh[2] = cmd;
+		it->alone = jobs == 1 || it->is_sh || entry_for(plan.alone, plan.nalone, it->suite, it->name);
 	}
+	for (int i = 0; i < n; i++) {
+		struct item *it = &items[i];
+
+		if (!it->suite)
+			continue;
+		if (it->alone) {
+			pool_wait(pool, jobs, 1, retry, &nretry, n);
+			if (it->is_sh) {
+				run_test(it->suite, it->name, it->sh, 1);
+				continue;
+			}
+			int status = run_test(it->suite, it->name, it->argv, 1);
+
+			for (int a = 2; may_retry(it->suite, it->name) && a <= plan.retry + 1 &&
+					failed_status(status); a++)
+				status = run_test(it->suite, it->name, it->argv, a);
+			continue;
+		}
+		int free_slot = -1;
+
+		for (;;) {
+			for (int k = 0; k < jobs && free_slot < 0; k++)
+				if (!pool[k].pid)
+					free_slot = k;
+			if (free_slot >= 0)
+				break;
+			pool_wait(pool, jobs, 0, retry, &nretry, n);
+		}
+		if (slot_start(&pool[free_slot], it, 1))
+			marker("end %s %s status=error:fork elapsed_ms=0", it->suite, it->name);
+	}
+	pool_wait(pool, jobs, 1, retry, &nretry, n);
+	/* re-runs by themselves: a failure that came from running beside others shows as flaky */
+	for (int r = 0; r < nretry; r++) {
+		struct item *it = retry[r].it;
+		int status = -1;
+
+		for (int a = retry[r].attempt; a <= plan.retry + 1; a++) {
+			status = run_test(it->suite, it->name, it->argv, a);
+			if (!failed_status(status))
+				break;
+		}
+	}
+	free(retry);
 }
 
 static void power_off(void)
@@ -760,6 +1212,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	mkdirs(outdir);
+	if (guest)
+		attach_images();
 	calib = calibrate();
 	if (plan.ref_ns > 0 && calib > plan.ref_ns)
 		factor = calib / plan.ref_ns;

@@ -52,6 +52,7 @@ static bool compile_reg(Dwarf_Frame *fr, unsigned regno, uint8_t *kind, int64_t 
 	return i == nops;
 }
 
+/* Compiles the row at fr into row (room for nregs rules); usable when every rule has a form above. */
 static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 {
 	Dwarf_Op *ops;
@@ -64,13 +65,19 @@ static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 	    ops[0].atom != DW_OP_bregx || ops[0].number >= nregs)
 		return;
 	row->ra_reg = (uint8_t)ra;
+	row->ra_kind = PC_CFI_UNDEF;
 	row->cfa_reg = (uint8_t)ops[0].number;
 	row->cfa_off = (int64_t)ops[0].number2;
 	for (unsigned r = 0; r < nregs; r++) {
-		if (!compile_reg(fr, r, &row->kind[r], &row->off[r]))
+		uint8_t kind;
+		int64_t off;
+
+		if (!compile_reg(fr, r, &kind, &off))
 			return;
-		if (row->kind[r] != PC_CFI_UNDEF)
-			row->live[row->nr_live++] = (uint8_t)r;
+		if (r == (unsigned)ra)
+			row->ra_kind = kind;
+		if (kind != PC_CFI_UNDEF)
+			row->live[row->nr_live++] = (struct pc_cfi_live){ off, (uint8_t)r, kind };
 	}
 	row->usable = true;
 }
@@ -104,15 +111,32 @@ const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *m
 		if (row->pc == pc)
 			return row;
 	fr = frame_at(mod, pc);
-	if (!fr)
-		return NULL;
-	row = calloc(1, sizeof(*row));
-	if (row) {
-		row->pc = pc;
-		compile(row, fr, nregs);
-		row->next = rows->buckets[b];
-		rows->buckets[b] = row;
-		rows->nr++;
+	if (nregs > PC_DWARF_REGS_MAX)
+		nregs = PC_DWARF_REGS_MAX;
+	{
+		/* compiled at full size, kept with its live rules only */
+		union {
+			struct pc_cfi_row row;
+			uint8_t bytes[sizeof(struct pc_cfi_row) +
+				      PC_DWARF_REGS_MAX * sizeof(struct pc_cfi_live)];
+		} tmp;
+		size_t size;
+
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.row.pc = pc;
+		/* no FDE: kept as an unusable row, so that it is looked up once */
+		if (fr)
+			compile(&tmp.row, fr, nregs);
+		if (!tmp.row.usable)
+			tmp.row.nr_live = 0;
+		size = sizeof(*row) + tmp.row.nr_live * sizeof(row->live[0]);
+		row = malloc(size);
+		if (row) {
+			memcpy(row, &tmp, size);
+			row->next = rows->buckets[b];
+			rows->buckets[b] = row;
+			rows->nr++;
+		}
 	}
 	free(fr);
 	return row;

@@ -5,7 +5,7 @@
  * emit: CFA = reg + offset; a register undefined, unchanged, saved at
  * CFA + n, or equal to CFA + n).  A row with any other rule is marked
  * unusable and that sample goes through libdwfl's own unwinder.  Rows are
- * kept per address space, keyed by the lookup pc.
+ * kept per ELF file (the unwinder's DSO), keyed by the lookup pc there.
  */
 #ifndef PERFCHECK_SYMBOLS_CFIROW_H
 #define PERFCHECK_SYMBOLS_CFIROW_H
@@ -18,19 +18,25 @@
 
 enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
 
+/* The rule of one register whose rule is not "undefined". */
+struct pc_cfi_live {
+	int64_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off */
+	uint8_t reg;
+	uint8_t kind;		/* enum pc_cfi_rule */
+};
+
 struct pc_cfi_row {
 	uint64_t pc;		/* the lookup pc (absolute) */
 	struct pc_cfi_row *next;
+	int64_t cfa_off;
 	bool usable;
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;
-	int64_t cfa_off;
-	uint8_t kind[PC_DWARF_REGS_MAX];
-	int64_t off[PC_DWARF_REGS_MAX];
-	/* the registers whose rule is not "undefined", in order */
+	uint8_t ra_kind;	/* the return address register's rule */
 	uint8_t nr_live;
-	uint8_t live[PC_DWARF_REGS_MAX];
+	/* the registers whose rule is not "undefined", in register order */
+	struct pc_cfi_live live[];
 };
 
 #define PC_CFI_BUCKETS 4096
@@ -45,9 +51,9 @@ unsigned pc_cfi_nregs(enum pc_arch arch);
 
 /*
  * The row at pc (absolute, already adjusted for a return address) in mod,
- * from .eh_frame, else .debug_frame, as libdwfl looks them up.  NULL when
- * neither has an FDE for pc (libdwfl then tries its own heuristics) or on
- * ENOMEM.
+ * from .eh_frame, else .debug_frame, as libdwfl looks them up; a row not
+ * usable when neither has an FDE for pc (libdwfl then tries its own
+ * heuristics), kept so that the lookup is made once.  NULL on ENOMEM.
  */
 const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *mod,
 					uint64_t pc, unsigned nregs);

@@ -2,6 +2,8 @@
 #include "symbols/debuginfo.h"
 
 #include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,54 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return -1;
 }
 
+/* Whether the ELF file open at fd has a .debug_frame (or .zdebug_frame) section. */
+static bool has_debug_frame(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	bool found = false;
+	size_t shstrndx;
+
+	if (!e)
+		return false;
+	if (!elf_getshdrstrndx(e, &shstrndx)) {
+		while (!found && (scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh))
+				break;
+			name = elf_strptr(e, shstrndx, sh.sh_name);
+			found = name && (!strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame"));
+		}
+	}
+	elf_end(e);
+	return found;
+}
+
+/*
+ * For unwinding: the separate debug file only when it has .debug_frame.
+ * Without one the file adds nothing to the CFI, and libdwfl would open its
+ * DWARF whole (decompressing every section) to find that out.
+ */
+static int find_debuginfo_cfi(Dwfl_Module *mod, void **userdata, const char *modname,
+			      Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			      GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				debuglink_crc, debuginfo_file_name);
+
+	if (fd >= 0 && !has_debug_frame(fd)) {
+		close(fd);
+		if (debuginfo_file_name) {
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL;
+		}
+		return -1;
+	}
+	return fd;
+}
+
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 		    char **file_name, Elf **elfp)
 {
@@ -70,6 +120,12 @@ void pc_debuginfo_callbacks(Dwfl_Callbacks *cbs)
 	cbs->find_elf = find_elf;
 	cbs->find_debuginfo = find_debuginfo;
 	cbs->section_address = dwfl_offline_section_address;
+}
+
+void pc_debuginfo_callbacks_cfi(Dwfl_Callbacks *cbs)
+{
+	pc_debuginfo_callbacks(cbs);
+	cbs->find_debuginfo = find_debuginfo_cfi;
 }
 
 void pc_debuginfo_attach(Dwfl_Module *mod, const char *debug_dir)

@@ -13,6 +13,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,47 @@ static uint32_t call_line(Dwarf_Die *die)
 	return (uint32_t)line;
 }
 
+/*
+ * The scopes holding die, innermost first ([0] is die, the last its unit's
+ * root), as dwarf_getscopes_die gives them, found by descending the tree by
+ * offset (a DIE's children follow it, before its next sibling) instead of
+ * visiting every scope before it.  n, or -1.
+ */
+#define SL_DEPTH_MAX 256
+
+static int die_path(Dwarf_Die *die, Dwarf_Die **scopes)
+{
+	Dwarf_Die path[SL_DEPTH_MAX], cur, child, best;
+	Dwarf_Off target = dwarf_dieoffset(die);
+	int n = 0;
+
+	if (!dwarf_diecu(die, &cur, NULL, NULL))
+		return -1;
+	path[n++] = cur;
+	while (dwarf_dieoffset(&cur) != target) {
+		bool have = false;
+
+		if (dwarf_child(&cur, &child) != 0)
+			return -1;
+		do {
+			if (dwarf_dieoffset(&child) > target)
+				break;
+			best = child;
+			have = true;
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!have || n == SL_DEPTH_MAX)
+			return -1;
+		cur = best;
+		path[n++] = cur;
+	}
+	*scopes = malloc((size_t)n * sizeof(**scopes));
+	if (!*scopes)
+		return -1;
+	for (int i = 0; i < n; i++)
+		(*scopes)[i] = path[n - 1 - i];
+	return n;
+}
+
 static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, uint32_t max,
 		  uint32_t *nr)
 {
@@ -193,7 +235,7 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 
 		free(scopes);
 		scopes = NULL;
-		nscopes = dwarf_getscopes_die(&inner, &scopes);
+		nscopes = die_path(&inner, &scopes);
 	}
 	for (int i = 0; i < nscopes && *nr < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);

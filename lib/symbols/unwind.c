@@ -24,12 +24,40 @@
 
 #define UW_KNOWN 16
 
+/*
+ * One ELF file as the fast path sees it, shared by every process that maps
+ * it: its own Dwfl with the module reported at base 0 (ET_DYN) or at its
+ * own addresses (ET_EXEC), and the CFI rows compiled at those addresses.
+ * A new process costs no ELF or CFI parsing, and no decompression of the
+ * debug file's sections when .debug_frame is looked at.
+ */
+struct uw_dso {
+	char *path, *build_id;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;	/* NULL: not usable (build id refused, no ELF) */
+	bool exec;		/* ET_EXEC: the module's addresses are the process's */
+	unsigned em;		/* its e_machine */
+	uint64_t low, high;	/* the module's range in dwfl */
+	const char *raw;	/* the file's bytes (text and rodata reads) */
+	size_t raw_size;
+	struct pc_cfi_rows rows;
+	struct uw_dso *next;
+};
+
+#define UW_DSO_BUCKETS 256
+#define UW_DSOS_MAX 1024	/* past it the table starts over (between samples) */
+
+/* A map of the process as the fast path knows it, under one maps_gen. */
+struct uw_fmap {
+	uint64_t start, end, pgoff;
+	struct uw_dso *dso;	/* NULL: no usable file there */
+};
+
 struct uw_space {
 	uint32_t pid;
 	Dwfl *dwfl;
 	bool attached;
 	uint64_t used;		/* LRU tick, 0 when the slot is free */
-	struct pc_cfi_rows rows;	/* the fast path's compiled CFI */
 	/* maps checked against their module while the caller's maps_gen holds */
 	uint64_t gen;
 	struct uw_known {
@@ -37,6 +65,8 @@ struct uw_space {
 		Dwfl_Module *mod;
 	} known[UW_KNOWN];
 	uint32_t nr_known, next_known;
+	struct uw_fmap fknown[UW_KNOWN];
+	uint32_t nr_fknown, next_fknown;
 };
 
 /* What one pc_unwind call works on; the callbacks reach it through u. */
@@ -63,6 +93,8 @@ struct uw_checked {
 
 struct pc_unwinder {
 	struct uw_checked *checked[UW_CHECKED_BUCKETS];
+	struct uw_dso *dsos[UW_DSO_BUCKETS];
+	uint32_t nr_dsos;
 	enum pc_arch arch;
 	unsigned elf_machine;
 	unsigned fast_nregs;	/* 0: every sample through libdwfl's unwinder */
@@ -90,7 +122,7 @@ struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
 		free(u);
 		return NULL;
 	}
-	pc_debuginfo_callbacks(&u->cbs);
+	pc_debuginfo_callbacks_cfi(&u->cbs);
 	return u;
 }
 
@@ -98,8 +130,29 @@ static void space_drop(struct uw_space *sp)
 {
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
-	pc_cfi_rows_free(&sp->rows);
 	memset(sp, 0, sizeof(*sp));
+}
+
+static void dsos_drop(struct pc_unwinder *u)
+{
+	for (size_t b = 0; b < UW_DSO_BUCKETS; b++) {
+		struct uw_dso *d = u->dsos[b], *n;
+
+		for (; d; d = n) {
+			n = d->next;
+			if (d->dwfl)
+				dwfl_end(d->dwfl);
+			pc_cfi_rows_free(&d->rows);
+			free(d->path);
+			free(d->build_id);
+			free(d);
+		}
+		u->dsos[b] = NULL;
+	}
+	u->nr_dsos = 0;
+	/* the maps the fast path knew point at them */
+	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
+		u->spaces[i].nr_fknown = u->spaces[i].next_fknown = 0;
 }
 
 void pc_unwinder_free(struct pc_unwinder *u)
@@ -108,6 +161,7 @@ void pc_unwinder_free(struct pc_unwinder *u)
 		return;
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
 		space_drop(&u->spaces[i]);
+	dsos_drop(u);
 	for (size_t b = 0; b < UW_CHECKED_BUCKETS; b++) {
 		struct uw_checked *k = u->checked[b], *n;
 
@@ -218,6 +272,147 @@ static bool build_id_ok(struct pc_unwinder *u, const char *path, const char *wan
 	if (!k->ok)
 		u->stats.build_id_mismatch++;
 	return k->ok;
+}
+
+static size_t str_hash(size_t h, const char *p)
+{
+	for (; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	return h;
+}
+
+/*
+ * The fast path's DSO of path (recorded with build_id), opened on first
+ * use; its mod stays NULL when the file is refused or cannot be read.
+ * NULL on ENOMEM.
+ */
+static struct uw_dso *dso_get(struct pc_unwinder *u, const char *path, const char *build_id)
+{
+	const char *id = build_id ? build_id : "";
+	size_t b = str_hash(str_hash(5381, path), id) % UW_DSO_BUCKETS;
+	Dwarf_Addr bias, low, high;
+	Dwfl_Module *mod;
+	struct uw_dso *d;
+	GElf_Ehdr eh;
+	Elf *e;
+
+	for (d = u->dsos[b]; d; d = d->next)
+		if (!strcmp(d->path, path) && !strcmp(d->build_id, id))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	d->build_id = strdup(id);
+	if (!d->path || !d->build_id) {
+		free(d->path);
+		free(d->build_id);
+		free(d);
+		return NULL;
+	}
+	d->next = u->dsos[b];
+	u->dsos[b] = d;
+	u->nr_dsos++;
+	if (*id && !build_id_ok(u, path, id))
+		return d;
+	d->dwfl = dwfl_begin(&u->cbs);
+	if (!d->dwfl)
+		return d;
+	dwfl_report_begin(d->dwfl);
+	mod = dwfl_report_elf(d->dwfl, path, path, -1, 0, false);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!mod)
+		return d;
+	pc_debuginfo_attach(mod, u->debug_dir);
+	e = dwfl_module_getelf(mod, &bias);
+	if (!e || !gelf_getehdr(e, &eh) ||
+	    !dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL))
+		return d;
+	d->em = eh.e_machine;
+	d->exec = eh.e_type == ET_EXEC;
+	d->raw = elf_rawfile(e, &d->raw_size);
+	d->low = low;
+	d->high = high;
+	d->mod = mod;
+	return d;
+}
+
+/*
+ * The map holding addr as the fast path knows it (dso NULL: no usable
+ * file there); false when addr is in no file-backed map.  Maps found under
+ * the same maps_gen are taken as they were.
+ */
+static bool fast_map(struct pc_unwinder *u, uint64_t addr, struct uw_fmap *out)
+{
+	struct uw_current *c = &u->cur;
+	struct uw_space *sp = c->space;
+	struct pc_unwind_map m = { 0 };
+
+	for (uint32_t i = 0; i < sp->nr_fknown; i++) {
+		const struct uw_fmap *k = &sp->fknown[i];
+
+		if (addr >= k->start && addr < k->end) {
+			*out = *k;
+			return true;
+		}
+	}
+	if (c->s->find_map(c->s->map_ctx, addr, &m) || !m.path || addr < m.start ||
+	    addr >= m.end || m.pgoff > m.start)
+		return false;
+	*out = (struct uw_fmap){ m.start, m.end, m.pgoff, dso_get(u, m.path, m.build_id) };
+	sp->fknown[sp->next_fknown] = *out;
+	sp->next_fknown = (sp->next_fknown + 1) % UW_KNOWN;
+	if (sp->nr_fknown < UW_KNOWN)
+		sp->nr_fknown++;
+	return true;
+}
+
+/*
+ * addr of the process, in map f, as an address of the DSO's own Dwfl
+ * (where the process's Dwfl would report the module at start - pgoff);
+ * false when the file is not usable or addr is outside its module.  A file
+ * of another machine is noted for the error libdwfl's path reports.
+ */
+static bool fast_addr(struct pc_unwinder *u, const struct uw_fmap *f, uint64_t addr,
+		      uint64_t *own)
+{
+	const struct uw_dso *d = f->dso;
+	uint64_t a;
+
+	if (!d || !d->mod)
+		return false;
+	if (d->em != u->elf_machine) {
+		u->cur.wrong_machine = true;
+		u->cur.wrong_em = d->em;
+		snprintf(u->cur.wrong_path, sizeof(u->cur.wrong_path), "%s", d->path);
+		return false;
+	}
+	a = d->exec ? addr : addr - (f->start - f->pgoff);
+	if (a < d->low || a >= d->high)
+		return false;
+	*own = a;
+	return true;
+}
+
+/* A word of the sample's stack, else of the mapped file (the fast path's memory). */
+static bool fast_read(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
+{
+	const struct pc_unwind_sample *s = u->cur.s;
+	uint64_t sp = u->cur.regs.sp, off, own;
+	struct uw_fmap f;
+
+	if (addr >= sp && (off = addr - sp) < s->stack_dyn_size &&
+	    s->stack_dyn_size - off >= sizeof(*result)) {
+		memcpy(result, (const uint8_t *)s->stack + off, sizeof(*result));
+		return true;
+	}
+	if (!fast_map(u, addr, &f) || !fast_addr(u, &f, addr, &own))
+		return false;
+	off = addr - f.start + f.pgoff;
+	if (!f.dso->raw || off > f.dso->raw_size || f.dso->raw_size - off < sizeof(*result))
+		return false;
+	memcpy(result, f.dso->raw + off, sizeof(*result));
+	return true;
 }
 
 static Dwfl_Module *remember(struct uw_space *sp, const struct pc_unwind_map *m,
@@ -394,32 +589,34 @@ static int check_sample(const struct pc_unwind_sample *s, struct pc_error *err)
 /*
  * The fast path: the frames libdwfl's unwinder would give (same lookup pc,
  * same activation rule, same end conditions: return address undefined,
- * unreadable or zero), from compiled CFI rows.  Returns 1 when a frame
- * needs what only libdwfl does (no FDE: its heuristics; an expression
- * rule), and the caller starts the sample over there.
+ * unreadable or zero), from CFI rows compiled once per DSO and address,
+ * with no libdwfl state of the process.  Returns 1 when a frame needs what
+ * only libdwfl does (no FDE: its heuristics; an expression rule; a pc
+ * outside the files the fast path knows), and the caller starts the sample
+ * over there.
  */
 static int fast_unwind(struct pc_unwinder *u)
 {
 	struct uw_current *c = &u->cur;
 	unsigned nregs = u->fast_nregs;
-	uint64_t regs[PC_DWARF_REGS_MAX], next[PC_DWARF_REGS_MAX];
+	uint64_t bufs[2][PC_DWARF_REGS_MAX];
+	uint64_t *regs = bufs[0], *next = bufs[1], *t;
 	uint64_t valid = c->regs.dwarf_valid & ((1ULL << nregs) - 1), nvalid;
 	uint64_t pc = c->regs.ip;
 	bool initial = true, signal = false;
 
-	memcpy(regs, c->regs.dwarf, sizeof(regs));
+	memcpy(regs, c->regs.dwarf, sizeof(bufs[0]));
 	for (;;) {
-		struct pc_unwind_map m;
 		const struct pc_cfi_row *row;
-		uint64_t lpc = initial || signal ? pc : pc - 1, cfa = 0, npc = 0;
+		uint64_t lpc = initial || signal ? pc : pc - 1, cfa = 0, npc = 0, own, own_pc;
 		bool cfa_ok, more, activation;
-		Dwfl_Module *mod;
+		struct uw_fmap f;
 
-		report(u, pc, &m);
-		if (c->conflict || c->wrong_machine)
+		/* pc and its lookup pc in one map and its module, as libdwfl finds them */
+		if (!fast_map(u, lpc, &f) || pc < f.start || pc >= f.end ||
+		    !fast_addr(u, &f, lpc, &own) || !fast_addr(u, &f, pc, &own_pc))
 			return 1;
-		mod = dwfl_addrmodule(c->space->dwfl, lpc);
-		row = mod ? pc_cfi_row_get(&c->space->rows, mod, lpc, nregs) : NULL;
+		row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
 		if (!row || !row->usable)
 			return 1;
 		cfa_ok = valid >> row->cfa_reg & 1;
@@ -427,10 +624,11 @@ static int fast_unwind(struct pc_unwinder *u)
 			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
 		nvalid = 0;
 		for (unsigned l = 0; l < row->nr_live; l++) {
-			unsigned r = row->live[l];
+			const struct pc_cfi_live *rule = &row->live[l];
+			unsigned r = rule->reg;
 			Dwarf_Word w;
 
-			switch (row->kind[r]) {
+			switch (rule->kind) {
 			case PC_CFI_SAME:
 				if (valid >> r & 1) {
 					next[r] = regs[r];
@@ -438,14 +636,14 @@ static int fast_unwind(struct pc_unwinder *u)
 				}
 				break;
 			case PC_CFI_AT_CFA:
-				if (cfa_ok && cb_memory_read(NULL, cfa + (uint64_t)row->off[r], &w, u)) {
+				if (cfa_ok && fast_read(u, cfa + (uint64_t)rule->off, &w)) {
 					next[r] = w;
 					nvalid |= 1ULL << r;
 				}
 				break;
 			case PC_CFI_VAL_CFA:
 				if (cfa_ok) {
-					next[r] = cfa + (uint64_t)row->off[r];
+					next[r] = cfa + (uint64_t)rule->off;
 					nvalid |= 1ULL << r;
 				}
 				break;
@@ -453,7 +651,9 @@ static int fast_unwind(struct pc_unwinder *u)
 				break;
 			}
 		}
-		more = row->kind[row->ra_reg] != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
+		if (c->wrong_machine)
+			return 1;
+		more = row->ra_kind != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
 		       (npc = next[row->ra_reg]) != 0;
 		activation = initial || signal || (more && row->signal);
 		c->ips[c->nr++] = activation ? pc : pc - 1;
@@ -462,9 +662,32 @@ static int fast_unwind(struct pc_unwinder *u)
 		pc = npc;
 		signal = row->signal;
 		initial = false;
-		memcpy(regs, next, sizeof(regs));
+		t = regs;
+		regs = next;
+		next = t;
 		valid = nvalid;
 	}
+}
+
+/*
+ * The fast path's view of the sample's ip: 0 with no frames when it is in
+ * no usable file (as libdwfl's path), -EINVAL for a file of another
+ * machine, 1 to unwind.
+ */
+static int fast_start(struct pc_unwinder *u, struct pc_error *err)
+{
+	struct uw_current *c = &u->cur;
+	struct uw_fmap f;
+	uint64_t own;
+
+	if (fast_map(u, c->regs.ip, &f) && fast_addr(u, &f, c->regs.ip, &own))
+		return 1;
+	if (c->wrong_machine)
+		return pc_error_set(err, EINVAL,
+				    "user registers of %s, but the ip 0x%llx is in %s, an ELF file for machine %u",
+				    pc_arch_name(u->arch), (unsigned long long)c->regs.ip,
+				    c->wrong_path, c->wrong_em);
+	return 0;
 }
 
 static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
@@ -472,13 +695,25 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 	struct uw_current *c = &u->cur;
 	struct pc_unwind_map m;
 	uint32_t pid = c->s->pid ? c->s->pid : 1;
+	int ret;
 
 	c->space = space_get(u, c->s->pid);
 	if (!c->space)
 		return pc_error_set(err, ENOMEM, "unwind: cannot create an address space");
 	if (!c->s->maps_gen || c->s->maps_gen != c->space->gen) {
 		c->space->nr_known = c->space->next_known = 0;
+		c->space->nr_fknown = c->space->next_fknown = 0;
 		c->space->gen = c->s->maps_gen;
+	}
+	if (u->fast_nregs) {
+		ret = fast_start(u, err);
+		if (ret <= 0)
+			return ret;
+		if (!fast_unwind(u)) {
+			u->stats.fast++;
+			return 0;
+		}
+		c->nr = 0;	/* libdwfl's unwinder does this sample whole */
 	}
 	if (!report(u, c->regs.ip, &m)) {
 		if (c->wrong_machine)
@@ -492,13 +727,6 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 		if (!dwfl_attach_state(c->space->dwfl, NULL, (pid_t)pid, &thread_cbs, u))
 			return pc_error_set(err, EINVAL, "unwind: %s", dwfl_errmsg(-1));
 		c->space->attached = true;
-	}
-	if (u->fast_nregs) {
-		if (!fast_unwind(u)) {
-			u->stats.fast++;
-			return 0;
-		}
-		c->nr = 0;	/* libdwfl's unwinder does this sample whole */
 	}
 	u->stats.slow++;
 	if (dwfl_getthread_frames(c->space->dwfl, (pid_t)(c->s->tid ? c->s->tid : 1),
@@ -524,6 +752,9 @@ int pc_unwind(struct pc_unwinder *u, const struct pc_unwind_sample *s, uint64_t 
 		return ret;
 	c->conflict = c->wrong_machine = false;
 	c->nr = 0;
+	/* between samples: nothing points at the DSOs then */
+	if (u->nr_dsos >= UW_DSOS_MAX)
+		dsos_drop(u);
 	c->s = s;
 	c->ips = ips;
 	c->max = max;

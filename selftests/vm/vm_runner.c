@@ -573,6 +573,18 @@ TEST_F_TIMEOUT(vm, compare_catches_a_supported_feature_turned_missing, 60)
 	pc_run_free(&self->run);
 }
 
+TEST_F_TIMEOUT(vm, compare_catches_a_proven_feature_turned_broken, 60)
+{
+	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"mmap2\":\"supported\"},\"behaviour\":{\"mmap2\":{\"verdict\":\"proven\"}", "10");
+	synth_results(self->dir, "new", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"}",
+		      "\"mmap2\":\"supported\"},\"behaviour\":{\"mmap2\":{\"verdict\":\"broken\"}", "10");
+	EXPECT_EQ(1, compare(_metadata, &self->run, self->dir));
+	EXPECT_NE(NULL, strstr(self->run.out, "6.1  mmap2 (behaviour): proven -> broken  REGRESSION"))
+		TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+}
+
 TEST_F_TIMEOUT(vm, compare_lists_skips_flakes_and_slow_rows_without_failing, 60)
 {
 	synth_results(self->dir, "old", "{\"id\":\"kernel/mmap:a\",\"status\":\"pass\"},"
@@ -716,6 +728,52 @@ TEST_F_TIMEOUT(vm, init_reruns_a_failing_test_once_unless_told_not_to, 120)
 		TH_LOG("%s", run.out);
 	snprintf(script, sizeof(script), "%s/t/flip/retry", out);
 	EXPECT_EQ(0, access(script, F_OK));
+	pc_run_free(&run);
+}
+
+/*
+ * With "jobs 2", init runs tests side by side: both start before either
+ * ends, each one's TAP is printed whole between its begin and end markers,
+ * an "alone" test runs by itself first, a failed one is re-run by itself
+ * after the others, and the timeout of one that shares the CPU with another
+ * is twice its own.
+ */
+TEST_F_TIMEOUT(vm, init_runs_tests_side_by_side_and_prints_each_whole, 120)
+{
+	char init[PATH_MAX], plan[PATH_MAX], out[PATH_MAX], text[4 * PATH_MAX];
+	struct pc_run run;
+	const char *sa, *sb, *ea, *eb, *first, *again;
+
+	snprintf(init, sizeof(init), "%s/build/static/vm/init", srcdir());
+	snprintf(plan, sizeof(plan), "%s/plan", self->dir);
+	snprintf(out, sizeof(out), "%s/out", self->dir);
+	/* each waits for the other to have started: side by side, or a timeout */
+	snprintf(text, sizeof(text), "echo 1..1; touch '%s/a.up'; i=0; while [ ! -e '%s/b.up' ] && "
+		 "[ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; [ -e '%s/b.up' ] && echo ok 1 a\n",
+		 self->dir, self->dir, self->dir);
+	put(self->dir, "a.sh", text);
+	snprintf(text, sizeof(text), "echo 1..1; touch '%s/b.up'; i=0; while [ ! -e '%s/a.up' ] && "
+		 "[ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; [ -e '%s/a.up' ] && echo ok 1 b\n",
+		 self->dir, self->dir, self->dir);
+	put(self->dir, "b.sh", text);
+	snprintf(text, sizeof(text), "nonce n1\ntimeout 30\nretry 1\njobs 2\nalone t first\n"
+		 "run t first /bin/echo first\nrun t a /bin/sh %s/a.sh\nrun t b /bin/sh %s/b.sh\n"
+		 "run t f /bin/false\n", self->dir, self->dir);
+	put(self->dir, "plan", text);
+	char *argv[] = { init, "--host", plan, out, NULL };
+
+	ASSERT_EQ(0, pc_test_run(&run, 90, argv));
+	sa = strstr(run.out, "PCVM:n1:start t a timeout=60\n");
+	sb = strstr(run.out, "PCVM:n1:start t b timeout=60\n");
+	ea = strstr(run.out, "PCVM:n1:begin t a timeout=60\n1..1\nok 1 a\nPCVM:n1:end t a status=exit:0 ");
+	eb = strstr(run.out, "PCVM:n1:begin t b timeout=60\n1..1\nok 1 b\nPCVM:n1:end t b status=exit:0 ");
+	first = strstr(run.out, "PCVM:n1:begin t first timeout=30\nfirst\nPCVM:n1:end t first status=exit:0 ");
+	again = strstr(run.out, "PCVM:n1:begin t f timeout=30 attempt=2\n");
+	ASSERT_TRUE(sa && sb && ea && eb && first && again) TH_LOG("%s", run.out);
+	EXPECT_TRUE(sa < ea && sb < ea && sa < eb && sb < eb);
+	EXPECT_TRUE(first < sa && first < sb);
+	EXPECT_TRUE(again > ea && again > eb);
+	EXPECT_EQ(NULL, strstr(run.out, "PCVM:n1:start t first"));
 	pc_run_free(&run);
 }
 

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # What changed between two matrix runs (vm/report --compare OLD NEW): cases
 # that newly fail, were fixed, newly skip or are flaky, probe feature
-# verdicts that moved, and rows whose wall time changed more than twice.
+# verdicts and behaviour verdicts that moved (supported -> missing and
+# proven -> broken are regressions), and rows whose wall time changed more
+# than twice.
 package PCVM::Compare;
 use strict;
 use warnings;
@@ -39,6 +41,15 @@ sub diff {
 			push @{$d{features}}, { row => $row, feature => $f, was => $was, now => $nf->{$f},
 						regression => ($was eq 'supported') ? 1 : 0 };
 		}
+		# what the behaviour checks showed: a feature proven before and broken now regressed
+		my ($ob, $nb) = ($or->{behaviour} // {}, $nr->{behaviour} // {});
+		for my $f (sort keys %$nb) {
+			my $was = ref $ob->{$f} eq 'HASH' ? ($ob->{$f}{verdict} // '?') : 'absent';
+			my $now = ref $nb->{$f} eq 'HASH' ? ($nb->{$f}{verdict} // '?') : '?';
+			next if $was eq $now;
+			push @{$d{features}}, { row => $row, feature => "$f (behaviour)", was => $was, now => $now,
+						regression => ($was eq 'proven' && $now eq 'broken') ? 1 : 0 };
+		}
 		my ($ow, $nw) = ($or->{wall_s}, $nr->{wall_s});
 		if ($ow && $nw && ($nw > 2 * $ow || $ow > 2 * $nw)) {
 			push @{$d{wall}}, { row => $row, was => $ow, now => $nw };
@@ -70,7 +81,7 @@ sub text {
 		$s .= sprintf("%s: %d\n", $title, scalar @l);
 		$s .= join('', map { '  ' . $fmt->($_) . "\n" } @l);
 	}
-	$s .= $d->{regression} ? "verdict: REGRESSION (a new failure or a feature no longer supported)\n"
+	$s .= $d->{regression} ? "verdict: REGRESSION (a new failure, or a feature no longer supported or no longer working)\n"
 			       : "verdict: no regression\n";
 	return $s;
 }

@@ -79,13 +79,24 @@ sub _marker {
 	my ($c, $cur, $m) = @_;
 	if ($m =~ /^hello (.*)/) {
 		$c->{hello} = _kv($1);
+	} elsif ($m =~ /^start (\S+) (\S+)(.*)/) {
+		# tests side by side: listed when they start (a guest that dies
+		# meanwhile names them), their output follows "begin" at their end
+		my $t = { suite => $1, name => $2, tap => [], ended => 0, %{_kv($3)} };
+		push @{$c->{tests}}, $t;
+		$c->{started}{"$1 $2 " . ($t->{attempt} // 1)} = $t;
 	} elsif ($m =~ /^begin (\S+) (\S+)(.*)/) {
-		$$cur = { suite => $1, name => $2, tap => [], ended => 0, %{_kv($3)} };
-		push @{$c->{tests}}, $$cur;
+		my $kv = _kv($3);
+		my $t = delete $c->{started}{"$1 $2 " . ($kv->{attempt} // 1)};
+		if (!$t) {
+			$t = { suite => $1, name => $2, tap => [], ended => 0, %$kv };
+			push @{$c->{tests}}, $t;
+		}
+		$$cur = $t;
 	} elsif ($m =~ /^end (\S+) (\S+)(.*)/) {
 		my $kv = _kv($3);
 		if ($$cur && $$cur->{suite} eq $1 && $$cur->{name} eq $2) {
-			@{$$cur}{qw(status elapsed_ms)} = @$kv{qw(status elapsed_ms)};
+			@{$$cur}{qw(status elapsed_ms busy_ms)} = @$kv{qw(status elapsed_ms busy_ms)};
 			$$cur->{ended} = 1;
 		}
 		$$cur = undef;

@@ -14,12 +14,17 @@ use IO::Select;
 use Digest::MD5;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(time);
+use PCVM::Pvh;
 
 # Builds (or reuses) the base initramfs: init, busybox, perfcheck, the
 # selftests, the kernel's perf_events selftests and any payload directory
-# (copied over the root).  Returns its path.
+# (copied over the root).  Returns its path.  With disk => 1 (and mke2fs),
+# the /perfcheck tree goes to an ext4 image instead (base_image): under TCG,
+# unpacking 200 MB of initramfs took most of a boot, and a disk is read only
+# where a test reads it.  Its /perfcheck/upstream is the upstream image's.
 sub base_initramfs {
 	my (%o) = @_;
+	my $disk = $o{disk} && have_mke2fs();
 	my ($static, $work) = @o{qw(static work)};
 	my $busybox = busybox($o{arch} // 'x86_64', $o{src});
 	my @inputs = ("$static/vm/init", "$static/perfcheck", $busybox,
@@ -42,11 +47,12 @@ sub base_initramfs {
 		die "vm: $static/$_ is missing: run 'make static' first\n" unless -x "$static/$_";
 	}
 	# one archive per set of inputs: concurrent runs with other payloads never share one
-	my $list = join("\n", sort @inputs) . "\n";
+	my $list = join("\n", sort @inputs) . "\n" . ($disk ? "layout disk-1\n" : '');
 	my $key = Digest::MD5::md5_hex($list);
 	my $out = "$work/base-$key.cpio.gz";
+	my $img = "$work/base-$key.ext4";
 	my $stamp = "$work/base-$key.inputs";
-	if (-f $out && -f $stamp && _slurp($stamp) eq $list) {
+	if (-f $out && -f $stamp && _slurp($stamp) eq $list && (!$disk || _is_ext4($img))) {
 		my $t = (stat $out)[9];
 		return $out unless grep { (stat $_)[9] > $t } grep { -e } @inputs;
 	}
@@ -72,9 +78,18 @@ sub base_initramfs {
 		_copy($_, "$root/probes/baselines/" . basename($_)) for @baselines;
 	}
 	system('cp', '-a', "$_/.", "$root/") == 0 or die "vm: cannot copy payload $_\n" for @payload;
+	if ($disk) {
+		my $droot = "$work/disk.root.$$";
+		remove_tree($droot);
+		rename("$root/perfcheck", $droot) or die "vm: rename: $!\n";
+		make_path("$root/perfcheck");
+		symlink('/up/perfcheck/upstream', "$droot/upstream") unless -e "$droot/upstream";
+		_ext4($droot, $img);
+		remove_tree($droot);
+	}
 	_cpio($root, $out);
 	# archives of older input sets, a day unused
-	-M $_ > 1 and unlink $_ for grep { $_ ne $out } glob("$work/base-*.cpio.gz");
+	-M $_ > 1 and unlink $_ for grep { $_ ne $out && $_ ne $img } glob("$work/base-*.cpio.gz $work/base-*.ext4");
 	open(my $s, ">", "$stamp.$$") or die "$stamp: $!";
 	print $s $list;
 	close $s;
@@ -83,16 +98,75 @@ sub base_initramfs {
 	return $out;
 }
 
-# The per-run overlay: the plan and the row's expected probe result.
+# The ext4 image of the /perfcheck tree beside base initramfs CPIO, or undef.
+sub base_image {
+	my ($cpio) = @_;
+	(my $img = $cpio // '') =~ s/\.cpio\.gz$/.ext4/;
+	return $img ne ($cpio // '') && -f $img ? $img : undef;
+}
+
+sub have_mke2fs {
+	return ($ENV{PERFCHECK_VM_DISK} // '1') ne '0'
+		&& grep { -x "$_/mke2fs" } split(/:/, $ENV{PATH} // ''), qw(/sbin /usr/sbin);
+}
+
+# An ext4 image of the files of the cpio archives ARCHIVES (zstd or gzip),
+# cached in WORK by their content, or undef (the caller appends the archives).
+sub image_of_archives {
+	my ($work, @archives) = @_;
+	return undef unless have_mke2fs() && @archives;
+	my $md5 = Digest::MD5->new;
+	for (@archives) { open(my $h, '<:raw', $_) or return undef; $md5->addfile($h) }
+	make_path($work);
+	my $img = "$work/up-" . $md5->hexdigest . ".ext4";
+	return $img if _is_ext4($img);
+	my $root = "$img.root.$$";
+	remove_tree($root);
+	make_path($root);
+	for my $a (@archives) {
+		my $dec = _slurp_head($a) =~ /^\x28\xb5\x2f\xfd/ ? 'zstd -q -d -c' : 'gzip -d -c';
+		system("$dec '$a' | (cd '$root' && cpio -i -d -m --quiet --no-absolute-filenames)") == 0
+			or do { remove_tree($root); return undef };
+	}
+	my $ok = eval { _ext4($root, $img); 1 };
+	remove_tree($root);
+	return $ok ? $img : undef;
+}
+
+# Whether F is an ext2/3/4 file system (its superblock's magic): a cached
+# image that anything overwrote is made again.
+sub _is_ext4 {
+	my ($f) = @_;
+	open(my $h, '<:raw', $f) or return 0;
+	seek($h, 1080, 0) or return 0;
+	read($h, my $m, 2) == 2 or return 0;
+	return $m eq "\x53\xef";
+}
+
+sub _slurp_head { my ($f) = @_; open(my $h, '<:raw', $f) or return ''; read($h, my $b, 8); return $b // '' }
+
+sub _ext4 {
+	my ($dir, $out) = @_;
+	my ($kb) = `du -sk '$dir'` =~ /^(\d+)/;
+	my $size = int(($kb // 0) * 1.25) + 16384;
+	my $rc = system("mke2fs -q -F -t ext4 -O ^has_journal -E root_owner=0:0 -d '$dir' '$out.$$.tmp' ${size}k "
+		      . ">/dev/null 2>&1");
+	die "vm: building $out failed (mke2fs -d: e2fsprogs)\n" if $rc;
+	rename("$out.$$.tmp", $out) or die "rename: $!";
+}
+
+# The per-run overlay: the plan and the row's expected probe result (also
+# in /plan: /perfcheck may be the base image's mount point).
 sub overlay_initramfs {
 	my ($dir, $plan, $baseline) = @_;
 	my $root = "$dir/overlay.root";
 	remove_tree($root);
-	make_path("$root/perfcheck");
+	make_path("$root/perfcheck", "$root/plan");
 	open(my $fh, '>', "$root/perfcheck/plan") or die "plan: $!";
 	print $fh $plan;
 	close $fh;
 	_copy($baseline, "$root/perfcheck/baseline.txt") if $baseline;
+	_copy($baseline, "$root/plan/baseline.txt") if $baseline;
 	_cpio($root, "$dir/overlay.cpio.gz");
 	remove_tree($root);
 	return "$dir/overlay.cpio.gz";
@@ -158,13 +232,22 @@ sub command {
 			-append => "console=ttyAMA0 quiet panic=-1 $o{append}", @disk);
 	}
 	my @accel = $o{accel} eq 'kvm' ? qw(-accel kvm -cpu host) : qw(-accel tcg -cpu max);
+	# read-only ext4 disks the init mounts by serial (the base image, the upstream perf)
+	my $n = 0;
+	my @img = map { $n++; (-drive => "file=$_->[0],format=raw,if=none,id=img$n,readonly=on",
+			       -device => "nvme,drive=img$n,serial=$_->[1]") } @{$o{images} // []};
+	# the uncompressed kernel through PVH: the bzImage's decompressor is seconds under TCG
+	my $kernel = PCVM::Pvh::image($o{kernel}) // $o{kernel};
+	# a whole tree in the initramfs (no images) needs the room: it unpacks into a tmpfs of
+	# half the RAM, and the static selftests passed 256 MB ("Initramfs unpacking failed:
+	# write error"); with the tree on a disk image, 512 MB as before
+	my $mem = @img ? 512 : 1024;
 	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
 	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
-	# -m 1024 as arm64: the initramfs unpacks into a tmpfs of half the RAM, and the
-	# static selftests passed 256 MB ("Initramfs unpacking failed: write error")
-	return (qemu_bin($arch), @accel, qw(-m 1024 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
-		-kernel => $o{kernel}, -initrd => $o{initrd},
-		-append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}", @disk);
+	return (qemu_bin($arch), @accel, -m => $mem, -smp => $o{smp} || 1,
+		qw(-nodefaults -display none -serial stdio -no-reboot),
+		-kernel => $kernel, -initrd => $o{initrd},
+		-append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}", @disk, @img);
 }
 
 # Boots; returns { console, state => finished|hung|panicked|exited|no-boot,
@@ -177,6 +260,7 @@ sub boot {
 	my $step_timeout = $o{step_timeout} // 60;
 	my $t0 = time;
 	my %r = (console => '', state => 'no-boot');
+	my (undef, undef, undef, $cu0, $cs0) = POSIX::times();
 	pipe(my $rd, my $wr) or die "pipe: $!";
 	my $pid = fork() // die "fork: $!";
 	if (!$pid) {
@@ -191,6 +275,7 @@ sub boot {
 	my $sel = IO::Select->new($rd);
 	my $deadline = $t0 + $boot_timeout;
 	my ($buf, $saw_done, $exited, $killed) = ('', 0, 0, 0);
+	my %running;			# "SUITE NAME ATTEMPT" => until when it may run
 	open(my $log, '>', $o{log}) if $o{log};
 	while (1) {
 		my $left = $deadline - time;
@@ -214,22 +299,30 @@ sub boot {
 			$o{on_marker}->($m) if $o{on_marker};
 			if ($m =~ /^hello/) {
 				$r{hello_s} = time - $t0;
-				$deadline = time + $step_timeout;
-			} elsif ($m =~ /^begin \S+ \S+ timeout=(\d+)/) {
+			} elsif ($m =~ /^(?:start|begin) (\S+) (\S+) timeout=(\d+)(.*)/) {
+				# a test runs (tests side by side: each "start"s, and prints all at its end)
+				my ($s, $n, $t, $rest) = ($1, $2, $3, $4);
 				$r{first_test_s} //= time - $t0;
-				$deadline = time + $1 + $step_timeout;
-			} elsif ($m =~ /^(end|artifacts)/) {
-				$deadline = time + $step_timeout;
+				$running{"$s $n " . ($rest =~ /attempt=(\d+)/ ? $1 : 1)} //= time + $t + $step_timeout;
+			} elsif ($m =~ /^end (\S+) (\S+)(.*)/) {
+				my ($s, $n, $rest) = ($1, $2, $3);
+				delete $running{"$s $n " . ($rest =~ /attempt=(\d+)/ ? $1 : 1)};
 			} elsif ($m =~ /^done/) {
 				$saw_done = 1;
-				$deadline = time + 30;
 			}
+			# the guest lives while it speaks, and while a test has time left
+			my ($last) = sort { $b <=> $a } values %running;
+			$deadline = $saw_done ? time + 30 : time + $step_timeout;
+			$deadline = $last if !$saw_done && $last && $last > $deadline;
 		}
 	}
 	close $log if $log;
 	close $rd;
 	waitpid($pid, 0);
 	$r{qemu_status} = $?;
+	# the CPU time QEMU (or the host row's init) used: what 2 shared cores pay for a row
+	my (undef, undef, undef, $cu1, $cs1) = POSIX::times();
+	$r{cpu_s} = ($cu1 + $cs1 - $cu0 - $cs0) / POSIX::sysconf(POSIX::_SC_CLK_TCK());
 	$r{wall_s} = time - $t0;
 	if ($saw_done) {
 		$r{state} = 'finished';

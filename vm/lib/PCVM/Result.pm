@@ -60,7 +60,8 @@ sub cases_of {
 	my $status = $block->{status} // '';
 	my ($tap, $rc) = translate($src, $tmpdir, "$block->{suite}.$block->{name}", $raw, $status);
 	my @cases;
-	my $p = TAP::Parser->new({ tap => $tap });
+	# a test that printed nothing (it started beside others and the guest died) is no TAP at all
+	my $p = TAP::Parser->new({ tap => $tap eq '' ? "\n" : $tap });
 	my ($running, @diag, %flaky);
 	# upstream perf test's cases are perf-test/NUMBER:description
 	my $prefix = $block->{suite} eq 'perf-test' ? 'perf-test/' : "$id:";
@@ -237,6 +238,18 @@ sub unmet {
 		return $facts->{perf_symtab} eq 'no' ? ['no debuginfo (probe)',
 			"perf is stripped: no .symtab in $facts->{perf} (probe)"] : '';
 	}
+	if ($need =~ /^perf-build:(\S+)$/) {
+		my $b = $facts ? $facts->{"perf_build.$1"} : undef;
+		return undef unless defined $b;
+		return $b eq 'on' ? '' : ["perf without $1 (probe)",
+			"perf was built without $1 (perf version --build-options: OFF) (probe)"];
+	}
+	if ($need =~ /^perf>=(\d+)\.(\d+)$/) {
+		my ($maj, $min) = ($1, $2);
+		my ($pa, $pb) = ($ctx->{perf} // '') =~ /(\d+)\.(\d+)/ or return undef;
+		return ($pa <=> $maj || $pb <=> $min) >= 0 ? '' : ["perf $pa.$pb before $maj.$min (probe)",
+			"perf $pa.$pb is older than $maj.$min (perf --version) (probe)"];
+	}
 	if ($need eq 'perf-matches-kernel') {
 		my ($pv) = ($ctx->{perf} // '') =~ /(\d+\.\d+)/ or return undef;
 		my ($kv) = ($ctx->{release} // '') =~ /^(\d+\.\d+)/ or return undef;
@@ -400,6 +413,7 @@ sub build {
 		guest_boot_ms => $con->{hello} ? $con->{hello}{boot_ms} + 0 : undef,
 		hello_s => _r($boot->{hello_s}), first_test_s => _r($boot->{first_test_s}),
 		wall_s => _r($boot->{wall_s}),
+		cpu_s => _r($boot->{cpu_s}),
 		paranoid => $con->{paranoid}, artifacts => $con->{artifacts},
 		splats => \@splats, cases => \@cases, steps => \@steps,
 		# lines of vm/known-failures whose tests ran here and no longer fail
@@ -411,7 +425,9 @@ sub build {
 		console_garbage_lines => $con->{garbage},
 		# each test's wall time in the guest (bench/vm-budget's breakdown)
 		timings => [map { { id => "$_->{suite}/$_->{name}", attempt => 0 + ($_->{attempt} // 1),
-				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000) } }
+				    elapsed_s => _r(($_->{elapsed_ms} // 0) / 1000),
+				    # the guest's busy CPU time meanwhile: computing, or waiting
+				    (defined $_->{busy_ms} ? (busy_s => _r($_->{busy_ms} / 1000)) : ()) } }
 			    grep { $_->{ended} } @{$con->{tests}}],
 		($state eq 'finished' ? () : (console_tail => $tail)),
 	);
