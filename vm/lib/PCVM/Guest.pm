@@ -152,7 +152,8 @@ sub command {
 		# virt with the max CPU has a PMUv3; -icount shift=0 makes cycles and
 		# instructions count (exactly, one instruction a cycle): without it
 		# instructions is ENOENT (shared/notes/arm64.md).  The console is the PL011.
-		return (qemu_bin($arch), qw(-M virt -cpu max -icount shift=0 -m 1024 -smp 1),
+		my $shift = $ENV{PERFCHECK_ARM64_ICOUNT_SHIFT} // 0;
+		return (qemu_bin($arch), qw(-M virt -cpu max -icount), "shift=$shift", qw(-m 1024 -smp 1),
 			qw(-nodefaults -display none -serial stdio -no-reboot),
 			-kernel => $o{kernel}, -initrd => $o{initrd},
 			-append => "console=ttyAMA0 quiet panic=-1 $o{append}", @disk);
@@ -190,6 +191,7 @@ sub boot {
 	my $deadline = $t0 + $boot_timeout;
 	my ($buf, $saw_done, $exited, $killed) = ('', 0, 0, 0);
 	open(my $log, '>', $o{log}) if $o{log};
+	$log->autoflush(1) if $log;	# the console is readable while the guest runs
 	while (1) {
 		my $left = $deadline - time;
 		if ($left <= 0) {
