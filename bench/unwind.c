@@ -284,11 +284,11 @@ static int ours(const char *file, bool inlines, FILE *f, struct result *res)
 		if (rec.header.type != PERF_RECORD_SAMPLE || pd_parse_sample(&r, &rec, &s, &err))
 			continue;
 		us = (struct pc_unwind_sample){
-			.pid = s.pid, .tid = s.tid, .regs_abi = s.regs_user_abi,
-			.regs_mask = s.evsel->attr.attr.sample_regs_user, .regs = s.regs_user,
+			.pid = s.pid, .tid = s.tid, .regs_abi = s.regs_user.abi,
+			.regs_mask = s.evsel->attr.attr.sample_regs_user, .regs = s.regs_user.regs,
 			.nr_regs = (uint64_t)__builtin_popcountll(s.evsel->attr.attr.sample_regs_user),
-			.stack = s.stack_user, .stack_size = s.stack_user_size,
-			.stack_dyn_size = s.stack_user_dyn_size,
+			.stack = s.stack_user.data, .stack_size = s.stack_user.size,
+			.stack_dyn_size = s.stack_user.dyn_size,
 			.find_map = pdmaps_find, .map_ctx = &maps,
 			.maps_gen = pdmaps_gen(&maps, s.pid),
 		};

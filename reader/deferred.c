@@ -151,7 +151,7 @@ static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error 
 		if (!w || !w->waiting)
 			continue;
 		w->waiting = false;
-		if (w->p->smp.deferred_cookie == rec->cookie) {
+		if (w->p->smp.chain.cookie == rec->cookie) {
 			if (set_merge(w, rec->ips, rec->nr, it->owned))
 				return pc_error_set(err, ENOMEM, "out of memory");
 			d->stats.merged++;
@@ -180,7 +180,7 @@ static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error 
 /* Only events with attr.defer_callchain get cookies, as perf reads them. */
 static bool holds_cookie(const struct rd_item *it)
 {
-	return it->type == PERF_RECORD_SAMPLE && it->p && it->p->smp.deferred &&
+	return it->type == PERF_RECORD_SAMPLE && it->p && it->p->smp.chain.deferred &&
 	       pc_attr_test(&it->p->smp.evsel->attr.attr, PC_ATTR_defer_callchain);
 }
 
@@ -195,7 +195,7 @@ static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held
 	*held = false;
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	if (d->merge_late && t->have_last && t->last_cookie == smp->deferred_cookie) {
+	if (d->merge_late && t->have_last && t->last_cookie == smp->chain.cookie) {
 		if (set_merge(it, t->last_ips, t->last_nr, t->last_copy != NULL))
 			return pc_error_set(err, ENOMEM, "out of memory");
 		it->late = true;

@@ -85,7 +85,7 @@ static int fields(struct rd_session *s, struct rd_out *o, const struct pd_record
 			      (int)smp.tid, (unsigned long long)smp.ip,
 			      (unsigned long long)smp.period, (unsigned long long)smp.addr);
 		if (smp.evsel && (smp.evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			chain(o, smp.callchain, smp.callchain_nr, smp.deferred);
+			chain(o, smp.chain.ips, smp.chain.nr, smp.chain.deferred);
 		return 0;
 	case PC_RECORD_CALLCHAIN_DEFERRED:
 		ret = pd_parse_deferred(&s->r, rec, &d, &smp, err);

@@ -83,14 +83,14 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 		ev.thread = rd_machine_thread(&s->machine, smp->pid, smp->tid);
 		if (!ev.thread)
 			return pc_error_set(err, ENOMEM, "out of memory");
-		ev.base = smp->callchain;
-		ev.base_nr = smp->callchain_nr;
+		ev.base = smp->chain.ips;
+		ev.base_nr = smp->chain.nr;
 		if (it->unwound) {
 			/* DWARF: the kernel part recorded, then the user frames unwound */
 			ev.extra = it->unwound;
 			ev.extra_nr = it->unwound_nr;
 			ev.unwound = true;
-		} else if (it->merge_ips && smp->deferred) {
+		} else if (it->merge_ips && smp->chain.deferred) {
 			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
 			ev.extra = it->merge_ips;
 			ev.extra_nr = it->merge_nr;

@@ -61,7 +61,7 @@ int rd_trace_field(struct rd_out *o, struct rd_session *s, const struct rd_event
 	ret = rd_trace_open(tr, s);
 	if (ret)
 		return ret;
-	ret = tr_format(&tr->t, e->attr.attr.config, smp->raw, smp->raw_size,
+	ret = tr_format(&tr->t, e->attr.attr.config, smp->raw.data, smp->raw.size,
 			(e->attr.attr.sample_type & PERF_SAMPLE_CPU) ? (int)smp->cpu : -1,
 			ev->rec->offset, &text, &tr->err);
 	if (ret < 0)

@@ -151,14 +151,14 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 	int ret;
 
 	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER) ||
-	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user_abi)
+	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi)
 		return 0;
 	us = (struct pc_unwind_sample){
-		.pid = smp->pid, .tid = smp->tid, .regs_abi = smp->regs_user_abi,
-		.regs_mask = attr->sample_regs_user, .regs = smp->regs_user,
+		.pid = smp->pid, .tid = smp->tid, .regs_abi = smp->regs_user.abi,
+		.regs_mask = attr->sample_regs_user, .regs = smp->regs_user.regs,
 		.nr_regs = (uint64_t)__builtin_popcountll(attr->sample_regs_user),
-		.stack = smp->stack_user, .stack_size = smp->stack_user_size,
-		.stack_dyn_size = smp->stack_user_dyn_size,
+		.stack = smp->stack_user.data, .stack_size = smp->stack_user.size,
+		.stack_dyn_size = smp->stack_user.dyn_size,
 		.find_map = find_map, .map_ctx = &fc,
 		.maps_gen = fc.proc ? fc.proc->gen : 0,
 	};

@@ -134,33 +134,33 @@ static void read_values(struct enc *e, uint64_t f, const struct pd_sample *v)
 	if (f & PERF_FORMAT_GROUP) {
 		uint64_t per = 1 + !!(f & PERF_FORMAT_ID) + !!(f & PERF_FORMAT_LOST);
 
-		bool raw = v->read_raw && v->read_nr;
+		bool raw = v->read.raw && v->read.nr;
 
-		u64(e, raw ? v->read_nr : 1);
+		u64(e, raw ? v->read.nr : 1);
 		if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			u64(e, v->time_enabled);
+			u64(e, v->read.time_enabled);
 		if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			u64(e, v->time_running);
+			u64(e, v->read.time_running);
 		if (raw) {
-			put(e, v->read_raw, v->read_nr * per * 8);
+			put(e, v->read.raw, v->read.nr * per * 8);
 			return;
 		}
-		u64(e, v->read_first.value);
+		u64(e, v->read.first.value);
 		if (f & PERF_FORMAT_ID)
-			u64(e, v->read_first.id);
+			u64(e, v->read.first.id);
 		if (f & PERF_FORMAT_LOST)
-			u64(e, v->read_first.lost);
+			u64(e, v->read.first.lost);
 		return;
 	}
-	u64(e, v->read_first.value);
+	u64(e, v->read.first.value);
 	if (f & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		u64(e, v->time_enabled);
+		u64(e, v->read.time_enabled);
 	if (f & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		u64(e, v->time_running);
+		u64(e, v->read.time_running);
 	if (f & PERF_FORMAT_ID)
-		u64(e, v->read_first.id);
+		u64(e, v->read.first.id);
 	if (f & PERF_FORMAT_LOST)
-		u64(e, v->read_first.lost);
+		u64(e, v->read.first.lost);
 }
 
 static void regs(struct enc *e, uint64_t mask, uint64_t abi, const uint64_t *r)
@@ -178,48 +178,48 @@ static void sample_tail(struct enc *e, const struct perf_event_attr *attr,
 
 	if (t & PERF_SAMPLE_RAW) {
 		static const uint8_t zero[8];
-		uint32_t size = v->raw_size;
+		uint32_t size = v->raw.size;
 
 		u32(e, size);
-		put(e, v->raw, size);
+		put(e, v->raw.data, size);
 		put(e, zero, (8 - (size + 4) % 8) % 8);
 	}
 	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		u64(e, v->branch_nr);
+		u64(e, v->branch.nr);
 		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_HW_INDEX)
-			u64(e, v->branch_hw_idx);
-		put(e, v->branch_entries, v->branch_nr * 24);
+			u64(e, v->branch.hw_idx);
+		put(e, v->branch.entries, v->branch.nr * 24);
 		if (attr->branch_sample_type & PC_SAMPLE_BRANCH_COUNTERS)
-			put(e, v->branch_counters, v->branch_nr * 8);
+			put(e, v->branch.counters, v->branch.nr * 8);
 	}
 	if (t & PERF_SAMPLE_REGS_USER)
-		regs(e, attr->sample_regs_user, v->regs_user_abi, v->regs_user);
+		regs(e, attr->sample_regs_user, v->regs_user.abi, v->regs_user.regs);
 	if (t & PERF_SAMPLE_STACK_USER) {
-		u64(e, v->stack_user_size);
-		if (v->stack_user_size) {
-			put(e, v->stack_user, v->stack_user_size);
-			u64(e, v->stack_user_dyn_size);
+		u64(e, v->stack_user.size);
+		if (v->stack_user.size) {
+			put(e, v->stack_user.data, v->stack_user.size);
+			u64(e, v->stack_user.dyn_size);
 		}
 	}
 	if (t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		u64(e, v->weight);
+		u64(e, v->mem.weight);
 	if (t & PERF_SAMPLE_DATA_SRC)
-		u64(e, v->data_src);
+		u64(e, v->mem.data_src);
 	if (t & PERF_SAMPLE_TRANSACTION)
-		u64(e, v->transaction);
+		u64(e, v->mem.transaction);
 	if (t & PERF_SAMPLE_REGS_INTR)
-		regs(e, attr->sample_regs_intr, v->regs_intr_abi, v->regs_intr);
+		regs(e, attr->sample_regs_intr, v->regs_intr.abi, v->regs_intr.regs);
 	if (t & PERF_SAMPLE_PHYS_ADDR)
-		u64(e, v->phys_addr);
+		u64(e, v->mem.phys_addr);
 	if (t & PERF_SAMPLE_CGROUP)
 		u64(e, v->cgroup);
 	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		u64(e, v->data_page_size);
+		u64(e, v->mem.data_page_size);
 	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		u64(e, v->code_page_size);
+		u64(e, v->mem.code_page_size);
 	if (t & PERF_SAMPLE_AUX) {
-		u64(e, v->aux_size);
-		put(e, v->aux, v->aux_size);
+		u64(e, v->aux.size);
+		put(e, v->aux.data, v->aux.size);
 	}
 }
 
@@ -250,8 +250,8 @@ int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint1
 	if (t & PERF_SAMPLE_READ)
 		read_values(&e, attr->read_format, v);
 	if (t & PERF_SAMPLE_CALLCHAIN) {
-		u64(&e, v->callchain_nr);
-		put(&e, v->callchain, v->callchain_nr * 8);
+		u64(&e, v->chain.nr);
+		put(&e, v->chain.ips, v->chain.nr * 8);
 	}
 	sample_tail(&e, attr, v);
 	return finish(&e);

@@ -76,6 +76,60 @@ struct pd_read_value {
 	uint64_t lost;
 };
 
+/* PERF_SAMPLE_READ */
+struct pd_sample_read {
+	uint64_t nr;			/* values: 1 unless PERF_FORMAT_GROUP */
+	uint64_t time_enabled, time_running;
+	const uint64_t *raw;		/* values as in the record, nr entries */
+	struct pd_read_value first;	/* the first (or only) value, decoded */
+};
+
+/* PERF_SAMPLE_CALLCHAIN: ips point into the record (8-byte aligned) */
+struct pd_sample_chain {
+	uint64_t nr;
+	const uint64_t *ips;
+	/* deferred: the chain ends with PERF_CONTEXT_USER_DEFERRED, cookie */
+	bool deferred;
+	uint64_t cookie;
+};
+
+/* PERF_SAMPLE_BRANCH_STACK */
+struct pd_sample_branch {
+	uint64_t nr;
+	uint64_t hw_idx;
+	const uint64_t *entries;	/* 3 u64 per entry */
+	const uint64_t *counters;	/* nr u64, or NULL */
+};
+
+/* PERF_SAMPLE_REGS_USER / PERF_SAMPLE_REGS_INTR */
+struct pd_sample_regs {
+	uint64_t abi;
+	const uint64_t *regs;		/* popcount(the attr's mask) u64 */
+};
+
+/* PERF_SAMPLE_STACK_USER */
+struct pd_sample_stack {
+	uint64_t size;
+	const void *data;
+	uint64_t dyn_size;
+};
+
+/* The memory-access fields: -d, -W, --phys-data, --data/code-page-size */
+struct pd_sample_mem {
+	uint64_t weight;
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t phys_addr;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+};
+
+/* A blob the sample carries (PERF_SAMPLE_RAW, PERF_SAMPLE_AUX) */
+struct pd_sample_blob {
+	uint64_t size;
+	const void *data;
+};
+
 struct pd_sample {
 	const struct pd_evsel *evsel;
 	uint64_t id;
@@ -86,39 +140,16 @@ struct pd_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
-	/* PERF_SAMPLE_READ */
-	uint64_t read_nr;		/* 1 unless PERF_FORMAT_GROUP */
-	uint64_t time_enabled, time_running;
-	const uint64_t *read_raw;	/* values as in the record, read_nr entries */
-	struct pd_read_value read_first;	/* the first (or only) value, decoded */
-	/* PERF_SAMPLE_CALLCHAIN: ips point into the record (8-byte aligned) */
-	uint64_t callchain_nr;
-	const uint64_t *callchain;
-	/* deferred: the chain ends with PERF_CONTEXT_USER_DEFERRED, cookie */
-	bool deferred;
-	uint64_t deferred_cookie;
-	uint32_t raw_size;
-	const void *raw;
-	uint64_t branch_nr;
-	uint64_t branch_hw_idx;
-	const uint64_t *branch_entries;	/* 3 u64 per entry */
-	const uint64_t *branch_counters;	/* branch_nr u64, or NULL */
-	uint64_t regs_user_abi;
-	const uint64_t *regs_user;	/* popcount(sample_regs_user) u64 */
-	uint64_t stack_user_size;
-	const void *stack_user;
-	uint64_t stack_user_dyn_size;
-	uint64_t weight;
-	uint64_t data_src;
-	uint64_t transaction;
-	uint64_t regs_intr_abi;
-	const uint64_t *regs_intr;
-	uint64_t phys_addr;
 	uint64_t cgroup;
-	uint64_t data_page_size;
-	uint64_t code_page_size;
-	uint64_t aux_size;
-	const void *aux;
+	struct pd_sample_read read;
+	struct pd_sample_chain chain;
+	struct pd_sample_blob raw;
+	struct pd_sample_branch branch;
+	struct pd_sample_regs regs_user;
+	struct pd_sample_stack stack_user;
+	struct pd_sample_regs regs_intr;
+	struct pd_sample_mem mem;
+	struct pd_sample_blob aux;
 };
 
 /* ------------------------------------------------------------- records */

@@ -45,38 +45,38 @@ static int parse_read(struct body *b, const struct pd_evsel *evsel, struct pd_sa
 	int ret;
 
 	if (fmt & PERF_FORMAT_GROUP) {
-		TAKE(b, s->read_nr, "read nr");
+		TAKE(b, s->read.nr, "read nr");
 		if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			TAKE(b, s->time_enabled, "read time_enabled");
+			TAKE(b, s->read.time_enabled, "read time_enabled");
 		if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			TAKE(b, s->time_running, "read time_running");
-		if (s->read_nr == 0 || s->read_nr > (uint64_t)(b->end - b->p) / per_value)
+			TAKE(b, s->read.time_running, "read time_running");
+		if (s->read.nr == 0 || s->read.nr > (uint64_t)(b->end - b->p) / per_value)
 			return pd_bad(b->r, err, b->rec->offset,
 				      "%s: read group of %llu values does not fit the record",
-				      b->what, (unsigned long long)s->read_nr);
-		s->read_raw = b->p;
-		ret = need(b, s->read_nr * per_value, "read values", err);
+				      b->what, (unsigned long long)s->read.nr);
+		s->read.raw = b->p;
+		ret = need(b, s->read.nr * per_value, "read values", err);
 		if (ret)
 			return ret;
-		s->read_first.value = b->p[0];
+		s->read.first.value = b->p[0];
 		if (fmt & PERF_FORMAT_ID)
-			s->read_first.id = b->p[1];
+			s->read.first.id = b->p[1];
 		if (fmt & PERF_FORMAT_LOST)
-			s->read_first.lost = b->p[per_value - 1];
-		b->p += s->read_nr * per_value;
+			s->read.first.lost = b->p[per_value - 1];
+		b->p += s->read.nr * per_value;
 		return 0;
 	}
-	s->read_nr = 1;
-	s->read_raw = b->p;
-	TAKE(b, s->read_first.value, "read value");
+	s->read.nr = 1;
+	s->read.raw = b->p;
+	TAKE(b, s->read.first.value, "read value");
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		TAKE(b, s->time_enabled, "read time_enabled");
+		TAKE(b, s->read.time_enabled, "read time_enabled");
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		TAKE(b, s->time_running, "read time_running");
+		TAKE(b, s->read.time_running, "read time_running");
 	if (fmt & PERF_FORMAT_ID)
-		TAKE(b, s->read_first.id, "read id");
+		TAKE(b, s->read.first.id, "read id");
 	if (fmt & PERF_FORMAT_LOST)
-		TAKE(b, s->read_first.lost, "read lost");
+		TAKE(b, s->read.first.lost, "read lost");
 	return 0;
 }
 
@@ -159,17 +159,17 @@ int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
 			return ret;
 	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		TAKE(&b, s->callchain_nr, "callchain nr");
-		if (s->callchain_nr > (uint64_t)(b.end - b.p))
+		TAKE(&b, s->chain.nr, "callchain nr");
+		if (s->chain.nr > (uint64_t)(b.end - b.p))
 			return pd_bad(r, err, rec->offset,
 				      "SAMPLE: callchain of %llu entries is larger than the record (%u bytes)",
-				      (unsigned long long)s->callchain_nr, rec->header.size);
-		s->callchain = b.p;
-		b.p += s->callchain_nr;
-		if (s->callchain_nr >= 2 &&
-		    s->callchain[s->callchain_nr - 2] == PC_CONTEXT_USER_DEFERRED) {
-			s->deferred = true;
-			s->deferred_cookie = s->callchain[s->callchain_nr - 1];
+				      (unsigned long long)s->chain.nr, rec->header.size);
+		s->chain.ips = b.p;
+		b.p += s->chain.nr;
+		if (s->chain.nr >= 2 &&
+		    s->chain.ips[s->chain.nr - 2] == PC_CONTEXT_USER_DEFERRED) {
+			s->chain.deferred = true;
+			s->chain.cookie = s->chain.ips[s->chain.nr - 1];
 		}
 	}
 	if (type & PERF_SAMPLE_RAW) {
@@ -183,78 +183,78 @@ int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
 		if ((uint64_t)size + 4 > (uint64_t)(b.end - b.p) * 8)
 			return pd_bad(r, err, rec->offset, "SAMPLE: raw data of %u bytes is larger than the record",
 				      size);
-		s->raw_size = size;
-		s->raw = (const uint8_t *)b.p + 4;
+		s->raw.size = size;
+		s->raw.data = (const uint8_t *)b.p + 4;
 		b.p += (size + 4 + 7) / 8;
 	}
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
 		uint64_t bst = evsel->attr.attr.branch_sample_type;
 
-		TAKE(&b, s->branch_nr, "branch nr");
+		TAKE(&b, s->branch.nr, "branch nr");
 		if (bst & PC_SAMPLE_BRANCH_HW_INDEX)
-			TAKE(&b, s->branch_hw_idx, "branch hw_idx");
-		if (s->branch_nr > (uint64_t)(b.end - b.p) / 3)
+			TAKE(&b, s->branch.hw_idx, "branch hw_idx");
+		if (s->branch.nr > (uint64_t)(b.end - b.p) / 3)
 			return pd_bad(r, err, rec->offset, "SAMPLE: %llu branch entries do not fit the record",
-				      (unsigned long long)s->branch_nr);
-		s->branch_entries = b.p;
-		b.p += s->branch_nr * 3;
+				      (unsigned long long)s->branch.nr);
+		s->branch.entries = b.p;
+		b.p += s->branch.nr * 3;
 		if (bst & PC_SAMPLE_BRANCH_COUNTERS) {
-			ret = need(&b, s->branch_nr, "branch counters", err);
+			ret = need(&b, s->branch.nr, "branch counters", err);
 			if (ret)
 				return ret;
-			s->branch_counters = b.p;
-			b.p += s->branch_nr;
+			s->branch.counters = b.p;
+			b.p += s->branch.nr;
 		}
 	}
 	if (type & PERF_SAMPLE_REGS_USER) {
-		ret = parse_regs(&b, evsel->attr.attr.sample_regs_user, &s->regs_user_abi,
-				 &s->regs_user, "user regs", err);
+		ret = parse_regs(&b, evsel->attr.attr.sample_regs_user, &s->regs_user.abi,
+				 &s->regs_user.regs, "user regs", err);
 		if (ret)
 			return ret;
 	}
 	if (type & PERF_SAMPLE_STACK_USER) {
-		TAKE(&b, s->stack_user_size, "user stack size");
-		if (s->stack_user_size) {
-			uint64_t words = s->stack_user_size / 8;
+		TAKE(&b, s->stack_user.size, "user stack size");
+		if (s->stack_user.size) {
+			uint64_t words = s->stack_user.size / 8;
 
-			if (s->stack_user_size % 8)
+			if (s->stack_user.size % 8)
 				return pd_bad(r, err, rec->offset, "SAMPLE: user stack size %llu is not a multiple of 8",
-					      (unsigned long long)s->stack_user_size);
+					      (unsigned long long)s->stack_user.size);
 			ret = need(&b, words, "user stack", err);
 			if (ret)
 				return ret;
-			s->stack_user = b.p;
+			s->stack_user.data = b.p;
 			b.p += words;
-			TAKE(&b, s->stack_user_dyn_size, "user stack dyn_size");
+			TAKE(&b, s->stack_user.dyn_size, "user stack dyn_size");
 		}
 	}
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		TAKE(&b, s->weight, "weight");
+		TAKE(&b, s->mem.weight, "weight");
 	if (type & PERF_SAMPLE_DATA_SRC)
-		TAKE(&b, s->data_src, "data_src");
+		TAKE(&b, s->mem.data_src, "data_src");
 	if (type & PERF_SAMPLE_TRANSACTION)
-		TAKE(&b, s->transaction, "transaction");
+		TAKE(&b, s->mem.transaction, "transaction");
 	if (type & PERF_SAMPLE_REGS_INTR) {
-		ret = parse_regs(&b, evsel->attr.attr.sample_regs_intr, &s->regs_intr_abi,
-				 &s->regs_intr, "intr regs", err);
+		ret = parse_regs(&b, evsel->attr.attr.sample_regs_intr, &s->regs_intr.abi,
+				 &s->regs_intr.regs, "intr regs", err);
 		if (ret)
 			return ret;
 	}
 	if (type & PERF_SAMPLE_PHYS_ADDR)
-		TAKE(&b, s->phys_addr, "phys_addr");
+		TAKE(&b, s->mem.phys_addr, "phys_addr");
 	if (type & PERF_SAMPLE_CGROUP)
 		TAKE(&b, s->cgroup, "cgroup");
 	if (type & PERF_SAMPLE_DATA_PAGE_SIZE)
-		TAKE(&b, s->data_page_size, "data_page_size");
+		TAKE(&b, s->mem.data_page_size, "data_page_size");
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
-		TAKE(&b, s->code_page_size, "code_page_size");
+		TAKE(&b, s->mem.code_page_size, "code_page_size");
 	if (type & PERF_SAMPLE_AUX) {
-		TAKE(&b, s->aux_size, "aux size");
-		if (s->aux_size % 8 || s->aux_size / 8 > (uint64_t)(b.end - b.p))
+		TAKE(&b, s->aux.size, "aux size");
+		if (s->aux.size % 8 || s->aux.size / 8 > (uint64_t)(b.end - b.p))
 			return pd_bad(r, err, rec->offset, "SAMPLE: aux data of %llu bytes does not fit the record",
-				      (unsigned long long)s->aux_size);
-		s->aux = b.p;
-		b.p += s->aux_size / 8;
+				      (unsigned long long)s->aux.size);
+		s->aux.data = b.p;
+		b.p += s->aux.size / 8;
 	}
 	return 0;
 }

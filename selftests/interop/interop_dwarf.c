@@ -254,11 +254,11 @@ static void walk_opts(struct __test_metadata *_metadata, const char *data,
 			continue;
 		ASSERT_EQ(0, pd_parse_sample(&o.r, &rec, &s, &err)) TH_LOG("%s", err.msg);
 		us = (struct pc_unwind_sample){
-			.pid = s.pid, .tid = s.tid, .regs_abi = s.regs_user_abi,
-			.regs_mask = s.evsel->attr.attr.sample_regs_user, .regs = s.regs_user,
+			.pid = s.pid, .tid = s.tid, .regs_abi = s.regs_user.abi,
+			.regs_mask = s.evsel->attr.attr.sample_regs_user, .regs = s.regs_user.regs,
 			.nr_regs = (uint64_t)__builtin_popcountll(s.evsel->attr.attr.sample_regs_user),
-			.stack = s.stack_user, .stack_size = s.stack_user_size,
-			.stack_dyn_size = s.stack_user_dyn_size,
+			.stack = s.stack_user.data, .stack_size = s.stack_user.size,
+			.stack_dyn_size = s.stack_user.dyn_size,
 			.find_map = pdmaps_find, .map_ctx = &o.maps,
 			.maps_gen = pdmaps_gen(&o.maps, s.pid),
 		};
@@ -438,27 +438,27 @@ static void unwind_garbage(struct __test_metadata *_metadata, struct ours *o,
 	struct garbage_ctx *ctx = vctx;
 	uint64_t regs[64], out[128];
 	uint64_t nregs = (uint64_t)__builtin_popcountll(s->evsel->attr.attr.sample_regs_user);
-	size_t words = s->stack_user_size / 8;
+	size_t words = s->stack_user.size / 8;
 	uint64_t *stack = malloc(words * 8 + 8);
 	struct pc_error err = { 0 };
 	uint32_t got;
 
 	ASSERT_NE(NULL, stack);
 	ASSERT_GE(64, nregs);
-	memcpy(regs, s->regs_user, nregs * 8);
+	memcpy(regs, s->regs_user.regs, nregs * 8);
 	for (int round = 0; round < 2; round++) {
 		struct pc_unwind_sample us = {
-			.pid = s->pid, .tid = s->tid, .regs_abi = s->regs_user_abi,
+			.pid = s->pid, .tid = s->tid, .regs_abi = s->regs_user.abi,
 			.regs_mask = s->evsel->attr.attr.sample_regs_user, .regs = regs,
-			.nr_regs = nregs, .stack = stack, .stack_size = s->stack_user_size,
-			.stack_dyn_size = s->stack_user_dyn_size,
+			.nr_regs = nregs, .stack = stack, .stack_size = s->stack_user.size,
+			.stack_dyn_size = s->stack_user.dyn_size,
 			.find_map = pdmaps_find, .map_ctx = &o->maps,
 		};
 
 		for (size_t i = 0; i < words; i++) {
 			ctx->seed = ctx->seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			/* half the words point near the stack, where a frame would */
-			stack[i] = (i & 1) ? ctx->seed : s->regs_user[7] + (ctx->seed >> 52);
+			stack[i] = (i & 1) ? ctx->seed : s->regs_user.regs[7] + (ctx->seed >> 52);
 		}
 		if (round)	/* registers too, but the ip and sp */
 			for (uint64_t r = 0; r < nregs; r++)

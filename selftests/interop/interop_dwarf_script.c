@@ -224,11 +224,11 @@ static uint64_t first_dyn_size(const char *path, uint64_t *size)
 		return 0;
 	while (!at && pd_reader_next(&r, &pos, &rec, &err) == 1) {
 		if (rec.header.type != PERF_RECORD_SAMPLE ||
-		    pd_parse_sample(&r, &rec, &smp, &err) || !smp.stack_user_size)
+		    pd_parse_sample(&r, &rec, &smp, &err) || !smp.stack_user.size)
 			continue;
-		at = rec.offset + (uint64_t)((const uint8_t *)smp.stack_user -
-					     (const uint8_t *)rec.data) + smp.stack_user_size;
-		*size = smp.stack_user_size;
+		at = rec.offset + (uint64_t)((const uint8_t *)smp.stack_user.data -
+					     (const uint8_t *)rec.data) + smp.stack_user.size;
+		*size = smp.stack_user.size;
 	}
 	pd_reader_close(&r);
 	return at;

@@ -113,7 +113,7 @@ static int format_file(const char *path, struct pc_kallsyms *ksyms, struct ours 
 			break;
 		if (s.evsel->attr.attr.type != PERF_TYPE_TRACEPOINT)
 			continue;
-		ret = tr_format(&t, s.evsel->attr.attr.config, s.raw, s.raw_size, (int)s.cpu,
+		ret = tr_format(&t, s.evsel->attr.attr.config, s.raw.data, s.raw.size, (int)s.cpu,
 				rec.offset, &txt, err);
 		if (ret < 0)
 			break;

@@ -76,8 +76,8 @@ static int write_library_file(const char *path)
 		v.time += 250000;
 		v.cpu = i % 2;
 		v.period = ev ? 1 : 250000;
-		v.callchain = chain;
-		v.callchain_nr = 4;
+		v.chain.ips = chain;
+		v.chain.nr = 4;
 		synth_sample(&data, ev ? &b.attr : &a.attr, &v);
 		if (i % 10 == 9)
 			synth_finished_round(&data);
@@ -142,7 +142,7 @@ TEST_F(interop, library_reads_perf_record_g_with_the_samples_perf_script_prints)
 			continue;
 		ASSERT_EQ(0, pd_parse_sample(&r, &record, &s, &err)) TH_LOG("%s", err.msg);
 		samples++;
-		chains += s.callchain_nr > 1;
+		chains += s.chain.nr > 1;
 	}
 	EXPECT_EQ(0, ret) TH_LOG("%s", err.msg);
 	pd_reader_close(&r);

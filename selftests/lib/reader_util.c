@@ -40,8 +40,8 @@ void rt_sample(struct synth *d, const struct perf_event_attr *a, uint32_t pid,
 			      cookie ? cookie : 0x400500 };
 
 	v.ip = kip;
-	v.callchain = chain;
-	v.callchain_nr = 4;
+	v.chain.ips = chain;
+	v.chain.nr = 4;
 	synth_sample(d, a, &v);
 }
 

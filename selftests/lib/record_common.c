@@ -305,9 +305,9 @@ int rt_read(const char *path, struct rt_file *f)
 				if (s.cpu > f->max_cpu)
 					f->max_cpu = s.cpu;
 			}
-			if (s.callchain_nr) {
+			if (s.chain.nr) {
 				f->chains++;
-				if (pair[0] && rt_chain_has_pair(s.callchain, s.callchain_nr, pair))
+				if (pair[0] && rt_chain_has_pair(s.chain.ips, s.chain.nr, pair))
 					f->chains_with_pair++;
 			}
 			break;

@@ -112,16 +112,16 @@ int xk_read(const char *path, struct xk_file *f)
 				f->first_pid = s.pid;
 				f->first_tid = s.tid;
 			}
-			if (s.callchain_nr)
+			if (s.chain.nr)
 				f->samples_with_chain++;
-			if (s.deferred)
+			if (s.chain.deferred)
 				f->samples_with_defer_cookie++;
 			t = xk_tid_of(f, s.pid, s.tid);
 			if (!t)
 				break;
 			t->samples++;
 			if (s.evsel && (s.evsel->attr.attr.sample_type & PERF_SAMPLE_READ)) {
-				uint64_t v = s.read_first.value;
+				uint64_t v = s.read.first.value;
 
 				f->samples_with_read++;
 				if (v < t->read_min)

@@ -135,8 +135,8 @@ static void gen_sample(struct gen *g, uint32_t tid, uint64_t cookie, int kdepth)
 	chain[n++] = cookie;
 	v.ip = chain[1];
 	v.period = g->a.attr.sample_period;
-	v.callchain_nr = n;
-	v.callchain = chain;
+	v.chain.nr = n;
+	v.chain.ips = chain;
 	synth_sample(&g->data, &g->a.attr, &v);
 	g->time += 5000000;
 }

@@ -54,8 +54,8 @@ FIXTURE_SETUP(bad)
 	v.pid = v.tid = 99;
 	synth_comm(&data, &a.attr, 99, 99, "victim", &v);
 	self->sample_offset = data.len;
-	v.callchain = chain;
-	v.callchain_nr = 3;
+	v.chain.ips = chain;
+	v.chain.nr = 3;
 	for (int i = 0; i < 4; i++) {
 		v.time = 100 + i;
 		synth_sample(&data, &a.attr, &v);

@@ -211,10 +211,10 @@ TEST_F(codec, sample_round_trips_every_fixed_field_and_the_chain)
 	v.ip = 0x401000;
 	v.addr = 0x7000;
 	v.period = 999;
-	v.callchain = chain;
-	v.callchain_nr = 3;
-	v.raw = &raw;
-	v.raw_size = 4;
+	v.chain.ips = chain;
+	v.chain.nr = 3;
+	v.raw.data = &raw;
+	v.raw.size = 4;
 	ASSERT_EQ(0, pd_encode_sample(&self->b, &self->a.attr, PERF_RECORD_MISC_USER, &v));
 	ASSERT_EQ(1, first_record(_metadata, self));
 	ASSERT_EQ(0, pd_parse_sample(&self->r, &self->rec, &got, &self->err)) TH_LOG("%s", self->err.msg);
@@ -222,10 +222,10 @@ TEST_F(codec, sample_round_trips_every_fixed_field_and_the_chain)
 	EXPECT_EQ(v.addr, got.addr);
 	EXPECT_EQ(v.period, got.period);
 	same_trailer(_metadata, &got);
-	ASSERT_EQ(3, got.callchain_nr);
-	EXPECT_EQ(0, memcmp(chain, got.callchain, sizeof(chain)));
-	ASSERT_EQ(4, got.raw_size);
-	EXPECT_EQ(0, memcmp(&raw, got.raw, 4));
+	ASSERT_EQ(3, got.chain.nr);
+	EXPECT_EQ(0, memcmp(chain, got.chain.ips, sizeof(chain)));
+	ASSERT_EQ(4, got.raw.size);
+	EXPECT_EQ(0, memcmp(&raw, got.raw.data, 4));
 }
 
 TEST_F(codec, pipe_attr_record_round_trips)

@@ -24,8 +24,8 @@ static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ip
 	for (int i = 0; i < n; i++)
 		chain[i + 1] = ips[i];
 	v.ip = ips[0];
-	v.callchain = chain;
-	v.callchain_nr = (uint64_t)n + 1;
+	v.chain.ips = chain;
+	v.chain.nr = (uint64_t)n + 1;
 	synth_sample(&self->d, &self->a.attr, &v);
 }
 
