@@ -12,6 +12,7 @@ void rd_item_release(struct rd_item *it)
 	free(it->unwound);
 	it->unwound = NULL;
 	it->unwound_nr = 0;
+	it->fp_leaf = false;
 	free(it->p);
 	it->p = NULL;
 	it->owned = it->merge_owned = false;
