@@ -129,11 +129,15 @@ $(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfche
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
 
+# the tree's shape, read from the objects (nm) and the sources (Perl, TAP):
+# no two objects using each other, lib/ below the commands, no struct over 20 fields
+STYLE_TESTS := $(sort $(wildcard selftests/style/*.t))
+
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
-		PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
-		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN)
+		PERFCHECK_BUILD=$(abspath $(BUILD)) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
+		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN) $(STYLE_TESTS)
 
 # The guests of the kernel matrix (vm/): static perfcheck and selftests, the
 # C init, and the kernel's own perf_events selftests built from the cache
@@ -195,11 +199,17 @@ all: $(BUILD)/pcwork
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS := script report dump
-FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+FUZZ_FLAGS   := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -DPERFCHECK_VERSION='"$(VERSION)"' -I. -Ilib
-build/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(LIB_SRC)
+# the library is compiled once for the three targets (instrumented, no main)
+FUZZ_OBJ     := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+build/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_input.h $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+-include $(shell find build/fuzz/obj -name '*.d' 2>/dev/null)
 
 fuzz: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%) $(BUILD)/perfcheck
 	@mkdir -p build/fuzz/crashes

@@ -24,6 +24,7 @@ extern const struct pc_feature_row pc_feature_rows[PC_FEAT__COUNT];
 /* Switches the feature off in attr and flags, as its row says (not its dependents). */
 void pc_feature_clear(enum pc_feature feat, union pc_attr *attr, unsigned long *flags);
 
+/* probe_try.c, below the table and the cache (neither calls back into it). */
 /* Opens attr on the current thread (any cpu) and closes it: 0 or -errno. */
 int pc_probe_try(union pc_attr *attr, unsigned long flags);
 /* How a single probe open's result reads as a verdict. */

@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * script -D, in perf report -D's shape: for each record in file order the
- * offset, size and type, the raw bytes, then one line of parsed fields
- * (and the callchain for samples and deferred records).  Records are not
- * reordered here: this is a view of the file as it is.
+ * script -D, in perf script -D's shape: each record as perf delivers it
+ * (header records as they are read, the others in time order through the
+ * session's stages), with its offset, size and raw bytes, the time stamp
+ * perf prints, the type and its fields; a sample also with the thread and
+ * object of its ip and its perf script line.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <string.h>
 
 #include "reader/dump.h"
+#include "reader/dump_sample.h"
+#include "reader/recfmt.h"
+
+struct dump {
+	struct rd_out *o;
+	struct rd_printer *pr;		/* the script line of each sample, NULL: none */
+	const char *path;		/* "pipe" for pipe input, as perf */
+	uint64_t base;			/* offsets shown from here (the pipe's header) */
+	uint64_t sample_type;		/* of all events together */
+	enum pc_arch arch;
+	const void *last;		/* the sample record dumped last (group reads) */
+	uint64_t last_offset;
+	struct pc_error err;
+};
 
 static void hexdump(struct rd_out *o, const uint8_t *p, size_t n)
 {
@@ -33,114 +49,286 @@ static void hexdump(struct rd_out *o, const uint8_t *p, size_t n)
 	rd_out_char(o, '\n');
 }
 
-static void chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred)
+static uint64_t combined_sample_type(const struct pd_reader *r)
 {
-	rd_out_printf(o, "... FP chain: nr:%llu\n", (unsigned long long)nr);
-	for (uint64_t i = 0; i < nr; i++)
-		rd_out_printf(o, ".....  %2llu: %016llx\n", (unsigned long long)i,
-			      (unsigned long long)ips[i]);
-	if (deferred)
-		rd_out_str(o, "...... (deferred)\n");
+	uint64_t st = 0;
+
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		st |= r->evsels[i].attr.attr.sample_type;
+	return st;
 }
 
-static const char *cpumode(uint16_t misc)
+/*
+ * "\nOFF@PATH [SIZE]: event: TYPE", the raw bytes, then "[CPU ][TIME ]OFF
+ * [SIZE]: PERF_RECORD_NAME" (perf: "-1 -1 " for a record without sample_id).
+ */
+static void event_line(struct dump *d, struct rd_session *s, const struct pd_record *rec,
+		       const struct pd_sample *smp)
 {
-	switch (misc & PERF_RECORD_MISC_CPUMODE_MASK) {
-	case PERF_RECORD_MISC_KERNEL: return "K";
-	case PERF_RECORD_MISC_USER: return "IP";
-	case PERF_RECORD_MISC_HYPERVISOR: return "H";
-	case PERF_RECORD_MISC_GUEST_KERNEL: return "GK";
-	case PERF_RECORD_MISC_GUEST_USER: return "GU";
-	default: return "?";
+	struct rd_out *o = d->o;
+	const char *name = pd_record_name(rec->header.type);
+	uint64_t off = rec->offset - d->base;
+	bool id_all = s->r.sample_id_all;
+
+	d->sample_type = combined_sample_type(&s->r);
+	/* a pipe's ATTR is shown as perf sees it: before its event joins the list */
+	if (rec->header.type == PC_RECORD_HEADER_ATTR && s->r.nr_evsels <= 1)
+		id_all = false;
+	rd_out_printf(o, "\n%#llx@%s [%#x]: event: %u\n", (unsigned long long)off, d->path,
+		      rec->header.size, rec->header.type);
+	hexdump(o, rec->data, rec->header.size);
+	if (rec->header.type != PERF_RECORD_SAMPLE && !id_all) {
+		rd_out_str(o, "-1 -1 ");
+	} else {
+		if (d->sample_type & PERF_SAMPLE_CPU)
+			rd_out_printf(o, "%u ", smp ? smp->cpu : 0);
+		if (d->sample_type & PERF_SAMPLE_TIME)
+			rd_out_printf(o, "%llu ", (unsigned long long)(smp ? smp->time : 0));
+	}
+	rd_out_printf(o, "%#llx [%#x]: PERF_RECORD_%s", (unsigned long long)off, rec->header.size,
+		      name ? name : "UNKNOWN");
+}
+
+static uint64_t u64_at(const struct pd_record *rec, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)rec->data + off, 8);
+	return v;
+}
+
+static int too_short(struct rd_session *s, const struct pd_record *rec,
+		     size_t need, struct pc_error *err)
+{
+	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s record of %u bytes is too short "
+			    "for its fields (%zu bytes)", s->r.path, (unsigned long long)rec->offset,
+			    pd_record_name(rec->header.type) ?: "UNKNOWN", rec->header.size, need);
+}
+
+/* "0-3,5": perf's cpu list */
+static void cpu_list(struct rd_out *o, const uint16_t *cpus, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		rd_out_printf(o, "%s%u", i ? "," : "", cpus[i]);
+		if (j > i)
+			rd_out_printf(o, "-%u", cpus[j]);
+		i = j + 1;
 	}
 }
 
-/* The NUL-terminated string at off, or a marker when the record lacks it. */
-static const char *str_at(const struct pd_record *rec, size_t off)
+static int cpu_map(struct dump *d, struct rd_session *s, const struct pd_record *rec,
+		   struct pc_error *err)
 {
-	const char *p = (const char *)rec->data + off;
+	const uint8_t *p = (const uint8_t *)rec->data + 8;
+	size_t body = rec->header.size - 8;
+	uint16_t type, nr, cpus[64];
 
-	if (off >= rec->header.size || !memchr(p, '\0', rec->header.size - off))
-		return "(unterminated)";
-	return p;
-}
+	if (body < 4)
+		return too_short(s, rec, 12, err);
+	memcpy(&type, p, 2);
+	memcpy(&nr, p + 2, 2);
+	rd_out_str(d->o, ": ");
+	if (type == 0) {
+		/* u16 nr, u16 cpu[nr] */
+		if (body < 4 + 2ULL * nr)
+			return too_short(s, rec, 12 + 2ULL * nr, err);
+		if (nr > 64)
+			nr = 64;
+		memcpy(cpus, p + 4, 2ULL * nr);
+		cpu_list(d->o, cpus, nr);
+	} else if (type == 2) {
+		/* u8 any_cpu, u8 pad, u16 start, u16 end */
+		uint16_t start, end;
 
-static int fields(struct rd_session *s, struct rd_out *o, const struct pd_record *rec,
-		  struct pc_error *err)
-{
-	const uint8_t *p = rec->data;
-	uint32_t u32[4];
-	uint64_t u64[4];
-	struct pd_sample smp;
-	struct pd_deferred d;
-	int ret;
+		if (body < 8)
+			return too_short(s, rec, 16, err);
+		memcpy(&start, p + 4, 2);
+		memcpy(&end, p + 6, 2);
+		if (p[2])
+			rd_out_str(d->o, "-1,");
+		rd_out_printf(d->o, start == end ? "%u" : "%u-%u", start, end);
+	} else if (type == 1) {
+		/* u16 nr (of longs), u16 long size, then the mask */
+		uint16_t long_size;
+		size_t n = 0;
 
-	switch (rec->header.type) {
-	case PERF_RECORD_SAMPLE:
-		ret = pd_parse_sample(&s->r, rec, &smp, err);
-		if (ret)
-			return ret;
-		rd_out_printf(o, "(%s, %#x): %d/%d: %#llx period: %llu addr: %#llx\n",
-			      cpumode(rec->header.misc), rec->header.misc, (int)smp.pid,
-			      (int)smp.tid, (unsigned long long)smp.ip,
-			      (unsigned long long)smp.period, (unsigned long long)smp.addr);
-		if (smp.evsel && (smp.evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			chain(o, smp.chain.ips, smp.chain.nr, smp.chain.deferred);
-		return 0;
-	case PC_RECORD_CALLCHAIN_DEFERRED:
-		ret = pd_parse_deferred(&s->r, rec, &d, &smp, err);
-		if (ret)
-			return ret;
-		rd_out_printf(o, "(%s, %#x): %d/%d: %#llx\n", cpumode(rec->header.misc),
-			      rec->header.misc, (int)smp.pid, (int)smp.tid,
-			      (unsigned long long)d.cookie);
-		chain(o, d.ips, d.nr, false);
-		return 0;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		if (rec->header.size < 40 + (rec->header.type == PERF_RECORD_MMAP2 ? 32 : 0))
-			break;
-		memcpy(u32, p + 8, 8);
-		memcpy(u64, p + 16, 24);
-		rd_out_printf(o, " %d/%d: [%#llx(%#llx) @ %#llx]: %s\n", (int)u32[0], (int)u32[1],
-			      (unsigned long long)u64[0], (unsigned long long)u64[1],
-			      (unsigned long long)u64[2],
-			      str_at(rec, rec->header.type == PERF_RECORD_MMAP2 ? 72 : 40));
-		return 0;
-	case PERF_RECORD_COMM:
-		if (rec->header.size < 16)
-			break;
-		memcpy(u32, p + 8, 8);
-		rd_out_printf(o, "%s: %s:%d/%d\n",
-			      rec->header.misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
-			      str_at(rec, 16), (int)u32[0], (int)u32[1]);
-		return 0;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (rec->header.size < 32)
-			break;
-		memcpy(u32, p + 8, 16);
-		rd_out_printf(o, "(%d:%d):(%d:%d)\n", (int)u32[0], (int)u32[2], (int)u32[1],
-			      (int)u32[3]);
-		return 0;
-	case PERF_RECORD_LOST:
-		if (rec->header.size < 24)
-			break;
-		memcpy(u64, p + 8, 16);
-		rd_out_printf(o, " id: %llu lost: %llu\n", (unsigned long long)u64[0],
-			      (unsigned long long)u64[1]);
-		return 0;
-	default:
-		break;
+		if (body < 8)
+			return too_short(s, rec, 16, err);
+		memcpy(&long_size, p + 4, 2);
+		if ((long_size != 4 && long_size != 8) || body < 8 + (size_t)nr * long_size)
+			return too_short(s, rec, 16 + (size_t)nr * long_size, err);
+		for (size_t bit = 0; bit < (size_t)nr * long_size * 8 && n < 64; bit++)
+			if (p[8 + bit / 8] & (1u << (bit % 8)))
+				cpus[n++] = (uint16_t)bit;
+		cpu_list(d->o, cpus, n);
 	}
-	rd_out_char(o, '\n');
+	rd_out_char(d->o, '\n');
 	return 0;
 }
 
-int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct pc_error *err)
+/* The fields of header records (ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE...) */
+static int header_fields(struct dump *d, struct rd_session *s, const struct pd_record *rec,
+			 struct pc_error *err)
 {
-	struct pd_record rec;
-	uint64_t pos = 0;
+	struct rd_out *o = d->o;
+	size_t size = rec->header.size;
+	uint64_t nr;
+
+	switch (rec->header.type) {
+	case PC_RECORD_ID_INDEX:
+		/* u64 nr, then {id, idx, cpu, tid} */
+		if (size < 16)
+			return too_short(s, rec, 16, err);
+		nr = u64_at(rec, 8);
+		if (nr > (size - 16) / 32)
+			return too_short(s, rec, 16 + nr * 32, err);
+		rd_out_printf(o, " nr: %llu\n", (unsigned long long)nr);
+		for (uint64_t i = 0; i < nr; i++)
+			rd_out_printf(o, " ... id: %llu  idx: %llu  cpu: %lld  tid: %lld\n",
+				      (unsigned long long)u64_at(rec, 16 + i * 32),
+				      (unsigned long long)u64_at(rec, 24 + i * 32),
+				      (long long)u64_at(rec, 32 + i * 32),
+				      (long long)u64_at(rec, 40 + i * 32));
+		return 0;
+	case PC_RECORD_THREAD_MAP:
+		/* u64 nr, then {u64 pid, char comm[16]} */
+		if (size < 16)
+			return too_short(s, rec, 16, err);
+		nr = u64_at(rec, 8);
+		if (nr > (size - 16) / 24)
+			return too_short(s, rec, 16 + nr * 24, err);
+		rd_out_printf(o, " nr: %llu thread%s: ", (unsigned long long)nr, nr > 1 ? "s" : "");
+		for (uint64_t i = 0; i < nr; i++)
+			rd_out_printf(o, "%s%d", i ? ", " : "", (int)u64_at(rec, 16 + i * 24));
+		rd_out_char(o, '\n');
+		return 0;
+	case PC_RECORD_CPU_MAP:
+		return cpu_map(d, s, rec, err);
+	case PC_RECORD_EVENT_UPDATE: {
+		/* u64 type, u64 id, then unit / scale / name */
+		const char *str = (const char *)rec->data + 24;
+		uint64_t type;
+		double scale;
+
+		if (size < 24)
+			return too_short(s, rec, 24, err);
+		type = u64_at(rec, 8);
+		rd_out_printf(o, "\n... id:    %llu\n", (unsigned long long)u64_at(rec, 16));
+		if ((type == 0 || type == 2) && (size == 24 || !memchr(str, '\0', size - 24)))
+			return pc_error_set(err, EINVAL, "%s: offset %#llx: EVENT_UPDATE string is "
+					    "not NUL-terminated", s->r.path,
+					    (unsigned long long)rec->offset + 24);
+		if (type == 0) {
+			rd_out_printf(o, "... unit:  %s\n", str);
+		} else if (type == 1) {
+			if (size < 32)
+				return too_short(s, rec, 32, err);
+			memcpy(&scale, str, 8);
+			rd_out_printf(o, "... scale: %f\n", scale);
+		} else if (type == 2) {
+			rd_out_printf(o, "... name:  %s\n", str);
+		} else {
+			rd_out_str(o, "... unknown type\n");
+		}
+		return 0;
+	}
+	case PC_RECORD_HEADER_ATTR:
+	case PC_RECORD_HEADER_FEATURE:
+		/* perf 6.1 ends the line of a pipe's ATTR and FEATURE records with nothing */
+		return 0;
+	case PC_RECORD_FINISHED_INIT:
+		/* perf 6.1's script has no handler for it */
+		rd_out_str(o, ": unhandled!\n");
+		return 0;
+	default:
+		rd_out_char(o, '\n');
+		return 0;
+	}
+}
+
+/* header records: shown as read */
+static int on_header(void *ctx, const struct pd_record *rec, struct pc_error *err)
+{
+	struct rd_session *s = ctx;
+	struct dump *d = s->ops.ctx;
+
+	event_line(d, s, rec, NULL);
+	return header_fields(d, s, rec, err);
+}
+
+static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct dump *d = ctx;
+	size_t trailer = ev->sample ? ev->sample->evsel->sample_id_size : 0;
+	uint16_t type = ev->rec->header.type;
+
+	event_line(d, s, ev->rec, ev->sample);
+	if (type == PERF_RECORD_LOST) {
+		/* perf's -D wording (script --show-lost-events says " lost N") */
+		if (ev->rec->header.size < 24)
+			return too_short(s, ev->rec, 24, &d->err);
+		rd_out_printf(d->o, ": id:%llu: lost:%llu\n", (unsigned long long)u64_at(ev->rec, 8),
+			      (unsigned long long)u64_at(ev->rec, 16));
+		return 0;
+	}
+	return rd_recfmt_fields(d->o, s->r.path, ev->rec, trailer, &d->err);
+}
+
+static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct dump *d = ctx;
+	const struct pd_sample *smp = ev->sample;
+	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct pd_sample orig;
+	struct rd_resolved r;
+
+	/* a group read comes once per member: the record is dumped once */
+	if (ev->rec->data != d->last || ev->rec->offset != d->last_offset) {
+		d->last = ev->rec->data;
+		d->last_offset = ev->rec->offset;
+		/* as recorded: a member's period is derived later */
+		if (smp->evsel->attr.attr.sample_type & PERF_SAMPLE_READ) {
+			if (pd_parse_sample(&s->r, ev->rec, &orig, &d->err))
+				return -EINVAL;
+			if (!(orig.evsel->attr.attr.sample_type & PERF_SAMPLE_PERIOD))
+				orig.period = orig.evsel->attr.attr.sample_period;
+			smp = &orig;
+		}
+		event_line(d, s, ev->rec, smp);
+		rd_dump_sample(d->o, ev->rec, smp, d->arch);
+		smp = ev->sample;
+	}
+	rd_out_printf(d->o, " ... thread: %s:%d\n", ev->thread->comm, (int)ev->thread->tid);
+	rd_resolve(s, ev->thread, m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL,
+		   smp->ip, &r);
+	if (r.dso)
+		rd_out_printf(d->o, " ...... dso: %.*s\n", (int)r.dso_len, r.dso);
+	else
+		rd_out_str(d->o, " ...... dso: <not found>\n");
+	return d->pr ? rd_print_sample(s, ev, d->pr) : 0;
+}
+
+static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct dump *d = ctx;
+
+	event_line(d, s, ev->rec, ev->sample);
+	rd_out_printf(d->o, "(IP, %#x): %d/%d: %#llx\n", ev->rec->header.misc,
+		      (int)ev->sample->pid, (int)ev->sample->tid,
+		      (unsigned long long)ev->deferred->cookie);
+	rd_dump_chain(d->o, ev->deferred->ips, ev->deferred->nr, false);
+	return 0;
+}
+
+int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct rd_printer *pr,
+	    struct pc_error *err)
+{
+	struct dump d = { .o = o, .pr = pr, .path = s->r.path };
+	char arch[64];
 	int ret;
 
 	if (header) {
@@ -148,36 +336,21 @@ int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct pc_error
 		if (ret)
 			return ret;
 	}
-	for (;;) {
-		struct pd_sample id;
-		const char *name;
-		uint64_t t = 0;
-
-		ret = pd_reader_next(&s->r, &pos, &rec, err);
-		if (ret <= 0)
-			return ret;
-		rd_out_printf(o, "\n%#llx@%s [%#x]: event: %u\n", (unsigned long long)rec.offset,
-			      s->r.path, rec.header.size, rec.header.type);
-		hexdump(o, rec.data, rec.header.size);
-		if (rec.header.type == PERF_RECORD_SAMPLE) {
-			ret = pd_parse_sample(&s->r, &rec, &id, err);
-			if (ret)
-				return ret;
-			t = id.time;
-		} else if (rec.header.type < PC_RECORD_HEADER_ATTR) {
-			ret = pd_parse_sample_id(&s->r, &rec, &id, err);
-			if (ret)
-				return ret;
-			t = id.time;
-		}
-		name = pd_record_name(rec.header.type);
-		rd_out_printf(o, "%llu %#llx [%#x]: PERF_RECORD_%s", (unsigned long long)t,
-			      (unsigned long long)rec.offset, rec.header.size,
-			      name ? name : "UNKNOWN");
-		if (!name)
-			rd_out_printf(o, "(%u)", rec.header.type);
-		ret = fields(s, o, &rec, err);
-		if (ret)
-			return ret;
+	if (s->r.pipe_format) {
+		d.path = "pipe";
+		d.base = 16;
 	}
+	if (!pd_reader_feature_string(&s->r, PD_FEAT_ARCH, arch, sizeof(arch), NULL))
+		d.arch = pc_arch_from_name(arch);
+	else
+		d.arch = PC_ARCH_X86_64;
+	/* every record shown: deferred callchains too, as their own records */
+	s->merge = false;
+	s->ops = (struct rd_ops){ .sample = on_sample, .deferred = on_deferred,
+				  .record = on_record, .ctx = &d };
+	s->in.tap = (struct rd_input_tap){ on_header, s };
+	ret = rd_session_process(s, err);
+	if (ret && !err->msg[0] && d.err.msg[0])
+		*err = d.err;
+	return ret;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/perf_event.h>
+#include "uapi/perf_compat.h"
 
 static const struct {
 	const char *name;
@@ -16,6 +16,17 @@ static const struct {
 	{ "ip", RF_IP },	{ "sym", RF_SYM },	{ "symoff", RF_SYMOFF },
 	{ "dso", RF_DSO },	{ "period", RF_PERIOD },	{ "addr", RF_ADDR },
 	{ "srcline", RF_SRCLINE }, { "trace", RF_TRACE },
+	{ "weight", RF_WEIGHT },	{ "data_src", RF_DATA_SRC },
+	{ "phys_addr", RF_PHYS_ADDR },	{ "iregs", RF_IREGS },	{ "uregs", RF_UREGS },
+	{ "data_page_size", RF_DATA_PAGE_SIZE },	{ "code_page_size", RF_CODE_PAGE_SIZE },
+	{ "ins_lat", RF_INS_LAT },
+};
+
+/* perf 6.1's order of checks (sym, symoff, dso, srcline are checked in script.c) */
+const unsigned int rd_field_order[] = {
+	RF_IP, RF_ADDR, RF_DATA_SRC, RF_WEIGHT, RF_SYM, RF_SYMOFF, RF_DSO, RF_SRCLINE, RF_TID,
+	RF_PID, RF_TIME, RF_CPU, RF_IREGS, RF_UREGS, RF_PHYS_ADDR, RF_DATA_PAGE_SIZE,
+	RF_CODE_PAGE_SIZE, RF_INS_LAT, RF_CGROUP, 0,
 };
 
 uint64_t rd_field_needs(unsigned int bit, const char **attr_name)
@@ -37,6 +48,33 @@ uint64_t rd_field_needs(unsigned int bit, const char **attr_name)
 	case RF_PID:
 		*attr_name = "TID";
 		return PERF_SAMPLE_TID;
+	case RF_WEIGHT:
+		*attr_name = "WEIGHT";
+		return PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT;
+	case RF_DATA_SRC:
+		*attr_name = "DATA_SRC";
+		return PERF_SAMPLE_DATA_SRC;
+	case RF_PHYS_ADDR:
+		*attr_name = "PHYS_ADDR";
+		return PERF_SAMPLE_PHYS_ADDR;
+	case RF_IREGS:
+		*attr_name = "IREGS";
+		return PERF_SAMPLE_REGS_INTR;
+	case RF_UREGS:
+		*attr_name = "UREGS";
+		return PERF_SAMPLE_REGS_USER;
+	case RF_DATA_PAGE_SIZE:
+		*attr_name = "DATA_PAGE_SIZE";
+		return PERF_SAMPLE_DATA_PAGE_SIZE;
+	case RF_CODE_PAGE_SIZE:
+		*attr_name = "CODE_PAGE_SIZE";
+		return PERF_SAMPLE_CODE_PAGE_SIZE;
+	case RF_INS_LAT:
+		*attr_name = "WEIGHT_STRUCT";
+		return PERF_SAMPLE_WEIGHT_STRUCT;
+	case RF_CGROUP:
+		*attr_name = "CGROUP";
+		return PERF_SAMPLE_CGROUP;
 	default:
 		*attr_name = NULL;
 		return 0;

@@ -21,7 +21,20 @@ enum rd_field {
 	RF_ADDR		= 1 << 11,
 	RF_SRCLINE	= 1 << 12,	/* printed by a hook (line info: lib/symbols) */
 	RF_TRACE	= 1 << 13,	/* printed by a hook (tracepoints: lib/trace) */
+	/* fields perf knows that this reader checks but does not print (an error) */
+	RF_WEIGHT	= 1 << 14,
+	RF_DATA_SRC	= 1 << 15,
+	RF_PHYS_ADDR	= 1 << 16,
+	RF_IREGS	= 1 << 17,
+	RF_UREGS	= 1 << 18,
+	RF_DATA_PAGE_SIZE = 1 << 19,
+	RF_CODE_PAGE_SIZE = 1 << 20,
+	RF_INS_LAT	= 1 << 21,
+	RF_CGROUP	= 1 << 22,
 };
+
+#define RF_NOT_PRINTED (RF_WEIGHT | RF_DATA_SRC | RF_PHYS_ADDR | RF_IREGS | RF_UREGS | \
+			RF_DATA_PAGE_SIZE | RF_CODE_PAGE_SIZE | RF_INS_LAT | RF_CGROUP)
 
 /* perf script's default for software events; CPU joins when samples carry it. */
 #define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \
@@ -35,7 +48,12 @@ struct rd_fields {
 	int user;		/* -F given */
 };
 
-/* The sample_type bit a field needs (0 when none), and its name as perf says it. */
+/*
+ * The sample_type bits a field needs (any of them; 0 when none), and their
+ * name as perf says it.  rd_field_order lists the fields in the order perf
+ * checks them (0-terminated).
+ */
+extern const unsigned int rd_field_order[];
 uint64_t rd_field_needs(unsigned int bit, const char **attr_name);
 const char *rd_field_name(unsigned int bit);
 

@@ -89,6 +89,12 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 	if ((rec->header.type == PC_RECORD_COMPRESSED || rec->header.type == PC_RECORD_COMPRESSED2) &&
 	    in->expand.fn)
 		return in->expand.fn(in->expand.ctx, in, rec, err);
+	if (rec->header.type >= PC_RECORD_HEADER_ATTR && in->tap.fn &&
+	    rec->header.type != PC_RECORD_COMPRESSED && rec->header.type != PC_RECORD_COMPRESSED2) {
+		ret = in->tap.fn(in->tap.ctx, rec, err);
+		if (ret)
+			return ret;
+	}
 	/* header records other than the round marker stay here (pipe attrs are read already) */
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR && rec->header.type != PC_RECORD_FINISHED_ROUND)
 		return 0;

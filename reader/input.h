@@ -26,6 +26,12 @@ struct rd_expand {
 	void *ctx;
 };
 
+/* Called for every header record (types >= HEADER_ATTR, but the compressed ones) as read. */
+struct rd_input_tap {
+	int (*fn)(void *ctx, const struct pd_record *rec, struct pc_error *err);
+	void *ctx;
+};
+
 struct rd_input {
 	struct pd_reader *r;
 	uint64_t pos;
@@ -34,6 +40,7 @@ struct rd_input {
 	uint64_t by_type[RD_INPUT_TYPES];
 	uint64_t other_types;	/* records of a type >= RD_INPUT_TYPES */
 	struct rd_expand expand;
+	struct rd_input_tap tap;
 	struct rd_sink out;
 };
 

@@ -59,6 +59,8 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 			if (ids[0] == ids[1])
 				rd_unwind_forget(m->unwind, ids[0]);
 		}
+		if (m->pass_records)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return 0;
 	case PERF_RECORD_COMM:
@@ -79,9 +81,13 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 	case PERF_RECORD_FORK:
 		memcpy(&rec.header, it->data, sizeof(rec.header));
 		ret = rd_machine_record(m, &rec, it->p ? it->p->smp.evsel->sample_id_size : 0, err);
+		if (!ret && m->pass_records)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return ret;
 	default:
+		if (m->pass_records && it->type < PC_RECORD_HEADER_ATTR)
+			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return 0;
 	}
@@ -90,7 +96,7 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 /* Kernel addresses: the module maps when one holds ip, else the kernel itself. */
 static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved *out)
 {
-	const struct rd_map *map = rd_maps_find(&m->kmaps, ip);
+	const struct pc_map *map = pc_maps_find(&m->kmaps, ip);
 
 	out->addr = ip;
 	out->dso = "[kernel.kallsyms]";
@@ -106,16 +112,17 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 			out->dso = out->sym->module;
 			out->dso_len = strlen(out->dso);
 		}
-	} else if (map && map->dso->path[0] == '/') {
-		out->dso = map->dso->path;
-		out->dso_len = map->dso->path_len;
+	} else if (map && rd_map_dso(map)->path[0] == '/') {
+		out->dso = rd_map_dso(map)->path;
+		out->dso_len = rd_map_dso(map)->path_len;
 	}
 }
 
 static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
 		    struct rd_resolved *out)
 {
-	const struct rd_map *map;
+	const struct pc_map *map;
+	struct pc_dso *dso;
 	uint64_t off, vaddr;
 
 	out->sym = NULL;
@@ -128,24 +135,25 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 			resolve_kernel(m, ip, out);
 		return;
 	}
-	map = t && t->proc ? rd_maps_find(&t->proc->maps, ip) : NULL;
+	map = t && t->proc ? pc_maps_find(&t->proc->maps, ip) : NULL;
 	if (!map)
 		return;
-	out->dso = map->dso->path;
-	out->dso_len = map->dso->path_len;
-	if (map->identity) {
-		pc_dso_load_jitmap(m->dsos, map->dso);
-		out->sym = pc_symtab_find(&map->dso->tab, ip);
+	dso = rd_map_dso(map);
+	out->dso = dso->path;
+	out->dso_len = dso->path_len;
+	if (map->flags & RD_MAP_JIT) {
+		pc_dso_load_jitmap(m->dsos, dso);
+		out->sym = pc_symtab_find(&dso->tab, ip);
 		if (out->sym)
 			out->off = ip - out->sym->start;
 		return;
 	}
 	off = ip - map->start + map->pgoff;
-	pc_dso_load(m->dsos, map->dso);
+	pc_dso_load(m->dsos, dso);
 	out->addr = off;	/* what perf 6.1 prints, for ET_EXEC too */
-	if (!map->dso->found || !pc_dso_off_to_vaddr(map->dso, off, &vaddr))
+	if (!dso->found || !pc_dso_off_to_vaddr(dso, off, &vaddr))
 		return;
-	out->sym = pc_symtab_find(&map->dso->tab, vaddr);
+	out->sym = pc_symtab_find(&dso->tab, vaddr);
 	if (out->sym)
 		out->off = vaddr - out->sym->start;
 }

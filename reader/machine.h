@@ -4,38 +4,34 @@
  * (COMM, FORK, MMAP, MMAP2), the kernel's maps and kallsyms, and resolving
  * an ip to a symbol and DSO (with a cache valid while gen is unchanged).
  * Samples and deferred records go on to the consumer; state records end
- * here.
+ * here unless pass_records is set (then they go on once applied).
  */
 #ifndef PERFCHECK_READER_MACHINE_H
 #define PERFCHECK_READER_MACHINE_H
 
 #include "reader/stage.h"
+#include "symbols/maps.h"
 #include "symbols/symbols.h"
 
 #define RD_COMM_LEN 32
 
-struct rd_map {
-	uint64_t start, end, pgoff;
-	struct pc_dso *dso;
-	bool identity;		/* JIT code: addresses are absolute (perf-PID.map) */
-};
+/*
+ * Address spaces are lib/symbols' model (symbols/maps.h): a process is a
+ * struct pc_aspace, its maps a struct pc_maps (maps.gen: the unwinder's
+ * cache), and each struct pc_map's obj the struct pc_dso it maps, flags
+ * RD_MAP_JIT for JIT code.
+ */
+#define RD_MAP_JIT	1u	/* JIT code: addresses are absolute (perf-PID.map) */
 
-struct rd_maps {
-	struct rd_map *v;
-	size_t nr, cap;
-};
-
-struct rd_process {
-	uint32_t pid;
-	struct rd_maps maps;
-	uint64_t gen;			/* bumped when its maps change (the unwinder's cache) */
-	struct rd_process *next;
-};
+static inline struct pc_dso *rd_map_dso(const struct pc_map *map)
+{
+	return (struct pc_dso *)map->obj;
+}
 
 struct rd_thread {
 	uint32_t pid, tid;
 	char comm[RD_COMM_LEN];
-	struct rd_process *proc;	/* its address space, shared by its process */
+	struct pc_aspace *proc;		/* its address space, shared by its process */
 	struct rd_thread *next;
 };
 
@@ -54,15 +50,15 @@ struct rd_machine {
 	const char *path;		/* of the file, for messages */
 	struct rd_thread **threads;	/* hash by tid */
 	size_t nr_thread_buckets;
-	struct rd_process **procs;	/* hash by pid */
-	size_t nr_proc_buckets;
-	struct rd_maps kmaps;
+	struct pc_aspaces procs;	/* address spaces by pid */
+	struct pc_maps kmaps;
 	struct pc_dso_cache *dsos;	/* not owned */
 	bool kernel_local;		/* kallsyms of this machine apply */
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;
 	uint64_t gen;			/* bumped when any map changes */
 	struct rd_unwind *unwind;	/* DWARF user frames, NULL: none (owned) */
+	bool pass_records;		/* state and other records go on too, once applied */
 	struct rd_sink out;
 };
 
@@ -79,8 +75,7 @@ void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, 
 			struct rd_resolved *out);
 void rd_machine_free(struct rd_machine *m);
 
-/* thread.c: maps of one address space (used by resolve) */
-const struct rd_map *rd_maps_find(const struct rd_maps *maps, uint64_t addr);
+/* thread.c: frees the threads and address spaces */
 void rd_machine_threads_free(struct rd_machine *m);
 
 #endif

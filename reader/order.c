@@ -165,8 +165,9 @@ int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 		o->round_flush = o->max_time;
 		return ret;
 	}
-	if (!it->timed)
-		return rd_sink_put(&o->out, it, err);	/* untimed records go out now */
+	/* untimed records go out now; so do times 0 and -1 (synthesized records), as perf's */
+	if (!it->timed || !it->time || it->time == UINT64_MAX)
+		return rd_sink_put(&o->out, it, err);
 	if (it->time > o->max_time)
 		o->max_time = it->time;
 	if (push(o, it)) {

@@ -455,6 +455,16 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return o->error ? -o->error : 0;
 }
 
+/* comm, pid/tid, cpu, time of a record other than a sample (--show-*-events) */
+void rd_print_record_start(struct rd_printer *p, const struct rd_event *ev)
+{
+	const struct pd_evsel *e = ev->sample->evsel;
+	unsigned int f = fields_of(p, e);
+
+	print_start(p, ev, f, (f & RF_IP) && !p->hide_chain && e &&
+			      (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+}
+
 /*
  * -F srcline: the innermost source line of the sample's ip (its basename),
  * else the object and map-relative address ("dso[addr]"), as perf 6.1.

@@ -45,6 +45,13 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx);
 /* The srcline hook (ctx: the printer): "\n  file.c:LINE" as perf prints it. */
 int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_event *ev,
 		     void *ctx);
+/*
+ * The start of a record's line (comm, pid/tid, cpu, time as the fields
+ * ask), as perf script prints it before a non-sample record: ev->sample
+ * holds the values to show (its evsel decides the fields), ev->thread the
+ * comm.
+ */
+void rd_print_record_start(struct rd_printer *p, const struct rd_event *ev);
 int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx);
 
 #endif

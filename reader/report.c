@@ -19,10 +19,12 @@
 #include "cli/commands.h"
 #include "reader/callgraph.h"
 #include "reader/hist.h"
+#include "reader/inline_syms.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
+#include "symbols/srcline.h"
 #include "util/log.h"
 
 #define MAX_STACK 127	/* perf report's default --max-stack */
@@ -90,6 +92,8 @@ struct report {
 	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
 	struct fcache *fcache;	/* resolved frames (NULL: none) */
 	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
+	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
+	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -152,6 +156,18 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 	return e;
 }
 
+static struct entry *table_find(const struct table *t, const char *key, size_t len)
+{
+	struct entry *e;
+
+	if (!t->nr_buckets)
+		return NULL;
+	for (e = t->buckets[hash_mem(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
+		if (e->key_len == len && !memcmp(e->key, key, len))
+			return e;
+	return NULL;
+}
+
 /* One frame of a sample: resolved once, then its row and its call-graph frame. */
 struct frame {
 	struct rd_resolved r;
@@ -181,6 +197,42 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->rel = f->r.addr;
 }
 
+static bool sorts_by_srcline(const struct report *rp)
+{
+	for (int i = 0; i < rp->keys.nr; i++)
+		if (rp->keys.keys[i] == SK_SRCLINE)
+			return true;
+	return false;
+}
+
+/*
+ * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
+ * name) from the line table of its object (or separate debug file) at the
+ * frame's address; NULL when the object has no DWARF there (sortkeys.c
+ * then shows sym+off, dso[addr] or ??:0 as perf does).
+ */
+static const char *srcline_of(struct report *rp, struct rd_session *s, const struct frame *f,
+			      char *buf, size_t size)
+{
+	struct pc_src_frame fr[16];
+	char path[4096];
+	uint32_t nr = 0;
+
+	if (f->kernel || !f->r.sym || !f->r.dso || f->r.dso[0] != '/')
+		return NULL;
+	if (!rp->src)
+		rp->src = pc_srcline_new(s->dsos.debug_dir);
+	if (!rp->src)
+		return NULL;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)f->r.dso_len, f->r.dso);
+	if (pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) || !nr)
+		return NULL;
+	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ? pc_srcline_basename(fr[0].file) :
+		 "", fr[0].file ? fr[0].line : 0);
+	return buf;
+}
+
 /*
  * The row of one frame: from the cache when this thread, address, context
  * and maps gave it before (and the command is the same), else by its key.
@@ -191,7 +243,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 {
 	struct sk_frame k;
 	struct entry *e;
-	char key[2048];
+	char key[2048], src[512];
 	size_t len;
 	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2);
 	int32_t cpu = ev->sample->evsel &&
@@ -204,13 +256,16 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 			      (uint64_t)(uint32_t)cpu << 20) * 0x9E3779B97F4A7C15ULL;
 
 		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
+		/* the symbol too: inlined entries share their frame's address */
 		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
-		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t &&
+		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t && c->e->sym == f->r.sym &&
 		    !strcmp(c->e->comm, ev->thread->comm))
 			return c->e;
 	}
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
 	k.kernel = level;
+	if (sorts_by_srcline(rp))
+		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
 	e = table_get(t, key, len);
 	if (e && !e->comm) {
@@ -368,6 +423,49 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 	return 0;
 }
 
+/*
+ * A user frame of a DWARF-unwound callchain as perf 6.1 appends it (its
+ * unwinder's entries only; frame-pointer chains are not expanded): one
+ * entry per function the line table places at its address, innermost
+ * first, each named by DWARF, "NAME (inlined)" when that is not the ELF
+ * symbol's name (rd_isym_get); the frame as it is when its object has no
+ * DWARF there.  As script's chains (print.c).  Fills fr[0..) up to room; returns how many (>= 1), -ENOMEM.
+ */
+static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, struct frame *fr,
+			 int room)
+{
+	struct pc_src_frame src[16];
+	const struct pc_symbol *base = fr[0].r.sym;
+	struct frame orig;
+	char path[4096];
+	uint32_t nr = 0;
+
+	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
+		return 1;
+	if (!rp->src)
+		rp->src = pc_srcline_new(s->dsos.debug_dir);
+	if (!rp->src)
+		return 1;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)fr[0].r.dso_len, fr[0].r.dso);
+	if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &nr) || !nr)
+		return 1;
+	if ((int)nr > room)
+		nr = (uint32_t)room;
+	orig = fr[0];
+	for (uint32_t j = 0; j < nr; j++) {
+		const struct pc_symbol *sym = rd_isym_get(&rp->isyms, base, src[j].func);
+
+		if (!sym)
+			return -ENOMEM;
+		fr[j] = orig;
+		fr[j].r.sym = sym;
+		if (graphs && sym != base && cg_index(rp, &fr[j]))
+			return -ENOMEM;
+	}
+	return (int)nr;
+}
+
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
 		    bool caller, const struct frame *fr)
@@ -391,7 +489,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
 	struct table *t = table_of(rp, s, e);
-	struct frame fr[MAX_STACK], self;
+	struct frame fr[MAX_STACK], self, first = { 0 };
+	int added;
 	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
 	bool caller = order_of(rp, e) == CG_CALLER, level;
 	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -423,13 +522,19 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				fr[n].kernel = kernel;
 				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
 					return -ENOMEM;
-				n++;
+				if (!n)
+					first = fr[0];
+				added = part && ev->unwound ?
+					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
+				if (added < 0)
+					return added;
+				n += added;
 			}
 		}
 	}
-	/* the chain's first frame is the sample's ip, with its context */
-	if (n && fr[0].ip == smp->ip) {
-		self = fr[0];
+	/* the chain's first frame is the sample's ip, with its context (its real symbol) */
+	if (n && first.ip == smp->ip) {
+		self = first;
 	} else {
 		self.ip = smp->ip;
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
@@ -503,7 +608,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
 }
 
-static void samples_line(struct rd_out *o, uint64_t n, const char *name)
+static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group)
 {
 	char unit = ' ';
 
@@ -517,7 +622,8 @@ static void samples_line(struct rd_out *o, uint64_t n, const char *name)
 		n /= 1000;
 		unit = 'K';
 	}
-	rd_out_printf(o, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n, unit, name);
+	rd_out_printf(o, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)n, unit,
+		      group ? "s" : "", name);
 }
 
 static void dots(struct rd_out *o, int w)
@@ -527,7 +633,103 @@ static void dots(struct rd_out *o, int w)
 		rd_out_char(o, '.');
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first)
+/*
+ * perf's group view (an event group, as leader sampling {a,b}:S records
+ * it): one table, the leader's rows with a column per member, each
+ * member's share of its own event's total; rows only a member has join
+ * the leader's with 0.
+ */
+struct group_view {
+	struct table *members[8];
+	uint32_t nr;
+	char name[512];		/* "anon group { a, b }" */
+};
+
+/* The member's row of the leader's row e (NULL: none). */
+static const struct entry *member_row(const struct group_view *g, uint32_t j,
+				      const struct entry *e)
+{
+	return table_find(g->members[j], e->key, e->key_len);
+}
+
+/* Rows only members have become the leader's, with 0 of the leader's period. */
+static int group_join(struct report *rp, struct table *t, const struct group_view *g)
+{
+	for (uint32_t j = 0; j < g->nr; j++) {
+		const struct table *m = g->members[j];
+
+		for (size_t b = 0; b < m->nr_buckets; b++)
+			for (struct entry *em = m->buckets[b]; em; em = em->next) {
+				struct entry *e;
+
+				if (table_find(t, em->key, em->key_len))
+					continue;
+				e = table_get(t, em->key, em->key_len);
+				if (!e || !(e->comm = strdup(em->comm)))
+					return -ENOMEM;
+				e->thread_comm = em->thread_comm;
+				e->tid = em->tid;
+				e->cpu = em->cpu;
+				e->level = em->level;
+				e->sym = em->sym;
+				e->ip = em->ip;
+				e->dso = em->dso;
+				e->dso_len = em->dso_len;
+				e->seq = rp->nr_entries++;
+			}
+	}
+	return 0;
+}
+
+struct grow_rank {
+	struct entry *e;
+	size_t rank;		/* place in perf's order by the keys */
+	const struct group_view *g;
+};
+
+/* perf orders a group's rows by the leader's period, then each member's, then as alone */
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct grow_rank *a = pa, *b = pb;
+
+	if (a->e->self != b->e->self)
+		return a->e->self > b->e->self ? -1 : 1;
+	for (uint32_t j = 0; j < a->g->nr; j++) {
+		const struct entry *ma = member_row(a->g, j, a->e), *mb = member_row(a->g, j, b->e);
+		uint64_t va = ma ? ma->self : 0, vb = mb ? mb->self : 0;
+
+		if (va != vb)
+			return va > vb ? -1 : 1;
+	}
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+static int group_order(struct entry **v, size_t n, const struct group_view *g)
+{
+	struct grow_rank *r = malloc((n ? n : 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct grow_rank){ v[i], i, g };
+	qsort(r, n, sizeof(*r), group_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = r[i].e;
+	free(r);
+	return 0;
+}
+
+static uint64_t group_sum(const struct table *t, const struct group_view *g, bool total)
+{
+	uint64_t sum = total ? t->total : t->samples;
+
+	for (uint32_t j = 0; g && j < g->nr; j++)
+		sum += total ? g->members[j]->total : g->members[j]->samples;
+	return sum;
+}
+
+static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
+			const struct group_view *g)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -541,20 +743,22 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	/* perf separates the events by the two blank lines each table ends with */
 	if (first)
 		rd_out_str(o, "#\n");
-	samples_line(o, t->samples, t->evsel && t->evsel->name ? t->evsel->name : "?");
-	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)t->total);
+	samples_line(o, group_sum(t, g, false),
+		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", g != NULL);
+	rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
+		      (unsigned long long)group_sum(t, g, true));
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
 	if (!v)
 		return;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (children ? e->children : e->self)
+			if (children ? e->children : e->self || g)
 				v[n++] = e;
 	{
 		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
 					 .caller = order_of(rp, t->evsel) == CG_CALLER };
 
-		if (hist_order(v, n, &ho)) {
+		if (hist_order(v, n, &ho) || (g && group_order(v, n, g))) {
 			free(v);
 			return;
 		}
@@ -569,22 +773,35 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* perf sizes the command column by each thread's last command */
 			if (rp->keys.keys[k] == SK_COMM)
 				len = (int)strlen(v[i]->thread_comm);
+			/* an inlined symbol by its name, its " (inlined)" overflows */
+			if (rp->keys.keys[k] == SK_SYM && v[i]->sym && v[i]->sym->name_len > 10 &&
+			    !strcmp(v[i]->sym->name + v[i]->sym->name_len - 10, " (inlined)"))
+				len -= 10;
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
 		}
-	rd_out_str(o, children ? "# Children      Self" : "# Overhead");
+	if (g)
+		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
+	else
+		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
 	if (rp->show_nr || rp->keys.samples)
-		rd_out_printf(o, "  %12s", "Samples");
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
 	if (rp->keys.period)
-		rd_out_printf(o, "  %12s", "Period");
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
 	for (int k = 0; k < rp->keys.nr; k++)
 		rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
-	rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	if (g) {
+		rd_out_str(o, "\n# ");
+		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
+			rd_out_char(o, '.');
+	} else {
+		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	}
 	if (rp->show_nr || rp->keys.samples)
-		dots(o, 12);
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	if (rp->keys.period)
-		dots(o, 12);
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	for (int k = 0; k < rp->keys.nr; k++)
 		dots(o, width[k]);
 	rd_out_str(o, "\n#\n");
@@ -603,10 +820,28 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 				      100.0 * (double)e->self / total);
 		else
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
-		if (rp->show_nr || rp->keys.samples)
+		for (uint32_t j = 0; g && j < g->nr; j++) {
+			const struct entry *me = member_row(g, j, e);
+			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
+
+			rd_out_printf(o, " %6.2f%%", me ? 100.0 * (double)me->self / mt : 0.0);
+		}
+		if (rp->show_nr || rp->keys.samples) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
-		if (rp->keys.period)
+			for (uint32_t j = 0; g && j < g->nr; j++) {
+				const struct entry *me = member_row(g, j, e);
+
+				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->nr_samples : 0));
+			}
+		}
+		if (rp->keys.period) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->self);
+			for (uint32_t j = 0; g && j < g->nr; j++) {
+				const struct entry *me = member_row(g, j, e);
+
+				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->self : 0));
+			}
+		}
 		for (int k = 0; k < rp->keys.nr; k++) {
 			bool last = k == rp->keys.nr - 1;
 
@@ -650,6 +885,104 @@ static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (ev->rec->header.type == PERF_RECORD_LOST_SAMPLES && ev->rec->header.size >= 16)
 		rp->lost += ((const uint64_t *)ev->rec->data)[1];
 	return 0;
+}
+
+struct groups {
+	struct report *rp;
+	struct rd_session *s;
+	int32_t *leader_of;	/* per evsel: its group's leader, -1 when alone */
+	uint32_t *members;	/* per leader: events in its group */
+	char **names;		/* per leader: the GROUP_DESC name */
+};
+
+static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
+{
+	struct groups *gr = ctx;
+
+	if (nr < 2 || leader + nr > gr->rp->nr_tables || nr > 9)
+		return 0;
+	for (uint32_t i = leader; i < leader + nr; i++)
+		gr->leader_of[i] = (int32_t)leader;
+	gr->members[leader] = nr;
+	free(gr->names[leader]);
+	gr->names[leader] = strdup(name);
+	return gr->names[leader] ? 0 : -ENOMEM;
+}
+
+/* A group shows as perf's group view when its rows have no call graphs or Children. */
+static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
+{
+	const struct pd_evsel *e = rp->tables[leader].evsel;
+
+	return gr->members[leader] > 1 && !children_on(rp, e) &&
+	       !(rp->cg.mode != CG_NONE && has_chains(e));
+}
+
+static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
+		       struct group_view *g)
+{
+	const char *n = gr->names[leader];
+	size_t len;
+
+	len = (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
+			       !n || !*n || !strcmp(n, "{anon_group}") ? "anon group" : n);
+	for (uint32_t i = leader; i < leader + gr->members[leader] && len < sizeof(g->name); i++) {
+		const struct pd_evsel *e = rp->tables[i].evsel;
+
+		len += (size_t)snprintf(g->name + len, sizeof(g->name) - len, "%s%s",
+					i == leader ? "" : ", ", e && e->name ? e->name : "?");
+	}
+	if (len < sizeof(g->name))
+		snprintf(g->name + len, sizeof(g->name) - len, " }");
+}
+
+/* Each event's table, a group's together (perf's group view) when it is one. */
+static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *o,
+			struct pc_error *err)
+{
+	uint32_t n = rp->nr_tables, shown = 0;
+	struct groups gr = { rp, s, calloc(n ? n : 1, sizeof(int32_t)),
+			     calloc(n ? n : 1, sizeof(uint32_t)), calloc(n ? n : 1, sizeof(char *)) };
+	int ret = 0;
+
+	if (!gr.leader_of || !gr.members || !gr.names) {
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		gr.leader_of[i] = -1;
+	if (s->r.features[PD_FEAT_GROUP_DESC].size)
+		ret = pd_reader_groups(&s->r, note_group, &gr, err);
+	for (uint32_t i = 0; !ret && i < n; i++) {
+		struct group_view g = { .nr = 0 };
+		uint64_t samples = rp->tables[i].samples;
+		bool view = gr.leader_of[i] == (int32_t)i && group_viewed(rp, &gr, i);
+
+		if (gr.leader_of[i] >= 0 && gr.leader_of[i] != (int32_t)i &&
+		    group_viewed(rp, &gr, (uint32_t)gr.leader_of[i]))
+			continue;	/* shown in its leader's table */
+		if (view) {
+			g.nr = gr.members[i] - 1;
+			for (uint32_t j = 0; j < g.nr; j++) {
+				g.members[j] = &rp->tables[i + 1 + j];
+				samples += g.members[j]->samples;
+			}
+			group_name(rp, &gr, i, &g);
+			if (group_join(rp, &rp->tables[i], &g)) {
+				ret = pc_error_set(err, ENOMEM, "out of memory");
+				break;
+			}
+		}
+		if (samples)
+			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL);
+	}
+out:
+	for (uint32_t i = 0; gr.names && i < n; i++)
+		free(gr.names[i]);
+	free(gr.leader_of);
+	free(gr.members);
+	free(gr.names);
+	return ret;
 }
 
 static void usage(FILE *f)
@@ -730,6 +1063,8 @@ static void free_tables(struct report *rp)
 	free(rp->memo);
 	free(rp->fcache);
 	cg_forest_free(&rp->forest);
+	pc_srcline_free(rp->src);
+	rd_isyms_free(&rp->isyms);
 }
 
 int cmd_report(int argc, char **argv)
@@ -881,9 +1216,9 @@ int cmd_report(int argc, char **argv)
 		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
 		cg_forest_finish(&rp.forest);
-		for (uint32_t i = 0, shown = 0; i < rp.nr_tables; i++)
-			if (rp.tables[i].samples)
-				print_table(&rp, &rp.tables[i], &out, !shown++);
+		ret = print_tables(&rp, s, &out, &err);
+		if (ret)
+			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	} else if (ret) {
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}

@@ -12,6 +12,7 @@
 #include "reader/filter.h"
 #include "reader/perf_header.h"
 #include "reader/print.h"
+#include "reader/recfmt.h"
 #include "reader/session.h"
 #include "reader/tracefmt.h"
 #include "util/log.h"
@@ -40,6 +41,10 @@ static void usage(FILE *f)
 "      --time RANGE          START,END in seconds (either may be empty), or\n"
 "                            percent slices: 10%%/2 (the second tenth),\n"
 "                            0%%-10%%,50%%-60%%\n"
+"      --show-task-events    also COMM, FORK and EXIT records\n"
+"      --show-mmap-events    also MMAP and MMAP2 records\n"
+"      --show-switch-events  also SWITCH and SWITCH_CPU_WIDE records\n"
+"      --show-lost-events    also LOST records\n"
 "      --ns                  times in nanoseconds\n"
 "      --reltime             times from the first sample shown\n"
 "      --deltatime           times from the previous sample shown\n"
@@ -57,16 +62,15 @@ static void usage(FILE *f)
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "                            (with --header: the attrs and features, our layout)\n"
 "  -v, --verbose             merge statistics on stderr\n"
-"  -h, --help                this help\n"
-"\n"
-"--show-task-events, --show-mmap-events, --show-switch-events and\n"
-"--show-lost-events are refused: the reader's session does not hand\n"
-"non-sample records to its consumers yet.\n", rd_fields_names());
+"  -h, --help                this help\n", rd_fields_names());
 }
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
-       OPT_HEADER_ONLY, OPT_SHOW_EVENTS };
+       OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST };
+
+/* which non-sample records are shown */
+enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -91,10 +95,10 @@ static const struct option options[] = {
 	{ "hide-call-graph", no_argument, NULL, 'G' },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
-	{ "show-task-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-switch-events", no_argument, NULL, OPT_SHOW_EVENTS },
-	{ "show-lost-events", no_argument, NULL, OPT_SHOW_EVENTS },
+	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
+	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
+	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -105,6 +109,8 @@ struct script {
 	struct rd_printer pr;
 	struct rd_filter flt;
 	struct rd_trace tr;
+	unsigned int show;	/* SHOW_* */
+	struct pc_error err;	/* of a record that could not be shown */
 };
 
 static bool dso_match(const struct rd_list *l, const struct rd_resolved *r)
@@ -172,6 +178,74 @@ static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ct
 	return shown(s, ev, &sc->flt) ? rd_print_deferred(s, ev, &sc->pr) : 0;
 }
 
+static unsigned int show_bit(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return SHOW_TASK;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return SHOW_MMAP;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return SHOW_SWITCH;
+	case PERF_RECORD_LOST:
+		return SHOW_LOST;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A non-sample record asked for with --show-*-events, as perf script
+ * prints it: the line's start from the record's sample_id (or, without
+ * sample_id_all, the record's own pid/tid, cpu 0, time 0 or FORK/EXIT's),
+ * with the comm of the thread the record names; only -C filters it.
+ */
+static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	static struct rd_thread none = { .pid = (uint32_t)-1, .tid = (uint32_t)-1, .comm = ":-1" };
+	struct script *sc = ctx;
+	const struct pd_record *rec = ev->rec;
+	struct rd_event line = *ev;
+	struct pd_sample smp = { 0 };
+	int32_t pid, tid;
+	size_t trailer = 0;
+
+	if (!(sc->show & show_bit(rec->header.type)))
+		return 0;
+	if (ev->sample) {
+		smp = *ev->sample;
+		trailer = smp.evsel->sample_id_size;
+	} else if (s->r.nr_evsels) {
+		/* no sample_id: perf takes the first event's fields */
+		smp.evsel = &s->r.evsels[0];
+	} else {
+		return 0;
+	}
+	if (!rd_record_task(rec, &pid, &tid)) {
+		pid = (int32_t)smp.pid;
+		tid = (int32_t)smp.tid;
+	}
+	if (!ev->sample) {
+		smp.pid = (uint32_t)pid;
+		smp.tid = (uint32_t)tid;
+		if ((rec->header.type == PERF_RECORD_FORK || rec->header.type == PERF_RECORD_EXIT) &&
+		    rec->header.size >= sizeof(struct perf_event_header) + 24)
+			memcpy(&smp.time, (const uint8_t *)rec->data + 24, 8);
+	}
+	if (sc->flt.nr_cpus && !rd_filter_in_numbers(sc->flt.cpus, sc->flt.nr_cpus, smp.cpu))
+		return 0;
+	line.sample = &smp;
+	line.thread = tid == -1 ? &none : rd_thread_get(s, (uint32_t)pid, (uint32_t)tid);
+	if (!line.thread)
+		return -ENOMEM;
+	rd_print_record_start(&sc->pr, &line);
+	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
+}
+
 static const char *kind_of(const struct pd_evsel *e)
 {
 	switch (e->attr.attr.type) {
@@ -188,31 +262,68 @@ static const char *kind_of(const struct pd_evsel *e)
 }
 
 /*
- * Fields asked for with -F that an event's samples cannot give: an error
- * naming the event and field, as perf script says it.  trace on events that
- * are not tracepoints is ignored with a warning, as perf does.
+ * One event's fields asked for with -F, in perf 6.1's order of checks: a
+ * field whose sample_type bits the event lacks is perf's error naming the
+ * event and the field; symoff without sym, sym or dso without an address,
+ * srcline without ip are perf's errors too.  Returns 0 or -1 (printed).
+ */
+static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *fl)
+{
+	uint64_t st = e->attr.attr.sample_type;
+	unsigned int asked = fl->mask;
+
+	for (const unsigned int *b = rd_field_order; *b; b++) {
+		const char *attr_name;
+		uint64_t need = rd_field_needs(*b, &attr_name);
+
+		if (!(asked & *b))
+			continue;
+		if (*b == RF_SYM && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			fprintf(stderr, "Display of symbols requested but neither sample IP nor "
+				"sample address\navailable. Hence, no addresses to convert to "
+				"symbols.\n");
+			return -1;
+		}
+		if (*b == RF_SYMOFF && !(asked & RF_SYM)) {
+			/* sic: perf's message has no space there */
+			fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
+			return -1;
+		}
+		if (*b == RF_DSO && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			fprintf(stderr, "Display of DSO requested but no address to convert.\n");
+			return -1;
+		}
+		if (*b == RF_SRCLINE && !(asked & RF_IP)) {
+			fprintf(stderr, "Display of source line number requested but sample IP is "
+				"not\nselected. Hence, no address to lookup the source line "
+				"number.\n");
+			return -1;
+		}
+		if (need && (fl->user_set & *b) && !(st & need)) {
+			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
+				"Cannot print '%s' field.\n", e->name ? e->name : "?",
+				attr_name, rd_field_name(*b));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Fields asked for with -F that the samples cannot give: perf's errors
+ * (check_event_fields); fields this reader does not print: an error of our
+ * own; trace on events that are not tracepoints is ignored with a warning,
+ * as perf does.
  */
 static int check_fields(struct rd_session *s, struct rd_printer *pr)
 {
-	static const unsigned int bits[] = { RF_CPU, RF_TIME, RF_ADDR, RF_IP, RF_TID, RF_PID };
-
 	if (!pr->fields.user)
 		return 0;
 	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
 		const struct pd_evsel *e = &s->r.evsels[i];
-		uint64_t st = e->attr.attr.sample_type;
 
-		for (size_t b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
-			const char *attr_name;
-			uint64_t need = rd_field_needs(bits[b], &attr_name);
-
-			if ((pr->fields.user_set & pr->fields.mask & bits[b]) && !(st & need)) {
-				fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
-					"Cannot print '%s' field.\n", e->name ? e->name : "?",
-					attr_name, rd_field_name(bits[b]));
-				return -1;
-			}
-		}
+		if (check_event_fields(e, &pr->fields))
+			return -1;
 		if ((pr->fields.mask & RF_TRACE) && e->attr.attr.type != PERF_TYPE_TRACEPOINT)
 			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", kind_of(e));
 		else if ((pr->fields.mask & RF_TRACE) && !pr->trace) {
@@ -220,6 +331,13 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 				"which this build does not have\n");
 			return -1;
 		}
+	}
+	if (pr->fields.mask & RF_NOT_PRINTED) {
+		for (unsigned int b = RF_WEIGHT; b <= RF_CGROUP; b <<= 1)
+			if (pr->fields.mask & b)
+				fprintf(stderr, "perfcheck script: the samples carry '%s', "
+					"which perfcheck does not print yet\n", rd_field_name(b));
+		return -1;
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;
@@ -401,11 +519,18 @@ int cmd_script(int argc, char **argv)
 				return 1;
 			}
 			break;
-		case OPT_SHOW_EVENTS:
-			fprintf(stderr, "perfcheck script: %s is not supported yet: the reader's "
-				"session hands only samples to its consumers\n", argv[optind - 1]);
-			rd_filter_free(flt);
-			return 1;
+		case OPT_SHOW_TASK:
+			sc.show |= SHOW_TASK;
+			break;
+		case OPT_SHOW_MMAP:
+			sc.show |= SHOW_MMAP;
+			break;
+		case OPT_SHOW_SWITCH:
+			sc.show |= SHOW_SWITCH;
+			break;
+		case OPT_SHOW_LOST:
+			sc.show |= SHOW_LOST;
+			break;
 		case 'v':
 			pc_verbose++;
 			break;
@@ -476,7 +601,8 @@ int cmd_script(int argc, char **argv)
 	if (usage_err) {
 		/* nothing printed */
 	} else if (!ret && dump) {
-		ret = rd_dump(s, &out, header, &err);
+		prp->out = &out;
+		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
 		ret = rd_perf_header(s, &out, &err);
 	} else if (!ret) {
@@ -485,6 +611,8 @@ int cmd_script(int argc, char **argv)
 		s->merge_late = late && prp->merge;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
+		if (sc.show)
+			s->ops.record = on_record;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header)
@@ -497,6 +625,8 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "perfcheck script: writing output: %s\n", strerror(out.error));
 	if (ret && !err.msg[0] && sc.tr.err.msg[0])
 		err = sc.tr.err;
+	if (ret && !err.msg[0] && sc.err.msg[0])
+		err = sc.err;
 	if (ret)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	if (!ret && !usage_err && !dump && pc_verbose > 0)

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "reader/session.h"
+#include "reader/sample_read.h"
 #include "reader/unwind_stage.h"
 #include "util/log.h"
 
@@ -75,14 +76,40 @@ static struct rd_unwind *dwarf_unwinder(struct rd_session *s)
 	return rd_unwind_new(pc_arch_from_name(arch), &s->dsos);
 }
 
+/* A sample to the consumer; with PERF_SAMPLE_READ, one per value read, as perf. */
+static int deliver_sample(struct rd_session *s, struct rd_event *ev, const struct pd_sample *smp)
+{
+	uint64_t n = rd_sread_count(smp);
+	struct pd_sample one;
+	int ret = 0;
+
+	if (!s->ops.sample)
+		return 0;
+	if (!n)
+		return s->ops.sample(s, ev, s->ops.ctx);
+	for (uint64_t i = 0; i < n && !ret; i++) {
+		ret = rd_sread_value(&s->sread, &s->r, smp, i, &one);
+		if (ret <= 0)
+			continue;
+		ev->sample = &one;
+		ret = s->ops.sample(s, ev, s->ops.ctx);
+	}
+	ev->sample = smp;
+	return ret;
+}
+
 static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *err)
 {
 	struct pd_record rec = { .offset = it->offset, .data = it->data };
 	struct rd_event ev = { .rec = &rec };
-	struct pd_sample *smp = &it->p->smp;
+	struct pd_sample *smp = it->p ? &it->p->smp : NULL;
 
 	memcpy(&rec.header, it->data, sizeof(rec.header));
 	s->maps_gen = s->machine.gen;
+	if (it->type != PERF_RECORD_SAMPLE && it->type != PC_RECORD_CALLCHAIN_DEFERRED) {
+		ev.sample = it->p ? &it->p->smp : NULL;
+		return s->ops.record ? s->ops.record(s, &ev, s->ops.ctx) : 0;
+	}
 	ev.sample = smp;
 	if (it->type == PERF_RECORD_SAMPLE) {
 		s->stats.samples++;
@@ -111,7 +138,7 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			ev.merged = true;
 			ev.late = it->late;
 		}
-		return s->ops.sample ? s->ops.sample(s, &ev, s->ops.ctx) : 0;
+		return deliver_sample(s, &ev, smp);
 	}
 	if (s->merge || !s->ops.deferred)
 		return 0;
@@ -192,6 +219,7 @@ void rd_session_close(struct rd_session *s)
 	rd_defer_free(&s->defer);
 	rd_machine_free(&s->machine);
 	rd_expand_zstd_free(&s->expand);
+	rd_sread_free(&s->sread);
 	pc_dso_cache_free(&s->dsos);
 	pd_reader_close(&s->r);
 	s->opened = false;
@@ -209,6 +237,9 @@ static void sum_up(struct rd_session *s)
 	s->stats.forced = d->forced;
 	s->stats.unordered = s->order.unordered;
 	s->stats.not_interpreted = rd_input_report(&s->in);
+	if (s->sread.unknown_ids)
+		pc_warn("%s: %llu read values of PERF_SAMPLE_READ samples carry an id no event has "
+			"(not shown, as perf)\n", s->r.path, (unsigned long long)s->sread.unknown_ids);
 }
 
 /* Everything queued goes out; the first error stays in err. */
@@ -219,6 +250,27 @@ static int drain_all(struct rd_session *s, struct pc_error *err)
 	return ret ? ret : rd_defer_finish(&s->defer, err);
 }
 
+/*
+ * A pipe brings its features as records after the attrs: once the host
+ * and release (and arch) are known, or at the first sample, decide whether
+ * this machine's kernel and vdso apply, and whether an event needs DWARF
+ * unwinding, as open does for a file.
+ */
+static void pipe_features(struct rd_session *s)
+{
+	bool all = s->r.features[PD_FEAT_HOSTNAME].size && s->r.features[PD_FEAT_OSRELEASE].size &&
+		   s->r.features[PD_FEAT_ARCH].size;
+
+	if (!all && !s->in.by_type[PERF_RECORD_SAMPLE])
+		return;
+	s->local_pending = false;
+	s->kernel_local = same_machine(s);
+	s->machine.kernel_local = s->kernel_local;
+	s->dsos.own_vdso = s->kernel_local;
+	if (!s->machine.unwind)
+		s->machine.unwind = dwarf_unwinder(s);
+}
+
 int rd_session_process(struct rd_session *s, struct pc_error *err)
 {
 	int ret;
@@ -226,8 +278,12 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge = s->merge;
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
+	s->machine.pass_records = s->ops.record != NULL;
+	/* --symfs: nothing of this machine applies, whatever the pipe says */
+	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)
-		;
+		if (s->local_pending)
+			pipe_features(s);
 	if (!ret)
 		ret = rd_expand_zstd_finish(&s->expand, err);
 	if (ret < 0) {

@@ -23,6 +23,7 @@
 #include "reader/input.h"
 #include "reader/machine.h"
 #include "reader/order.h"
+#include "reader/sample_read.h"
 #include "symbols/symbols.h"
 #include "util/error.h"
 
@@ -54,6 +55,12 @@ struct rd_ops {
 	 * ev->rec, ev->sample (their sample_id, or NULL when none); no thread.
 	 */
 	int (*other)(struct rd_session *s, const struct rd_event *ev, void *ctx);
+	/*
+	 * Every record other than samples and deferred callchains (kernel
+	 * types only), in time order, after the machine applied it (perf
+	 * script's show-events order): ev->rec, ev->sample as for other.
+	 */
+	int (*record)(struct rd_session *s, const struct rd_event *ev, void *ctx);
 	void *ctx;
 };
 
@@ -72,6 +79,7 @@ struct rd_session {
 	bool merge;		/* hold deferred samples and merge (default) */
 	bool merge_late;	/* also merge samples taken after their record */
 	bool kernel_local;	/* the file was recorded on this kernel */
+	bool local_pending;	/* a pipe whose features have not come yet */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	uint64_t maps_gen;	/* changes when a map does (for consumers' caches) */
@@ -82,6 +90,7 @@ struct rd_session {
 	struct rd_order order;
 	struct rd_defer defer;
 	struct rd_machine machine;
+	struct rd_sread sread;		/* PERF_SAMPLE_READ: last value per id */
 };
 
 int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err);

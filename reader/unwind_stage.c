@@ -29,7 +29,7 @@ struct rd_unwind {
 
 struct find_ctx {
 	struct rd_unwind *u;
-	const struct rd_process *proc;
+	const struct pc_aspace *proc;
 };
 
 struct rd_unwind *rd_unwind_new(enum pc_arch arch, struct pc_dso_cache *dsos)
@@ -129,15 +129,15 @@ static const char *map_file(struct rd_unwind *u, struct pc_dso *dso)
 static int find_map(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 {
 	struct find_ctx *fc = ctx;
-	const struct rd_map *map = fc->proc ? rd_maps_find(&fc->proc->maps, addr) : NULL;
+	const struct pc_map *map = fc->proc ? pc_maps_find(&fc->proc->maps, addr) : NULL;
 
-	if (!map || map->identity)
+	if (!map || (map->flags & RD_MAP_JIT))
 		return -ENOENT;
 	out->start = map->start;
 	out->end = map->end;
 	out->pgoff = map->pgoff;
-	out->path = map_file(fc->u, map->dso);
-	out->build_id = map->dso->build_id;
+	out->path = map_file(fc->u, rd_map_dso(map));
+	out->build_id = rd_map_dso(map)->build_id;
 	return 0;
 }
 
@@ -242,7 +242,7 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 		.stack = smp->stack_user.data, .stack_size = smp->stack_user.size,
 		.stack_dyn_size = smp->stack_user.dyn_size,
 		.find_map = find_map, .map_ctx = &fc,
-		.maps_gen = fc.proc ? fc.proc->gen : 0,
+		.maps_gen = fc.proc ? fc.proc->maps.gen : 0,
 	};
 	ips = malloc((RD_UNWIND_MAX + 1) * sizeof(*ips));
 	if (!ips)

@@ -41,28 +41,45 @@ static pid_t tgid_of(pid_t tid)
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
 }
 
-int recorder_synthesize(struct recorder *r)
+static struct rec_synth synth_of(struct recorder *r)
 {
-	struct rec_synth s = {
+	return (struct rec_synth){
 		.out = &r->out,
-		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
+		.attr = &r->evl.evsels[0]->attr.attr,
 		.id = first_id(r),
 		.namespaces = r->opts.sb.namespaces,
 	};
-	int ret = rec_synth_kernel_mmap(&s);
+}
 
+/* The kernel map, the cgroups (--all-cgroups), and the tasks given by -a, -u, -p or -t. */
+static int synth_existing(struct recorder *r, struct rec_synth *s, bool *done)
+{
+	int ret = rec_synth_kernel_mmap(s);
+
+	*done = false;
 	if (!ret && r->opts.sb.cgroups)
-		ret = rec_synth_cgroups(&s);
+		ret = rec_synth_cgroups(s);
 	if (ret)
 		return ret;
-	if (r->opts.t.system_wide)
-		return rec_synth_all(&s);
+	if (r->opts.t.system_wide) {
+		*done = true;
+		return rec_synth_all(s);
+	}
 	for (int i = 0; i < r->nr_user_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->user_pids[i]);
+		ret = rec_synth_process(s, r->user_pids[i]);
 	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
-								    : r->opts.t.pids[i]);
-	if (!ret && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
+		ret = rec_synth_process(s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
+								   : r->opts.t.pids[i]);
+	return ret;
+}
+
+int recorder_synthesize(struct recorder *r)
+{
+	struct rec_synth s = synth_of(r);
+	bool done;
+	int ret = synth_existing(r, &s, &done);
+
+	if (!ret && !done && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
 		char path[64], comm[64];
 
@@ -74,31 +91,19 @@ int recorder_synthesize(struct recorder *r)
 		if (!ret && s.namespaces)
 			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
 	}
+	rec_synth_release(&s);
 	return ret;
 }
 
 int recorder_synthesize_tasks(struct recorder *r)
 {
-	struct rec_synth s = {
-		.out = &r->out,
-		.sample_type = r->evl.evsels[0]->attr.attr.sample_type,
-		.id = first_id(r),
-		.namespaces = r->opts.sb.namespaces,
-	};
-	int ret = rec_synth_kernel_mmap(&s);
+	struct rec_synth s = synth_of(r);
+	bool done;
+	int ret = synth_existing(r, &s, &done);
 
-	if (!ret && r->opts.sb.cgroups)
-		ret = rec_synth_cgroups(&s);
-	if (ret)
-		return ret;
-	if (r->opts.t.system_wide)
-		return rec_synth_all(&s);
-	for (int i = 0; i < r->nr_user_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->user_pids[i]);
-	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
-		ret = rec_synth_process(&s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
-								    : r->opts.t.pids[i]);
-	if (!ret && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
+	if (!ret && !done && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids &&
+	    !r->opts.t.user)
 		ret = rec_synth_process(&s, r->wl.pid);
+	rec_synth_release(&s);
 	return ret;
 }

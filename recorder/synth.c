@@ -19,98 +19,69 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "perfdata/codec.h"
 #include "recorder/cgroups.h"
 #include "recorder/synth.h"
 #include "util/sys.h"
 
-#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
-
-struct synth_buf {
-	union {
-		struct perf_event_header h;
-		uint64_t align;
-		uint8_t bytes[8192];
+/*
+ * The sample_id trailer of every synthesized record: the tracking event's
+ * id (as ID, STREAM_ID and IDENTIFIER), time 0, cpu 0.
+ */
+static struct pd_sample trailer(const struct rec_synth *s, pid_t pid, pid_t tid)
+{
+	return (struct pd_sample){
+		.pid = (uint32_t)pid, .tid = (uint32_t)tid, .id = s->id, .stream_id = s->id,
 	};
-	size_t len;
-};
-
-static void put(struct synth_buf *b, const void *data, size_t len)
-{
-	memcpy(b->bytes + b->len, data, len);
-	b->len += len;
 }
 
-static void put_u32(struct synth_buf *b, uint32_t v) { put(b, &v, 4); }
-static void put_u64(struct synth_buf *b, uint64_t v) { put(b, &v, 8); }
-
-static void put_string(struct synth_buf *b, const char *s, size_t max)
+/* The record encoded last (lib/perfdata's codec) goes to the output. */
+static int emit(struct rec_synth *s, int ret)
 {
-	size_t n = strnlen(s, max - 1), padded = ALIGN8(n + 1);
-
-	memset(b->bytes + b->len, 0, padded);
-	memcpy(b->bytes + b->len, s, n);
-	b->len += padded;
+	if (!ret)
+		ret = rec_output_write(s->out, s->buf.data, s->buf.len);
+	s->buf.len = 0;
+	return ret;
 }
 
-static void begin(struct synth_buf *b, uint32_t type, uint16_t misc)
+/* A copy of at most max - 1 bytes of str (the kernel's limits on names). */
+static const char *bounded(char *copy, const char *str, size_t max)
 {
-	b->h.type = type;
-	b->h.misc = misc;
-	b->len = sizeof(b->h);
+	size_t n = strnlen(str, max - 1);
+
+	memcpy(copy, str, n);
+	copy[n] = '\0';
+	return copy;
 }
 
-static int finish(struct rec_synth *s, struct synth_buf *b, pid_t pid, pid_t tid)
+void rec_synth_release(struct rec_synth *s)
 {
-	uint64_t t = s->sample_type;
-
-	/* sample_id_all trailer: TID TIME ID STREAM_ID CPU IDENTIFIER */
-	if (t & PERF_SAMPLE_TID) {
-		put_u32(b, (uint32_t)pid);
-		put_u32(b, (uint32_t)tid);
-	}
-	if (t & PERF_SAMPLE_TIME)
-		put_u64(b, 0);
-	if (t & PERF_SAMPLE_ID)
-		put_u64(b, s->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		put_u64(b, s->id);
-	if (t & PERF_SAMPLE_CPU)
-		put_u64(b, 0);
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		put_u64(b, s->id);
-	b->h.size = (uint16_t)b->len;
-	return rec_output_write(s->out, b->bytes, b->len);
+	pd_buf_free(&s->buf);
 }
 
 int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm)
 {
-	struct synth_buf b;
+	char name[16];
+	struct pd_comm c = { (uint32_t)pid, (uint32_t)tid, bounded(name, comm, sizeof(name)) };
+	struct pd_sample id = trailer(s, pid, tid);
 
-	begin(&b, PERF_RECORD_COMM, 0);
-	put_u32(&b, (uint32_t)pid);
-	put_u32(&b, (uint32_t)tid);
-	put_string(&b, comm, 16);
-	return finish(s, &b, pid, tid);
+	return emit(s, pd_encode_comm(&s->buf, s->attr, 0, &c, &id));
 }
 
 static int synth_fork(struct rec_synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
 {
-	struct synth_buf b;
+	struct pd_task t = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)tid, (uint32_t)ptid, 0 };
+	struct pd_sample id = trailer(s, pid, tid);
 
-	begin(&b, PERF_RECORD_FORK, 0);
-	put_u32(&b, (uint32_t)pid);
-	put_u32(&b, (uint32_t)ppid);
-	put_u32(&b, (uint32_t)tid);
-	put_u32(&b, (uint32_t)ptid);
-	put_u64(&b, 0);
-	return finish(s, &b, pid, tid);
+	return emit(s, pd_encode_task(&s->buf, s->attr, PERF_RECORD_FORK, &t, &id));
 }
 
 int rec_synth_kernel_mmap(struct rec_synth *s)
 {
 	char line[512];
 	uint64_t text = 0;
-	struct synth_buf b;
+	struct pd_mmap m = { .pid = (uint32_t)-1, .filename = "[kernel.kallsyms]_text" };
+	struct pd_sample id = trailer(s, -1, 0);
 	FILE *f = fopen("/proc/kallsyms", "r");
 
 	if (!f)
@@ -128,14 +99,11 @@ int rec_synth_kernel_mmap(struct rec_synth *s)
 	fclose(f);
 	if (!text)
 		return 0;	/* addresses hidden (kptr_restrict): readers make their own */
-	begin(&b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	put_u32(&b, (uint32_t)-1);
-	put_u32(&b, 0);
-	put_u64(&b, text);
-	put_u64(&b, ~0ULL - text);
-	put_u64(&b, text);
-	put_string(&b, "[kernel.kallsyms]_text", 64);
-	return finish(s, &b, -1, 0);
+	m.start = text;
+	m.len = ~0ULL - text;
+	m.pgoff = text;
+	return emit(s, pd_encode_mmap(&s->buf, s->attr, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
+				      &m, &id));
 }
 
 static int synth_maps(struct rec_synth *s, pid_t pid)
@@ -153,9 +121,10 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 		unsigned int maj, min;
 		char perms[8];
 		int consumed = 0;
-		const char *name;
-		struct synth_buf b;
+		char *name;
 		uint32_t prot = 0;
+		struct pd_mmap m;
+		struct pd_sample id = trailer(s, pid, pid);
 
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 			   &maj, &min, &ino, &consumed) < 7 || !consumed)
@@ -164,24 +133,18 @@ static int synth_maps(struct rec_synth *s, pid_t pid)
 			continue;
 		name = line + consumed;
 		line[strcspn(line, "\n")] = '\0';
-		if (!*name)
-			name = "//anon";
+		if (strlen(name) > 4095)
+			name[4095] = '\0';	/* PATH_MAX, as the kernel's records */
 		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		       PROT_EXEC;
-		begin(&b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
-		put_u32(&b, (uint32_t)pid);
-		put_u32(&b, (uint32_t)pid);
-		put_u64(&b, start);
-		put_u64(&b, end - start);
-		put_u64(&b, pgoff);
-		put_u32(&b, maj);
-		put_u32(&b, min);
-		put_u64(&b, ino);
-		put_u64(&b, 0);
-		put_u32(&b, prot);
-		put_u32(&b, perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
-		put_string(&b, name, 4096);
-		ret = finish(s, &b, pid, pid);
+		m = (struct pd_mmap){
+			.pid = (uint32_t)pid, .tid = (uint32_t)pid, .start = start,
+			.len = end - start, .pgoff = pgoff, .maj = maj, .min = min, .ino = ino,
+			.prot = prot, .flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
+			.filename = *name ? name : "//anon",
+		};
+		ret = emit(s, pd_encode_mmap(&s->buf, s->attr, PERF_RECORD_MMAP2,
+					     PERF_RECORD_MISC_USER, &m, &id));
 	}
 	fclose(f);
 	return ret;
@@ -254,12 +217,10 @@ int rec_synth_all(struct rec_synth *s)
 int rec_synth_namespaces(struct rec_synth *s, pid_t pid, pid_t tid)
 {
 	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
-	struct synth_buf b;
+	uint64_t links[2 * sizeof(ns) / sizeof(ns[0])];
+	struct pd_namespaces n = { (uint32_t)pid, (uint32_t)tid, sizeof(ns) / sizeof(ns[0]), links };
+	struct pd_sample id = trailer(s, pid, tid);
 
-	begin(&b, PERF_RECORD_NAMESPACES, 0);
-	put_u32(&b, (uint32_t)pid);
-	put_u32(&b, (uint32_t)tid);
-	put_u64(&b, sizeof(ns) / sizeof(ns[0]));
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 		char path[96];
 		struct stat st;
@@ -267,10 +228,10 @@ int rec_synth_namespaces(struct rec_synth *s, pid_t pid, pid_t tid)
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, ns[i]);
 		if (stat(path, &st))
 			memset(&st, 0, sizeof(st));
-		put_u64(&b, st.st_dev);
-		put_u64(&b, st.st_ino);
+		links[2 * i] = st.st_dev;
+		links[2 * i + 1] = st.st_ino;
 	}
-	return finish(s, &b, pid, tid);
+	return emit(s, pd_encode_namespaces(&s->buf, s->attr, &n, &id));
 }
 
 /* nftw has no context argument: the walk's state, one walk at a time */
@@ -283,7 +244,8 @@ static struct {
 static int cgroup_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	union { struct file_handle fh; uint8_t bytes[sizeof(struct file_handle) + 8]; } h;
-	struct synth_buf b;
+	struct pd_sample sid = trailer(cg_walk.s, -1, -1);
+	struct pd_cgroup c;
 	uint64_t id;
 	const char *rel = path + cg_walk.root_len;
 	int mount_id;
@@ -296,10 +258,8 @@ static int cgroup_one(const char *path, const struct stat *st, int flag, struct 
 	memcpy(&id, h.bytes + sizeof(struct file_handle), 8);
 	if (strlen(rel) > 4000)
 		return 0;
-	begin(&b, PC_RECORD_CGROUP, 0);
-	put_u64(&b, id);
-	put_string(&b, *rel ? rel : "/", 4096);
-	cg_walk.ret = finish(cg_walk.s, &b, -1, -1);
+	c = (struct pd_cgroup){ id, *rel ? rel : "/" };
+	cg_walk.ret = emit(cg_walk.s, pd_encode_cgroup(&cg_walk.s->buf, cg_walk.s->attr, &c, &sid));
 	return cg_walk.ret ? 1 : 0;
 }
 

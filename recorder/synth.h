@@ -7,15 +7,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perfdata/codec.h"
 #include "recorder/output.h"
 
+/* The records are encoded by lib/perfdata's codec (perfdata/codec.h). */
 struct rec_synth {
 	struct rec_output *out;
-	uint64_t sample_type;		/* of the tracking event */
+	const struct perf_event_attr *attr;	/* of the tracking event: its sample_id */
 	uint64_t id;			/* its id, put in each sample_id trailer */
 	bool namespaces;		/* a NAMESPACES record with each thread */
+	struct pd_buf buf;		/* the record being encoded */
 };
 
+/* Frees the encoding buffer. */
+void rec_synth_release(struct rec_synth *s);
 int rec_synth_kernel_mmap(struct rec_synth *s);
 int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm);
 /* FORK, COMM and (for the leader) MMAP2 records of one process from /proc. */

@@ -50,6 +50,19 @@ struct pd_lost {
 	uint64_t id, lost;
 };
 
+/* PERF_RECORD_NAMESPACES: nr (dev, inode) pairs, in the kernel's order */
+struct pd_namespaces {
+	uint32_t pid, tid;
+	uint64_t nr;
+	const uint64_t *links;		/* 2 * nr: dev, inode of each */
+};
+
+/* PERF_RECORD_CGROUP: the cgroup's id (its inode) and path below the mount */
+struct pd_cgroup {
+	uint64_t id;
+	const char *path;
+};
+
 int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
 		     const struct pd_sample *v);
 /* Only the trailer (no record): what the others append. */
@@ -65,6 +78,10 @@ int pd_encode_mmap(struct pd_buf *b, const struct perf_event_attr *attr, uint32_
 		   uint16_t misc, const struct pd_mmap *m, const struct pd_sample *id);
 int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
 		   const struct pd_lost *l, const struct pd_sample *id);
+int pd_encode_namespaces(struct pd_buf *b, const struct perf_event_attr *attr,
+			 const struct pd_namespaces *n, const struct pd_sample *id);
+int pd_encode_cgroup(struct pd_buf *b, const struct perf_event_attr *attr,
+		     const struct pd_cgroup *c, const struct pd_sample *id);
 int pd_encode_deferred(struct pd_buf *b, const struct perf_event_attr *attr,
 		       const struct pd_deferred *d, const struct pd_sample *id);
 int pd_encode_finished_round(struct pd_buf *b);

@@ -328,6 +328,34 @@ int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
 	return finish(&e);
 }
 
+int pd_encode_namespaces(struct pd_buf *b, const struct perf_event_attr *attr,
+			 const struct pd_namespaces *n, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PERF_RECORD_NAMESPACES, 0);
+
+	u32(&e, n->pid);
+	u32(&e, n->tid);
+	u64(&e, n->nr);
+	/* a record holds at most 64 KiB: the size check in finish() says E2BIG */
+	if (n->nr <= UINT16_MAX / 16)
+		put(&e, n->links, n->nr * 16);
+	else if (!e.ret)
+		e.ret = -E2BIG;
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
+int pd_encode_cgroup(struct pd_buf *b, const struct perf_event_attr *attr,
+		     const struct pd_cgroup *c, const struct pd_sample *id)
+{
+	struct enc e = begin(b, PC_RECORD_CGROUP, 0);
+
+	u64(&e, c->id);
+	str(&e, c->path);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
 int pd_encode_deferred(struct pd_buf *b, const struct perf_event_attr *attr,
 		       const struct pd_deferred *d, const struct pd_sample *id)
 {

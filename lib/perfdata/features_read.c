@@ -7,12 +7,22 @@
 
 #include "perfdata/reader_int.h"
 
-/* A bounds-checked cursor over one section of the file. */
+/* A bounds-checked cursor over one section of the file (offsets in the file). */
 struct cursor {
 	const struct pd_reader *r;
-	uint64_t off, end;
+	const uint8_t *data;	/* the section's first byte */
+	uint64_t start, off, end;
 	const char *what;
 };
+
+const uint8_t *pd_feature_bytes(const struct pd_reader *r, int feat)
+{
+	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+		return NULL;
+	if (r->stream)
+		return r->stream->feat[feat];
+	return r->base + r->features[feat].offset;
+}
 
 static int cur_take(struct cursor *c, uint64_t len, const uint8_t **p, struct pc_error *err)
 {
@@ -20,7 +30,7 @@ static int cur_take(struct cursor *c, uint64_t len, const uint8_t **p, struct pc
 		return pd_bad(c->r, err, c->off, "%s: needs %llu bytes, only %llu left in the section",
 			      c->what, (unsigned long long)len,
 			      (unsigned long long)(c->end - c->off));
-	*p = c->r->base + c->off;
+	*p = c->data + (c->off - c->start);
 	c->off += len;
 	return 0;
 }
@@ -61,11 +71,13 @@ static int feature_cursor(const struct pd_reader *r, int feat, struct cursor *c,
 {
 	const struct pd_file_section *s;
 
-	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+	if (!pd_feature_bytes(r, feat))
 		return pc_error_set(err, ENOENT, "%s: no %s feature", r->path,
 				    pd_feature_name(feat) ?: "such");
 	s = &r->features[feat];
 	c->r = r;
+	c->data = pd_feature_bytes(r, feat);
+	c->start = s->offset;
 	c->off = s->offset;
 	c->end = s->offset + s->size;
 	c->what = pd_feature_name(feat) ?: "feature";
@@ -74,9 +86,9 @@ static int feature_cursor(const struct pd_reader *r, int feat, struct cursor *c,
 
 int pd_reader_feature(const struct pd_reader *r, int feat, const void **data, size_t *size)
 {
-	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+	if (!pd_feature_bytes(r, feat))
 		return -ENOENT;
-	*data = r->base + r->features[feat].offset;
+	*data = pd_feature_bytes(r, feat);
 	*size = r->features[feat].size;
 	return 0;
 }
@@ -162,7 +174,7 @@ int pd_reader_build_ids(const struct pd_reader *r,
 				     (unsigned long long)(c.end - c.off));
 			goto out;
 		}
-		memcpy(&h, r->base + at, sizeof(h));
+		memcpy(&h, c.data + (at - c.start), sizeof(h));
 		if (h.size < sizeof(struct pd_build_id_entry) + 1) {
 			ret = pd_bad(r, err, at, "BUILD_ID: entry size %u too small", h.size);
 			goto out;
@@ -246,9 +258,41 @@ synthesize:
 
 		if (r->evsels[i].name)
 			continue;
-		r->evsels[i].name = strdup(pd_event_name(&r->evsels[i].attr.attr, buf, sizeof(buf)));
+		r->evsels[i].name = strdup(pd_event_name_from_attr(&r->evsels[i].attr.attr, buf,
+								   sizeof(buf)));
 		if (!r->evsels[i].name)
 			return pc_error_set(err, ENOMEM, "out of memory");
 	}
 	return 0;
+}
+
+int pd_reader_groups(const struct pd_reader *r,
+		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
+		     void *ctx, struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	uint32_t nr, leader, members;
+	const char *name;
+	int ret;
+
+	ret = feature_cursor(r, PD_FEAT_GROUP_DESC, &c, err);
+	if (!ret)
+		ret = cur_u32(&c, &nr, err);
+	for (uint32_t i = 0; !ret && i < nr; i++) {
+		uint64_t at = c.off;
+
+		ret = cur_string(&c, &name, err);
+		if (!ret)
+			ret = cur_u32(&c, &leader, err);
+		if (!ret)
+			ret = cur_u32(&c, &members, err);
+		if (ret)
+			break;
+		if (leader >= r->nr_evsels || members > r->nr_evsels - leader)
+			return pd_bad(r, err, at, "GROUP_DESC: group %u (leader %u, %u members) "
+				      "names events the file does not have (%u)", i, leader, members,
+				      r->nr_evsels);
+		ret = fn(name, leader, members, ctx);
+	}
+	return ret;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Names of feature bits, record types and events, as perf spells them. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "perfdata/perfdata.h"
 
@@ -146,5 +148,54 @@ const char *pd_event_name(const struct perf_event_attr *attr, char *buf, size_t 
 	else
 		snprintf(buf, size, "unknown:%u:0x%llx", attr->type,
 			 (unsigned long long)attr->config);
+	return buf;
+}
+
+/* perf's event modifiers of an attr: ":u", ":ppp", ":HG" ... (perf 6.1's rules) */
+static size_t modifiers(const struct perf_event_attr *a, char *buf, size_t size)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned int i = 0; i < a->precise_ip && i < 3; i++)
+		m[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	m[n] = '\0';
+	if (!n)
+		return 0;
+	return (size_t)snprintf(buf, size, ":%s", m);
+}
+
+const char *pd_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size)
+{
+	size_t len;
+
+	if (attr->type == PERF_TYPE_RAW)
+		snprintf(buf, size, "raw 0x%llx", (unsigned long long)attr->config);
+	else
+		pd_event_name(attr, buf, size);
+	if (attr->type != PERF_TYPE_SOFTWARE && attr->type != PERF_TYPE_HARDWARE &&
+	    attr->type != PERF_TYPE_RAW)
+		return buf;
+	len = strlen(buf);
+	if (len < size)
+		modifiers(attr, buf + len, size - len);
 	return buf;
 }

@@ -67,6 +67,13 @@ struct pd_evsel {
 void pd_evsel_init_layout(struct pd_evsel *evsel);
 /* Canonical name for an attr's type/config ("cpu-clock", "page-faults", "raw 0x..."). */
 const char *pd_event_name(const struct perf_event_attr *attr, char *buf, size_t size);
+/*
+ * The name perf gives an event whose file names none (a pipe without
+ * EVENT_UPDATE names, a file without EVENT_DESC): the canonical name with
+ * perf 6.1's modifiers from the attr ("cpu-clock:u", "cycles:ppp",
+ * "raw 0x1234:k").
+ */
+const char *pd_event_name_from_attr(const struct perf_event_attr *attr, char *buf, size_t size);
 
 /* --------------------------------------------------------------- sample */
 
@@ -169,6 +176,16 @@ struct pd_deferred {
 
 /* ---------------------------------------------------------------- reader */
 
+/* A pipe read as it comes (stream.c); NULL for a mapped or slurped input. */
+struct pd_stream {
+	int fd;
+	bool own_fd, eof;
+	uint8_t *buf;			/* [head, tail) not read yet */
+	size_t cap, head, tail;
+	uint64_t off;			/* input offset of buf[head] */
+	uint8_t *feat[PD_FEAT_BITS];	/* feature payloads, each copied out */
+};
+
 struct pd_reader {
 	char *path;
 	const uint8_t *base;		/* the whole file */
@@ -187,6 +204,7 @@ struct pd_reader {
 	/* the id -> evsel map, sorted by id */
 	struct pd_id_map { uint64_t id; uint32_t evsel; } *id_map;
 	uint32_t nr_id_map;
+	struct pd_stream *stream;	/* a pipe: base is NULL, features copied */
 };
 
 /* path "-" reads standard input (pipe or file format).  Warnings (recovered
@@ -232,6 +250,10 @@ int pd_reader_cmdline(const struct pd_reader *r,
 /* NRCPUS */
 int pd_reader_nrcpus(const struct pd_reader *r, uint32_t *avail, uint32_t *online,
 		     struct pc_error *err);
+/* GROUP_DESC: fn for each group (its name, leader's evsel index, member count). */
+int pd_reader_groups(const struct pd_reader *r,
+		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
+		     void *ctx, struct pc_error *err);
 /* BUILD_ID: calls fn for each entry. */
 int pd_reader_build_ids(const struct pd_reader *r,
 			int (*fn)(const struct pd_build_id_entry *e, const uint8_t *id,

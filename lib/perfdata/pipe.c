@@ -57,7 +57,7 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 			memcpy(evsel->ids, p + 8 + attr_size, nr_ids * 8);
 		}
 		evsel->nr_ids = (uint32_t)nr_ids;
-		evsel->name = strdup(pd_event_name(&evsel->attr.attr, buf, sizeof(buf)));
+		evsel->name = strdup(pd_event_name_from_attr(&evsel->attr.attr, buf, sizeof(buf)));
 		if (!evsel->name)
 			return pc_error_set(err, ENOMEM, "out of memory");
 		return pd_build_id_map(r, err);
@@ -68,6 +68,16 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 		if (body < 8)
 			return pd_bad(r, err, rec->offset, "FEATURE record too short");
 		memcpy(&feat, p + 8, 8);
+		if (feat < PD_FEAT_BITS && r->stream) {
+			/* the record goes with the next read: keep a copy of its payload */
+			uint8_t *copy = malloc(body - 8 ? body - 8 : 1);
+
+			if (!copy)
+				return pc_error_set(err, ENOMEM, "out of memory");
+			memcpy(copy, p + 16, body - 8);
+			free(r->stream->feat[feat]);
+			r->stream->feat[feat] = copy;
+		}
 		if (feat < PD_FEAT_BITS) {
 			r->features[feat].offset = rec->offset + 16;
 			r->features[feat].size = body - 8;
@@ -100,5 +110,43 @@ int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint6
 	r->features[PD_FEAT_TRACING_DATA].offset = start;
 	r->features[PD_FEAT_TRACING_DATA].size = size;
 	*pos = start + padded;
+	return 0;
+}
+
+/*
+ * PERF_RECORD_EVENT_UPDATE: u64 type, u64 id, then the type's data.  A NAME
+ * (type 2) renames the event the id belongs to, as perf does; the other
+ * types (unit, scale, cpus) do not change what the reader prints.
+ */
+int pd_event_update(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err)
+{
+	const uint8_t *p = rec->data;
+	uint64_t body = rec->header.size - sizeof(struct perf_event_header);
+	uint64_t type, id;
+	const struct pd_evsel *found;
+	struct pd_evsel *evsel;
+	const char *name;
+	char *copy;
+
+	if (body < 16)
+		return pd_bad(r, err, rec->offset, "EVENT_UPDATE record of %u bytes is too short",
+			      rec->header.size);
+	memcpy(&type, p + 8, 8);
+	memcpy(&id, p + 16, 8);
+	if (type != 2)
+		return 0;
+	name = (const char *)p + 24;
+	if (body == 16 || !memchr(name, '\0', body - 16))
+		return pd_bad(r, err, rec->offset + 24,
+			      "EVENT_UPDATE name is not NUL-terminated within the record");
+	found = r->nr_evsels ? pd_reader_evsel_of(r, id) : NULL;
+	if (!found)
+		return 0;	/* perf ignores an id it does not know */
+	evsel = &r->evsels[found->idx];
+	copy = strdup(name);
+	if (!copy)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	free(evsel->name);
+	evsel->name = copy;
 	return 0;
 }

@@ -19,13 +19,19 @@
 
 #define PD_MAX_ATTR_SLOT 4096
 
-static int slurp_fd(int fd, uint8_t **out, size_t *out_size)
+/* All of fd, after the n bytes at first already read from it. */
+static int slurp_fd(int fd, const uint8_t *first, size_t first_len, uint8_t **out,
+		    size_t *out_size)
 {
-	size_t cap = 1 << 20, len = 0;
-	uint8_t *buf = malloc(cap);
+	size_t cap = (size_t)1 << 20, len = first_len;
+	uint8_t *buf;
 
+	while (cap < first_len)
+		cap *= 2;
+	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
+	memcpy(buf, first, first_len);
 	for (;;) {
 		ssize_t n;
 
@@ -83,7 +89,33 @@ static int map_input(struct pd_reader *r, const char *path, struct pc_error *err
 			return 0;
 		}
 	}
-	ret = slurp_fd(fd, &buf, &size);
+	/*
+	 * Not seekable: a pipe-format input is read as it comes, in bounded
+	 * memory; a file-format one needs random access, and is read whole.
+	 */
+	ret = pd_stream_new(r, fd, fd != STDIN_FILENO, err);
+	if (ret) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return ret;
+	}
+	{
+		struct pd_stream *ps = r->stream;
+		int error = 0;
+		size_t have = pd_stream_need(ps, 16, &error);
+		uint64_t magic = 0, hsize = 0;
+
+		if (have >= 16) {
+			memcpy(&magic, ps->buf + ps->head, 8);
+			memcpy(&hsize, ps->buf + ps->head + 8, 8);
+		}
+		if (magic == PD_MAGIC && hsize == PD_PIPE_HEADER_SIZE)
+			return 0;
+		ret = error ? -error : slurp_fd(fd, ps->buf + ps->head, have, &buf, &size);
+		ps->own_fd = false;
+		pd_stream_free(ps);
+		r->stream = NULL;
+	}
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (ret)
@@ -97,6 +129,16 @@ static int map_input(struct pd_reader *r, const char *path, struct pc_error *err
 static int read_header(struct pd_reader *r, struct pc_error *err)
 {
 	uint64_t magic, hsize;
+
+	if (r->stream) {
+		/* checked by map_input: a pipe header */
+		r->stream->head += PD_PIPE_HEADER_SIZE;
+		r->stream->off = PD_PIPE_HEADER_SIZE;
+		r->pipe_format = true;
+		r->data_start = PD_PIPE_HEADER_SIZE;
+		r->data_end = UINT64_MAX;
+		return 0;
+	}
 
 	if (r->size == 0)
 		return pc_error_set(err, EINVAL, "%s: file is empty", r->path);
@@ -295,6 +337,7 @@ void pd_reader_close(struct pd_reader *r)
 		free(r->evsels[i].ids);
 		free(r->evsels[i].name);
 	}
+	pd_stream_free(r->stream);
 	free(r->evsels);
 	free(r->id_map);
 	free(r->scratch);

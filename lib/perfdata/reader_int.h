@@ -17,7 +17,17 @@ int pd_load_attr(struct pd_reader *r, struct pd_evsel *evsel, const uint8_t *p,
 int pd_build_id_map(struct pd_reader *r, struct pc_error *err);
 int pd_read_event_desc(struct pd_reader *r, struct pc_error *err);
 int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err);
+int pd_event_update(struct pd_reader *r, const struct pd_record *rec, struct pc_error *err);
 int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint64_t *pos,
 			 struct pc_error *err);
+
+/* stream.c */
+int pd_stream_new(struct pd_reader *r, int fd, bool own_fd, struct pc_error *err);
+void pd_stream_free(struct pd_stream *st);
+size_t pd_stream_need(struct pd_stream *st, size_t n, int *error);
+int pd_stream_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
+		   struct pc_error *err);
+/* A feature section's bytes (mapped, or a pipe's copy), NULL when absent. */
+const uint8_t *pd_feature_bytes(const struct pd_reader *r, int feat);
 
 #endif

@@ -15,7 +15,16 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	uint64_t off = *pos ? *pos : r->data_start;
 	uint64_t left;
 	const uint8_t *p;
+	int ret;
 
+	if (r->stream) {
+		if (*pos && *pos != r->stream->off)
+			return pc_error_set(err, ESPIPE, "%s: a pipe is read once, in order", r->path);
+		ret = pd_stream_next(r, pos, rec, err);
+		if (ret <= 0)
+			return ret;
+		goto read;
+	}
 	if (off >= r->data_end)
 		return 0;
 	left = r->data_end - off;
@@ -61,7 +70,10 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	*pos = off + rec->header.size;
 	if (r->pipe_format && rec->header.type == PC_RECORD_HEADER_TRACING_DATA)
 		return pd_pipe_tracing_data(r, rec, pos, err) ?: 1;
-	if (r->pipe_format)
+read:
+	if (rec->header.type == PC_RECORD_EVENT_UPDATE)
+		return pd_event_update(r, rec, err) ?: 1;
+	if (r->pipe_format && rec->header.type != PC_RECORD_HEADER_TRACING_DATA)
 		return pd_pipe_record(r, rec, err) ?: 1;
 	return 1;
 }

@@ -19,10 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata/codec.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/writer_int.h"
 
 #define PD_WRITE_BUF (256 * 1024)
+
+static int write_pipe_part(struct pd_writer *w, bool prologue, struct pc_error *err);
 
 static int io_error(struct pd_writer *w, struct pc_error *err, int code, const char *what)
 {
@@ -261,7 +264,7 @@ int pd_writer_begin_data(struct pd_writer *w, struct pc_error *err)
 		w->buf = malloc(w->buf_cap);
 		if (!w->buf)
 			return pc_error_set(err, ENOMEM, "out of memory");
-		return pd_writer_pipe_begin(w, err);
+		return write_pipe_part(w, true, err);
 	}
 	buf = calloc(1, slot);
 	if (!buf)
@@ -336,9 +339,19 @@ static int write_out(struct pd_writer *w, const void *buf, size_t len, struct pc
 	return io_error(w, err, code, "writing the data");
 }
 
-int pd_writer_emit_raw(struct pd_writer *w, const void *buf, size_t len, struct pc_error *err)
+/* The pipe format's prologue or epilogue (writer_pipe.c), encoded then written. */
+static int write_pipe_part(struct pd_writer *w, bool prologue, struct pc_error *err)
 {
-	return write_out(w, buf, len, err);
+	struct pd_buf out = { 0 };
+	int ret;
+
+	if (prologue && pd_writer_event_desc(w))
+		return pc_error_set(err, ENOMEM, "out of memory");
+	ret = prologue ? pd_pipe_prologue(w, &out, err) : pd_pipe_epilogue(w, &out, err);
+	if (!ret && out.len)
+		ret = write_out(w, out.data, out.len, err);
+	free(out.data);
+	return ret;
 }
 
 /* Whole records to the output, compressed with -z. */
@@ -441,7 +454,7 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 		ret = pd_writer_flush(w, err);
 	if (w->pipe) {
 		if (!ret && !w->failed)
-			ret = pd_writer_pipe_finish(w, err);
+			ret = write_pipe_part(w, false, err);
 		goto out;
 	}
 	if (w->zstd) {

@@ -16,10 +16,14 @@ int pd_zstd_compress(struct pd_zstd *z, const void *records, size_t len,
 		     const uint8_t **out, size_t *out_len);
 void pd_zstd_totals(const struct pd_zstd *z, uint64_t *in, uint64_t *out);
 
-/* writer_pipe.c: the pipe format's header, ATTR and FEATURE records. */
-int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err);
-int pd_writer_pipe_finish(struct pd_writer *w, struct pc_error *err);
-/* writer.c: appends raw bytes to the output (pipe: in order; file: at the data end). */
-int pd_writer_emit_raw(struct pd_writer *w, const void *buf, size_t len, struct pc_error *err);
+/*
+ * writer_pipe.c: the pipe format's records, appended to out (the caller
+ * writes out->data[0..len) and frees it; perfdata/codec.h).  The prologue is the pipe header,
+ * the ATTR and FEATURE records and TRACING_DATA (EVENT_DESC must be set
+ * before); the epilogue the BUILD_ID records.
+ */
+struct pd_buf;
+int pd_pipe_prologue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err);
+int pd_pipe_epilogue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err);
 
 #endif

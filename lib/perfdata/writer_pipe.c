@@ -5,11 +5,16 @@
  * per feature perf synthesizes in a pipe, TRACING_DATA as its own record
  * followed by the data, the data records, and at the end the build ids as
  * HEADER_BUILD_ID records (they are known only once the samples are).
+ *
+ * Only the encoding lives here: the records go into a buffer that the
+ * writer (writer.c) sends out, so this file calls nothing of the writer's.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "perfdata/perfdata.h"
 #include "perfdata/writer_int.h"
 
@@ -26,51 +31,48 @@ static bool pipe_feature(int f)
 	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_PMU_CAPS;
 }
 
-static int put_record(struct pd_writer *w, uint32_t type, const void *a, size_t alen,
-		      const void *b, size_t blen, struct pc_error *err)
+/* Appends len bytes of buf, or len (< 8) zeros when buf is NULL. */
+static int put(struct pd_buf *out, const void *buf, size_t len)
+{
+	static const uint8_t zeros[8];
+
+	return pd_buf_put(out, buf ? buf : zeros, len);
+}
+
+static int put_record(const struct pd_writer *w, struct pd_buf *out, uint32_t type,
+		      const void *a, size_t alen, const void *b, size_t blen,
+		      struct pc_error *err)
 {
 	struct perf_event_header h = { type, 0, (uint16_t)(sizeof(h) + alen + blen) };
-	uint8_t *rec;
-	int ret;
 
 	if (sizeof(h) + alen + blen > REC_MAX)
 		return pc_error_set(err, E2BIG, "%s: a pipe record of %zu bytes is too large",
 				    w->path, sizeof(h) + alen + blen);
-	rec = malloc(h.size);
-	if (!rec)
+	if (put(out, &h, sizeof(h)) || put(out, a, alen) || (blen && put(out, b, blen)))
 		return pc_error_set(err, ENOMEM, "out of memory");
-	memcpy(rec, &h, sizeof(h));
-	memcpy(rec + sizeof(h), a, alen);
-	if (blen)
-		memcpy(rec + sizeof(h) + alen, b, blen);
-	ret = pd_writer_emit_raw(w, rec, h.size, err);
-	free(rec);
-	return ret;
+	return 0;
 }
 
-static int put_tracing_data(struct pd_writer *w, const struct pd_writer_feature *f,
+static int put_tracing_data(struct pd_buf *out, const struct pd_writer_feature *f,
 			    struct pc_error *err)
 {
-	static const uint8_t zeros[8];
 	/* header, u32 size, u32 pad; the data follows, padded to 8 */
 	struct { struct perf_event_header h; uint32_t size, pad; } rec = {
 		{ PC_RECORD_HEADER_TRACING_DATA, 0, sizeof(rec) }, (uint32_t)f->size, 0,
 	};
 	size_t pad = (8 - f->size % 8) % 8;
-	int ret = pd_writer_emit_raw(w, &rec, sizeof(rec), err);
 
-	if (!ret)
-		ret = pd_writer_emit_raw(w, f->data, f->size, err);
-	if (!ret && pad)
-		ret = pd_writer_emit_raw(w, zeros, pad, err);
-	return ret;
+	if (put(out, &rec, sizeof(rec)) || put(out, f->data, f->size) || put(out, NULL, pad))
+		return pc_error_set(err, ENOMEM, "out of memory");
+	return 0;
 }
 
-int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err)
+int pd_pipe_prologue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err)
 {
-	struct pd_pipe_header ph = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
-	int ret = pd_writer_emit_raw(w, &ph, sizeof(ph), err);
+	int ret = 0;
 
+	if (pd_encode_pipe_header(out))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	/*
 	 * perf (6.1 at least) builds its evsel from a pipe ATTR by copying its
 	 * whole struct perf_event_attr, whatever attr.size says: with a short
@@ -84,21 +86,23 @@ int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err)
 		union pc_attr attr = e->attr;
 
 		attr.attr.size = PC_ATTR_SIZE_MAX;
-		ret = put_record(w, PC_RECORD_HEADER_ATTR, &attr, PC_ATTR_SIZE_MAX, e->ids,
-				 e->nr_ids * sizeof(uint64_t), err);
+		if (sizeof(struct perf_event_header) + PC_ATTR_SIZE_MAX +
+		    e->nr_ids * sizeof(uint64_t) > REC_MAX)
+			return pc_error_set(err, E2BIG, "%s: the ATTR record of %s (%u ids) is too large for a pipe",
+					    w->path, e->name ? e->name : "an event", e->nr_ids);
+		if (pd_encode_attr(out, &attr.attr, e->ids, e->nr_ids))
+			return pc_error_set(err, ENOMEM, "out of memory");
 	}
-	if (!ret && pd_writer_event_desc(w))
-		ret = pc_error_set(err, ENOMEM, "out of memory");
 	for (int f = 0; f < PD_FEAT_BITS && !ret; f++) {
 		uint64_t id = (uint64_t)f;
 
 		if (!w->features[f].data || !pipe_feature(f))
 			continue;
-		ret = put_record(w, PC_RECORD_HEADER_FEATURE, &id, sizeof(id), w->features[f].data,
-				 w->features[f].size, err);
+		ret = put_record(w, out, PC_RECORD_HEADER_FEATURE, &id, sizeof(id),
+				 w->features[f].data, w->features[f].size, err);
 	}
 	if (!ret && w->features[PD_FEAT_TRACING_DATA].data)
-		ret = put_tracing_data(w, &w->features[PD_FEAT_TRACING_DATA], err);
+		ret = put_tracing_data(out, &w->features[PD_FEAT_TRACING_DATA], err);
 	return ret;
 }
 
@@ -107,30 +111,29 @@ int pd_writer_pipe_begin(struct pd_writer *w, struct pc_error *err)
  * type, its NUL-terminated name padded with zeros to a multiple of 8 bytes
  * (perf 7.2 aborts a pipe at a record whose size is not).
  */
-int pd_writer_pipe_finish(struct pd_writer *w, struct pc_error *err)
+int pd_pipe_epilogue(const struct pd_writer *w, struct pd_buf *out, struct pc_error *err)
 {
 	const struct pd_writer_feature *f = &w->features[PD_FEAT_BUILD_ID];
-	uint8_t rec[REC_MAX + 8];
 	size_t off = 0;
-	int ret = 0;
 
-	while (f->data && off + sizeof(struct perf_event_header) <= f->size && !ret) {
+	while (f->data && off + sizeof(struct perf_event_header) <= f->size) {
 		struct perf_event_header h;
-		size_t size;
+		size_t len, size;
 
 		memcpy(&h, f->data + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size > f->size - off)
 			break;
-		size = (h.size + 7) & ~(size_t)7;
+		len = h.size;
+		size = (len + 7) & ~(size_t)7;
 		if (size > REC_MAX)
 			break;
-		memset(rec, 0, size);
-		memcpy(rec, f->data + off, h.size);
-		off += h.size;
 		h.type = PC_RECORD_HEADER_BUILD_ID;
 		h.size = (uint16_t)size;
-		memcpy(rec, &h, sizeof(h));
-		ret = pd_writer_emit_raw(w, rec, size, err);
+		if (put(out, &h, sizeof(h)) ||
+		    put(out, f->data + off + sizeof(h), len - sizeof(h)) ||
+		    put(out, NULL, size - len))
+			return pc_error_set(err, ENOMEM, "out of memory");
+		off += len;
 	}
-	return ret;
+	return 0;
 }

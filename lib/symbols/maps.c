@@ -63,6 +63,7 @@ int pc_maps_insert(struct pc_maps *m, const struct pc_map *n)
 	memmove(&m->v[i + 1], &m->v[j], (m->nr - j) * sizeof(*m->v));
 	m->nr = m->nr - (j - i) + 1;
 	m->v[i] = *n;
+	m->gen++;
 	return 0;
 }
 
@@ -85,6 +86,7 @@ const struct pc_map *pc_maps_find(const struct pc_maps *m, uint64_t addr)
 
 int pc_maps_copy(struct pc_maps *dst, const struct pc_maps *src)
 {
+	dst->gen++;
 	dst->nr = 0;
 	if (!src->nr)
 		return 0;

@@ -20,6 +20,7 @@ struct pc_map {
 struct pc_maps {
 	struct pc_map *v;		/* sorted by start; may move on insert */
 	size_t nr, cap;
+	uint64_t gen;			/* bumped by every change: a cache of lookups keys on it */
 };
 
 /* Inserts [start, end), cutting whatever it overlaps; -ENOMEM or 0. */

@@ -5,21 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The tests' buffer is the codec's (perfdata/codec.h) under another name:
+ * each record is encoded by the library straight into it.
+ */
+static struct pd_buf view(const struct synth *s)
+{
+	return (struct pd_buf){ s->buf, s->len, s->cap };
+}
+
+static void keep(struct synth *s, const struct pd_buf *b, int ret)
+{
+	if (ret)
+		abort();
+	s->buf = b->data;
+	s->len = b->len;
+	s->cap = b->cap;
+}
+
 void synth_put(struct synth *s, const void *p, size_t n)
 {
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
+	struct pd_buf b = view(s);
 
-		while (cap < s->len + n)
-			cap *= 2;
-		s->buf = realloc(s->buf, cap);
-		if (!s->buf)
-			abort();
-		s->cap = cap;
-	}
-	if (n)
-		memcpy(s->buf + s->len, p, n);
-	s->len += n;
+	keep(s, &b, pd_buf_put(&b, p, n));
 }
 
 void synth_free(struct synth *s)
@@ -28,36 +36,27 @@ void synth_free(struct synth *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Each record is made by the library's encoder (perfdata/codec.h), then appended. */
-static void take(struct synth *s, struct pd_buf *b, int ret)
-{
-	if (ret)
-		abort();
-	synth_put(s, b->data, b->len);
-	pd_buf_free(b);
-}
-
 void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v)
 {
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_sample_id(&b, attr, v));
+	keep(s, &b, pd_encode_sample_id(&b, attr, v));
 }
 
 void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v)
 {
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_sample(&b, attr, PERF_RECORD_MISC_USER, v));
+	keep(s, &b, pd_encode_sample(&b, attr, PERF_RECORD_MISC_USER, v));
 }
 
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id)
 {
 	struct pd_comm c = { pid, tid, comm };
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_comm(&b, attr, 0, &c, id));
+	keep(s, &b, pd_encode_comm(&b, attr, 0, &c, id));
 }
 
 void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
@@ -66,9 +65,9 @@ void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t p
 {
 	struct pd_mmap m = { .pid = pid, .tid = tid, .start = start, .len = len, .pgoff = pgoff,
 			     .prot = 5, .flags = 2, .filename = filename };
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_mmap(&b, attr, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, id));
+	keep(s, &b, pd_encode_mmap(&b, attr, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, id));
 }
 
 void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t type,
@@ -76,40 +75,40 @@ void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t ty
 		const struct pd_sample *id)
 {
 	struct pd_task t = { pid, ppid, tid, ptid, time };
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_task(&b, attr, type, &t, id));
+	keep(s, &b, pd_encode_task(&b, attr, type, &t, id));
 }
 
 void synth_deferred(struct synth *s, const struct perf_event_attr *attr, uint64_t cookie,
 		    uint64_t nr, const uint64_t *ips, const struct pd_sample *id)
 {
 	struct pd_deferred d = { cookie, nr, ips };
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_deferred(&b, attr, &d, id));
+	keep(s, &b, pd_encode_deferred(&b, attr, &d, id));
 }
 
 void synth_finished_round(struct synth *s)
 {
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_finished_round(&b));
+	keep(s, &b, pd_encode_finished_round(&b));
 }
 
 void synth_pipe_header(struct synth *s)
 {
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_pipe_header(&b));
+	keep(s, &b, pd_encode_pipe_header(&b));
 }
 
 void synth_attr(struct synth *s, const struct perf_event_attr *attr, const uint64_t *ids,
 		uint32_t nr_ids)
 {
-	struct pd_buf b = { 0 };
+	struct pd_buf b = view(s);
 
-	take(s, &b, pd_encode_attr(&b, attr, ids, nr_ids));
+	keep(s, &b, pd_encode_attr(&b, attr, ids, nr_ids));
 }
 
 int synth_write_file(const char *path, const struct perf_event_attr *const *attrs,

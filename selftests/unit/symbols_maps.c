@@ -75,6 +75,30 @@ TEST(a_fork_copies_the_maps_and_pids_survive_growth)
 	pc_aspaces_free(&a);
 }
 
+/* the reader's unwinder caches per address space while maps.gen is unchanged */
+TEST(maps_gen_changes_with_every_insert_and_copy_and_not_with_a_find)
+{
+	struct pc_maps m = { 0 }, child = { 0 };
+	struct pc_map a = map(0x1000, 0x2000, 1), empty = map(0x3000, 0x3000, 2);
+	uint64_t gen;
+
+	ASSERT_EQ(0, pc_maps_insert(&m, &a));
+	gen = m.gen;
+	EXPECT_NE(0, gen);
+	EXPECT_NE(NULL, pc_maps_find(&m, 0x1800));
+	EXPECT_EQ(gen, m.gen);
+	ASSERT_EQ(0, pc_maps_insert(&m, &empty));	/* no range: nothing changes */
+	EXPECT_EQ(gen, m.gen);
+	ASSERT_EQ(0, pc_maps_insert(&m, &a));		/* the same range again is a change */
+	EXPECT_NE(gen, m.gen);
+	gen = child.gen;
+	ASSERT_EQ(0, pc_maps_copy(&child, &m));
+	EXPECT_NE(gen, child.gen);
+	EXPECT_EQ(1, pc_maps_find(&child, 0x1000)->obj);
+	pc_maps_free(&m);
+	pc_maps_free(&child);
+}
+
 TEST(a_notes_blob_gives_its_build_id_and_a_truncated_one_none)
 {
 	uint8_t blob[64] = { 0 }, id[PC_BUILD_ID_MAX];

@@ -184,6 +184,53 @@ TEST_F(codec, lost_round_trips)
 	same_trailer(_metadata, &got);
 }
 
+/* NAMESPACES as the ABI lays it out: pid, tid, nr, then nr (dev, inode) pairs */
+TEST_F(codec, namespaces_record_has_the_abi_layout_and_its_sample_id)
+{
+	uint64_t links[4] = { 3, 4026531840ULL, 3, 4026531841ULL }, nr, got_links[4];
+	struct pd_namespaces n = { 100, 101, 2, links };
+	struct pd_sample id = trailer(), got;
+	const uint8_t *body;
+	uint32_t pt[2];
+
+	ASSERT_EQ(0, pd_encode_namespaces(&self->b, &self->a.attr, &n, &id));
+	ASSERT_EQ(1, first_record(_metadata, self));
+	EXPECT_EQ(PERF_RECORD_NAMESPACES, self->rec.header.type);
+	ASSERT_EQ(8 + 16 + sizeof(links) + self->r.evsels[0].sample_id_size,
+		  self->rec.header.size);
+	body = (const uint8_t *)self->rec.data + 8;
+	memcpy(pt, body, 8);
+	memcpy(&nr, body + 8, 8);
+	memcpy(got_links, body + 16, sizeof(got_links));
+	EXPECT_EQ(100, pt[0]);
+	EXPECT_EQ(101, pt[1]);
+	EXPECT_EQ(2, nr);
+	EXPECT_EQ(0, memcmp(links, got_links, sizeof(links)));
+	ASSERT_EQ(0, pd_parse_sample_id(&self->r, &self->rec, &got, &self->err)) TH_LOG("%s", self->err.msg);
+	same_trailer(_metadata, &got);
+}
+
+/* CGROUP: the id, then the path NUL-terminated and padded to 8 bytes */
+TEST_F(codec, cgroup_record_has_the_abi_layout_and_its_sample_id)
+{
+	struct pd_cgroup c = { 0x1234, "/system.slice/x.service" };
+	struct pd_sample id = trailer(), got;
+	const uint8_t *body;
+	uint64_t cgid;
+
+	ASSERT_EQ(0, pd_encode_cgroup(&self->b, &self->a.attr, &c, &id));
+	ASSERT_EQ(1, first_record(_metadata, self));
+	EXPECT_EQ(PC_RECORD_CGROUP, self->rec.header.type);
+	/* 23 characters and the NUL: 24 bytes, already a multiple of 8 */
+	ASSERT_EQ(8 + 8 + 24 + self->r.evsels[0].sample_id_size, self->rec.header.size);
+	body = (const uint8_t *)self->rec.data + 8;
+	memcpy(&cgid, body, 8);
+	EXPECT_EQ(0x1234, cgid);
+	EXPECT_STREQ("/system.slice/x.service", (const char *)body + 8);
+	ASSERT_EQ(0, pd_parse_sample_id(&self->r, &self->rec, &got, &self->err)) TH_LOG("%s", self->err.msg);
+	same_trailer(_metadata, &got);
+}
+
 TEST_F(codec, deferred_callchain_round_trips)
 {
 	uint64_t ips[3] = { PC_CONTEXT_USER, 0x401000, 0x402000 };

@@ -133,13 +133,6 @@ TEST_F(opt, srcline_without_line_information_names_the_object_and_address)
 	EXPECT_EQ(5, pc_count_substr(self->run.out, "400500\n\n"));
 }
 
-TEST_F(opt, show_events_options_are_refused_naming_why)
-{
-	script(_metadata, self, "--show-task-events", NULL, NULL, NULL);
-	EXPECT_EQ(1, self->run.exit_code);
-	EXPECT_NE(NULL, strstr(self->run.err, "--show-task-events is not supported yet"));
-}
-
 TEST_F(opt, max_stack_and_hide_call_graph_trim_chains)
 {
 	script(_metadata, self, "--comms", "alpha", "--max-stack", "1");

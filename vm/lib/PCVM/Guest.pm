@@ -162,7 +162,9 @@ sub command {
 	my @accel = $o{accel} eq 'kvm' ? qw(-accel kvm -cpu host) : qw(-accel tcg -cpu max);
 	# -nodefaults: no NIC (and its iPXE ROM) nor VGA to set up; the console is the serial port
 	# no_timer_check: a loaded TCG host can fail the IO-APIC timer check (seen: 6.1 panicked)
-	return (qemu_bin($arch), @accel, qw(-m 512 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
+	# -m 1024 as arm64: the initramfs unpacks into a tmpfs of half the RAM, and the
+	# static selftests passed 256 MB ("Initramfs unpacking failed: write error")
+	return (qemu_bin($arch), @accel, qw(-m 1024 -smp 1 -nodefaults -display none -serial stdio -no-reboot),
 		-kernel => $o{kernel}, -initrd => $o{initrd},
 		-append => "console=ttyS0 quiet panic=-1 no_timer_check $o{append}", @disk);
 }

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A sample's fields in perf script -D's layout (perf 6.1). */
+#include <stdio.h>
+
+#include "reader/dump_sample.h"
+
+/* perf's register names by bit of sample_regs_user / sample_regs_intr */
+static const char *reg_name(enum pc_arch arch, unsigned int bit)
+{
+	static const char *const x86[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+	static const char *const xmm[] = {
+		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7", "XMM8",
+		"XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+	};
+	static const char *const arm64[] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
+		"x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22",
+		"x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc", "vg",
+	};
+
+	if (arch == PC_ARCH_X86_64 && bit < sizeof(x86) / sizeof(x86[0]))
+		return x86[bit];
+	/* XMM registers take two bits each, from bit 32 */
+	if (arch == PC_ARCH_X86_64 && bit >= 32 && (bit - 32) / 2 < 16)
+		return xmm[(bit - 32) / 2];
+	if (arch == PC_ARCH_AARCH64 && bit < sizeof(arm64) / sizeof(arm64[0]))
+		return arm64[bit];
+	return "unknown";
+}
+
+static const char *abi_name(uint64_t abi)
+{
+	switch (abi) {
+	case PERF_SAMPLE_REGS_ABI_32:
+		return "32-bit";
+	case PERF_SAMPLE_REGS_ABI_64:
+		return "64-bit";
+	default:
+		return "none";
+	}
+}
+
+static void regs(struct rd_out *o, const char *type, uint64_t mask,
+		 const struct pd_sample_regs *r, enum pc_arch arch)
+{
+	unsigned int i = 0;
+
+	if (!r->regs)
+		return;
+	rd_out_printf(o, "... %s regs: mask 0x%llx ABI %s\n", type, (unsigned long long)mask,
+		      abi_name(r->abi));
+	for (unsigned int bit = 0; bit < 64; bit++)
+		if (mask & (1ULL << bit))
+			rd_out_printf(o, ".... %-5s 0x%016llx\n", reg_name(arch, bit),
+				      (unsigned long long)r->regs[i++]);
+}
+
+void rd_dump_chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred)
+{
+	rd_out_printf(o, "... FP chain: nr:%llu\n", (unsigned long long)nr);
+	for (uint64_t i = 0; i < nr; i++)
+		rd_out_printf(o, "..... %2llu: %016llx\n", (unsigned long long)i,
+			      (unsigned long long)ips[i]);
+	if (deferred)
+		rd_out_str(o, "...... (deferred)\n");
+}
+
+static void read_values(struct rd_out *o, const struct pd_sample *smp, uint64_t rf)
+{
+	rd_out_str(o, "... sample_read:\n");
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		rd_out_printf(o, "...... time enabled %016llx\n",
+			      (unsigned long long)smp->read.time_enabled);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		rd_out_printf(o, "...... time running %016llx\n",
+			      (unsigned long long)smp->read.time_running);
+	if (rf & PERF_FORMAT_GROUP) {
+		uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+
+		rd_out_printf(o, ".... group nr %llu\n", (unsigned long long)smp->read.nr);
+		for (uint64_t i = 0; i < smp->read.nr; i++) {
+			const uint64_t *v = smp->read.raw + i * per;
+
+			rd_out_printf(o, "..... id %016llx, value %016llx",
+				      (unsigned long long)((rf & PERF_FORMAT_ID) ? v[1] : 0),
+				      (unsigned long long)v[0]);
+			if (rf & PERF_FORMAT_LOST)
+				rd_out_printf(o, ", lost %llu", (unsigned long long)v[per - 1]);
+			rd_out_char(o, '\n');
+		}
+		return;
+	}
+	rd_out_printf(o, "..... id %016llx, value %016llx", (unsigned long long)smp->read.first.id,
+		      (unsigned long long)smp->read.first.value);
+	if (rf & PERF_FORMAT_LOST)
+		rd_out_printf(o, ", lost %llu", (unsigned long long)smp->read.first.lost);
+	rd_out_char(o, '\n');
+}
+
+void rd_dump_sample(struct rd_out *o, const struct pd_record *rec, const struct pd_sample *smp,
+		    enum pc_arch arch)
+{
+	const struct perf_event_attr *a = &smp->evsel->attr.attr;
+	uint64_t st = a->sample_type;
+
+	rd_out_printf(o, "(IP, 0x%x): %d/%d: %#llx period: %llu addr: %#llx\n", rec->header.misc,
+		      (int)smp->pid, (int)smp->tid, (unsigned long long)smp->ip,
+		      (unsigned long long)smp->period, (unsigned long long)smp->addr);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		rd_dump_chain(o, smp->chain.ips, smp->chain.nr, smp->chain.deferred);
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		rd_out_printf(o, "... branch stack: nr:%llu\n", (unsigned long long)smp->branch.nr);
+		for (uint64_t i = 0; i < smp->branch.nr; i++)
+			rd_out_printf(o, ".....  %2llu: %016llx -> %016llx\n", (unsigned long long)i,
+				      (unsigned long long)smp->branch.entries[3 * i],
+				      (unsigned long long)smp->branch.entries[3 * i + 1]);
+	}
+	if (st & PERF_SAMPLE_REGS_USER)
+		regs(o, "user", a->sample_regs_user, &smp->regs_user, arch);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		regs(o, "intr", a->sample_regs_intr, &smp->regs_intr, arch);
+	/* as perf: the size the kernel filled (dyn_size), the offset of the size word */
+	if ((st & PERF_SAMPLE_STACK_USER) && smp->stack_user.data)
+		rd_out_printf(o, "... ustack: size %llu, offset 0x%x\n",
+			      (unsigned long long)smp->stack_user.dyn_size,
+			      (unsigned)((const uint8_t *)smp->stack_user.data -
+					 (const uint8_t *)rec->data - 8));
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+		/* var1 (32 bits), then instruction latency and pipeline stage cycles */
+		rd_out_printf(o, "... weight: %llu,0x%x,0x%x\n",
+			      (unsigned long long)(smp->mem.weight & 0xffffffff),
+			      (unsigned)(smp->mem.weight >> 32 & 0xffff),
+			      (unsigned)(smp->mem.weight >> 48));
+	else if (st & PERF_SAMPLE_WEIGHT)
+		rd_out_printf(o, "... weight: %llu\n", (unsigned long long)smp->mem.weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		rd_out_printf(o, " . data_src: 0x%llx\n", (unsigned long long)smp->mem.data_src);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		rd_out_printf(o, " .. phys_addr: 0x%llx\n", (unsigned long long)smp->mem.phys_addr);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		rd_out_printf(o, "... transaction: %llx\n", (unsigned long long)smp->mem.transaction);
+	if (st & PERF_SAMPLE_READ)
+		read_values(o, smp, a->read_format);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PERF_SAMPLE_READ periods: the difference between a counter's reads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader/sample_read.h"
+
+uint64_t rd_sread_count(const struct pd_sample *smp)
+{
+	if (!smp->evsel || !(smp->evsel->attr.attr.sample_type & PERF_SAMPLE_READ))
+		return 0;
+	return smp->read.nr;
+}
+
+/* The event an id of the file's attrs belongs to; no fallback for id 0 or one event. */
+static const struct pd_evsel *evsel_of_id(const struct pd_reader *r, uint64_t id)
+{
+	uint32_t lo = 0, hi = r->nr_id_map;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (r->id_map[mid].id == id)
+			return &r->evsels[r->id_map[mid].evsel];
+		if (r->id_map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The last value read for id (inserted at 0 the first time). */
+static struct rd_sread_last *last_of(struct rd_sread *sr, uint64_t id)
+{
+	size_t lo = 0, hi = sr->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sr->v[mid].id == id)
+			return &sr->v[mid];
+		if (sr->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (sr->nr == sr->cap) {
+		size_t cap = sr->cap ? sr->cap * 2 : 16;
+		struct rd_sread_last *v = realloc(sr->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		sr->v = v;
+		sr->cap = cap;
+	}
+	memmove(&sr->v[lo + 1], &sr->v[lo], (sr->nr - lo) * sizeof(*sr->v));
+	sr->v[lo] = (struct rd_sread_last){ id, 0 };
+	sr->nr++;
+	return &sr->v[lo];
+}
+
+int rd_sread_value(struct rd_sread *sr, const struct pd_reader *r, const struct pd_sample *smp,
+		   uint64_t i, struct pd_sample *out)
+{
+	uint64_t rf = smp->evsel->attr.attr.read_format;
+	struct pd_read_value v = smp->read.first;
+	const struct pd_evsel *e;
+	struct rd_sread_last *last;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+		const uint64_t *p = smp->read.raw + i * per;
+
+		v.value = p[0];
+		v.id = (rf & PERF_FORMAT_ID) ? p[1] : 0;
+	} else if (!(rf & PERF_FORMAT_ID)) {
+		v.id = 0;
+	}
+	e = evsel_of_id(r, v.id);
+	if (!e) {
+		sr->unknown_ids++;
+		return 0;
+	}
+	last = last_of(sr, v.id);
+	if (!last)
+		return -ENOMEM;
+	*out = *smp;
+	out->evsel = e;
+	out->id = v.id;
+	out->period = v.value - last->value;
+	last->value = v.value;
+	return out->period != 0;
+}
+
+void rd_sread_free(struct rd_sread *sr)
+{
+	free(sr->v);
+	memset(sr, 0, sizeof(*sr));
+}

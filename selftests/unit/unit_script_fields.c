@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck script -F checks on synthesized files (no perf, no kernel),
+ * each as perf 6.1 words it (checked against perf 6.1 on its own files):
+ * a field the samples do not carry names the event and the field; symoff
+ * without sym and srcline without ip are refused; a field perf knows but
+ * this reader does not print is refused naming it, never printed empty.
+ */
+#include "kselftest_harness.h"
+#include "reader_util.h"
+
+FIXTURE(f) {
+	char *dir;
+	char path[512];
+	union pc_attr a;
+	struct synth d;
+	struct pc_run run;
+};
+
+FIXTURE_SETUP(f)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	self->dir = pc_test_mkdtemp("unit-script-fields");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+	memset(&self->d, 0, sizeof(self->d));
+	memset(&self->run, 0, sizeof(self->run));
+	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
+	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
+	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
+	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	v.ip = 0x400123;
+	synth_sample(&self->d, &self->a.attr, &v);
+}
+
+FIXTURE_TEARDOWN(f)
+{
+	pc_run_free(&self->run);
+	synth_free(&self->d);
+	pc_test_rmdir(self->dir);
+}
+
+static void script(struct __test_metadata *_metadata, FIXTURE_DATA(f) *self, const char *fields)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, "-F", fields, NULL, NULL));
+}
+
+TEST_F(f, field_without_its_sample_bit_names_event_and_field)
+{
+	script(_metadata, self, "ip,weight");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_STREQ("Samples for 'cpu-clock' event do not have WEIGHT attribute set. "
+		     "Cannot print 'weight' field.\n", self->run.err);
+	EXPECT_STREQ("", self->run.out);
+}
+
+TEST_F(f, checks_come_in_perfs_order)
+{
+	/* perf checks ADDR before CPU */
+	script(_metadata, self, "cpu,addr");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "do not have ADDR attribute set")) TH_LOG("%s",
+										    self->run.err);
+}
+
+TEST_F(f, symoff_without_sym_is_refused)
+{
+	script(_metadata, self, "ip,symoff");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_STREQ("Display of offsets requested but symbol is notselected.\n", self->run.err);
+}
+
+TEST_F(f, srcline_without_ip_is_refused)
+{
+	script(_metadata, self, "comm,srcline");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_STREQ("Display of source line number requested but sample IP is not\nselected. "
+		     "Hence, no address to lookup the source line number.\n", self->run.err);
+}
+
+/* the samples carry data_src, which this reader does not print: refused, not left empty */
+TEST_F(f, carried_field_not_printed_here_is_refused_naming_it)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	synth_free(&self->d);
+	self->a.attr.sample_type |= PERF_SAMPLE_DATA_SRC;
+	v.ip = 0x400123;
+	v.mem.data_src = 0x42;
+	synth_sample(&self->d, &self->a.attr, &v);
+	script(_metadata, self, "ip,data_src");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "'data_src', which perfcheck does not print yet"))
+		TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("", self->run.out);
+}
+
+TEST_HARNESS_MAIN
