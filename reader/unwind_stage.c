@@ -192,7 +192,7 @@ static int leaf_caller(struct rd_unwind *u, struct find_ctx *fc, struct rd_item 
 		.regs_mask = (1ULL << RD_ARM64_LR) | (1ULL << RD_ARM64_SP) | (1ULL << RD_ARM64_PC),
 		.regs = regs, .nr_regs = 3,
 		.find_map = find_map, .map_ctx = fc,
-		.maps_gen = fc->proc ? fc->proc->gen : 0,
+		.maps_gen = fc->proc ? fc->proc->maps.gen : 0,
 	};
 	/* as perf: a caller not found is no frame, and no error */
 	if (pc_unwind(u->u, &us, out, 2, &got, &err) == -ENOMEM)
