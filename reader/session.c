@@ -54,15 +54,24 @@ static int note_build_id(const struct pd_build_id_entry *e, const uint8_t *id, s
 static struct rd_unwind *dwarf_unwinder(struct rd_session *s)
 {
 	const uint64_t want = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	const uint64_t fp_lr = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_CALLCHAIN;
 	char arch[64];
-	bool any = false;
+	bool any = false, lr = false;
 
-	for (size_t i = 0; i < s->r.nr_evsels; i++)
-		if ((s->r.evsels[i].attr.attr.sample_type & want) == want)
+	for (size_t i = 0; i < s->r.nr_evsels; i++) {
+		const struct perf_event_attr *a = &s->r.evsels[i].attr.attr;
+
+		if ((a->sample_type & want) == want)
 			any = true;
-	if (!any)
+		else if ((a->sample_type & fp_lr) == fp_lr && rd_unwind_lr_mask(a->sample_regs_user))
+			lr = true;
+	}
+	if (!any && !lr)
 		return NULL;
 	if (pd_reader_feature_string(&s->r, PD_FEAT_ARCH, arch, sizeof(arch), NULL))
+		return NULL;
+	/* perf's leaf caller of arm64 frame-pointer chains needs the unwinder too */
+	if (!any && pc_arch_from_name(arch) != PC_ARCH_AARCH64)
 		return NULL;
 	return rd_unwind_new(pc_arch_from_name(arch), &s->dsos);
 }
@@ -112,7 +121,12 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			return pc_error_set(err, ENOMEM, "out of memory");
 		ev.base = smp->chain.ips;
 		ev.base_nr = smp->chain.nr;
-		if (it->unwound) {
+		if (it->unwound && it->fp_leaf) {
+			/* arm64 FP: the recorded user part with the leaf's caller added */
+			ev.base_nr = it->fp_cut;
+			ev.extra = it->unwound;
+			ev.extra_nr = it->unwound_nr;
+		} else if (it->unwound) {
 			/* DWARF: the kernel part recorded, then the user frames unwound */
 			ev.extra = it->unwound;
 			ev.extra_nr = it->unwound_nr;

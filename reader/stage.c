@@ -61,6 +61,7 @@ void rd_item_release(struct rd_item *it)
 	free(it->unwound);
 	it->unwound = NULL;
 	it->unwound_nr = 0;
+	it->fp_leaf = false;
 	rd_block_free(it->p, sizeof(*it->p));
 	it->p = NULL;
 	it->owned = it->merge_owned = false;

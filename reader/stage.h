@@ -34,6 +34,10 @@ struct rd_item {
 	const uint64_t *merge_ips;
 	uint64_t *unwound;	/* DWARF user frames (PC_CONTEXT_USER first), owned */
 	uint64_t unwound_nr;
+	/* arm64 frame-pointer chain with perf's leaf caller: unwound replaces the
+	 * recorded chain from index fp_cut (its PC_CONTEXT_USER) on */
+	uint64_t fp_cut;
+	bool fp_leaf;
 	uint16_t type;
 	bool timed;
 	bool waiting;		/* held by the deferred stage for its callchain */

@@ -24,6 +24,7 @@ struct rd_unwind {
 	char path[4096];	/* find_map's answer lives here until the next call */
 	char vdso[4096];	/* our vdso written out, "" until needed */
 	bool vdso_tried;
+	enum pc_arch arch;	/* the file's */
 };
 
 struct find_ctx {
@@ -43,6 +44,7 @@ struct rd_unwind *rd_unwind_new(enum pc_arch arch, struct pc_dso_cache *dsos)
 		return NULL;
 	}
 	u->dsos = dsos;
+	u->arch = arch;
 	return u;
 }
 
@@ -139,6 +141,78 @@ static int find_map(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 	return 0;
 }
 
+/* arm64 perf register numbers (arch/arm64 uapi perf_regs.h) */
+#define RD_ARM64_LR 30
+#define RD_ARM64_SP 31
+#define RD_ARM64_PC 32
+
+bool rd_unwind_lr_mask(uint64_t sample_regs_user)
+{
+	return sample_regs_user & (1ULL << RD_ARM64_LR);
+}
+
+/* The value of perf register reg in a sample's user registers, false when absent. */
+static bool user_reg(const struct pd_sample *smp, uint64_t mask, int reg, uint64_t *v)
+{
+	uint64_t at;
+
+	if (!(mask & (1ULL << reg)))
+		return false;
+	at = (uint64_t)__builtin_popcountll(mask & ((1ULL << reg) - 1));
+	if (at >= (uint64_t)__builtin_popcountll(mask) || !smp->regs_user.regs)
+		return false;
+	*v = smp->regs_user.regs[at];
+	return true;
+}
+
+/* perf's leaf caller of an arm64 frame-pointer chain (unwind_stage.h). */
+static int leaf_caller(struct rd_unwind *u, struct find_ctx *fc, struct rd_item *it)
+{
+	const struct pd_sample *smp = &it->p->smp;
+	const uint64_t mask = smp->evsel->attr.attr.sample_regs_user;
+	const uint64_t *ips = smp->chain.ips;
+	uint64_t nr = smp->chain.nr, usr, regs[3], out[2], *chain;
+	struct pc_unwind_sample us;
+	struct pc_error err = { 0 };
+	uint32_t got = 0;
+
+	for (usr = 0; usr < nr && ips[usr] != PC_CONTEXT_USER; usr++)
+		;
+	if (usr + 2 >= nr || pc_is_context(ips[usr + 1]) || pc_is_context(ips[usr + 2]))
+		return 0;
+	/* in the order of the mask's bits: LR, SP, PC */
+	if (!user_reg(smp, mask, RD_ARM64_LR, &regs[0]))
+		return 0;
+	if (!user_reg(smp, mask, RD_ARM64_SP, &regs[1]))
+		regs[1] = 0;
+	if (!user_reg(smp, mask, RD_ARM64_PC, &regs[2]))
+		regs[2] = ips[usr + 1];
+	us = (struct pc_unwind_sample){
+		.pid = smp->pid, .tid = smp->tid, .regs_abi = smp->regs_user.abi,
+		.regs_mask = (1ULL << RD_ARM64_LR) | (1ULL << RD_ARM64_SP) | (1ULL << RD_ARM64_PC),
+		.regs = regs, .nr_regs = 3,
+		.find_map = find_map, .map_ctx = fc,
+		.maps_gen = fc->proc ? fc->proc->maps.gen : 0,
+	};
+	/* as perf: a caller not found is no frame, and no error */
+	if (pc_unwind(u->u, &us, out, 2, &got, &err) == -ENOMEM)
+		return -ENOMEM;
+	if (got != 2 || !out[1] || out[1] == ips[usr + 2])
+		return 0;
+	chain = malloc((nr - usr + 1) * sizeof(*chain));
+	if (!chain)
+		return -ENOMEM;
+	chain[0] = PC_CONTEXT_USER;
+	chain[1] = ips[usr + 1];
+	chain[2] = out[1];
+	memcpy(chain + 3, ips + usr + 2, (nr - usr - 2) * sizeof(*chain));
+	it->unwound = chain;
+	it->unwound_nr = nr - usr + 1;
+	it->fp_cut = usr;
+	it->fp_leaf = true;
+	return 0;
+}
+
 int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 		   struct rd_item *it, struct pc_error *err)
 {
@@ -150,6 +224,14 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 	uint32_t nr = 0;
 	int ret;
 
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) && smp->regs_user.abi &&
+	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) &&
+	    (attr->sample_type & PERF_SAMPLE_CALLCHAIN) && u->arch == PC_ARCH_AARCH64 &&
+	    rd_unwind_lr_mask(attr->sample_regs_user)) {
+		if (leaf_caller(u, &fc, it) == -ENOMEM)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		return 0;
+	}
 	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER) ||
 	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi)
 		return 0;

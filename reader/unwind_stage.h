@@ -28,4 +28,15 @@ void rd_unwind_forget(struct rd_unwind *u, uint32_t pid);
 int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 		   struct rd_item *it, struct pc_error *err);
 
+/*
+ * arm64 frame-pointer chains (perf record -g there samples the user link
+ * register, arm64 perf register 30): whether sample_regs_user holds it.
+ * For such a sample whose chain has two user frames or more, rd_unwind_item
+ * adds the leaf's caller as perf does: one DWARF step from the first user
+ * frame with only LR known (no stack; SP 0), and the caller found (its
+ * return address minus one) goes between the first and second user frames
+ * unless it is the second one (it->fp_leaf, it->fp_cut).
+ */
+bool rd_unwind_lr_mask(uint64_t sample_regs_user);
+
 #endif

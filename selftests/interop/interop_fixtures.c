@@ -128,6 +128,10 @@ FIXTURE_VARIANT_ADD(upstream_file, perf_6_12_fp) {
 /* arm64: perf 6.1's --call-graph dwarf file from the 6.1 arm64 guest, unwound here with libdw */
 FIXTURE_VARIANT_ADD(upstream_file, perf_6_1_arm64_dwarf) {
 	.name = "6.1-arm64-dwarf", .file = "perf-script.txt", .min_samples = 50 };
+/* arm64: perf 7.2's -g file from the 7.2 arm64 guest: its chains hold the leaf's caller
+ * that perf adds from the sampled LR (147 frames such as work_leaf+0x13 under mix+0x0) */
+FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_arm64_fp) {
+	.name = "7.2-arm64-fp", .file = "perf-script.txt", .min_samples = 50 };
 
 FIXTURE_SETUP(upstream_file)
 {

@@ -116,12 +116,24 @@ TEST_F(interop_stat, csv_columns_are_perfs)
 
 		ASSERT_TRUE(csv_line(self->theirs.err, ev, a, sizeof(a))) TH_LOG("%s", self->theirs.err);
 		ASSERT_TRUE(csv_line(self->ours.err, ev, b, sizeof(b))) TH_LOG("%s", self->ours.err);
+		/* as many columns */
+		EXPECT_EQ(pc_count_substr(a, ","), pc_count_substr(b, ","))
+			TH_LOG("perf '%s' / perfcheck '%s'", a, b);
 		/* unit, event, and metric unit agree; the values are measurements */
 		for (int f = 1; f < 8; f += (f == 2 ? 4 : 1)) {
 			char fa[64], fb[64];
 
 			field(a, f, fa, sizeof(fa));
 			field(b, f, fb, sizeof(fb));
+			/*
+			 * perf 7.x takes its metrics from its tables for the CPU it runs
+			 * on: in the arm64 guests (QEMU -cpu max) it has none and leaves
+			 * the metric columns empty, where perf 6.1 and x86 print them
+			 */
+			if (f >= 6 && !fa[0]) {
+				TH_LOG("%s: perf printed no metric (%s); perfcheck's: '%s'", ev, a, fb);
+				continue;
+			}
 			EXPECT_STREQ(fa, fb) TH_LOG("field %d: perf '%s' / perfcheck '%s'", f, a, b);
 		}
 	}

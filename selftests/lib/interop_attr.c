@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The helpers declared in interop_attr.h, compiled once for every test. */
 #include "interop_attr.h"
+#include <sys/utsname.h>
 
 const char *ia_get(const struct ia_attr *a, const char *key)
 {
@@ -341,6 +342,16 @@ bool ia_in_list(const char *list, const char *word)
 	return false;
 }
 
+/* The machine this runs on, as uname -m names it (aarch64, x86_64). */
+static const char *ia_machine(void)
+{
+	static struct utsname u;
+
+	if (!u.machine[0] && uname(&u) < 0)
+		snprintf(u.machine, sizeof(u.machine), "unknown");
+	return u.machine;
+}
+
 bool ia_version_matches(const char *spec, int major, int minor)
 {
 	int v = major * 1000 + minor;
@@ -350,10 +361,21 @@ bool ia_version_matches(const char *spec, int major, int minor)
 	for (const char *p = spec; *p; ) {
 		size_t l = strcspn(p, ",");
 		char t[32];
+		const char *colon;
 		int a = 0, b = 0;
 
 		snprintf(t, sizeof(t), "%.*s", (int)l, p);
 		p += l + (p[l] == ',');
+		/* ARCH:RANGE holds on that machine only */
+		colon = strchr(t, ':');
+		if (colon) {
+			if ((size_t)(colon - t) != strlen(ia_machine()) ||
+			    strncmp(t, ia_machine(), (size_t)(colon - t)))
+				continue;
+			memmove(t, colon + 1, strlen(colon + 1) + 1);
+			if (!strcmp(t, "*"))
+				return true;
+		}
 		if (!strncmp(t, ">=", 2) && sscanf(t + 2, "%d.%d", &a, &b) == 2 && v >= a * 1000 + b)
 			return true;
 		if (t[0] == '<' && sscanf(t + 1, "%d.%d", &a, &b) == 2 && v < a * 1000 + b)

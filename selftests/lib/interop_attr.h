@@ -116,7 +116,8 @@ int ia_load_expects(const char *path, struct ia_expects *x, char *why, size_t le
 
 bool ia_in_list(const char *list, const char *word);
 
-/* "*", or a comma list of X.Y (that version), >=X.Y, <X.Y. */
+/* "*", or a comma list of X.Y (that version), >=X.Y, <X.Y, each possibly
+ * ARCH:RANGE (aarch64:*, aarch64:>=6.12): only on that machine (uname -m). */
 bool ia_version_matches(const char *spec, int major, int minor);
 
 bool ia_value_matches(const char *spec, const char *value);
