@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/copies.h"
 #include "reader/input.h"
 #include "util/log.h"
 
@@ -81,7 +82,7 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR && rec->header.type != PC_RECORD_FINISHED_ROUND)
 		return 0;
 	if ((const uint8_t *)rec->data < r->base || (const uint8_t *)rec->data >= r->base + r->size) {
-		void *copy = rd_block_alloc(rec->header.size);
+		void *copy = rd_copy_alloc(rec->header.size);
 
 		if (!copy)
 			return pc_error_set(err, ENOMEM, "out of memory");

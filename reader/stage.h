@@ -44,7 +44,8 @@ struct rd_item {
 	bool timed;
 	bool waiting;		/* held by the deferred stage for its callchain */
 	bool late;		/* merged with a deferred record that came before it */
-	bool owned;		/* data is our copy (a misaligned record) */
+	bool owned;		/* data is our copy (rd_copy_alloc: a decompressed, piped or
+				 * misaligned record) */
 	bool merge_owned;	/* merge_ips is our copy */
 };
 
@@ -59,8 +60,8 @@ static inline int rd_sink_put(const struct rd_sink *s, struct rd_item *it, struc
 }
 
 /*
- * Memory for a parse or a record copy (size bytes) and its return: small
- * blocks are reused rather than freed.  NULL on ENOMEM.
+ * Memory for a parse (size bytes) and its return: small blocks are reused
+ * rather than freed.  NULL on ENOMEM.
  */
 void *rd_block_alloc(size_t size);
 void rd_block_free(void *p, size_t size);
