@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "reader/print.h"
 
@@ -55,6 +56,11 @@ static int name_width(struct rd_printer *p, struct rd_session *s)
 	return p->name_width;
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* "%5lu.%06lu: " (or %09lu with --ns), relative to the first or previous sample if asked */
 static void print_time(struct rd_printer *p, uint64_t t)
 {
@@ -76,13 +82,13 @@ static void print_time(struct rd_printer *p, uint64_t t)
 		frac /= 1000;
 	*--q = ' ';
 	*--q = ':';
-	/* two digits a division: this runs for every sample */
+	/* two digits a division, from a table: this runs for every sample */
 	for (; digits >= 2; digits -= 2) {
 		unsigned d = (unsigned)(frac % 100);
 
 		frac /= 100;
-		*--q = (char)('0' + d % 10);
-		*--q = (char)('0' + d / 10);
+		q -= 2;
+		memcpy(q, &digit_pairs[2 * d], 2);
 	}
 	if (digits)
 		*--q = (char)('0' + frac % 10);
@@ -91,8 +97,8 @@ static void print_time(struct rd_printer *p, uint64_t t)
 		unsigned d = (unsigned)(sec % 100);
 
 		sec /= 100;
-		*--q = (char)('0' + d % 10);
-		*--q = (char)('0' + d / 10);
+		q -= 2;
+		memcpy(q, &digit_pairs[2 * d], 2);
 	}
 	if (sec || *q == '.')
 		*--q = (char)('0' + sec);
@@ -417,56 +423,76 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 /*
  * Callchain lines repeat the same few thousand frames: keep each one's
  * formatted line, keyed like the resolution (address space, ip, maps
- * generation) plus the fields.
+ * generation) plus the fields.  Sets of two (the newest first), so that
+ * two hot frames seldom push each other out; each entry is two cache
+ * lines, and a hit copies its text at a fixed size (no length-driven
+ * copy), which the output's room allows.
  */
-#define LINE_CACHE 16384
+#define LINE_SETS 16384
+#define LINE_TEXT 96
+#define LINES_SIZE (LINE_SETS * 2 * sizeof(struct rd_line))
 
 struct rd_line {
 	uint64_t ip;
 	const void *space;
 	uint64_t gen;
 	unsigned int fields;
-	uint16_t len;
-	char text[86];		/* "\t%16lx sym+0xoff (dso)\n"; longer lines are not kept */
-};
+	uint16_t len;		/* 0: empty */
+	char text[LINE_TEXT];	/* "\t%16lx sym+0xoff (dso)\n"; longer lines are not kept */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct rd_line) == 128, "a line entry is two cache lines");
+
+static bool line_is(const struct rd_line *l, uint64_t ip, const void *space, uint64_t gen,
+		    unsigned int f)
+{
+	return l->len && l->ip == ip && l->space == space && l->gen == gen && l->fields == f;
+}
 
 static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip)
 {
 	const void *space = kernel ? (const void *)s : (const void *)ev->thread->proc;
-	struct rd_line *l;
+	struct rd_out *o = p->out;
+	struct rd_line *set, *l;
 	struct rd_out tmp;
 
-	if (!p->lines)
-		p->lines = calloc(LINE_CACHE, sizeof(*p->lines));
 	if (!p->lines) {
-		print_frame(p, s, ev, f, kernel, ip, false, false);
-		return;
+		/* zeroed pages as they are first touched */
+		void *m = mmap(NULL, LINES_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED) {
+			print_frame(p, s, ev, f, kernel, ip, false, false);
+			return;
+		}
+		p->lines = m;
 	}
-	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
-	if (l->len && l->ip == ip && l->space == space && l->gen == s->maps_gen &&
-	    l->fields == f) {
-		rd_out_mem(p->out, l->text, l->len);
+	set = &p->lines[2 * (((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50)];
+	l = line_is(&set[0], ip, space, s->maps_gen, f) ? &set[0] :
+	    line_is(&set[1], ip, space, s->maps_gen, f) ? &set[1] : NULL;
+	if (l) {
+		if (o->len + LINE_TEXT > o->cap)
+			rd_out_flush(o);
+		memcpy(o->buf + o->len, l->text, LINE_TEXT);
+		o->len += l->len;
 		return;
 	}
 	/* format into the output, then keep a copy if it fits */
-	tmp = *p->out;
-	if (tmp.len + sizeof(l->text) > tmp.cap) {
-		rd_out_flush(p->out);
-		tmp = *p->out;
-	}
+	if (o->len + LINE_TEXT > o->cap)
+		rd_out_flush(o);
+	tmp = *o;
 	print_frame(p, s, ev, f, kernel, ip, false, false);
-	if (p->out->buf == tmp.buf && p->out->len >= tmp.len &&
-	    p->out->len - tmp.len <= sizeof(l->text)) {
-		l->len = (uint16_t)(p->out->len - tmp.len);
-		memcpy(l->text, p->out->buf + tmp.len, l->len);
-		l->ip = ip;
-		l->space = space;
-		l->gen = s->maps_gen;
-		l->fields = f;
-	} else {
-		l->len = 0;
-	}
+	if (o->buf != tmp.buf || o->len < tmp.len || o->len - tmp.len > LINE_TEXT)
+		return;
+	set[1] = set[0];	/* the newest first */
+	l = &set[0];
+	l->len = (uint16_t)(o->len - tmp.len);
+	memcpy(l->text, o->buf + tmp.len, l->len);
+	l->ip = ip;
+	l->space = space;
+	l->gen = s->maps_gen;
+	l->fields = f;
 }
 
 /* "%16lx" of the sample's addr, then its symbol and object as the fields ask */
@@ -671,7 +697,8 @@ int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx
 
 void rd_printer_free(struct rd_printer *p)
 {
-	free(p->lines);
+	if (p->lines)
+		munmap(p->lines, LINES_SIZE);
 	p->lines = NULL;
 	free(p->cache);
 	p->cache = NULL;

@@ -42,6 +42,7 @@ struct pd_sample_layout {
 	struct pd_sample_place trailer;	/* in the sample_id of other records */
 	int16_t time;			/* >= 0 when records of this event carry a time */
 	uint16_t trailer_words;		/* size of the sample_id trailer, 0 without sample_id_all */
+	uint16_t sample_words;		/* the fixed words that start a SAMPLE */
 };
 
 /*

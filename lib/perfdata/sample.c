@@ -16,16 +16,22 @@ struct body {
 	const char *what;		/* record kind, for messages */
 };
 
-static int need(struct body *b, uint64_t n, const char *field, struct pc_error *err)
+static int __attribute__((noinline, cold)) short_of(struct body *b, uint64_t n, const char *field,
+						   struct pc_error *err)
 {
 	uint64_t left = (uint64_t)(b->end - b->p);
 
-	if (n > left)
-		return pd_bad(b->r, err, b->rec->offset + (uint64_t)((const uint8_t *)b->p -
-						       (const uint8_t *)b->rec->data),
-			      "%s: %s needs %llu bytes, only %llu left in the record of %u bytes",
-			      b->what, field, (unsigned long long)n * 8,
-			      (unsigned long long)left * 8, b->rec->header.size);
+	return pd_bad(b->r, err, b->rec->offset + (uint64_t)((const uint8_t *)b->p -
+					       (const uint8_t *)b->rec->data),
+		      "%s: %s needs %llu bytes, only %llu left in the record of %u bytes",
+		      b->what, field, (unsigned long long)n * 8,
+		      (unsigned long long)left * 8, b->rec->header.size);
+}
+
+static inline int need(struct body *b, uint64_t n, const char *field, struct pc_error *err)
+{
+	if (n > (uint64_t)(b->end - b->p))
+		return short_of(b, n, field, err);
 	return 0;
 }
 
@@ -136,6 +142,33 @@ int pd_parse_sample_as(const struct pd_reader *r, const struct pd_evsel *evsel,
 	s->evsel = evsel;
 	type = evsel->attr.attr.sample_type;
 
+	/* the fixed words all there: read without a check each */
+	if ((uint64_t)(b.end - b.p) >= evsel->layout.sample_words) {
+		const uint64_t *w = b.p;
+
+		if (type & PERF_SAMPLE_IDENTIFIER)
+			s->id = *w++;
+		if (type & PERF_SAMPLE_IP)
+			s->ip = *w++;
+		if (type & PERF_SAMPLE_TID) {
+			s->pid = (uint32_t)*w;
+			s->tid = (uint32_t)(*w++ >> 32);
+		}
+		if (type & PERF_SAMPLE_TIME)
+			s->time = *w++;
+		if (type & PERF_SAMPLE_ADDR)
+			s->addr = *w++;
+		if (type & PERF_SAMPLE_ID)
+			s->id = *w++;
+		if (type & PERF_SAMPLE_STREAM_ID)
+			s->stream_id = *w++;
+		if (type & PERF_SAMPLE_CPU)
+			s->cpu = (uint32_t)*w++;
+		if (type & PERF_SAMPLE_PERIOD)
+			s->period = *w++;
+		b.p = w;
+		goto variable;
+	}
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		TAKE(&b, s->id, "identifier");
 	if (type & PERF_SAMPLE_IP)
@@ -159,6 +192,7 @@ int pd_parse_sample_as(const struct pd_reader *r, const struct pd_evsel *evsel,
 	}
 	if (type & PERF_SAMPLE_PERIOD)
 		TAKE(&b, s->period, "period");
+variable:
 	if (type & PERF_SAMPLE_READ) {
 		ret = parse_read(&b, evsel, s, err);
 		if (ret)
