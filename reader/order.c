@@ -23,6 +23,23 @@ void rd_order_init(struct rd_order *o, struct rd_sink out)
 	o->out = out;
 }
 
+/* rd_ring_push/pop for entries: a copy of known size, inlined */
+static int run_push(struct rd_ring *r, const struct rd_qent *q)
+{
+	if (r->nr == r->cap && rd_ring_grow(r))
+		return -ENOMEM;
+	*(struct rd_qent *)rd_ring_at(r, r->nr) = *q;
+	r->nr++;
+	return 0;
+}
+
+static void run_pop(struct rd_ring *r, struct rd_qent *out)
+{
+	*out = *(const struct rd_qent *)rd_ring_at(r, 0);
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->nr--;
+}
+
 static bool less(const struct rd_qent *a, const struct rd_qent *b)
 {
 	if (a->time != b->time)
@@ -90,7 +107,7 @@ static int push(struct rd_order *o, const struct rd_qent *it)
 	 * by time and arrival whichever run holds what).
 	 */
 	if (last && last->time <= it->time) {
-		ret = rd_ring_push(&o->runs[o->last_run], it);
+		ret = run_push(&o->runs[o->last_run], it);
 		if (!ret)
 			o->pending++;
 		return ret;
@@ -111,7 +128,7 @@ static int push(struct rd_order *o, const struct rd_qent *it)
 	}
 	if (!best)
 		best = empty;
-	ret = best ? rd_ring_push(best, it) : heap_push(o, it);
+	ret = best ? run_push(best, it) : heap_push(o, it);
 	if (!ret) {
 		o->pending++;
 		if (best) {
@@ -146,7 +163,7 @@ static bool pop(struct rd_order *o, uint64_t limit, struct rd_qent *out)
 	}
 	if (!m || m->time > limit)
 		return false;
-	rd_ring_pop(min, out);
+	run_pop(min, out);
 	o->pending--;
 	return true;
 }

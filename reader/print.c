@@ -56,6 +56,15 @@ static int name_width(struct rd_printer *p, struct rd_session *s)
 	return p->name_width;
 }
 
+/* the seconds of the last time printed, as digits */
+struct rd_sec_text {
+	uint64_t sec;
+	uint8_t len;
+	char text[24];
+};
+
+static struct rd_sec_text *sec_cache(struct rd_printer *p);
+
 static const char digit_pairs[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -64,6 +73,7 @@ static const char digit_pairs[201] =
 /* "%5lu.%06lu: " (or %09lu with --ns), relative to the first or previous sample if asked */
 static void print_time(struct rd_printer *p, uint64_t t)
 {
+	struct rd_sec_text *c = sec_cache(p);
 	char b[48], *end = b + sizeof(b), *q = end;
 	uint64_t shown = t, sec, frac;
 	int digits = p->ns ? 9 : 6, width = p->ns ? 15 : 12, n;
@@ -93,15 +103,29 @@ static void print_time(struct rd_printer *p, uint64_t t)
 	if (digits)
 		*--q = (char)('0' + frac % 10);
 	*--q = '.';
-	while (sec >= 10) {
-		unsigned d = (unsigned)(sec % 100);
+	/* the seconds: the same as the sample before, mostly */
+	if (c && c->len && c->sec == sec) {
+		q -= c->len;
+		memcpy(q, c->text, c->len);
+	} else {
+		char *dot = q;
+		uint64_t whole = sec;
 
-		sec /= 100;
-		q -= 2;
-		memcpy(q, &digit_pairs[2 * d], 2);
+		while (sec >= 10) {
+			unsigned d = (unsigned)(sec % 100);
+
+			sec /= 100;
+			q -= 2;
+			memcpy(q, &digit_pairs[2 * d], 2);
+		}
+		if (sec || *q == '.')
+			*--q = (char)('0' + sec);
+		if (c && (size_t)(dot - q) <= sizeof(c->text)) {
+			c->sec = whole;
+			c->len = (uint8_t)(dot - q);
+			memcpy(c->text, q, c->len);
+		}
 	}
-	if (sec || *q == '.')
-		*--q = (char)('0' + sec);
 	/* the number right-aligned in width, then ": " */
 	n = (int)(end - q) - 2;
 	while (n < width && q > b) {
@@ -171,6 +195,7 @@ struct rd_period_event {
 struct rd_print_cache {
 	struct rd_head heads[HEAD_CACHE];
 	struct rd_period_event pe;
+	struct rd_sec_text sec;
 };
 
 static struct rd_print_cache *print_cache(struct rd_printer *p)
@@ -178,6 +203,13 @@ static struct rd_print_cache *print_cache(struct rd_printer *p)
 	if (!p->cache)
 		p->cache = calloc(1, sizeof(*p->cache));
 	return p->cache;
+}
+
+static struct rd_sec_text *sec_cache(struct rd_printer *p)
+{
+	struct rd_print_cache *c = print_cache(p);
+
+	return c ? &c->sec : NULL;
 }
 
 static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
@@ -197,8 +229,9 @@ static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, un
 		return;
 	}
 	h = &c->heads[((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ULL >> 54];
+	/* the whole array: a comm written without zeroes after it only costs a miss */
 	if (h->len && h->thread == t && h->pid == smp->pid && h->tid == smp->tid &&
-	    h->fields == fields && h->chain == chain && !strcmp(h->comm, t->comm)) {
+	    h->fields == fields && h->chain == chain && !memcmp(h->comm, t->comm, sizeof(h->comm))) {
 		rd_out_mem(o, h->text, h->len);
 		return;
 	}
@@ -218,7 +251,7 @@ static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, un
 	h->tid = smp->tid;
 	h->fields = fields;
 	h->chain = chain;
-	strcpy(h->comm, t->comm);
+	memcpy(h->comm, t->comm, sizeof(h->comm));
 }
 
 /* comm, pid/tid, cpu, time: what starts every line perf script prints */
@@ -522,7 +555,7 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			unsigned int f)
 {
 	bool kernel = false;
-	int shown = 0;
+	int shown = 0, max = max_stack(p);
 
 	if (!rd_chain_valid(ev, RD_MAX_STACK))
 		return;
@@ -530,7 +563,7 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
-		for (uint64_t i = 0; i < nr && shown < max_stack(p); i++) {
+		for (uint64_t i = 0; i < nr && shown < max; i++) {
 			uint64_t ip = ips[i];
 			bool cookie = false;
 
