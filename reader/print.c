@@ -482,6 +482,41 @@ static bool line_is(const struct rd_line *l, uint64_t ip, const void *space, uin
 	return l->len && l->ip == ip && l->space == space && l->gen == gen && l->fields == f;
 }
 
+static struct rd_line *line_set(const struct rd_printer *p, uint64_t ip, const void *space)
+{
+	return &p->lines[2 * (((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50)];
+}
+
+/*
+ * The sets of a chain's frames asked of memory all at once, before the
+ * first is read: their misses overlap instead of coming one after another.
+ */
+static void prefetch_lines(const struct rd_printer *p, struct rd_session *s,
+			   const struct rd_event *ev)
+{
+	bool kernel = false;
+
+	if (!p->lines)
+		return;
+	for (int part = 0; part < 2; part++) {
+		const uint64_t *ips = part ? ev->extra : ev->base;
+		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+
+		for (uint64_t i = 0; i < nr && i < 32; i++) {
+			const struct rd_line *set;
+
+			if (pc_is_context(ips[i])) {
+				kernel = ips[i] == PC_CONTEXT_KERNEL || ips[i] == PC_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			set = line_set(p, ips[i],
+				       kernel ? (const void *)s : (const void *)ev->thread->proc);
+			__builtin_prefetch(set);
+			__builtin_prefetch((const char *)set + 64);
+		}
+	}
+}
+
 static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip)
 {
@@ -501,7 +536,7 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 		}
 		p->lines = m;
 	}
-	set = &p->lines[2 * (((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50)];
+	set = line_set(p, ip, space);
 	l = line_is(&set[0], ip, space, s->maps_gen, f) ? &set[0] :
 	    line_is(&set[1], ip, space, s->maps_gen, f) ? &set[1] : NULL;
 	if (l) {
@@ -557,6 +592,7 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 	bool kernel = false;
 	int shown = 0, max = max_stack(p);
 
+	prefetch_lines(p, s, ev);
 	if (!rd_chain_valid(ev, RD_MAX_STACK))
 		return;
 	for (int part = 0; part < 2; part++) {
