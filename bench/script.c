@@ -26,10 +26,11 @@
  * build/bench/dwarf.data): perfcheck unwinds every sample's user stack
  * (reader/unwind_stage.c) as perf does.  Goal (issue 13): 10x in CPU time.
  * The file is recorded for a fixed time, two shells for --seconds S
- * (default 20) each at a cpu-clock sample every 100 us, 1 KiB stack dumps:
- * about 100k-160k samples, never more than the kernel's sample rate allows
- * in that time, and at most --max-samples (default 150k: perf record
- * --max-size at 1.5 KiB a sample).  The outputs differ on purpose in the
+ * (default 30) each at a cpu-clock sample every 100 us, 1 KiB stack dumps:
+ * about 100k-160k samples (20 s gave 93k on a loaded machine), never more
+ * than the kernel's sample rate allows in that time, and at most
+ * --max-samples (default 150k: perf record --max-size at 1.5 KiB a
+ * sample).  The outputs differ on purpose in the
  * names of inlined entries (see selftests/interop_dwarf_script.c): only
  * the samples are compared.
  */
@@ -83,7 +84,7 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
 	struct bench_time r;
 
 	if (seconds < 1 || seconds > 120)
-		seconds = 20;
+		seconds = 30;
 	/* a sample: 1 KiB of stack, the registers, the kernel chain: under 1.5 KiB */
 	snprintf(size, sizeof(size), "%lluK", max_samples * 3 / 2 + 1);
 	/* each shell spins until its time is up: the size follows the time */
@@ -260,7 +261,7 @@ int main(int argc, char **argv)
 	if (runs < 1)
 		runs = 1;
 	if (seconds < 1 || seconds > 300)
-		seconds = dwarf ? 20 : 90;
+		seconds = dwarf ? 30 : 90;
 	if (!max_samples)
 		max_samples = dwarf ? 150000 : 1100000;
 	if (max_samples < 1000)
