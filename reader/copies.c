@@ -104,11 +104,12 @@ void *rd_copy_alloc(size_t size)
 
 void rd_copy_free(void *ptr)
 {
-	uint64_t *p = (uint64_t *)ptr - 1;
+	uint64_t *p;
 	struct chunk *c;
 
 	if (!ptr)
 		return;
+	p = (uint64_t *)ptr - 1;
 	if (p[0] == FROM_MALLOC) {
 		free(p);
 		return;
