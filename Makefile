@@ -58,6 +58,8 @@ $(error two selftests share a name: $(sort $(foreach f,$(notdir $(TEST_SRC)),$(i
 endif
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+# bench/lib: what the benchmark programs share (timed runs), linked into each
+BENCH_LIB_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard bench/lib/*.c)))
 
 PROVE_TIMEOUT ?= 300
 
@@ -114,9 +116,9 @@ selftests: $(TEST_BIN) $(BUILD)/perfcheck
 # benchmarks against the system perf, each printing its ratio: make bench, then build/bench/NAME
 bench: $(BENCH_BIN) $(BUILD)/perfcheck $(BUILD)/pcwork
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libperfcheck.a
+$(BUILD)/bench/%: bench/%.c $(BENCH_LIB_OBJ) $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.a,$^) $(LDLIBS) -lpthread
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.c %.o %.a,$^) $(LDLIBS) -lpthread
 
 # unit_unwind carries the aarch64 unwinding fixture (.incbin)
 $(BUILD)/obj/selftests/unit_unwind.o: fixtures/unwind/arm64/work fixtures/unwind/arm64/work.dump

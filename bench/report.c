@@ -16,137 +16,80 @@
  * recording through perf record --max-size, at 512 bytes a sample.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "bench/lib/timed.h"
 
 struct result {
-	double wall, cpu;
-	long rss_kb;
+	struct bench_time t;
 	uint64_t bytes, hash;
 	unsigned long long samples;	/* from the "# Samples:" line */
 	char unit;			/* its unit: K, M, G or ' ' */
-	int status;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
+/* The digest run's output, kept whole: perf's tip at its end is cut before hashing. */
+struct whole {
+	char *all;
+	size_t len, cap;
+	bool failed;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+static void keep(void *ctx, const char *buf, size_t n)
+{
+	struct whole *w = ctx;
+
+	if (w->failed)
+		return;
+	if (w->len + n + 1 > w->cap) {
+		size_t nc = w->cap ? 2 * w->cap : (1 << 20);
+		char *v;
+
+		while (nc < w->len + n + 1)
+			nc *= 2;
+		v = realloc(w->all, nc);
+		if (!v) {
+			w->failed = true;
+			return;
+		}
+		w->all = v;
+		w->cap = nc;
+	}
+	memcpy(w->all + w->len, buf, n);
+	w->len += n;
 }
 
 /* The tip perf prints last ("\n#\n# (Tip: ...)\n#\n") is random: stop hashing there. */
 static const char tip[] = "\n#\n# (Tip:";
 
-/*
- * Runs argv.  Timed runs write to /dev/null; the digest run pipes the output
- * here for its size and FNV-1a (up to perf's tip) and the sample count.
- */
-static int run(char *const argv[], struct result *res, bool digest)
+/* Size and FNV-1a up to perf's tip, and the sample count of the output. */
+static void digest(struct result *res, struct whole *w)
 {
-	static char buf[1 << 16];
-	char *all = NULL;
-	size_t len = 0, cap = 0;
-	struct rusage ru;
-	int fds[2], status;
-	double t0 = now_s();
-	pid_t pid;
-	ssize_t n;
+	size_t len = w->len;
+	char *cut, *s;
 
-	memset(res, 0, sizeof(*res));
 	res->hash = 1469598103934665603ULL;
-	if (pipe(fds))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+	if (!w->all)
+		return;
+	w->all[len] = '\0';
+	cut = strstr(w->all, tip);
+	if (cut)
+		len = (size_t)(cut - w->all) + 1;
+	for (size_t i = 0; i < len; i++)
+		res->hash = (res->hash ^ (unsigned char)w->all[i]) * 1099511628211ULL;
+	res->bytes = len;
+	s = strstr(w->all, "# Samples: ");
+	if (s) {
+		char *unit;
 
-		dup2(digest ? fds[1] : null, 1);
-		dup2(null, 2);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		_exit(127);
+		/* perf's count: 391K is 391 thousand (rounded down) */
+		res->samples = strtoull(s + 11, &unit, 10);
+		res->unit = *unit == 'K' || *unit == 'M' || *unit == 'G' ? *unit : ' ';
 	}
-	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
-		if (n <= 0)
-			continue;
-		if (len + (size_t)n + 1 > cap) {
-			size_t nc = cap ? 2 * cap : (1 << 20);
-			char *v;
-
-			while (nc < len + (size_t)n + 1)
-				nc *= 2;
-			v = realloc(all, nc);
-			if (!v)
-				break;
-			all = v;
-			cap = nc;
-		}
-		memcpy(all + len, buf, (size_t)n);
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	if (wait4(pid, &status, 0, &ru) < 0) {
-		free(all);
-		return -errno;
-	}
-	res->wall = now_s() - t0;
-	res->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	res->rss_kb = ru.ru_maxrss;
-	res->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (all) {
-		char *cut, *s;
-
-		all[len] = '\0';
-		cut = strstr(all, tip);
-		if (cut)
-			len = (size_t)(cut - all) + 1;
-		for (size_t i = 0; i < len; i++)
-			res->hash = (res->hash ^ (unsigned char)all[i]) * 1099511628211ULL;
-		res->bytes = len;
-		s = strstr(all, "# Samples: ");
-		if (s) {
-			char *unit;
-
-			/* perf's count: 391K is 391 thousand (rounded down) */
-			res->samples = strtoull(s + 11, &unit, 10);
-			res->unit = *unit == 'K' || *unit == 'M' || *unit == 'G' ? *unit : ' ';
-		}
-		free(all);
-	}
-	return 0;
-}
-
-/*
- * perf record's status: 0, or 143 when --max-size stopped it (it ends the
- * workload with SIGTERM and exits with the workload's status) and the
- * file is there.
- */
-static bool recorded(const char *file, int status)
-{
-	struct stat st;
-
-	if (status == 128 + SIGTERM && !stat(file, &st) && st.st_size > 0) {
-		fprintf(stderr, "%s: the size cap stopped the recording\n", file);
-		return true;
-	}
-	return !status;
 }
 
 static int record(const char *perf, const char *pcwork, const char *file, int seconds,
@@ -155,7 +98,7 @@ static int record(const char *perf, const char *pcwork, const char *file, int se
 	char cmd[1024], size[32], ms[32];
 	char *argv[] = { (char *)perf, "record", "-q", "-e", "cpu-clock", "-c", "10000", "-g",
 			 "--max-size", size, "-o", (char *)file, "--", "sh", "-c", cmd, NULL };
-	struct result r;
+	struct bench_time r;
 
 	snprintf(size, sizeof(size), "%lluK", max_samples * 512 / 1024 + 1);
 	snprintf(ms, sizeof(ms), "%d", seconds * 1000);
@@ -165,53 +108,32 @@ static int record(const char *perf, const char *pcwork, const char *file, int se
 		 pcwork, ms, pcwork, ms, seconds);
 	fprintf(stderr, "recording %s with %s for %d s (at most %llu samples)...\n", file, perf,
 		seconds, max_samples);
-	if (run(argv, &r, false) || !recorded(file, r.status))
+	if (bench_run(argv, &r, NULL, NULL) || !bench_recorded(file, r.status))
 		return -1;
 	return 0;
 }
 
 static void row(const char *name, const struct result *r)
 {
-	printf("%-26s %9.2f %9.2f %12.1f %12llu  %016llx\n", name, r->wall, r->cpu,
-	       (double)r->rss_kb / 1024.0, (unsigned long long)r->bytes,
+	printf("%-26s %9.2f %9.2f %12.1f %12llu  %016llx\n", name, r->t.wall, r->t.cpu,
+	       (double)r->t.rss_kb / 1024.0, (unsigned long long)r->bytes,
 	       (unsigned long long)r->hash);
 }
 
-/*
- * The best of n timed runs (the machine is shared): the least wall time and,
- * apart, the least CPU time and peak RSS; then the digest.
- */
-static int best_of(char *const argv[], int n, struct result *best)
+/* The best of n timed runs, then the digest of one more. */
+static int best_of(char *const argv[], int n, struct result *res)
 {
-	struct result d;
+	struct whole w = { 0 };
+	int ret;
 
-	for (int i = 0; i < n; i++) {
-		struct result r;
-
-		if (run(argv, &r, false))
-			return -1;
-		if (r.status)
-			return r.status;
-		if (!i) {
-			*best = r;
-			continue;
-		}
-		if (r.wall < best->wall)
-			best->wall = r.wall;
-		if (r.cpu < best->cpu)
-			best->cpu = r.cpu;
-		if (r.rss_kb < best->rss_kb)
-			best->rss_kb = r.rss_kb;
-	}
-	if (run(argv, &d, true))
-		return -1;
-	if (d.status)
-		return d.status;
-	best->bytes = d.bytes;
-	best->hash = d.hash;
-	best->samples = d.samples;
-	best->unit = d.unit;
-	return 0;
+	memset(res, 0, sizeof(*res));
+	ret = bench_best_of(argv, n, &res->t, keep, &w);
+	if (!ret && w.failed)
+		ret = -ENOMEM;
+	if (!ret)
+		digest(res, &w);
+	free(w.all);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -281,7 +203,8 @@ int main(int argc, char **argv)
 	row("perf report --stdio", &rp);
 	row("perfcheck report --stdio", &rc);
 	printf("ratio perf/perfcheck: wall %.1fx, cpu %.1fx; same output: %s\n",
-	       rp.wall / (rc.wall > 0 ? rc.wall : 1e-9), rp.cpu / (rc.cpu > 0 ? rc.cpu : 1e-9),
+	       rp.t.wall / (rc.t.wall > 0 ? rc.t.wall : 1e-9),
+	       rp.t.cpu / (rc.t.cpu > 0 ? rc.t.cpu : 1e-9),
 	       rp.hash == rc.hash && rp.bytes == rc.bytes ? "yes" : "NO");
 	return rp.hash == rc.hash && rp.bytes == rc.bytes ? 0 : 1;
 }

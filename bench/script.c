@@ -26,112 +26,52 @@
  * build/bench/dwarf.data): perfcheck unwinds every sample's user stack
  * (reader/unwind_stage.c) as perf does.  Goal (issue 13): 10x in CPU time.
  * The file is recorded for a fixed time, two shells for --seconds S
- * (default 20) each at a cpu-clock sample every 100 us, 1 KiB stack dumps:
- * about 100k-160k samples, never more than the kernel's sample rate allows
- * in that time, and at most --max-samples (default 150k: perf record
- * --max-size at 1.5 KiB a sample).  The outputs differ on purpose in the
+ * (default 30) each at a cpu-clock sample every 100 us, 1 KiB stack dumps:
+ * about 100k-160k samples (20 s gave 93k on a loaded machine), never more
+ * than the kernel's sample rate allows in that time, and at most
+ * --max-samples (default 150k: perf record --max-size at 1.5 KiB a
+ * sample).  The outputs differ on purpose in the
  * names of inlined entries (see selftests/interop_dwarf_script.c): only
  * the samples are compared.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "bench/lib/timed.h"
 
 struct result {
-	double wall, cpu;
-	long rss_kb;
+	struct bench_time t;
 	uint64_t samples, bytes, hash;
-	int status;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
- * Runs argv.  Timed runs write to /dev/null, so that only the tool is
- * measured; the digest run pipes the output here for samples (lines that
- * start a sample: neither a frame nor blank), bytes and FNV-1a.
+ * The digest of an output: samples (lines that start a sample: neither a
+ * frame nor blank), bytes and FNV-1a.
  */
-static int run(char *const argv[], struct result *res, bool digest)
+struct digest {
+	struct result *res;
+	bool at_line_start;
+};
+
+static void digest(void *ctx, const char *buf, size_t n)
 {
-	int fds[2], status;
-	struct rusage ru;
-	static char buf[1 << 16];
-	bool at_line_start = true;
-	double t0 = now_s();
-	pid_t pid;
-	ssize_t n;
+	struct digest *d = ctx;
+	struct result *res = d->res;
 
-	memset(res, 0, sizeof(*res));
-	res->hash = 1469598103934665603ULL;
-	if (pipe(fds))
-		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
 
-		dup2(digest ? fds[1] : null, 1);
-		dup2(null, 2);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		_exit(127);
+		if (d->at_line_start && c != '\t' && c != '\n')
+			res->samples++;
+		d->at_line_start = c == '\n';
+		res->hash = (res->hash ^ c) * 1099511628211ULL;
 	}
-	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR)) {
-		for (ssize_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)buf[i];
-
-			if (at_line_start && c != '\t' && c != '\n')
-				res->samples++;
-			at_line_start = c == '\n';
-			res->hash = (res->hash ^ c) * 1099511628211ULL;
-		}
-		if (n > 0)
-			res->bytes += (uint64_t)n;
-	}
-	close(fds[0]);
-	if (wait4(pid, &status, 0, &ru) < 0)
-		return -errno;
-	res->wall = now_s() - t0;
-	res->cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	res->rss_kb = ru.ru_maxrss;
-	res->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	return 0;
-}
-
-/*
- * perf record's status: 0, or 143 when --max-size stopped it (it ends the
- * workload with SIGTERM and exits with the workload's status) and the
- * file is there.
- */
-static bool recorded(const char *file, int status)
-{
-	struct stat st;
-
-	if (status == 128 + SIGTERM && !stat(file, &st) && st.st_size > 0) {
-		fprintf(stderr, "%s: the size cap stopped the recording\n", file);
-		return true;
-	}
-	return !status;
+	res->bytes += n;
 }
 
 static int record_dwarf(const char *perf, const char *file, int seconds,
@@ -141,10 +81,10 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
 	char *argv[] = { (char *)perf, "record", "-q", "-e", "cpu-clock", "-c", "100000",
 			 "--call-graph", "dwarf,1024", "--max-size", size, "-o", (char *)file, "--",
 			 "sh", "-c", work, NULL };
-	struct result r;
+	struct bench_time r;
 
 	if (seconds < 1 || seconds > 120)
-		seconds = 20;
+		seconds = 30;
 	/* a sample: 1 KiB of stack, the registers, the kernel chain: under 1.5 KiB */
 	snprintf(size, sizeof(size), "%lluK", max_samples * 3 / 2 + 1);
 	/* each shell spins until its time is up: the size follows the time */
@@ -154,7 +94,7 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
 		 seconds);
 	fprintf(stderr, "recording %s with %s (%d s, at most %llu samples)...\n", file, perf,
 		seconds, max_samples);
-	if (run(argv, &r, false) || !recorded(file, r.status))
+	if (bench_run(argv, &r, NULL, NULL) || !bench_recorded(file, r.status))
 		return -1;
 	return 0;
 }
@@ -172,7 +112,7 @@ static int record(const char *perf, const char *file, int seconds,
 {
 	char work[200], size[32];
 	char *argv[24];
-	struct result r;
+	struct bench_time r;
 	int n = 0;
 
 	snprintf(size, sizeof(size), "%lluK", max_samples * 96 / (zstd ? 10 : 1) / 1024 + 1);
@@ -201,52 +141,26 @@ static int record(const char *perf, const char *file, int seconds,
 	argv[n] = NULL;
 	fprintf(stderr, "recording %s with %s%s (%d s, at most %llu samples)...\n", file, perf,
 		zstd ? " -z" : "", seconds, max_samples);
-	if (run(argv, &r, false) || !recorded(file, r.status))
+	if (bench_run(argv, &r, NULL, NULL) || !bench_recorded(file, r.status))
 		return -1;
 	return 0;
 }
 
 static void row(const char *name, const struct result *r)
 {
-	printf("%-18s %9.2f %9.2f %12.1f %10llu %12llu  %016llx\n", name, r->wall, r->cpu,
-	       (double)r->rss_kb / 1024.0, (unsigned long long)r->samples,
+	printf("%-18s %9.2f %9.2f %12.1f %10llu %12llu  %016llx\n", name, r->t.wall, r->t.cpu,
+	       (double)r->t.rss_kb / 1024.0, (unsigned long long)r->samples,
 	       (unsigned long long)r->bytes, (unsigned long long)r->hash);
 }
 
-/*
- * The best of n timed runs (the machine is shared): the least wall time and,
- * apart, the least CPU time and peak RSS; then the digest.
- */
-static int best_of(char *const argv[], int n, struct result *best)
+/* The best of n timed runs, then the digest of one more. */
+static int best_of(char *const argv[], int n, struct result *res)
 {
-	struct result d;
+	struct digest d = { res, true };
 
-	for (int i = 0; i < n; i++) {
-		struct result r;
-
-		if (run(argv, &r, false))
-			return -1;
-		if (r.status)
-			return r.status;
-		if (!i) {
-			*best = r;
-			continue;
-		}
-		if (r.wall < best->wall)
-			best->wall = r.wall;
-		if (r.cpu < best->cpu)
-			best->cpu = r.cpu;
-		if (r.rss_kb < best->rss_kb)
-			best->rss_kb = r.rss_kb;
-	}
-	if (run(argv, &d, true))
-		return -1;
-	if (d.status)
-		return d.status;
-	best->samples = d.samples;
-	best->bytes = d.bytes;
-	best->hash = d.hash;
-	return 0;
+	memset(res, 0, sizeof(*res));
+	res->hash = 1469598103934665603ULL;
+	return bench_best_of(argv, n, &res->t, digest, &d);
 }
 
 struct compared {
@@ -283,7 +197,7 @@ static int compare(const char *perf, const char *pc, const char *file, int runs,
 
 static double cpu_ratio(const struct compared *c)
 {
-	return c->perf.cpu / (c->pc.cpu > 0 ? c->pc.cpu : 1e-9);
+	return c->perf.t.cpu / (c->pc.t.cpu > 0 ? c->pc.t.cpu : 1e-9);
 }
 
 /* prints the table; returns whether the samples (and, unless dwarf, the bytes) are the same */
@@ -299,7 +213,7 @@ static bool print_compared(const char *file, const struct compared *c, int runs,
 	row("perf script", rp);
 	row("perfcheck script", rc);
 	printf("ratio perf/perfcheck: wall %.1fx, cpu %.1fx; same samples: %s; same output: %s\n",
-	       rp->wall / (rc->wall > 0 ? rc->wall : 1e-9), cpu_ratio(c),
+	       rp->t.wall / (rc->t.wall > 0 ? rc->t.wall : 1e-9), cpu_ratio(c),
 	       rp->samples == rc->samples ? "yes" : "NO", same_out ? "yes" : "NO");
 	if (rp->samples < (dwarf ? 100000 : 1000000))
 		printf("note: %llu samples, fewer than the %s the goal is stated for\n",
@@ -347,7 +261,7 @@ int main(int argc, char **argv)
 	if (runs < 1)
 		runs = 1;
 	if (seconds < 1 || seconds > 300)
-		seconds = dwarf ? 20 : 90;
+		seconds = dwarf ? 30 : 90;
 	if (!max_samples)
 		max_samples = dwarf ? 150000 : 1100000;
 	if (max_samples < 1000)

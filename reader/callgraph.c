@@ -74,6 +74,8 @@ void cg_forest_free(struct cg_forest *f)
 		free(f->frames[i].name);
 	free(f->frames);
 	free(f->frame_hash);
+	free(f->links);
+	free(f->hits);
 	free(f->nodes);
 	memset(f, 0, sizeof(*f));
 }
@@ -155,15 +157,20 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 {
 	if (f->nr_nodes == f->cap_nodes) {
 		uint32_t cap = f->cap_nodes ? 2 * f->cap_nodes : 4096;
-		struct cg_node *v = realloc(f->nodes, (size_t)cap * sizeof(*v));
+		struct cg_link *l = realloc(f->links, (size_t)cap * sizeof(*l));
+		uint64_t *h;
 
-		if (!v)
+		if (!l)
 			return 0;
-		f->nodes = v;
+		f->links = l;
+		h = realloc(f->hits, (size_t)cap * sizeof(*h));
+		if (!h)
+			return 0;
+		f->hits = h;
 		f->cap_nodes = cap;
 	}
-	memset(&f->nodes[f->nr_nodes], 0, sizeof(f->nodes[0]));
-	f->nodes[f->nr_nodes].frame = frame;
+	f->links[f->nr_nodes] = (struct cg_link){ .frame = frame };
+	f->hits[f->nr_nodes] = 0;
 	return ++f->nr_nodes;
 }
 
@@ -179,9 +186,9 @@ static bool same_chain(const struct cg_forest *f, uint32_t root, uint32_t last,
 	uint32_t n = last;
 
 	for (size_t i = nr; i-- > 0;) {
-		if (n == root || f->nodes[n - 1].frame != frames[i])
+		if (n == root || f->links[n - 1].frame != frames[i])
 			return false;
-		n = f->nodes[n - 1].parent;
+		n = f->links[n - 1].parent;
 	}
 	return n == root;
 }
@@ -192,47 +199,63 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 	uint32_t n = root;
 
 	if (*last && same_chain(f, root, *last, frames, nr)) {
-		f->nodes[*last - 1].hit += period;
+		f->hits[*last - 1] += period;
 		return 0;
 	}
 	for (size_t i = 0; i < nr; i++) {
+		struct cg_link *l = f->links;
 		uint32_t c, prev = 0;
 
-		for (c = f->nodes[n - 1].child; c; prev = c, c = f->nodes[c - 1].sibling)
-			if (f->nodes[c - 1].frame == frames[i])
+		for (c = l[n - 1].child; c; prev = c, c = l[c - 1].sibling)
+			if (l[c - 1].frame == frames[i])
 				break;
 		if (!c) {
 			c = node_new(f, frames[i]);
 			if (!c)
 				return -ENOMEM;
-			f->nodes[c - 1].parent = n;
-			f->nodes[c - 1].sibling = f->nodes[n - 1].child;
-			f->nodes[n - 1].child = c;
-			f->nodes[n - 1].nr_children++;
+			l = f->links;
+			l[c - 1].parent = n;
+			l[c - 1].sibling = l[n - 1].child;
+			l[n - 1].child = c;
 		} else if (prev) {
 			/* most recently used first: chains repeat */
-			f->nodes[prev - 1].sibling = f->nodes[c - 1].sibling;
-			f->nodes[c - 1].sibling = f->nodes[n - 1].child;
-			f->nodes[n - 1].child = c;
+			l[prev - 1].sibling = l[c - 1].sibling;
+			l[c - 1].sibling = l[n - 1].child;
+			l[n - 1].child = c;
 		}
 		n = c;
 	}
-	f->nodes[n - 1].hit += period;
+	f->hits[n - 1] += period;
 	*last = n;
 	return 0;
 }
 
 /* A child is always made after its parent: one pass from the end sums the trees. */
-void cg_forest_finish(struct cg_forest *f)
+int cg_forest_finish(struct cg_forest *f)
 {
-	for (uint32_t i = 0; i < f->nr_nodes; i++)
-		f->nodes[i].children_hit = 0;
+	free(f->nodes);
+	f->nodes = NULL;
+	if (!f->nr_nodes)
+		return 0;
+	f->nodes = calloc(f->nr_nodes, sizeof(*f->nodes));
+	if (!f->nodes)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < f->nr_nodes; i++) {
+		const struct cg_link *l = &f->links[i];
+
+		f->nodes[i] = (struct cg_node){ .frame = l->frame, .parent = l->parent,
+						.child = l->child, .sibling = l->sibling,
+						.hit = f->hits[i] };
+		if (l->parent)
+			f->nodes[l->parent - 1].nr_children++;
+	}
 	for (uint32_t i = f->nr_nodes; i-- > 0;) {
 		const struct cg_node *n = &f->nodes[i];
 
 		if (n->parent)
 			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
 	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ printing */

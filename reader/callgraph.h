@@ -64,15 +64,32 @@ struct cg_node {
 	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
 };
 
-/* The frames and nodes of every entry's tree; indices, never pointers. */
+/* A node's links while the trees grow: what a descent reads, four to a cache line. */
+struct cg_link {
+	uint32_t frame, parent, child, sibling;
+};
+
+/*
+ * The frames and nodes of every entry's tree; indices, never pointers.
+ * While the trees grow a node is its links and its hit, apart; nodes (the
+ * whole cg_node) are made by cg_forest_finish, for printing.
+ */
 struct cg_forest {
 	struct cg_frame *frames;
 	uint32_t nr_frames, cap_frames;
 	uint32_t *frame_hash;	/* index + 1 */
 	uint32_t nr_frame_hash;
-	struct cg_node *nodes;
+	struct cg_link *links;
+	uint64_t *hits;
 	uint32_t nr_nodes, cap_nodes;
+	struct cg_node *nodes;	/* after cg_forest_finish */
 };
+
+/* More period for the chains that end at node (index + 1), before cg_forest_finish. */
+static inline void cg_hit(struct cg_forest *f, uint32_t node, uint64_t period)
+{
+	f->hits[node - 1] += period;
+}
 
 void cg_forest_free(struct cg_forest *f);
 /* The frame index of a key, added when new; -ENOMEM. */
@@ -86,8 +103,11 @@ uint32_t cg_tree_new(struct cg_forest *f);
  */
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
 		uint64_t period, uint32_t *last);
-/* Sums each node's children_hit; call once after the last cg_tree_add. */
-void cg_forest_finish(struct cg_forest *f);
+/*
+ * Makes the nodes, with each one's children and children_hit; once, after
+ * the last cg_tree_add.  0 or -ENOMEM.
+ */
+int cg_forest_finish(struct cg_forest *f);
 
 /*
  * Prints the tree of one entry.  total: the event's total period; parent:

@@ -2,12 +2,14 @@
 /*
  * Reading records: a record outside the file's mapping (the reader's
  * aligned copy of a misaligned one, or a decompressed one) is copied so
- * that it lives as long as its item; the parse is made here and only here.
+ * that it lives as long as its item; its event and time are read here, the
+ * parse comes after ordering (reader/parse.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "reader/copies.h"
 #include "reader/input.h"
 #include "util/log.h"
 
@@ -44,33 +46,14 @@ enum rd_use rd_record_use(uint32_t type, bool can_expand)
 	}
 }
 
-static int parse(struct rd_input *in, const struct pd_record *rec, struct rd_item *it,
-		 struct pc_error *err)
+/* What ordering needs: the record's event and time, read in place (the parse comes later). */
+static void stamp(const struct pd_reader *r, const struct pd_record *rec, struct rd_item *it)
 {
-	struct rd_parsed *p;
-	int ret;
-
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR)
-		return 0;
-	p = rd_block_alloc(sizeof(*p));
-	if (!p)
-		return pc_error_set(err, ENOMEM, "out of memory");
-	if (rec->header.type == PERF_RECORD_SAMPLE)
-		ret = pd_parse_sample(in->r, rec, &p->smp, err);
-	else if (rec->header.type == PC_RECORD_CALLCHAIN_DEFERRED)
-		ret = pd_parse_deferred(in->r, rec, &p->d, &p->smp, err);
-	else
-		ret = pd_parse_sample_id(in->r, rec, &p->smp, err);
-	if (ret || (!p->smp.evsel && rec->header.type != PC_RECORD_CALLCHAIN_DEFERRED)) {
-		rd_block_free(p, sizeof(*p));
-		return ret;
-	}
-	it->p = p;
-	if (p->smp.evsel && p->smp.evsel->layout.time >= 0) {
-		it->timed = true;
-		it->time = p->smp.time;
-	}
-	return 0;
+		return;
+	it->timed = pd_record_time(r, rec, &it->evsel, &it->time);
+	if (!it->timed)
+		it->evsel = NULL;
 }
 
 int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_error *err)
@@ -99,7 +82,7 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 	if (rec->header.type >= PC_RECORD_HEADER_ATTR && rec->header.type != PC_RECORD_FINISHED_ROUND)
 		return 0;
 	if ((const uint8_t *)rec->data < r->base || (const uint8_t *)rec->data >= r->base + r->size) {
-		void *copy = rd_block_alloc(rec->header.size);
+		void *copy = rd_copy_alloc(rec->header.size);
 
 		if (!copy)
 			return pc_error_set(err, ENOMEM, "out of memory");
@@ -107,11 +90,7 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 		it.data = stable.data = copy;
 		it.owned = true;
 	}
-	ret = parse(in, &stable, &it, err);
-	if (ret) {
-		rd_item_release(&it);
-		return ret;
-	}
+	stamp(r, &stable, &it);
 	return rd_sink_put(&in->out, &it, err);
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The input stage: the records of a file or pipe, each parsed once (its
- * sample, or the sample_id trailer of another record) and handed on with
- * its time.  Records are counted by type; the types the reader does not
- * interpret are reported at the end (rd_input_report).
+ * The input stage: the records of a file or pipe, each handed on with its
+ * event and time, read in place (pd_record_time); the parse stage after
+ * the time order parses it (reader/parse.h).  Records are counted by type;
+ * the types the reader does not interpret are reported at the end
+ * (rd_input_report).
  *
  * The decompression seam: a PERF_RECORD_COMPRESSED or COMPRESSED2 record
  * goes to expand.fn when one is set, which calls rd_input_record() for
@@ -50,7 +51,7 @@ void rd_input_init(struct rd_input *in, struct pd_reader *r, struct rd_sink out)
  * the end of the input, -errno on a defect.
  */
 int rd_input_step(struct rd_input *in, struct pc_error *err);
-/* One record (from the file or from an expanded payload): parse, deliver. */
+/* One record (from the file or from an expanded payload): stamp its time, deliver. */
 int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_error *err);
 
 /* How the reader treats a record type. */

@@ -4,7 +4,9 @@
  * latest not after its own; only a record that fits no run (and finds no
  * free run) goes to a heap.  The oldest is then the least of a few run
  * heads and the heap top: cheaper and friendlier to the cache than one big
- * heap.  Ties keep arrival order.
+ * heap.  Ties keep arrival order.  A queued record is a small entry (its
+ * time, arrival, place and event): it is parsed when it leaves, while the
+ * next stages still have the parse in cache.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,25 +18,42 @@ void rd_order_init(struct rd_order *o, struct rd_sink out)
 {
 	memset(o, 0, sizeof(*o));
 	for (size_t i = 0; i < RD_ORDER_RUNS; i++)
-		rd_ring_init(&o->runs[i], sizeof(struct rd_item), 1024);
+		rd_ring_init(&o->runs[i], sizeof(struct rd_qent), 1024);
 	o->max_pending = RD_ORDER_MAX;
 	o->out = out;
 }
 
-static bool less(const struct rd_item *a, const struct rd_item *b)
+/* rd_ring_push/pop for entries: a copy of known size, inlined */
+static int run_push(struct rd_ring *r, const struct rd_qent *q)
+{
+	if (r->nr == r->cap && rd_ring_grow(r))
+		return -ENOMEM;
+	*(struct rd_qent *)rd_ring_at(r, r->nr) = *q;
+	r->nr++;
+	return 0;
+}
+
+static void run_pop(struct rd_ring *r, struct rd_qent *out)
+{
+	*out = *(const struct rd_qent *)rd_ring_at(r, 0);
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->nr--;
+}
+
+static bool less(const struct rd_qent *a, const struct rd_qent *b)
 {
 	if (a->time != b->time)
 		return a->time < b->time;
 	return a->seq < b->seq;
 }
 
-static int heap_push(struct rd_order *o, const struct rd_item *it)
+static int heap_push(struct rd_order *o, const struct rd_qent *it)
 {
 	size_t i;
 
 	if (o->heap_nr == o->heap_cap) {
 		size_t cap = o->heap_cap ? o->heap_cap * 2 : 1024;
-		struct rd_item *h = realloc(o->heap, cap * sizeof(*h));
+		struct rd_qent *h = realloc(o->heap, cap * sizeof(*h));
 
 		if (!h)
 			return -ENOMEM;
@@ -54,9 +73,9 @@ static int heap_push(struct rd_order *o, const struct rd_item *it)
 	return 0;
 }
 
-static void heap_pop(struct rd_order *o, struct rd_item *out)
+static void heap_pop(struct rd_order *o, struct rd_qent *out)
 {
-	struct rd_item last = o->heap[--o->heap_nr];
+	struct rd_qent last = o->heap[--o->heap_nr];
 	size_t i = 0, n = o->heap_nr;
 
 	*out = o->heap[0];
@@ -76,10 +95,10 @@ static void heap_pop(struct rd_order *o, struct rd_item *out)
 		o->heap[i] = last;
 }
 
-static int push(struct rd_order *o, const struct rd_item *it)
+static int push(struct rd_order *o, const struct rd_qent *it)
 {
 	struct rd_ring *best = NULL, *empty = NULL;
-	const struct rd_item *best_tail = NULL, *last = rd_ring_tail(&o->runs[o->last_run]);
+	const struct rd_qent *best_tail = NULL, *last = rd_ring_tail(&o->runs[o->last_run]);
 	int ret;
 
 	/*
@@ -88,14 +107,14 @@ static int push(struct rd_order *o, const struct rd_item *it)
 	 * by time and arrival whichever run holds what).
 	 */
 	if (last && last->time <= it->time) {
-		ret = rd_ring_push(&o->runs[o->last_run], it);
+		ret = run_push(&o->runs[o->last_run], it);
 		if (!ret)
 			o->pending++;
 		return ret;
 	}
 	for (size_t i = 0; i < RD_ORDER_RUNS; i++) {
 		struct rd_ring *r = &o->runs[i];
-		const struct rd_item *tail = rd_ring_tail(r);
+		const struct rd_qent *tail = rd_ring_tail(r);
 
 		if (!tail) {
 			if (!empty)
@@ -109,7 +128,7 @@ static int push(struct rd_order *o, const struct rd_item *it)
 	}
 	if (!best)
 		best = empty;
-	ret = best ? rd_ring_push(best, it) : heap_push(o, it);
+	ret = best ? run_push(best, it) : heap_push(o, it);
 	if (!ret) {
 		o->pending++;
 		if (best) {
@@ -122,13 +141,13 @@ static int push(struct rd_order *o, const struct rd_item *it)
 }
 
 /* The oldest pending item, if its time is <= limit: true and *out filled. */
-static bool pop(struct rd_order *o, uint64_t limit, struct rd_item *out)
+static bool pop(struct rd_order *o, uint64_t limit, struct rd_qent *out)
 {
 	struct rd_ring *min = NULL;
-	const struct rd_item *m = NULL;
+	const struct rd_qent *m = NULL;
 
 	for (size_t i = 0; i < o->runs_used; i++) {
-		const struct rd_item *h = rd_ring_head(&o->runs[i]);
+		const struct rd_qent *h = rd_ring_head(&o->runs[i]);
 
 		if (h && (!m || less(h, m))) {
 			min = &o->runs[i];
@@ -144,23 +163,27 @@ static bool pop(struct rd_order *o, uint64_t limit, struct rd_item *out)
 	}
 	if (!m || m->time > limit)
 		return false;
-	rd_ring_pop(min, out);
+	run_pop(min, out);
 	o->pending--;
 	return true;
 }
 
-static int release(struct rd_order *o, struct rd_item *it, struct pc_error *err)
+static int release(struct rd_order *o, const struct rd_qent *q, struct pc_error *err)
 {
-	if (it->time < o->last_out)
+	struct rd_item it = { .data = q->data, .offset = q->offset, .seq = q->seq,
+			      .time = q->time, .evsel = q->evsel, .type = q->type,
+			      .timed = true, .owned = q->owned };
+
+	if (q->time < o->last_out)
 		o->unordered++;
 	else
-		o->last_out = it->time;
-	return rd_sink_put(&o->out, it, err);
+		o->last_out = q->time;
+	return rd_sink_put(&o->out, &it, err);
 }
 
 int rd_order_flush(struct rd_order *o, uint64_t limit, struct pc_error *err)
 {
-	struct rd_item it;
+	struct rd_qent it;
 
 	while (pop(o, limit, &it)) {
 		int ret = release(o, &it, err);
@@ -174,6 +197,7 @@ int rd_order_flush(struct rd_order *o, uint64_t limit, struct pc_error *err)
 int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 {
 	struct rd_order *o = ctx;
+	struct rd_qent q;
 	int ret;
 
 	if (it->type == PC_RECORD_FINISHED_ROUND) {
@@ -187,12 +211,15 @@ int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 		return rd_sink_put(&o->out, it, err);
 	if (it->time > o->max_time)
 		o->max_time = it->time;
-	if (push(o, it)) {
+	q = (struct rd_qent){ .time = it->time, .seq = it->seq, .data = it->data,
+			      .offset = it->offset, .evsel = it->evsel, .type = it->type,
+			      .owned = it->owned };
+	if (push(o, &q)) {
 		rd_item_release(it);
 		return pc_error_set(err, ENOMEM, "out of memory");
 	}
 	if (o->pending > o->max_pending) {
-		struct rd_item old;
+		struct rd_qent old;
 
 		if (pop(o, UINT64_MAX, &old))
 			return release(o, &old, err);
@@ -202,10 +229,13 @@ int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 
 void rd_order_free(struct rd_order *o)
 {
-	struct rd_item it;
+	struct rd_qent q;
 
-	while (pop(o, UINT64_MAX, &it))
+	while (pop(o, UINT64_MAX, &q)) {
+		struct rd_item it = { .data = q.data, .type = q.type, .owned = q.owned };
+
 		rd_item_release(&it);
+	}
 	for (size_t i = 0; i < RD_ORDER_RUNS; i++)
 		rd_ring_free(&o->runs[i]);
 	free(o->heap);

@@ -12,14 +12,25 @@
 #include "reader/stage.h"
 
 #define RD_ORDER_RUNS 16
-#define RD_ORDER_MAX (1u << 18)	/* about 20 MB of items */
+#define RD_ORDER_MAX (1u << 18)	/* about 12 MB of entries */
+
+/* A queued record: what an unparsed item carries (see rd_order_deliver). */
+struct rd_qent {
+	uint64_t time;
+	uint64_t seq;
+	const void *data;
+	uint64_t offset;
+	const struct pd_evsel *evsel;
+	uint16_t type;
+	bool owned;
+};
 
 struct rd_order {
 	/* records mostly come in sorted runs (one cpu's ring after another) */
 	struct rd_ring runs[RD_ORDER_RUNS];
 	size_t runs_used;	/* runs[0..runs_used) have been used */
 	size_t last_run;	/* the run of the last record queued */
-	struct rd_item *heap;	/* what fits no run */
+	struct rd_qent *heap;	/* what fits no run */
 	size_t heap_nr, heap_cap;
 	size_t pending;		/* in runs and heap together */
 	size_t max_pending;
@@ -31,7 +42,11 @@ struct rd_order {
 };
 
 void rd_order_init(struct rd_order *o, struct rd_sink out);
-/* The stage's deliver function (ctx: the rd_order). */
+/*
+ * The stage's deliver function (ctx: the rd_order).  Items come unparsed,
+ * from the input stage (p NULL, nothing merged or unwound): a queued one
+ * keeps its record, time, event and arrival order only.
+ */
 int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err);
 /* Releases every record with a time <= limit, in order. */
 int rd_order_flush(struct rd_order *o, uint64_t limit, struct pc_error *err);

@@ -53,13 +53,8 @@ static inline char *room(struct rd_out *o, size_t n)
 	return o->buf + o->len;
 }
 
-void rd_out_mem(struct rd_out *o, const char *s, size_t n)
+void rd_out_spill(struct rd_out *o, const char *s, size_t n)
 {
-	if (o->len + n <= o->cap) {
-		memcpy(o->buf + o->len, s, n);
-		o->len += n;
-		return;
-	}
 	while (n) {
 		size_t chunk = n < o->cap ? n : o->cap;
 

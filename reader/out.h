@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rd_out {
 	int fd;
@@ -21,7 +22,18 @@ int rd_out_init(struct rd_out *o, int fd);
 int rd_out_flush(struct rd_out *o);
 void rd_out_free(struct rd_out *o);
 
-void rd_out_mem(struct rd_out *o, const char *s, size_t n);
+/* n bytes at s (rd_out_mem's way when they do not fit the room left). */
+void rd_out_spill(struct rd_out *o, const char *s, size_t n);
+
+static inline void rd_out_mem(struct rd_out *o, const char *s, size_t n)
+{
+	if (o->len + n <= o->cap) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
+	rd_out_spill(o, s, n);
+}
 void rd_out_str(struct rd_out *o, const char *s);
 
 static inline void rd_out_char(struct rd_out *o, char c)

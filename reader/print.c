@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "reader/print.h"
 
@@ -55,9 +56,24 @@ static int name_width(struct rd_printer *p, struct rd_session *s)
 	return p->name_width;
 }
 
+/* the seconds of the last time printed, as digits */
+struct rd_sec_text {
+	uint64_t sec;
+	uint8_t len;
+	char text[24];
+};
+
+static struct rd_sec_text *sec_cache(struct rd_printer *p);
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* "%5lu.%06lu: " (or %09lu with --ns), relative to the first or previous sample if asked */
 static void print_time(struct rd_printer *p, uint64_t t)
 {
+	struct rd_sec_text *c = sec_cache(p);
 	char b[48], *end = b + sizeof(b), *q = end;
 	uint64_t shown = t, sec, frac;
 	int digits = p->ns ? 9 : 6, width = p->ns ? 15 : 12, n;
@@ -76,26 +92,40 @@ static void print_time(struct rd_printer *p, uint64_t t)
 		frac /= 1000;
 	*--q = ' ';
 	*--q = ':';
-	/* two digits a division: this runs for every sample */
+	/* two digits a division, from a table: this runs for every sample */
 	for (; digits >= 2; digits -= 2) {
 		unsigned d = (unsigned)(frac % 100);
 
 		frac /= 100;
-		*--q = (char)('0' + d % 10);
-		*--q = (char)('0' + d / 10);
+		q -= 2;
+		memcpy(q, &digit_pairs[2 * d], 2);
 	}
 	if (digits)
 		*--q = (char)('0' + frac % 10);
 	*--q = '.';
-	while (sec >= 10) {
-		unsigned d = (unsigned)(sec % 100);
+	/* the seconds: the same as the sample before, mostly */
+	if (c && c->len && c->sec == sec) {
+		q -= c->len;
+		memcpy(q, c->text, c->len);
+	} else {
+		char *dot = q;
+		uint64_t whole = sec;
 
-		sec /= 100;
-		*--q = (char)('0' + d % 10);
-		*--q = (char)('0' + d / 10);
+		while (sec >= 10) {
+			unsigned d = (unsigned)(sec % 100);
+
+			sec /= 100;
+			q -= 2;
+			memcpy(q, &digit_pairs[2 * d], 2);
+		}
+		if (sec || *q == '.')
+			*--q = (char)('0' + sec);
+		if (c && (size_t)(dot - q) <= sizeof(c->text)) {
+			c->sec = whole;
+			c->len = (uint8_t)(dot - q);
+			memcpy(c->text, q, c->len);
+		}
 	}
-	if (sec || *q == '.')
-		*--q = (char)('0' + sec);
 	/* the number right-aligned in width, then ": " */
 	n = (int)(end - q) - 2;
 	while (n < width && q > b) {
@@ -165,6 +195,7 @@ struct rd_period_event {
 struct rd_print_cache {
 	struct rd_head heads[HEAD_CACHE];
 	struct rd_period_event pe;
+	struct rd_sec_text sec;
 };
 
 static struct rd_print_cache *print_cache(struct rd_printer *p)
@@ -172,6 +203,13 @@ static struct rd_print_cache *print_cache(struct rd_printer *p)
 	if (!p->cache)
 		p->cache = calloc(1, sizeof(*p->cache));
 	return p->cache;
+}
+
+static struct rd_sec_text *sec_cache(struct rd_printer *p)
+{
+	struct rd_print_cache *c = print_cache(p);
+
+	return c ? &c->sec : NULL;
 }
 
 static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, unsigned int f,
@@ -191,8 +229,9 @@ static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, un
 		return;
 	}
 	h = &c->heads[((uintptr_t)t >> 4) * 0x9E3779B97F4A7C15ULL >> 54];
+	/* the whole array: a comm written without zeroes after it only costs a miss */
 	if (h->len && h->thread == t && h->pid == smp->pid && h->tid == smp->tid &&
-	    h->fields == fields && h->chain == chain && !strcmp(h->comm, t->comm)) {
+	    h->fields == fields && h->chain == chain && !memcmp(h->comm, t->comm, sizeof(h->comm))) {
 		rd_out_mem(o, h->text, h->len);
 		return;
 	}
@@ -212,7 +251,7 @@ static void print_ids_cached(struct rd_printer *p, const struct rd_event *ev, un
 	h->tid = smp->tid;
 	h->fields = fields;
 	h->chain = chain;
-	strcpy(h->comm, t->comm);
+	memcpy(h->comm, t->comm, sizeof(h->comm));
 }
 
 /* comm, pid/tid, cpu, time: what starts every line perf script prints */
@@ -417,56 +456,111 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 /*
  * Callchain lines repeat the same few thousand frames: keep each one's
  * formatted line, keyed like the resolution (address space, ip, maps
- * generation) plus the fields.
+ * generation) plus the fields.  Sets of two (the newest first), so that
+ * two hot frames seldom push each other out; each entry is two cache
+ * lines, and a hit copies its text at a fixed size (no length-driven
+ * copy), which the output's room allows.
  */
-#define LINE_CACHE 16384
+#define LINE_SETS 16384
+#define LINE_TEXT 96
+#define LINES_SIZE (LINE_SETS * 2 * sizeof(struct rd_line))
 
 struct rd_line {
 	uint64_t ip;
 	const void *space;
 	uint64_t gen;
 	unsigned int fields;
-	uint16_t len;
-	char text[86];		/* "\t%16lx sym+0xoff (dso)\n"; longer lines are not kept */
-};
+	uint16_t len;		/* 0: empty */
+	char text[LINE_TEXT];	/* "\t%16lx sym+0xoff (dso)\n"; longer lines are not kept */
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct rd_line) == 128, "a line entry is two cache lines");
+
+static bool line_is(const struct rd_line *l, uint64_t ip, const void *space, uint64_t gen,
+		    unsigned int f)
+{
+	return l->len && l->ip == ip && l->space == space && l->gen == gen && l->fields == f;
+}
+
+static struct rd_line *line_set(const struct rd_printer *p, uint64_t ip, const void *space)
+{
+	return &p->lines[2 * (((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50)];
+}
+
+/*
+ * The sets of a chain's frames asked of memory all at once, before the
+ * first is read: their misses overlap instead of coming one after another.
+ */
+static void prefetch_lines(const struct rd_printer *p, struct rd_session *s,
+			   const struct rd_event *ev)
+{
+	bool kernel = false;
+
+	if (!p->lines)
+		return;
+	for (int part = 0; part < 2; part++) {
+		const uint64_t *ips = part ? ev->extra : ev->base;
+		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+
+		for (uint64_t i = 0; i < nr && i < 32; i++) {
+			const struct rd_line *set;
+
+			if (pc_is_context(ips[i])) {
+				kernel = ips[i] == PC_CONTEXT_KERNEL || ips[i] == PC_CONTEXT_GUEST_KERNEL;
+				continue;
+			}
+			set = line_set(p, ips[i],
+				       kernel ? (const void *)s : (const void *)ev->thread->proc);
+			__builtin_prefetch(set);
+			__builtin_prefetch((const char *)set + 64);
+		}
+	}
+}
 
 static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 			unsigned int f, bool kernel, uint64_t ip)
 {
 	const void *space = kernel ? (const void *)s : (const void *)ev->thread->proc;
-	struct rd_line *l;
+	struct rd_out *o = p->out;
+	struct rd_line *set, *l;
 	struct rd_out tmp;
 
-	if (!p->lines)
-		p->lines = calloc(LINE_CACHE, sizeof(*p->lines));
 	if (!p->lines) {
-		print_frame(p, s, ev, f, kernel, ip, false, false);
-		return;
+		/* zeroed pages as they are first touched */
+		void *m = mmap(NULL, LINES_SIZE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED) {
+			print_frame(p, s, ev, f, kernel, ip, false, false);
+			return;
+		}
+		p->lines = m;
 	}
-	l = &p->lines[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
-	if (l->len && l->ip == ip && l->space == space && l->gen == s->maps_gen &&
-	    l->fields == f) {
-		rd_out_mem(p->out, l->text, l->len);
+	set = line_set(p, ip, space);
+	l = line_is(&set[0], ip, space, s->maps_gen, f) ? &set[0] :
+	    line_is(&set[1], ip, space, s->maps_gen, f) ? &set[1] : NULL;
+	if (l) {
+		if (o->len + LINE_TEXT > o->cap)
+			rd_out_flush(o);
+		memcpy(o->buf + o->len, l->text, LINE_TEXT);
+		o->len += l->len;
 		return;
 	}
 	/* format into the output, then keep a copy if it fits */
-	tmp = *p->out;
-	if (tmp.len + sizeof(l->text) > tmp.cap) {
-		rd_out_flush(p->out);
-		tmp = *p->out;
-	}
+	if (o->len + LINE_TEXT > o->cap)
+		rd_out_flush(o);
+	tmp = *o;
 	print_frame(p, s, ev, f, kernel, ip, false, false);
-	if (p->out->buf == tmp.buf && p->out->len >= tmp.len &&
-	    p->out->len - tmp.len <= sizeof(l->text)) {
-		l->len = (uint16_t)(p->out->len - tmp.len);
-		memcpy(l->text, p->out->buf + tmp.len, l->len);
-		l->ip = ip;
-		l->space = space;
-		l->gen = s->maps_gen;
-		l->fields = f;
-	} else {
-		l->len = 0;
-	}
+	if (o->buf != tmp.buf || o->len < tmp.len || o->len - tmp.len > LINE_TEXT)
+		return;
+	set[1] = set[0];	/* the newest first */
+	l = &set[0];
+	l->len = (uint16_t)(o->len - tmp.len);
+	memcpy(l->text, o->buf + tmp.len, l->len);
+	l->ip = ip;
+	l->space = space;
+	l->gen = s->maps_gen;
+	l->fields = f;
 }
 
 /* "%16lx" of the sample's addr, then its symbol and object as the fields ask */
@@ -496,15 +590,16 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			unsigned int f)
 {
 	bool kernel = false;
-	int shown = 0;
+	int shown = 0, max = max_stack(p);
 
+	prefetch_lines(p, s, ev);
 	if (!rd_chain_valid(ev, RD_MAX_STACK))
 		return;
 	for (int part = 0; part < 2; part++) {
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
-		for (uint64_t i = 0; i < nr && shown < max_stack(p); i++) {
+		for (uint64_t i = 0; i < nr && shown < max; i++) {
 			uint64_t ip = ips[i];
 			bool cookie = false;
 
@@ -671,7 +766,8 @@ int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx
 
 void rd_printer_free(struct rd_printer *p)
 {
-	free(p->lines);
+	if (p->lines)
+		munmap(p->lines, LINES_SIZE);
 	p->lines = NULL;
 	free(p->cache);
 	p->cache = NULL;

@@ -556,7 +556,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->stamp = rp->stamp;
 	if (graphs && n) {
 		if (same && mm->row[0] == en) {
-			rp->forest.nodes[mm->node[0] - 1].hit += smp->period;
+			cg_hit(&rp->forest, mm->node[0], smp->period);
 		} else {
 			ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
 				       append_period(rp, en, fr, 0, n - 1, smp->period);
@@ -593,7 +593,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		if (!graphs)
 			continue;
 		if (same && mm->row[k + 1] == en) {
-			rp->forest.nodes[mm->node[k + 1] - 1].hit += smp->period;
+			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
 			continue;
 		}
 		ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
@@ -1215,8 +1215,9 @@ int cmd_report(int argc, char **argv)
 			goto done;
 		}
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
-		cg_forest_finish(&rp.forest);
-		ret = print_tables(&rp, s, &out, &err);
+		ret = cg_forest_finish(&rp.forest);
+		if (!ret)
+			ret = print_tables(&rp, s, &out, &err);
 		if (ret)
 			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	} else if (ret) {

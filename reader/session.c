@@ -199,13 +199,14 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 		s->dsos.buildid_dir = s->buildid_dir;
 	}
 	pd_reader_build_ids(&s->r, note_build_id, s, NULL);
-	/* input -> order -> defer -> (other records to the consumer) -> machine -> consumer */
+	/* input -> order -> parse -> defer -> (other records to the consumer) -> machine -> consumer */
 	rd_machine_init(&s->machine, s->r.path, &s->dsos,
 			(struct rd_sink){ to_consumer, s });
 	s->machine.unwind = dwarf_unwinder(s);
 	rd_defer_init(&s->defer, true, false,
 		      (struct rd_sink){ tap_other, s });
-	rd_order_init(&s->order, (struct rd_sink){ rd_defer_deliver, &s->defer });
+	rd_parse_init(&s->parse, &s->r, (struct rd_sink){ rd_defer_deliver, &s->defer });
+	rd_order_init(&s->order, (struct rd_sink){ rd_parse_deliver, &s->parse });
 	rd_input_init(&s->in, &s->r, (struct rd_sink){ rd_order_deliver, &s->order });
 	s->in.expand = (struct rd_expand){ rd_expand_zstd, &s->expand };
 	return 0;

@@ -2,12 +2,13 @@
 /*
  * The reader's session: the stages of reading wired together,
  *
- *   input (records, each parsed once) -> order (time, rounds)
- *     -> defer (deferred callchains merged) -> machine (threads, maps)
- *     -> the consumer's callbacks (struct rd_ops)
+ *   input (records, each with its time) -> order (time, rounds)
+ *     -> parse (each record parsed once) -> defer (deferred callchains
+ *     merged) -> machine (threads, maps) -> the consumer's callbacks
+ *     (struct rd_ops)
  *
- * each stage its own struct and file (input.h, order.h, deferred.h,
- * machine.h).  Memory stays bounded: the time-order queue, the held
+ * each stage its own struct and file (input.h, order.h, parse.h,
+ * deferred.h, machine.h).  Memory stays bounded: the time-order queue, the held
  * samples per thread and in all are capped; what overflows is released in
  * order.
  */
@@ -23,6 +24,7 @@
 #include "reader/input.h"
 #include "reader/machine.h"
 #include "reader/order.h"
+#include "reader/parse.h"
 #include "reader/sample_read.h"
 #include "symbols/symbols.h"
 #include "util/error.h"
@@ -88,6 +90,7 @@ struct rd_session {
 	struct rd_input in;
 	struct rd_expand_zstd expand;	/* perf record -z payloads */
 	struct rd_order order;
+	struct rd_parse parse;
 	struct rd_defer defer;
 	struct rd_machine machine;
 	struct rd_sread sread;		/* PERF_SAMPLE_READ: last value per id */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 
+#include "reader/copies.h"
 #include "reader/stage.h"
 
 /*
- * Blocks of RD_BLOCK bytes (a parse, a small record copy) come and go by
+ * Blocks of RD_BLOCK bytes (a parse) come and go by
  * the million: the freed ones are kept for the next (last in, first out:
  * still in cache), up to RD_BLOCKS_KEPT, instead of going back to malloc.
  * One list per process: the reader's stages run in one thread.
@@ -55,7 +56,7 @@ void rd_block_free(void *p, size_t size)
 void rd_item_release(struct rd_item *it)
 {
 	if (it->owned)
-		rd_block_free((void *)it->data, ((const struct perf_event_header *)it->data)->size);
+		rd_copy_free((void *)it->data);
 	if (it->merge_owned)
 		free((void *)it->merge_ips);
 	free(it->unwound);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What travels between the reader's stages: one record and what the input
- * stage parsed from it, once.  Stages are joined by a sink, the next
- * stage's deliver function:
+ * What travels between the reader's stages: one record, its time, and what
+ * the parse stage parsed from it, once.  Stages are joined by a sink, the
+ * next stage's deliver function:
  *
- *   input -> order -> defer -> machine -> consumer
+ *   input -> order -> parse -> defer -> machine -> consumer
  *
  * Delivering an item hands it over: the receiver either keeps it (a queue
  * or a held sample) or is done with it and calls rd_item_release().
@@ -18,7 +18,7 @@
 #include "perfdata/perfdata.h"
 #include "util/error.h"
 
-/* The parse of one record, made once by the input stage. */
+/* The parse of one record, made once by the parse stage. */
 struct rd_parsed {
 	struct pd_sample smp;	/* a SAMPLE, or the sample_id of another record */
 	struct pd_deferred d;	/* PERF_RECORD_CALLCHAIN_DEFERRED */
@@ -29,7 +29,9 @@ struct rd_item {
 	uint64_t offset;	/* in the file */
 	uint64_t seq;		/* arrival order */
 	uint64_t time;		/* valid when timed */
-	struct rd_parsed *p;	/* NULL when the record carries no sample or sample_id */
+	const struct pd_evsel *evsel;	/* of a timed record, found by the input stage */
+	struct rd_parsed *p;	/* parsed after ordering; NULL when the record carries no
+				 * sample or sample_id */
 	uint64_t merge_nr;	/* > 0: deferred ips to append, the cookie dropped */
 	const uint64_t *merge_ips;
 	uint64_t *unwound;	/* DWARF user frames (PC_CONTEXT_USER first), owned */
@@ -42,7 +44,8 @@ struct rd_item {
 	bool timed;
 	bool waiting;		/* held by the deferred stage for its callchain */
 	bool late;		/* merged with a deferred record that came before it */
-	bool owned;		/* data is our copy (a misaligned record) */
+	bool owned;		/* data is our copy (rd_copy_alloc: a decompressed, piped or
+				 * misaligned record) */
 	bool merge_owned;	/* merge_ips is our copy */
 };
 
@@ -57,8 +60,8 @@ static inline int rd_sink_put(const struct rd_sink *s, struct rd_item *it, struc
 }
 
 /*
- * Memory for a parse or a record copy (size bytes) and its return: small
- * blocks are reused rather than freed.  NULL on ENOMEM.
+ * Memory for a parse (size bytes) and its return: small blocks are reused
+ * rather than freed.  NULL on ENOMEM.
  */
 void *rd_block_alloc(size_t size);
 void rd_block_free(void *p, size_t size);

@@ -9,7 +9,7 @@
 #include "perfdata/perfdata.h"
 
 /* in a SAMPLE: IDENTIFIER IP TID TIME ADDR ID STREAM_ID CPU PERIOD, then variable parts */
-static void sample_places(uint64_t type, struct pd_sample_place *p)
+static uint16_t sample_places(uint64_t type, struct pd_sample_place *p)
 {
 	int16_t n = 0;
 
@@ -26,6 +26,7 @@ static void sample_places(uint64_t type, struct pd_sample_place *p)
 	p->stream_id = (type & PERF_SAMPLE_STREAM_ID) ? n++ : -1;
 	p->cpu = (type & PERF_SAMPLE_CPU) ? n++ : -1;
 	p->period = (type & PERF_SAMPLE_PERIOD) ? n++ : -1;
+	return (uint16_t)n;
 }
 
 /* in the sample_id trailer: TID TIME ID STREAM_ID CPU IDENTIFIER */
@@ -50,7 +51,7 @@ void pd_evsel_init_layout(struct pd_evsel *evsel)
 	struct pd_sample_layout *l = &evsel->layout;
 	uint16_t words;
 
-	sample_places(type, &l->sample);
+	l->sample_words = sample_places(type, &l->sample);
 	words = trailer_places(type, &l->trailer);
 	l->trailer_words = evsel->attr.attr.sample_id_all ? words : 0;
 	if (!evsel->attr.attr.sample_id_all)

@@ -42,6 +42,7 @@ struct pd_sample_layout {
 	struct pd_sample_place trailer;	/* in the sample_id of other records */
 	int16_t time;			/* >= 0 when records of this event carry a time */
 	uint16_t trailer_words;		/* size of the sample_id trailer, 0 without sample_id_all */
+	uint16_t sample_words;		/* the fixed words that start a SAMPLE */
 };
 
 /*
@@ -236,6 +237,25 @@ int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
 /* Parses PERF_RECORD_CALLCHAIN_DEFERRED (plus its sample_id into s if non-NULL). */
 int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
 		      struct pd_deferred *d, struct pd_sample *s, struct pc_error *err);
+/*
+ * The same three with the record's event known (evsel from pd_record_time,
+ * or NULL: found by the record's id as above).
+ */
+int pd_parse_sample_as(const struct pd_reader *r, const struct pd_evsel *evsel,
+		       const struct pd_record *rec, struct pd_sample *s, struct pc_error *err);
+int pd_parse_sample_id_as(const struct pd_reader *r, const struct pd_evsel *evsel,
+			  const struct pd_record *rec, struct pd_sample *s, struct pc_error *err);
+int pd_parse_deferred_as(const struct pd_reader *r, const struct pd_evsel *evsel,
+			 const struct pd_record *rec, struct pd_deferred *d, struct pd_sample *s,
+			 struct pc_error *err);
+/*
+ * A record's event and time without parsing it (what a time-order queue
+ * needs; the parse can wait until the record leaves it): true when the
+ * record carries a time and its places can be read, false otherwise (no
+ * time, or a defect that the parse will name).
+ */
+bool pd_record_time(const struct pd_reader *r, const struct pd_record *rec,
+		    const struct pd_evsel **evsel, uint64_t *time);
 
 /* Feature section payload, or -ENOENT. */
 int pd_reader_feature(const struct pd_reader *r, int feat, const void **data,

@@ -16,16 +16,22 @@ struct body {
 	const char *what;		/* record kind, for messages */
 };
 
-static int need(struct body *b, uint64_t n, const char *field, struct pc_error *err)
+static int __attribute__((noinline, cold)) short_of(struct body *b, uint64_t n, const char *field,
+						   struct pc_error *err)
 {
 	uint64_t left = (uint64_t)(b->end - b->p);
 
-	if (n > left)
-		return pd_bad(b->r, err, b->rec->offset + (uint64_t)((const uint8_t *)b->p -
-						       (const uint8_t *)b->rec->data),
-			      "%s: %s needs %llu bytes, only %llu left in the record of %u bytes",
-			      b->what, field, (unsigned long long)n * 8,
-			      (unsigned long long)left * 8, b->rec->header.size);
+	return pd_bad(b->r, err, b->rec->offset + (uint64_t)((const uint8_t *)b->p -
+					       (const uint8_t *)b->rec->data),
+		      "%s: %s needs %llu bytes, only %llu left in the record of %u bytes",
+		      b->what, field, (unsigned long long)n * 8,
+		      (unsigned long long)left * 8, b->rec->header.size);
+}
+
+static inline int need(struct body *b, uint64_t n, const char *field, struct pc_error *err)
+{
+	if (n > (uint64_t)(b->end - b->p))
+		return short_of(b, n, field, err);
 	return 0;
 }
 
@@ -114,8 +120,13 @@ static const struct pd_evsel *evsel_for_sample(const struct pd_reader *r,
 int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
 		    struct pd_sample *s, struct pc_error *err)
 {
+	return pd_parse_sample_as(r, NULL, rec, s, err);
+}
+
+int pd_parse_sample_as(const struct pd_reader *r, const struct pd_evsel *evsel,
+		       const struct pd_record *rec, struct pd_sample *s, struct pc_error *err)
+{
 	struct body b = { r, rec, (const uint64_t *)rec->data + 1, NULL, "SAMPLE" };
-	const struct pd_evsel *evsel;
 	uint64_t type, v;
 	int ret;
 
@@ -124,12 +135,40 @@ int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
 	b.end = b.p + (rec->header.size - sizeof(struct perf_event_header)) / 8;
 	if (r->nr_evsels == 0)
 		return pd_bad(r, err, rec->offset, "SAMPLE before any attr");
-	evsel = evsel_for_sample(r, rec);
+	if (!evsel)
+		evsel = evsel_for_sample(r, rec);
 	if (!evsel)
 		return pd_bad(r, err, rec->offset, "SAMPLE with an id that matches no event");
 	s->evsel = evsel;
 	type = evsel->attr.attr.sample_type;
 
+	/* the fixed words all there: read without a check each */
+	if ((uint64_t)(b.end - b.p) >= evsel->layout.sample_words) {
+		const uint64_t *w = b.p;
+
+		if (type & PERF_SAMPLE_IDENTIFIER)
+			s->id = *w++;
+		if (type & PERF_SAMPLE_IP)
+			s->ip = *w++;
+		if (type & PERF_SAMPLE_TID) {
+			s->pid = (uint32_t)*w;
+			s->tid = (uint32_t)(*w++ >> 32);
+		}
+		if (type & PERF_SAMPLE_TIME)
+			s->time = *w++;
+		if (type & PERF_SAMPLE_ADDR)
+			s->addr = *w++;
+		if (type & PERF_SAMPLE_ID)
+			s->id = *w++;
+		if (type & PERF_SAMPLE_STREAM_ID)
+			s->stream_id = *w++;
+		if (type & PERF_SAMPLE_CPU)
+			s->cpu = (uint32_t)*w++;
+		if (type & PERF_SAMPLE_PERIOD)
+			s->period = *w++;
+		b.p = w;
+		goto variable;
+	}
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		TAKE(&b, s->id, "identifier");
 	if (type & PERF_SAMPLE_IP)
@@ -153,6 +192,7 @@ int pd_parse_sample(const struct pd_reader *r, const struct pd_record *rec,
 	}
 	if (type & PERF_SAMPLE_PERIOD)
 		TAKE(&b, s->period, "period");
+variable:
 	if (type & PERF_SAMPLE_READ) {
 		ret = parse_read(&b, evsel, s, err);
 		if (ret)
@@ -269,6 +309,12 @@ static bool has_sample_id(const struct pd_reader *r, const struct pd_record *rec
 int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
 		       struct pd_sample *s, struct pc_error *err)
 {
+	return pd_parse_sample_id_as(r, NULL, rec, s, err);
+}
+
+int pd_parse_sample_id_as(const struct pd_reader *r, const struct pd_evsel *known,
+			  const struct pd_record *rec, struct pd_sample *s, struct pc_error *err)
+{
 	const uint64_t *end = (const uint64_t *)rec->data + rec->header.size / 8;
 	/* a pipe can carry records before its first ATTR: evsels may still be NULL */
 	const struct pd_evsel *evsel = r->nr_evsels ? &r->evsels[0] : NULL;
@@ -282,12 +328,18 @@ int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
 	if (rec->header.size < sizeof(struct perf_event_header) + evsel->sample_id_size)
 		return pd_bad(r, err, rec->offset, "%s record of %u bytes is too short for its sample_id",
 			      b.what, rec->header.size);
-	if (r->nr_evsels > 1) {
+	if (known) {
+		evsel = known;
+	} else if (r->nr_evsels > 1) {
 		evsel = pd_reader_evsel_of(r, end[-(int64_t)evsel->is_pos]);
 		if (!evsel)
 			return pd_bad(r, err, rec->offset, "%s record with an id that matches no event",
 				      b.what);
 	}
+	/* the event the id names may carry a longer trailer than the first */
+	if (rec->header.size < sizeof(struct perf_event_header) + evsel->sample_id_size)
+		return pd_bad(r, err, rec->offset, "%s record of %u bytes is too short for its sample_id",
+			      b.what, rec->header.size);
 	s->evsel = evsel;
 	type = evsel->attr.attr.sample_type;
 	b.p = end - evsel->sample_id_size / 8;
@@ -314,6 +366,13 @@ int pd_parse_sample_id(const struct pd_reader *r, const struct pd_record *rec,
 int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
 		      struct pd_deferred *d, struct pd_sample *s, struct pc_error *err)
 {
+	return pd_parse_deferred_as(r, NULL, rec, d, s, err);
+}
+
+int pd_parse_deferred_as(const struct pd_reader *r, const struct pd_evsel *evsel,
+			 const struct pd_record *rec, struct pd_deferred *d, struct pd_sample *s,
+			 struct pc_error *err)
+{
 	const uint64_t *p = (const uint64_t *)rec->data + 1;
 	uint64_t words = (rec->header.size - sizeof(struct perf_event_header)) / 8;
 	uint64_t trailer = 0;
@@ -322,7 +381,7 @@ int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
 
 	if (!s)
 		s = &tmp;
-	ret = pd_parse_sample_id(r, rec, s, err);
+	ret = pd_parse_sample_id_as(r, evsel, rec, s, err);
 	if (ret)
 		return ret;
 	if (s->evsel)
@@ -338,4 +397,43 @@ int pd_parse_deferred(const struct pd_reader *r, const struct pd_record *rec,
 			      (unsigned long long)d->nr, rec->header.size);
 	d->ips = p + 2;
 	return 0;
+}
+
+/*
+ * Only the places the event's layout names: the id that finds the event,
+ * then the time.  Anything out of place is left for the parse to name.
+ */
+bool pd_record_time(const struct pd_reader *r, const struct pd_record *rec,
+		    const struct pd_evsel **evsel_out, uint64_t *time)
+{
+	uint64_t words = (rec->header.size - sizeof(struct perf_event_header)) / 8;
+	const uint64_t *body = (const uint64_t *)rec->data + 1;
+	const struct pd_evsel *evsel;
+
+	if (rec->header.size < sizeof(struct perf_event_header) || !r->nr_evsels)
+		return false;
+	if (rec->header.type == PERF_RECORD_SAMPLE) {
+		evsel = evsel_for_sample(r, rec);
+		if (!evsel || evsel->layout.sample.time < 0 ||
+		    (uint64_t)evsel->layout.sample.time >= words)
+			return false;
+		*time = body[evsel->layout.sample.time];
+	} else {
+		const uint64_t *trailer;
+
+		if (!has_sample_id(r, rec) || words < r->evsels[0].sample_id_size / 8)
+			return false;
+		evsel = &r->evsels[0];
+		if (r->nr_evsels > 1) {
+			if (!evsel->is_pos || evsel->is_pos > words)
+				return false;
+			evsel = pd_reader_evsel_of(r, body[words - evsel->is_pos]);
+		}
+		if (!evsel || words < evsel->sample_id_size / 8 || evsel->layout.trailer.time < 0)
+			return false;
+		trailer = body + words - evsel->sample_id_size / 8;
+		*time = trailer[evsel->layout.trailer.time];
+	}
+	*evsel_out = evsel;
+	return true;
 }

@@ -28,10 +28,39 @@ struct sl_addr {
 
 #define SL_ADDR_BUCKETS 1024
 
+/* Whether dwarf_getscopes finds an inlined instance's abstract origin from a unit. */
+struct sl_origin {
+	Dwarf_Off cu, origin;	/* DIE offsets */
+	bool found;
+	struct sl_origin *next;
+};
+
+/* One pc range of a unit's child: the children of a unit, by address. */
+struct sl_range {
+	Dwarf_Addr lo, hi;	/* [lo, hi) */
+	Dwarf_Addr max_hi;	/* the largest hi of this entry and those before it */
+	uint32_t ord;		/* the child's place among the unit's children */
+	Dwarf_Die die;
+};
+
+struct sl_unit {
+	Dwarf_Off off;		/* of the unit's DIE */
+	bool indexed;		/* false: walk the children (imported units, an error) */
+	struct sl_range *r;
+	size_t nr;
+	Dwarf_Off *kids;	/* the offsets of all its children, in order */
+	size_t nr_kids;
+	struct sl_unit *next;
+};
+
+#define SL_UNIT_BUCKETS 64
+
 struct sl_file {
 	char *path;
 	struct sl_addr **addrs;	/* SL_ADDR_BUCKETS chains, allocated on first use */
 	uint32_t nr_addrs;
+	struct sl_origin *origins;
+	struct sl_unit *units[SL_UNIT_BUCKETS];
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the file did not open */
 	struct sl_file *next;
@@ -89,6 +118,22 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 			if (f->dwfl)
 				dwfl_end(f->dwfl);
 			sl_addrs_free(f);
+			while (f->origins) {
+				struct sl_origin *o = f->origins;
+
+				f->origins = o->next;
+				free(o);
+			}
+			for (size_t u = 0; u < SL_UNIT_BUCKETS; u++) {
+				while (f->units[u]) {
+					struct sl_unit *un = f->units[u];
+
+					f->units[u] = un->next;
+					free(un->r);
+					free(un->kids);
+					free(un);
+				}
+			}
 			free(f->path);
 			free(f);
 		}
@@ -205,6 +250,293 @@ static int die_path(Dwarf_Die *die, Dwarf_Die **scopes)
 	return n;
 }
 
+/* The tags dwarf_getscopes descends into (scopes, and what can own scopes). */
+static bool may_have_scopes(Dwarf_Die *die)
+{
+	switch (dwarf_tag(die)) {
+	case DW_TAG_compile_unit:
+	case DW_TAG_module:
+	case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_catch_block:
+	case DW_TAG_try_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+#define SL_ASK_LIBDW (-2)	/* the answer needs dwarf_getscopes itself */
+
+/*
+ * dwarf_haspc: 1, 0 (also for a DIE without pc attributes), or
+ * SL_ASK_LIBDW on an error, which dwarf_getscopes sorts by codes that
+ * libdw keeps to itself.
+ */
+static int has_pc(Dwarf_Die *die, Dwarf_Addr pc)
+{
+	int r = dwarf_haspc(die, pc);
+
+	if (r < 0)
+		return dwarf_errno() ? SL_ASK_LIBDW : 0;
+	return r;
+}
+
+/*
+ * The first child of parent (imported units walked in place, as
+ * dwarf_getscopes walks them) that holds pc: 1 and *out, 0 none, < 0 ask
+ * libdw.  *imported: the child came from an imported unit.
+ */
+static int first_holder(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out, bool *imported,
+			int depth)
+{
+	Dwarf_Die child;
+	int ret;
+
+	if (depth > 8)
+		return SL_ASK_LIBDW;
+	ret = dwarf_child(parent, &child);
+	if (ret)
+		return ret < 0 ? SL_ASK_LIBDW : 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_imported_unit) {
+			Dwarf_Attribute a;
+			Dwarf_Die unit;
+
+			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_import, &a), &unit)) {
+				ret = first_holder(&unit, pc, out, imported, depth + 1);
+				if (ret) {
+					*imported = true;
+					return ret;
+				}
+			}
+			continue;
+		}
+		ret = has_pc(&child, pc);
+		if (ret) {
+			*out = child;
+			return ret;
+		}
+	} while ((ret = dwarf_siblingof(&child, &child)) == 0);
+	return ret < 0 ? SL_ASK_LIBDW : 0;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct sl_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* Every pc range of the unit's children, sorted; false where only a walk is exact. */
+static bool unit_index(struct sl_unit *u, Dwarf_Die *cu)
+{
+	Dwarf_Die child;
+	size_t cap = 0, kids_cap = 0;
+	uint32_t ord = 0;
+	int ret = dwarf_child(cu, &child);
+
+	if (ret)
+		return ret == 1;	/* no children: an empty index */
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+
+		if (dwarf_tag(&child) == DW_TAG_imported_unit)
+			return false;
+		if (u->nr_kids == kids_cap) {
+			size_t nc = kids_cap ? 2 * kids_cap : 256;
+			Dwarf_Off *k = realloc(u->kids, nc * sizeof(*k));
+
+			if (!k)
+				return false;
+			u->kids = k;
+			kids_cap = nc;
+		}
+		u->kids[u->nr_kids++] = dwarf_dieoffset(&child);
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			if (u->nr == cap) {
+				size_t nc = cap ? 2 * cap : 256;
+				struct sl_range *r = realloc(u->r, nc * sizeof(*r));
+
+				if (!r)
+					return false;
+				u->r = r;
+				cap = nc;
+			}
+			u->r[u->nr++] = (struct sl_range){ lo, hi, 0, ord, child };
+		}
+		if (off < 0 && dwarf_errno())
+			return false;
+		ord++;
+	} while ((ret = dwarf_siblingof(&child, &child)) == 0);
+	if (ret < 0)
+		return false;
+	qsort(u->r, u->nr, sizeof(*u->r), range_cmp);
+	for (size_t i = 0; i < u->nr; i++)
+		u->r[i].max_hi = i && u->r[i - 1].max_hi > u->r[i].hi ? u->r[i - 1].max_hi : u->r[i].hi;
+	return true;
+}
+
+static struct sl_unit *unit_get(struct sl_file *f, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct sl_unit **b = &f->units[(off >> 3) % SL_UNIT_BUCKETS], *u;
+
+	for (u = *b; u; u = u->next)
+		if (u->off == off)
+			return u;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->off = off;
+	u->indexed = unit_index(u, cu);
+	if (!u->indexed) {
+		free(u->r);
+		free(u->kids);
+		u->r = NULL;
+		u->kids = NULL;
+		u->nr = u->nr_kids = 0;
+	}
+	u->next = *b;
+	*b = u;
+	return u;
+}
+
+/* Whether a DIE is one of the unit's children (the index lists them in order). */
+static bool unit_has_kid(const struct sl_unit *u, Dwarf_Off off)
+{
+	size_t lo = 0, hi = u->nr_kids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->kids[mid] == off)
+			return true;
+		if (u->kids[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* The unit's first child (in DIE order) with a range holding pc, from the index. */
+static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	size_t lo = 0, hi = u->nr;
+	const struct sl_range *best = NULL;
+
+	/* the last entry starting at or before pc, then back while one may still hold it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->r[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && u->r[lo].max_hi > pc) {
+		const struct sl_range *r = &u->r[lo];
+
+		if (r->lo <= pc && pc < r->hi && (!best || r->ord < best->ord))
+			best = r;
+	}
+	if (!best)
+		return 0;
+	*out = best->die;
+	return 1;
+}
+
+/*
+ * The scopes holding pc, innermost first and up to the unit, as
+ * dwarf_getscopes finds the innermost (the first child holding pc at each
+ * level, descending) and die_path lists its parents.  dwarf_getscopes
+ * answers 0 when the abstract origin of the innermost inlined instance is
+ * not reached from the unit; that answer is asked of it once per origin.
+ * n, 0, -1, or SL_ASK_LIBDW where only dwarf_getscopes can say.
+ */
+static int scopes_at(struct sl_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+	Dwarf_Die path[SL_DEPTH_MAX], origin;
+	Dwarf_Attribute a;
+	struct sl_origin *o;
+	struct sl_unit *unit = unit_get(f, cu);
+	bool imported = false;
+	int n = 1, inlined = -1, ret;
+
+	path[0] = *cu;
+	for (;;) {
+		Dwarf_Die *cur = &path[n - 1];
+
+		if (n > 1 && !(may_have_scopes(cur) && dwarf_haschildren(cur) > 0))
+			break;
+		if (n == SL_DEPTH_MAX)
+			return SL_ASK_LIBDW;
+		if (n == 1 && unit && unit->indexed)
+			ret = indexed_holder(unit, pc, &path[n]);
+		else
+			ret = first_holder(cur, pc, &path[n], &imported, 0);
+		if (ret < 0)
+			return SL_ASK_LIBDW;
+		if (!ret)
+			break;
+		if (dwarf_tag(&path[n]) == DW_TAG_inlined_subroutine)
+			inlined = n;
+		n++;
+	}
+	if (n == 1)
+		return 0;
+	if (inlined >= 0) {
+		if (!dwarf_formref_die(dwarf_attr(&path[inlined], DW_AT_abstract_origin, &a), &origin))
+			return SL_ASK_LIBDW;
+		/*
+		 * dwarf_getscopes looks for the origin in the unit's scopes; a
+		 * child of the unit itself is always reached (the walk aborts
+		 * before it only on a defect in the DWARF before it).
+		 */
+		if (unit && unit->indexed && unit_has_kid(unit, dwarf_dieoffset(&origin)))
+			goto found;
+		for (o = f->origins; o; o = o->next)
+			if (o->cu == dwarf_dieoffset(cu) && o->origin == dwarf_dieoffset(&origin))
+				break;
+		if (!o) {
+			Dwarf_Die *ask = NULL;
+			int got = dwarf_getscopes(cu, pc, &ask);
+
+			free(ask);
+			if (got < 0)
+				return -1;
+			o = malloc(sizeof(*o));
+			if (!o)
+				return got > 0 ? die_path(&path[n - 1], scopes) : 0;
+			*o = (struct sl_origin){ dwarf_dieoffset(cu), dwarf_dieoffset(&origin), got > 0,
+						 f->origins };
+			f->origins = o;
+		}
+		if (!o->found)
+			return 0;
+	}
+found:
+	/* the parents by offset, as die_path: the unit of an imported DIE is its own */
+	if (imported)
+		return die_path(&path[n - 1], scopes);
+	*scopes = malloc((size_t)n * sizeof(**scopes));
+	if (!*scopes)
+		return -1;
+	for (int i = 0; i < n; i++)
+		(*scopes)[i] = path[n - 1 - i];
+	return n;
+}
+
 static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, uint32_t max,
 		  uint32_t *nr)
 {
@@ -224,18 +556,21 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 		cur.line = line_nr > 0 ? (uint32_t)line_nr : 0;
 	}
 	cu = dwfl_module_addrdie(f->mod, addr, &cubias);
-	nscopes = cu ? dwarf_getscopes(cu, addr - cubias, &scopes) : 0;
-	if (nscopes > 0) {
-		/*
-		 * dwarf_getscopes continues an inlined instance with its
-		 * abstract definition; the frames are the DIE tree instead: the
-		 * parents of the innermost scope, up to the real function.
-		 */
-		Dwarf_Die inner = scopes[0];
+	/*
+	 * Not dwarf_getscopes's list, which continues an inlined instance with
+	 * its abstract definition: the frames are the DIE tree, the parents of
+	 * the innermost scope up to the real function.
+	 */
+	nscopes = cu ? scopes_at(f, cu, addr - cubias, &scopes) : 0;
+	if (nscopes == SL_ASK_LIBDW) {
+		nscopes = dwarf_getscopes(cu, addr - cubias, &scopes);
+		if (nscopes > 0) {
+			Dwarf_Die inner = scopes[0];
 
-		free(scopes);
-		scopes = NULL;
-		nscopes = die_path(&inner, &scopes);
+			free(scopes);
+			scopes = NULL;
+			nscopes = die_path(&inner, &scopes);
+		}
 	}
 	for (int i = 0; i < nscopes && *nr < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);

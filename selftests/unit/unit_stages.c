@@ -182,12 +182,14 @@ static void defer_run(struct __test_metadata *_metadata, FIXTURE_DATA(stage) *se
 		      struct rd_defer *df, uint32_t per_thread)
 {
 	struct rd_input in;
+	struct rd_parse ps;
 
 	open_file(_metadata, self);
 	rd_defer_init(df, true, false, (struct rd_sink){ collect, &self->got });
 	if (per_thread)
 		df->max_per_thread = per_thread;
-	rd_input_init(&in, &self->r, (struct rd_sink){ rd_defer_deliver, df });
+	rd_parse_init(&ps, &self->r, (struct rd_sink){ rd_defer_deliver, df });
+	rd_input_init(&in, &self->r, (struct rd_sink){ rd_parse_deliver, &ps });
 	read_all(_metadata, &in, &self->err);
 }
 
