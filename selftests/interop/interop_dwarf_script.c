@@ -55,7 +55,12 @@ FIXTURE_SETUP(dwarf_script)
 	pc_run_free(&run);
 }
 
-/* In a guest, a failing case keeps the recording and both outputs as artifacts. */
+/*
+ * In a guest, a failing case keeps the recording and both outputs as
+ * artifacts.  Called at the end of the cases (their comparisons EXPECT and
+ * stop, not ASSERT) and by the teardown: after an ASSERT this harness may
+ * not run the teardown in the test's process.
+ */
 static void keep_outputs(struct __test_metadata *_metadata, FIXTURE_DATA(dwarf_script) *self)
 {
 	if (self->dir && !__test_passed(_metadata)) {
@@ -151,8 +156,8 @@ static bool past_unwind_table(const char **a, const char **b, const char *obj, i
 {
 	size_t la = strcspn(*a, "\n"), lb = strcspn(*b, "\n");
 
-	if ((la == lb && !memcmp(*a, *b, la)) || !obj[0] || (la && !frame_addr(*a)) ||
-	    (lb && !frame_addr(*b)) || !eh_frame_without_hdr(obj))
+	if ((la == lb && !memcmp(*a, *b, la)) || !obj[0] || (la && (*a)[0] != '\t') ||
+	    (lb && (*b)[0] != '\t') || !eh_frame_without_hdr(obj))
 		return false;
 	*perf += to_sample_end(a);
 	*ours += to_sample_end(b);
@@ -203,11 +208,14 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 			frame_object(a, la, obj, sizeof(obj));
 		if (la != lb || memcmp(a, b, la)) {
 			/* the one difference on purpose: an inlined entry's name */
-			ASSERT_TRUE(inlined(a, la) || inlined(b, lb))
+			bool ok = (inlined(a, la) || inlined(b, lb)) &&
+				  frame_addr(a) == frame_addr(b);
+
+			EXPECT_TRUE(ok)
 				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
 				       (int)la, a, (int)lb, b);
-			ASSERT_EQ(frame_addr(a), frame_addr(b))
-				TH_LOG("line %d: not the same address", lines + 1);
+			if (!ok)
+				break;
 			named++;
 		}
 		if (la > 20 && strstr(a, " (/") && strstr(a, " (/") < a + la)
@@ -215,8 +223,12 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
-	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	if (!*a || !*b) {
+		EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d",
+					   lines);
+		EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d",
+					   lines);
+	}
 	/* the user frames are there: perf unwound some, and so did we */
 	EXPECT_LT(0, user);
 	/* names taken apart are few (19 of 2085 lines when this was written) */
@@ -282,14 +294,16 @@ TEST_F_TIMEOUT(dwarf_script, srclines_follow_every_frame_as_perf_prints_them, 60
 		if (la != lb || memcmp(a, b, la)) {
 			bool src = a[0] == ' ' && b[0] == ' ';
 
-			ASSERT_TRUE(src || frame_addr(a) == frame_addr(b))
-				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
-				       (int)la, a, (int)lb, b);
 			/* a srcline keeps its "(inlined)" mark (unless its frame's
 			 * name differs: an alias perf takes for an inlined entry) */
-			ASSERT_TRUE(prev || inlined(a, la) == inlined(b, lb))
-				TH_LOG("line %d:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
+			bool ok = (src || frame_addr(a) == frame_addr(b)) &&
+				  (prev || inlined(a, la) == inlined(b, lb));
+
+			EXPECT_TRUE(ok)
+				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
 				       (int)la, a, (int)lb, b);
+			if (!ok)
+				break;
 			named++;
 			prev = !src;
 		} else {
@@ -298,8 +312,12 @@ TEST_F_TIMEOUT(dwarf_script, srclines_follow_every_frame_as_perf_prints_them, 60
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
-	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	if (!*a || !*b) {
+		EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d",
+					   lines);
+		EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d",
+					   lines);
+	}
 	EXPECT_LT(0, srclines);
 	EXPECT_LT(named * 5, lines) TH_LOG("%d of %d lines differ", named, lines);
 	TH_LOG("%d lines, %d srclines, %d differ (named above); past an object without "
