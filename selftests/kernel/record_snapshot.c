@@ -321,24 +321,26 @@ TEST_F_TIMEOUT(snap, a_dump_empties_the_ring, 300)
 	struct dumps d;
 	char msg[600];
 	/*
-	 * 0.6 s of the workload's CPU time, a dump after 0.2 s and 0.4 s of it
-	 * (about 100 task-clock samples each at 500 Hz), waited for on the
-	 * workload's CPU time, not the wall clock: a loaded guest gave a
-	 * workload 11 samples' worth of CPU in a second (6.1, 2026-11-23)
+	 * 0.9 s of the workload's CPU time, a dump after 0.3 s and 0.6 s of it,
+	 * waited for on the workload's CPU time (/proc), not the wall clock: a
+	 * loaded guest gave a workload 11 samples' worth of CPU in a second
+	 * (6.1, 2026-11-23).  Even so a loaded guest's first dump held 10 and
+	 * 19 samples (6.12, 5.10), fewer than 0.3 s at 500 Hz: the bound is 10,
+	 * where "fewer than a tenth repeated" means none.
 	 */
-	pid_t pid = rt_spawn(opts, "cpuspin", "0.6", self->errfile);
+	pid_t pid = rt_spawn(opts, "cpuspin", "0.9", self->errfile);
 
 	ASSERT_GT(pid, 0);
 	for (int i = 0; i < 2; i++) {
-		EXPECT_EQ(0, wait_workload_cpu(pid, 0.2 * (i + 1), 240))
-			TH_LOG("the workload did not reach %.1f s of CPU", 0.2 * (i + 1));
+		EXPECT_EQ(0, wait_workload_cpu(pid, 0.3 * (i + 1), 240))
+			TH_LOG("the workload did not reach %.1f s of CPU", 0.3 * (i + 1));
 		kill(pid, SIGUSR2);
 	}
 	EXPECT_EQ(0, rt_wait(pid, 240)) TH_LOG("%s", rt_slurp(self->errfile));
 	ASSERT_EQ(0, read_dumps(self->out, &d, msg, sizeof(msg))) TH_LOG("%s", msg);
 	ASSERT_EQ(2, d.nr);
-	ASSERT_GT(d.samples[0], 20);
-	ASSERT_GT(d.samples[1], 20);
+	ASSERT_GE(d.samples[0], 10);
+	ASSERT_GE(d.samples[1], 10);
 	EXPECT_LT(d.repeated[1] * 10, d.samples[0])
 		TH_LOG("%llu of the first dump's %llu samples again in the second",
 		       (unsigned long long)d.repeated[1], (unsigned long long)d.samples[0]);
