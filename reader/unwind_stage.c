@@ -232,8 +232,12 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 			return pc_error_set(err, ENOMEM, "out of memory");
 		return 0;
 	}
+	/* no stack captured (dyn_size 0: the kernel could copy none of it, as in a
+	 * page fault on a user copy): no user frames, as perf (its user_stack.size
+	 * is the dump's dyn_size), not the registers' ip alone */
 	if (!(attr->sample_type & PERF_SAMPLE_REGS_USER) ||
-	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi)
+	    !(attr->sample_type & PERF_SAMPLE_STACK_USER) || !smp->regs_user.abi ||
+	    !smp->stack_user.dyn_size)
 		return 0;
 	us = (struct pc_unwind_sample){
 		.pid = smp->pid, .tid = smp->tid, .regs_abi = smp->regs_user.abi,

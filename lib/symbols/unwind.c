@@ -558,13 +558,20 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
+	/* a return address of 0 ends the stack, as in perf's unwinders (decremented,
+	 * it would be (u64)-1, which a reader takes for a callchain context) */
+	if (!pc)
+		return DWARF_CB_ABORT;
 	/* the module must be known before asking whether this is an activation */
 	report(u, pc, &m);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
-	u->cur.ips[u->cur.nr++] = pc;
+	/* a return address of 1 (garbage past the CFI, seen in static busybox) is 0 here:
+	 * no frame, as perf leaves out its zero entries */
+	if (pc)
+		u->cur.ips[u->cur.nr++] = pc;
 	return u->cur.nr >= u->cur.max ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
@@ -656,7 +663,8 @@ static int fast_unwind(struct pc_unwinder *u)
 		more = row->ra_kind != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
 		       (npc = next[row->ra_reg]) != 0;
 		activation = initial || signal || (more && row->signal);
-		c->ips[c->nr++] = activation ? pc : pc - 1;
+		if (activation || pc != 1)	/* no zero entry, as cb_frame */
+			c->ips[c->nr++] = activation ? pc : pc - 1;
 		if (!more || c->nr >= c->max)
 			return 0;
 		pc = npc;

@@ -129,7 +129,7 @@ static char *our_lines(const struct tb_prog *prog, const char *text)
 }
 
 /* perf script --show-bpf-events: the same KSYMBOL and BPF_EVENT lines for our programs. */
-TEST_F(bpf_interop, show_bpf_events_equal)
+TEST_F_TIMEOUT(bpf_interop, show_bpf_events_equal, 600)
 {
 	char *err = NULL;
 	char *a = perf_out(_metadata, "script", "--show-bpf-events", self->perf_data, NULL);
@@ -175,7 +175,7 @@ static char *prog_block(const char *text, uint32_t id)
 }
 
 /* perf report --header-only: the same bpf_prog_info blocks and the BTF line. */
-TEST_F(bpf_interop, header_prog_info_equal)
+TEST_F_TIMEOUT(bpf_interop, header_prog_info_equal, 600)
 {
 	char *a = perf_out(_metadata, "report", "--header-only", self->perf_data, NULL);
 	char *b = perf_out(_metadata, "report", "--header-only", self->pc_data, NULL);
@@ -262,12 +262,12 @@ static void script_equal(struct __test_metadata *_metadata, const struct tb_prog
 }
 
 /* perfcheck script --show-bpf-events: perf's KSYMBOL and BPF_EVENT lines, in order. */
-TEST_F(bpf_interop, reader_show_bpf_events_as_perf_on_perf_file)
+TEST_F_TIMEOUT(bpf_interop, reader_show_bpf_events_as_perf_on_perf_file, 600)
 {
 	script_equal(_metadata, self->prog, self->perf_data);
 }
 
-TEST_F(bpf_interop, reader_show_bpf_events_as_perf_on_perfcheck_file)
+TEST_F_TIMEOUT(bpf_interop, reader_show_bpf_events_as_perf_on_perfcheck_file, 600)
 {
 	script_equal(_metadata, self->prog, self->pc_data);
 }
@@ -296,12 +296,12 @@ static void header_equal(struct __test_metadata *_metadata, const struct tb_prog
 }
 
 /* perfcheck report --header-only: perf's bpf_prog_info blocks and btf lines. */
-TEST_F(bpf_interop, reader_header_as_perf_on_perf_file)
+TEST_F_TIMEOUT(bpf_interop, reader_header_as_perf_on_perf_file, 600)
 {
 	header_equal(_metadata, self->prog, self->perf_data);
 }
 
-TEST_F(bpf_interop, reader_header_as_perf_on_perfcheck_file)
+TEST_F_TIMEOUT(bpf_interop, reader_header_as_perf_on_perfcheck_file, 600)
 {
 	header_equal(_metadata, self->prog, self->pc_data);
 }
@@ -357,7 +357,7 @@ static int record_loader(struct __test_metadata *_metadata, const char *tool, co
  * PROG_UNLOAD) records with the workload's sample_id, shown as perf shows
  * them, and the header's entries perf's side band or ours added.
  */
-TEST_F(bpf_interop, reader_shows_programs_loaded_during_the_recording_as_perf)
+TEST_F_TIMEOUT(bpf_interop, reader_shows_programs_loaded_during_the_recording_as_perf, 600)
 {
 	char perf_rt[600], pc_rt[600];
 

@@ -7,7 +7,19 @@
  * of an "(inlined)" entry, which perf takes from addr2line (a symbol-table
  * alias such as __GI_munmap) and we from the DWARF (__munmap); the line
  * is still there, at the same address.
+ *
+ * A second one: perf 6.1 unwinds with libunwind, which searches only the
+ * .eh_frame_hdr table, and stops at the first frame of an object that has
+ * .eh_frame but no .eh_frame_hdr (then, at most, libunwind guesses a frame
+ * from the frame pointer register).  Debian's static busybox (the guests'
+ * /bin/sh) is such an object: perf 6.1.176 shows one user frame in nearly
+ * every sample, where we read .eh_frame and go on to the real callers (the
+ * first is _start's call of __libc_start_main: 0x40ec0b calls 0x410300,
+ * return address 0x40ec11).  The rest of a sample past a frame in such an
+ * object is not compared, and counted; anywhere else the chains must match.
  */
+#include <gelf.h>
+
 #include "interop_tools.h"
 #include "kselftest_harness.h"
 #include "perfdata/perfdata.h"
@@ -16,6 +28,7 @@ FIXTURE(dwarf_script) {
 	char *dir;
 	char data[PATH_MAX];
 	struct up_version v;
+	const char *perf_out, *ours_out;	/* what a failing case keeps */
 };
 
 FIXTURE_SETUP(dwarf_script)
@@ -42,8 +55,27 @@ FIXTURE_SETUP(dwarf_script)
 	pc_run_free(&run);
 }
 
+/*
+ * In a guest, a failing case keeps the recording and both outputs as
+ * artifacts.  Called at the end of the cases (their comparisons EXPECT and
+ * stop, not ASSERT) and by the teardown: after an ASSERT this harness may
+ * not run the teardown in the test's process.
+ */
+static void keep_outputs(struct __test_metadata *_metadata, FIXTURE_DATA(dwarf_script) *self)
+{
+	if (self->dir && !__test_passed(_metadata)) {
+		up_keep("interop_dwarf_script", "perf.data", NULL, self->data);
+		if (self->perf_out)
+			up_keep("interop_dwarf_script", "perf.txt", self->perf_out, NULL);
+		if (self->ours_out)
+			up_keep("interop_dwarf_script", "perfcheck.txt", self->ours_out, NULL);
+	}
+	self->perf_out = self->ours_out = NULL;
+}
+
 FIXTURE_TEARDOWN(dwarf_script)
 {
+	keep_outputs(_metadata, self);
 	if (self->dir)
 		pc_test_rmdir(self->dir);
 }
@@ -59,6 +91,95 @@ static unsigned long long frame_addr(const char *line)
 	return line[0] == '\t' ? strtoull(line + 1, NULL, 16) : 0;
 }
 
+/* True when path is an ELF file with .eh_frame and without .eh_frame_hdr. */
+static bool eh_frame_without_hdr(const char *path)
+{
+	static char last[PATH_MAX];
+	static bool answer;
+	bool frame = false, hdr = false;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf *elf;
+	int fd;
+
+	if (!strcmp(path, last))
+		return answer;
+	snprintf(last, sizeof(last), "%s", path);
+	answer = false;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ?
+					   elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+
+			frame |= name && !strcmp(name, ".eh_frame");
+			hdr |= name && !strcmp(name, ".eh_frame_hdr");
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	answer = frame && !hdr;
+	return answer;
+}
+
+/* Steps *p to the blank line that ends its sample; returns the lines stepped over. */
+static int to_sample_end(const char **p)
+{
+	int n = 0;
+
+	while (**p && **p != '\n') {
+		size_t l = strcspn(*p, "\n");
+
+		n++;
+		*p += l + ((*p)[l] == '\n');
+	}
+	return n;
+}
+
+/*
+ * Where the chains part right after a frame both printed in an object with
+ * .eh_frame and no .eh_frame_hdr (obj): perf's libunwind has no table to
+ * search there, so what it prints next is nothing, or a guess from the frame
+ * pointer register (perf 6.1.176 in the 6.1 guest: "bb2a2" and "2e220" in
+ * busybox, return addresses minus one that follow no call), where we go on
+ * by the CFI.  Steps *a (perf) and *b (ours) to the sample's end and adds
+ * the lines stepped over to *perf and *ours; false where the lines are the
+ * same or the difference is another one.
+ */
+static bool past_unwind_table(const char **a, const char **b, const char *obj, int *perf,
+			      int *ours)
+{
+	size_t la = strcspn(*a, "\n"), lb = strcspn(*b, "\n");
+
+	if ((la == lb && !memcmp(*a, *b, la)) || !obj[0] || (la && (*a)[0] != '\t') ||
+	    (lb && (*b)[0] != '\t') || !eh_frame_without_hdr(obj))
+		return false;
+	*perf += to_sample_end(a);
+	*ours += to_sample_end(b);
+	return true;
+}
+
+/* Remembers the object of a frame line ("... (PATH)") in obj; "" for [kernel.kallsyms]. */
+static void frame_object(const char *line, size_t len, char *obj, size_t size)
+{
+	const char *open = NULL;
+
+	if (!frame_addr(line) || len < 3 || line[len - 1] != ')')
+		return;
+	for (const char *q = line; q < line + len; q++)
+		if (*q == '(')
+			open = q;
+	if (open && open[1] == '/')
+		snprintf(obj, size, "%.*s", (int)(line + len - 1 - open - 1), open + 1);
+	else
+		obj[0] = '\0';
+}
+
 TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 {
 	char *pargv[] = { (char *)up_perf(), "script", "-i", self->data, NULL };
@@ -66,7 +187,8 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 			  self->data, NULL };
 	struct pc_run p, o;
 	const char *a, *b;
-	int lines = 0, named = 0, user = 0;
+	int lines = 0, named = 0, user = 0, perf_past = 0, ours_past = 0;
+	char obj[PATH_MAX] = "";
 
 	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
 	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
@@ -74,30 +196,47 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
 	ASSERT_NE(NULL, p.out);
 	ASSERT_NE(NULL, o.out);
+	self->perf_out = p.out;
+	self->ours_out = o.out;
 	for (a = p.out, b = o.out; *a && *b; lines++) {
-		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t la, lb;
 
+		past_unwind_table(&a, &b, obj, &perf_past, &ours_past);
+		la = strcspn(a, "\n");
+		lb = strcspn(b, "\n");
+		if (la == lb && !memcmp(a, b, la))
+			frame_object(a, la, obj, sizeof(obj));
 		if (la != lb || memcmp(a, b, la)) {
 			/* the one difference on purpose: an inlined entry's name */
-			ASSERT_TRUE(inlined(a, la) || inlined(b, lb))
+			bool ok = (inlined(a, la) || inlined(b, lb)) &&
+				  frame_addr(a) == frame_addr(b);
+
+			EXPECT_TRUE(ok)
 				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
 				       (int)la, a, (int)lb, b);
-			ASSERT_EQ(frame_addr(a), frame_addr(b))
-				TH_LOG("line %d: not the same address", lines + 1);
+			if (!ok)
+				break;
 			named++;
 		}
-		if (la > 20 && strstr(a, "(/usr/") && strstr(a, "(/usr/") < a + la)
+		if (la > 20 && strstr(a, " (/") && strstr(a, " (/") < a + la)
 			user++;
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
-	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	if (!*a || !*b) {
+		EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d",
+					   lines);
+		EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d",
+					   lines);
+	}
 	/* the user frames are there: perf unwound some, and so did we */
 	EXPECT_LT(0, user);
 	/* names taken apart are few (19 of 2085 lines when this was written) */
 	EXPECT_LT(named * 20, lines) TH_LOG("%d of %d lines differ in an inlined name", named, lines);
-	TH_LOG("%d lines, %d user frames, %d inlined names differ", lines, user, named);
+	TH_LOG("%d lines, %d user frames, %d inlined names differ; past an object without "
+	       ".eh_frame_hdr: %d lines of perf's, %d of ours", lines, user, named, perf_past,
+	       ours_past);
+	keep_outputs(_metadata, self);
 	pc_run_free(&p);
 	pc_run_free(&o);
 }
@@ -107,39 +246,64 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
  * inlined entries, as perf.  Differences named: perf prints ":0" where the
  * object has DWARF but no line for the address (we print "dso[addr]"), and
  * binutils' addr2line names another file of the CU for some lines (the line
- * number is the same); the inlined entries' names as above.
+ * number is the same); the inlined entries' names as above; our frames past
+ * perf 6.1's end, with their srclines, as above.  perf gets a copy of
+ * /proc/kallsyms: with kallsyms beside /proc/kcore it reads the kernel from
+ * kcore and asks addr2line for its lines, which cannot read kcore ("could not
+ * read first record"), and perf dies of SIGPIPE (exit 141) at the first
+ * kernel frame (perf 6.1.176 in the 6.1 guest); kallsyms alone has no file
+ * to hand addr2line, and perf prints "[kernel.kallsyms][ADDR]" as we do.
  */
 TEST_F_TIMEOUT(dwarf_script, srclines_follow_every_frame_as_perf_prints_them, 600)
 {
-	char *pargv[] = { (char *)up_perf(), "script", "-F", "+srcline", "-i", self->data, NULL };
+	char kallsyms[PATH_MAX + 32], opt[PATH_MAX + 48];
+	char *pargv[] = { (char *)up_perf(), "script", "-F", "+srcline", opt, "-i", self->data,
+			  NULL };
 	char *oargv[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-F",
 			  "+srcline", "-i", self->data, NULL };
+	char *cp[] = { "/bin/cp", "/proc/kallsyms", kallsyms, NULL };
 	struct pc_run p, o;
 	const char *a, *b;
-	int lines = 0, named = 0, srclines = 0;
+	int lines = 0, named = 0, srclines = 0, perf_past = 0, ours_past = 0;
+	char obj[PATH_MAX] = "";
 	bool prev = false;
 
+	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", self->dir);
+	snprintf(opt, sizeof(opt), "--kallsyms=%s", kallsyms);
+	ASSERT_EQ(0, pc_test_run(&p, 60, cp));
+	ASSERT_EQ(0, p.exit_code) TH_LOG("cp /proc/kallsyms: %s", p.err);
+	pc_run_free(&p);
 	ASSERT_EQ(0, pc_test_run(&p, 300, pargv));
 	ASSERT_EQ(0, pc_test_run(&o, 300, oargv));
+	ASSERT_EQ(0, p.exit_code) TH_LOG("perf: %.300s", p.err);
 	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
 	ASSERT_NE(NULL, p.out);
 	ASSERT_NE(NULL, o.out);
+	self->perf_out = p.out;
+	self->ours_out = o.out;
 	for (a = p.out, b = o.out; *a && *b; lines++) {
-		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t la, lb;
 
+		past_unwind_table(&a, &b, obj, &perf_past, &ours_past);
+		la = strcspn(a, "\n");
+		lb = strcspn(b, "\n");
+		if (la == lb && !memcmp(a, b, la))
+			frame_object(a, la, obj, sizeof(obj));
 		if (la > 2 && a[0] == ' ' && a[1] == ' ')
 			srclines++;
 		if (la != lb || memcmp(a, b, la)) {
 			bool src = a[0] == ' ' && b[0] == ' ';
 
-			ASSERT_TRUE(src || frame_addr(a) == frame_addr(b))
-				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
-				       (int)la, a, (int)lb, b);
 			/* a srcline keeps its "(inlined)" mark (unless its frame's
 			 * name differs: an alias perf takes for an inlined entry) */
-			ASSERT_TRUE(prev || inlined(a, la) == inlined(b, lb))
-				TH_LOG("line %d:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
+			bool ok = (src || frame_addr(a) == frame_addr(b)) &&
+				  (prev || inlined(a, la) == inlined(b, lb));
+
+			EXPECT_TRUE(ok)
+				TH_LOG("line %d differs:\nperf:      %.*s\nperfcheck: %.*s", lines + 1,
 				       (int)la, a, (int)lb, b);
+			if (!ok)
+				break;
 			named++;
 			prev = !src;
 		} else {
@@ -148,11 +312,18 @@ TEST_F_TIMEOUT(dwarf_script, srclines_follow_every_frame_as_perf_prints_them, 60
 		a += la + (a[la] == '\n');
 		b += lb + (b[lb] == '\n');
 	}
-	EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d", lines);
-	EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d", lines);
+	if (!*a || !*b) {
+		EXPECT_EQ('\0', *a) TH_LOG("perf prints more lines than perfcheck after line %d",
+					   lines);
+		EXPECT_EQ('\0', *b) TH_LOG("perfcheck prints more lines than perf after line %d",
+					   lines);
+	}
 	EXPECT_LT(0, srclines);
 	EXPECT_LT(named * 5, lines) TH_LOG("%d of %d lines differ", named, lines);
-	TH_LOG("%d lines, %d srclines, %d differ (named above)", lines, srclines, named);
+	TH_LOG("%d lines, %d srclines, %d differ (named above); past an object without "
+	       ".eh_frame_hdr: %d lines of perf's, %d of ours", lines, srclines, named, perf_past,
+	       ours_past);
+	keep_outputs(_metadata, self);
 	pc_run_free(&p);
 	pc_run_free(&o);
 }

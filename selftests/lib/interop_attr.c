@@ -392,6 +392,17 @@ bool ia_value_matches(const char *spec, const char *value)
 	return !strcmp(spec, "*") || !strcmp(spec, value);
 }
 
+/* KEY, or KEY@EVENT for that event only ("exclude_kernel@1:0x9": the dummy). */
+static bool ia_key_matches(const char *key, const struct ia_diff *d)
+{
+	const char *at = strchr(key, '@');
+
+	if (!at)
+		return !strcmp(key, d->key);
+	return strlen(d->key) == (size_t)(at - key) && !strncmp(key, d->key, at - key) &&
+	       !strcmp(at + 1, d->event);
+}
+
 int ia_explain(struct ia_diff *d, int n, struct ia_expects *x, const char *variant,
 			     int major, int minor)
 {
@@ -401,7 +412,7 @@ int ia_explain(struct ia_diff *d, int n, struct ia_expects *x, const char *varia
 		for (int k = 0; k < x->n && !d[i].reason; k++) {
 			struct ia_expect *e = &x->e[k];
 
-			if (strcmp(e->key, d[i].key) || !ia_value_matches(e->perf, d[i].perf) ||
+			if (!ia_key_matches(e->key, &d[i]) || !ia_value_matches(e->perf, d[i].perf) ||
 			    !ia_value_matches(e->pc, d[i].pc) || !ia_in_list(e->options, variant) ||
 			    !ia_version_matches(e->versions, major, minor))
 				continue;

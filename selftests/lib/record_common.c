@@ -45,6 +45,24 @@ WL_FN static void wl_top(double secs)
 	}
 }
 
+/* The process's own CPU time: what cpu-clock and task-clock count. */
+static double wl_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Spins until the process has run secs of CPU, however long a loaded machine takes. */
+WL_FN static void wl_top_cpu(double secs)
+{
+	while (wl_cpu_now() < secs) {
+		for (int i = 0; i < 50; i++)
+			wl_mid();
+	}
+}
+
 void *wl_thread(void *arg)
 {
 	wl_top(*(double *)arg);
@@ -68,6 +86,10 @@ int wl_main(const char *mode, const char *arg)
 				(unsigned long long)wl_ret_in_top);
 			fclose(f);
 		}
+		return 0;
+	}
+	if (!strcmp(mode, "cpuspin")) {
+		wl_top_cpu(secs);
 		return 0;
 	}
 	if (!strcmp(mode, "threads")) {

@@ -2,7 +2,8 @@
 /*
  * vm/upstream/attr-parity.expect's PERF-VERSIONS column: X.Y, >=X.Y, <X.Y,
  * and ARCH:RANGE, which holds on machines of that architecture only
- * (uname -m), so that an arm64 difference explains nothing on x86.
+ * (uname -m), so that an arm64 difference explains nothing on x86; and
+ * KEY@EVENT, which explains that field of that event only.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,32 @@ TEST(an_arch_line_explains_a_difference_on_its_architecture_only)
 	ASSERT_NE(NULL, d[0].reason);
 	EXPECT_STREQ("LR on that arch", d[0].reason);
 	EXPECT_EQ(NULL, d[1].reason);
+	free(x.e);
+}
+
+TEST(an_event_scoped_key_explains_that_events_field_only)
+{
+	char path[] = "/tmp/unit-attr-expect-XXXXXX", why[256] = "";
+	struct ia_expects x;
+	struct ia_diff d[3];
+	int fd = mkstemp(path), n = 0;
+	FILE *f;
+
+	ASSERT_LE(0, fd);
+	f = fdopen(fd, "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "exclude_kernel@1:0x9 1 0 delay >=6.7 the tracking dummy is dummy:u\n");
+	fclose(f);
+	ASSERT_EQ(0, ia_load_expects(path, &x, why, sizeof(why))) TH_LOG("%s", why);
+	unlink(path);
+	ia_push(d, &n, "exclude_kernel", "1:0x9", "1", "0");
+	ia_push(d, &n, "exclude_kernel", "1:0", "1", "0");
+	ia_push(d, &n, "exclude_kernel_x", "1:0x9", "1", "0");
+	/* the main event's and another field's differences stay unexplained */
+	EXPECT_EQ(2, ia_explain(d, n, &x, "delay", 6, 12));
+	EXPECT_STREQ("the tracking dummy is dummy:u", d[0].reason ? d[0].reason : "");
+	EXPECT_EQ(NULL, d[1].reason);
+	EXPECT_EQ(NULL, d[2].reason);
 	free(x.e);
 }
 

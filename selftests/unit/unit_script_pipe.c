@@ -121,7 +121,7 @@ TEST_F(pipe, event_update_name_renames_the_event)
  * 4096 samples, as perf record writes them): the reader's peak memory stays
  * far below the input (it held the whole stream before).
  */
-TEST_F(pipe, memory_does_not_grow_with_the_input)
+TEST_F_TIMEOUT(pipe, memory_does_not_grow_with_the_input, 600)
 {
 	const long input_kb = 64 * 1024;
 	struct rusage ru;
