@@ -209,6 +209,40 @@ int pc_test_have_program(const char *name)
 	return 0;
 }
 
+char *pc_test_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *b = realloc(buf, cap = (n + 65536) * 2);
+
+			if (!b) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, 65536, f);
+		n += got;
+	} while (got);
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
 int pc_count_substr(const char *haystack, const char *needle)
 {
 	size_t len = strlen(needle), left = strlen(haystack);

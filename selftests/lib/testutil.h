@@ -34,6 +34,11 @@ char *pc_test_mkdtemp(const char *tag);
 void pc_test_rmdir(char *dir);
 /* True when a program is found in PATH. */
 int pc_test_have_program(const char *name);
+/*
+ * The whole file at path, NUL-terminated (its length in *len when len is not
+ * NULL); free it.  NULL when it cannot be read.
+ */
+char *pc_test_slurp(const char *path, size_t *len);
 /* Counts the occurrences of needle in haystack. */
 int pc_count_substr(const char *haystack, const char *needle);
 /*
