@@ -243,6 +243,42 @@ char *pc_test_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+void pc_strv_add(struct pc_strv *l, const char *s)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			abort();
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = strdup(s);
+	if (!l->v[l->n])
+		abort();
+	l->n++;
+}
+
+int pc_strv_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void pc_strv_sort(struct pc_strv *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), pc_strv_cmp);
+}
+
+void pc_strv_free(struct pc_strv *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
 int pc_count_substr(const char *haystack, const char *needle)
 {
 	size_t len = strlen(needle), left = strlen(haystack);
