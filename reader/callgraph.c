@@ -137,7 +137,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 	fr->dso = dso;
 	fr->ip = ip;
 	fr->addr = k->ip;
-	fr->dso_order = k->dso;
+	fr->dso_rank = k->dso_rank;
 	fr->name = strndup(k->name, k->name_len);
 	if (!fr->name)
 		return -ENOMEM;
@@ -288,18 +288,17 @@ static const struct pctx *sort_ctx;
 
 /*
  * perf 6.1 keeps branches ordered by object (the address of its object
- * record: objects met first are lower, no object lowest), then by symbol
+ * record: objects made first are lower, no object lowest), then by symbol
  * start or, unresolved, by address; equal shares come out highest first.
- * Our objects' names are allocated as they are met, which gives the same
- * order; the kernel's name is a constant, below them all.
+ * The rank of each frame's object (machine.h) is that order.
  */
 static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
 {
 	uint64_t xa = a->sym ? ((const struct pc_symbol *)a->sym)->start : a->addr;
 	uint64_t xb = b->sym ? ((const struct pc_symbol *)b->sym)->start : b->addr;
 
-	if (a->dso_order != b->dso_order)
-		return (uintptr_t)a->dso_order > (uintptr_t)b->dso_order ? 1 : -1;
+	if (a->dso_rank != b->dso_rank)
+		return a->dso_rank > b->dso_rank ? 1 : -1;
 	return (xa > xb) - (xa < xb);
 }
 

@@ -40,6 +40,7 @@ int cg_parse(struct cg_params *p, const char *spec);
 struct cg_frame_key {
 	const void *sym;	/* the symbol (struct pc_symbol), NULL when unresolved */
 	const void *dso;	/* the object (compared for unresolved frames) */
+	uint64_t dso_rank;	/* its place among objects: orders equal shares */
 	uint64_t ip;
 	const char *name;	/* shown: symbol name, else the address */
 	size_t name_len;
@@ -49,7 +50,7 @@ struct cg_frame {
 	const void *sym, *dso;
 	uint64_t ip;
 	uint64_t addr;		/* the first address seen: orders equal shares */
-	const void *dso_order;	/* the object, also for resolved frames */
+	uint64_t dso_rank;	/* the object's, also for resolved frames */
 	char *name;
 	uint32_t next;		/* hash chain (index + 1) */
 };

@@ -101,6 +101,7 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 	out->addr = ip;
 	out->dso = "[kernel.kallsyms]";
 	out->dso_len = 17;
+	out->dso_rank = RD_RANK_KERNEL;
 	if (!m->kernel_local)
 		return;
 	if (!m->kallsyms.loaded)
@@ -111,10 +112,14 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 		if (out->sym->module) {
 			out->dso = out->sym->module;
 			out->dso_len = strlen(out->dso);
+			/* interned once each, in the order kallsyms lists the modules */
+			out->dso_rank = RD_RANK_MODULE +
+					(uint64_t)(out->dso - m->kallsyms.tab.names);
 		}
 	} else if (map && rd_map_dso(map)->path[0] == '/') {
 		out->dso = rd_map_dso(map)->path;
 		out->dso_len = rd_map_dso(map)->path_len;
+		out->dso_rank = RD_RANK_DSO + rd_map_dso(map)->seq;
 	}
 }
 
@@ -128,6 +133,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->sym = NULL;
 	out->dso = NULL;
 	out->dso_len = 0;
+	out->dso_rank = RD_RANK_NONE;
 	out->addr = ip;
 	out->off = 0;
 	if (kernel) {
@@ -141,6 +147,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	dso = rd_map_dso(map);
 	out->dso = dso->path;
 	out->dso_len = dso->path_len;
+	out->dso_rank = RD_RANK_DSO + dso->seq;
 	if (map->flags & RD_MAP_JIT) {
 		pc_dso_load_jitmap(m->dsos, dso);
 		out->sym = pc_symtab_find(&dso->tab, ip);

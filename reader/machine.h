@@ -41,7 +41,20 @@ struct rd_resolved {
 	size_t dso_len;
 	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
 	uint64_t off;			/* ip - symbol start */
+	uint64_t dso_rank;		/* the object's place among objects (RD_RANK_*) */
 };
+
+/*
+ * perf 6.1 orders objects by the address of its record of each, that is
+ * as it made them: the kernel's and its modules' when the session starts
+ * (modules in /proc/modules order, the order kallsyms lists them in), then
+ * one per file as the maps of the recording name it.  No object is lowest.
+ * A rank says that order without depending on where an allocator puts things.
+ */
+#define RD_RANK_NONE	0
+#define RD_RANK_KERNEL	1
+#define RD_RANK_MODULE	2			/* + the name's place in the kallsyms names */
+#define RD_RANK_DSO	(1ULL << 40)		/* + pc_dso seq */
 
 struct rd_rcache;
 struct rd_unwind;

@@ -302,7 +302,8 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 
 static int cg_index(struct report *rp, struct frame *f)
 {
-	struct cg_frame_key k = { .sym = f->r.sym, .dso = f->r.dso, .ip = f->ip };
+	struct cg_frame_key k = { .sym = f->r.sym, .dso = f->r.dso, .dso_rank = f->r.dso_rank,
+				  .ip = f->ip };
 	char name[32];
 	int64_t i;
 

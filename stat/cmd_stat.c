@@ -3,7 +3,8 @@
  * perfcheck stat: count events of a command (or of -p/-t threads, or of
  * cpus with -a/-C) and print them as perf stat does.  Signals (SIGCHLD,
  * SIGINT, SIGTERM) are taken with sigtimedwait, whose timeout is the next
- * -I deadline, so an interval never waits on a sleep.
+ * -I deadline (an interval after the last line), so an interval never
+ * waits on a sleep.
  */
 #include <errno.h>
 #include <locale.h>
@@ -157,7 +158,7 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    struct run_result *res, struct pc_error *err)
 {
 	sigset_t set;
-	uint64_t next = start + (uint64_t)o->interval_ms * 1000000ULL;
+	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = start + iv;
 	unsigned int printed = 0;
 
 	sigemptyset(&set);
@@ -201,7 +202,13 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
 				      (double)(now_ns() - start) / 1e9);
 			fflush(p->out);
-			next += (uint64_t)o->interval_ms * 1000000ULL;
+			/*
+			 * The next line an interval after this one, as perf sleeps an
+			 * interval after each: after a stall (a loaded machine) the line
+			 * just printed covered it, and no burst of empty lines follows
+			 * for the deadlines it missed.
+			 */
+			next = now_ns() + iv;
 		}
 		if (done)
 			break;

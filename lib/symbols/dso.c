@@ -392,6 +392,7 @@ struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 		return NULL;
 	}
 	d->path_len = strlen(path);
+	d->seq = (uint32_t)c->nr;
 	d->next = c->buckets[b];
 	c->buckets[b] = d;
 	c->nr++;

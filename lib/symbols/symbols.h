@@ -50,6 +50,7 @@ struct pc_dso {
 	struct pc_load_seg { uint64_t off, filesz, vaddr; } *segs;
 	size_t nr_segs;
 	struct pc_symtab tab;	/* ELF virtual addresses */
+	uint32_t seq;		/* the cache made it seq-th (0 first): the order objects are met */
 	struct pc_dso *next;	/* hash chain */
 };
 

@@ -62,7 +62,10 @@ int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 	if (!n)
 		return -ENOMEM;
 	if (module) {
-		m = symtab__intern(t, module);
+		/* kallsyms lists a module's symbols together: one name for them all */
+		uintptr_t last = t->nr ? (uintptr_t)t->syms[t->nr - 1].module : 0;
+
+		m = last && !strcmp(t->names + last - 1, module) ? last : symtab__intern(t, module);
 		if (!m)
 			return -ENOMEM;
 	}

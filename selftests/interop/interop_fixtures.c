@@ -27,33 +27,6 @@ struct fx {
 	char *perf_text;
 };
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 65536 + 1 > cap) {
-			char *g = realloc(buf, cap = (len + 65536) * 2);
-
-			if (!g) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = g;
-		}
-		n = fread(buf + len, 1, 65536, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
 /* The fixture NAME's directory, perf's script output (FILE) and the
  * layout of the perf that wrote it; -1 when the fixture is missing. */
 static int fx_load(struct fx *x, const char *name, const char *file)
@@ -69,7 +42,7 @@ static int fx_load(struct fx *x, const char *name, const char *file)
 	if (!dir)
 		return -1;
 	snprintf(x->dir, sizeof(x->dir), "%.*s", (int)(strlen(dir) - 5), dir);
-	meta = slurp(dir);
+	meta = pc_test_slurp(dir, NULL);
 	snprintf(x->compat, sizeof(x->compat), "7.2");
 	if (meta && strstr(meta, "perf version ")) {
 		struct up_version v = { 0 };
@@ -79,7 +52,7 @@ static int fx_load(struct fx *x, const char *name, const char *file)
 	}
 	free(meta);
 	snprintf(path, sizeof(path), "%s/%s", x->dir, file);
-	x->perf_text = slurp(path);
+	x->perf_text = pc_test_slurp(path, NULL);
 	return x->perf_text ? 0 : -1;
 }
 

@@ -20,38 +20,11 @@
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(report) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
+PERFCMP_FIXTURE(report, "interop-report")
 
-FIXTURE_SETUP(report)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-report");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
-
-FIXTURE_TEARDOWN(report)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
-
-#define RECORD(opts)                                                                       \
-	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, "-e cpu-clock -c 100000 " opts, PERFCMP_SPIN, \
-				    why_, sizeof(why_)))                                   \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
+#define RECORD(opts) PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 100000 " opts, PERFCMP_SPIN)
 
 /* "[...] (inlined)" becomes "[...]" (see the top of this file) */
 static void drop_rest_suffix(char *s)
@@ -77,27 +50,18 @@ static void drop_rest_suffix(char *s)
 static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(report) *self,
 			const char *args)
 {
-	char first[800];
-
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio %s 2>/dev/null",
-				self->path, args));
-	ASSERT_EQ(0, self->perf.exit_code);
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio %s",
-				pc_test_perfcheck(), self->path, args));
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	perfcmp_cut_tip(self->perf.out);
-	drop_rest_suffix(self->perf.out);
-	drop_rest_suffix(self->ours.out);
-	ASSERT_NE(NULL, strstr(self->perf.out, "# Samples: "));
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf report --stdio %s: first difference at %s", args, first);
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", args);
+	drop_rest_suffix(self->c.perf.out);
+	drop_rest_suffix(self->c.ours.out);
+	ASSERT_NE(NULL, strstr(self->c.perf.out, "# Samples: "));
+	perfcmp_expect_same(_metadata, &self->c);
 }
 
 TEST_F(report, default_children_caller_graph_matches_perf)
 {
 	RECORD("-g");
 	same_report(_metadata, self, "");
-	EXPECT_NE(NULL, strstr(self->ours.out, "---"));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "---"));
 }
 
 TEST_F(report, self_only_callee_graph_matches_perf)
@@ -158,7 +122,7 @@ TEST_F(report, show_nr_samples_matches_perf)
 {
 	RECORD("-g");
 	same_report(_metadata, self, "-n -g none");
-	EXPECT_NE(NULL, strstr(self->ours.out, "     Samples  "));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "     Samples  "));
 }
 
 TEST_F(report, rows_without_callchains_match_perf)
@@ -205,12 +169,8 @@ TEST_F(report, sort_period_and_sample_columns_match_perf)
 
 TEST_F(report, srcline_without_line_info_matches_perf)
 {
-	char why[300];
-
 	/* kernel samples only: no vmlinux here, so neither side has lines */
-	if (!perfcmp_record(self->path, "-e cpu-clock:k -c 100000", PERFCMP_SPIN, why,
-			    sizeof(why)))
-		SKIP(return, "%s", why);
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock:k -c 100000", PERFCMP_SPIN);
 	same_report(_metadata, self, "-s srcline -g none --no-children");
 }
 
@@ -221,12 +181,12 @@ TEST_F(report, symoff_rows_are_perf_script_symbol_offsets)
 	const char *p;
 
 	RECORD("");
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' -F ip,sym,symoff 2>/dev/null",
-				self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --stdio -s symoff -g none",
-				pc_test_perfcheck(), self->path));
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	for (p = strstr(self->ours.out, "] "); p; p = strstr(p + 1, "] ")) {
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf script -i '%s' -F ip,sym,symoff 2>/dev/null",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --stdio -s symoff -g none",
+				pc_test_perfcheck(), self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	for (p = strstr(self->c.ours.out, "] "); p; p = strstr(p + 1, "] ")) {
 		const char *end = strchr(p, '\n');
 		char want[600];
 
@@ -235,7 +195,7 @@ TEST_F(report, symoff_rows_are_perf_script_symbol_offsets)
 		/* " name+0xoff\n" as perf script ends a line */
 		snprintf(want, sizeof(want), " %.*s\n", (int)(end - p - 2), p + 2);
 		rows++;
-		if (strstr(self->perf.out, want))
+		if (strstr(self->c.perf.out, want))
 			found++;
 		else
 			TH_LOG("not in perf script: %s", want);
@@ -253,29 +213,22 @@ TEST_F(report, percentage_relative_is_absolute_without_filters)
 /* From a pipe perf decides before it sees the events: no Children, caller order */
 TEST_F(report, pipe_input_takes_perfs_pipe_defaults)
 {
-	struct pc_run rec;
+	char why[300];
 
-	if (!pc_test_have_program("perf"))
-		SKIP(return, "no perf installed");
 	/* user frames only: kernel addresses of a pipe are resolved apart (issue 13) */
-	ASSERT_EQ(0, perfcmp_sh(&rec, "perf record -q -e cpu-clock:u -c 100000 -g -o - -- "
-				"sh -c '%s' > '%s'", PERFCMP_SPIN, self->path));
-	if (rec.exit_code) {
-		SKIP(pc_run_free(&rec); return, "perf record -o - failed: %.200s", rec.err);
-	}
-	pc_run_free(&rec);
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio 2>/dev/null",
-				self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio",
-				pc_test_perfcheck(), self->path));
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	perfcmp_cut_tip(self->perf.out);
+	if (!perfcmp_record_pipe(self->c.path, "-e cpu-clock:u -c 100000 -g", PERFCMP_SPIN, why,
+				 sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 6.1", "-i '%s' --stdio",
+				 self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	perfcmp_cut_tip(self->c.perf.out);
 	/*
 	 * From "# Event count" on: the event's name from a pipe ("cpu-clock",
 	 * perf "cpu-clock:u") is the reader's, not the report's (issue 13).
 	 */
 	{
-		char *p = strstr(self->perf.out, "# Event count"), *o = strstr(self->ours.out,
+		char *p = strstr(self->c.perf.out, "# Event count"), *o = strstr(self->c.ours.out,
 									       "# Event count");
 		char first[800];
 
@@ -284,47 +237,37 @@ TEST_F(report, pipe_input_takes_perfs_pipe_defaults)
 		EXPECT_TRUE(perfcmp_same(p, o, first, sizeof(first)))
 			TH_LOG("first difference at %s", first);
 	}
-	EXPECT_NE(NULL, strstr(self->ours.out, "# Overhead  Command"));
-	EXPECT_NE(NULL, strstr(self->ours.out, "---"));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# Overhead  Command"));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "---"));
 }
 
 TEST_F(report, header_only_matches_perf)
 {
-	char first[800];
-
 	RECORD("-g");
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --header-only 2>/dev/null",
-				self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --header-only",
-				pc_test_perfcheck(), self->path));
-	ASSERT_EQ(0, self->ours.exit_code);
-	ASSERT_NE(NULL, strstr(self->perf.out, "# captured on"));
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("first difference at %s", first);
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "", "-i '%s' --header-only",
+				 self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code);
+	ASSERT_NE(NULL, strstr(self->c.perf.out, "# captured on"));
+	perfcmp_expect_same(_metadata, &self->c);
 }
 
 TEST_F(report, header_then_report_matches_perf)
 {
 	RECORD("-g");
 	same_report(_metadata, self, "--header -g none");
-	EXPECT_NE(NULL, strstr(self->ours.out, "# ========\n#\n#\n# Total Lost Samples: 0\n"));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# ========\n#\n#\n# Total Lost Samples: 0\n"));
 }
 
 TEST_F(report, file_without_samples_says_so_as_perf)
 {
-	char why[300];
-
 	/* a recording of an event that never fires in a workload that does nothing */
-	if (!perfcmp_record(self->path, "-e major-faults", "true", why, sizeof(why)))
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio", self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --stdio", pc_test_perfcheck(),
-				self->path));
-	if (!strstr(self->perf.err, "no samples"))
+	PERFCMP_RECORD(self->c.path, "-e major-faults", "true");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "", "-i '%s' --stdio", self->c.path));
+	if (!strstr(self->c.perf.err, "no samples"))
 		SKIP(return, "the workload took a major fault here: perf has samples");
-	EXPECT_EQ(self->perf.exit_code, self->ours.exit_code);
-	EXPECT_STREQ(self->perf.out, self->ours.out);
-	EXPECT_NE(NULL, strstr(self->ours.err, "The perf.data data has no samples!"));
+	EXPECT_EQ(self->c.perf.exit_code, self->c.ours.exit_code);
+	EXPECT_STREQ(self->c.perf.out, self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.ours.err, "The perf.data data has no samples!"));
 }
 
 TEST_HARNESS_MAIN

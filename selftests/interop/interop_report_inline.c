@@ -18,7 +18,6 @@
  * names of code inlined from headers (perf 6.1's addr2line says
  * dl-get-cpu-features.c:327 where libdw says dl-cacheinfo.h:327).
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
 static const char work_c[] =
@@ -43,9 +42,8 @@ static const char work_c[] =
 	"}\n";
 
 FIXTURE(inl) {
-	char *dir;
-	char path[512], prog[512];
-	struct pc_run perf, ours;
+	struct perfcmp c;
+	char prog[600];
 };
 
 FIXTURE_SETUP(inl)
@@ -53,13 +51,9 @@ FIXTURE_SETUP(inl)
 	char src[600];
 	FILE *f;
 
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-report-inline");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-	snprintf(self->prog, sizeof(self->prog), "%s/work", self->dir);
-	snprintf(src, sizeof(src), "%s/work.c", self->dir);
+	ASSERT_EQ(0, perfcmp_init(&self->c, "interop-report-inline"));
+	snprintf(self->prog, sizeof(self->prog), "%s/work", self->c.dir);
+	snprintf(src, sizeof(src), "%s/work.c", self->c.dir);
 	f = fopen(src, "w");
 	ASSERT_NE(NULL, f);
 	fputs(work_c, f);
@@ -68,9 +62,7 @@ FIXTURE_SETUP(inl)
 
 FIXTURE_TEARDOWN(inl)
 {
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
+	perfcmp_fini(&self->c);
 }
 
 /* builds work with cc, records it with perf OPTS (the shell execs it: no samples in sh) */
@@ -80,11 +72,11 @@ FIXTURE_TEARDOWN(inl)
 		struct pc_run r_;                                                          \
 		if (!pc_test_have_program("cc"))                                           \
 			SKIP(return, "no C compiler (cc) on this machine to build the workload"); \
-		ASSERT_EQ(0, perfcmp_sh(&r_, "cd '%s' && cc -O2 -g -fno-omit-frame-pointer -o work work.c", self->dir)); \
+		ASSERT_EQ(0, perfcmp_sh(&r_, "cd '%s' && cc -O2 -g -fno-omit-frame-pointer -o work work.c", self->c.dir)); \
 		ASSERT_EQ(0, r_.exit_code) TH_LOG("%s", r_.err);                           \
 		pc_run_free(&r_);                                                          \
 		snprintf(cmd_, sizeof(cmd_), "exec '%s' >/dev/null", self->prog);               \
-		if (!perfcmp_record(self->path, opts, cmd_, why_, sizeof(why_)))           \
+		if (!perfcmp_record(self->c.path, opts, cmd_, why_, sizeof(why_)))         \
 			SKIP(return, "%s", why_);                                          \
 	} while (0)
 
@@ -126,14 +118,12 @@ static void same_lines(struct __test_metadata *_metadata, FIXTURE_DATA(inl) *sel
 {
 	static char a[16384], b[16384];
 
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio %s",
-				pc_test_perfcheck(), self->path, args));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	EXPECT_LE(min, lines_with(self->perf.out, what, a, sizeof(a))) TH_LOG("perf: %s",
-									   self->perf.out);
-	lines_with(self->ours.out, what, b, sizeof(b));
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 6.1", "-i '%s' --stdio %s",
+				 self->c.path, args));
+	perfcmp_assert_ran(_metadata, &self->c);
+	EXPECT_LE(min, lines_with(self->c.perf.out, what, a, sizeof(a))) TH_LOG("perf: %s",
+									     self->c.perf.out);
+	lines_with(self->c.ours.out, what, b, sizeof(b));
 	EXPECT_STREQ(a, b) TH_LOG("perf report %s, lines with '%s'", args, what);
 }
 

@@ -12,54 +12,24 @@
  * interop_dwarf), so that file compares only the lines that do not start
  * with a tab.
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(dump) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
+PERFCMP_FIXTURE(dump, "interop-script-dump")
 
-FIXTURE_SETUP(dump)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-script-dump");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
+#define RECORD(opts) PERFCMP_RECORD(self->c.path, opts, PERFCMP_SPIN)
 
-FIXTURE_TEARDOWN(dump)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
-
-#define RECORD(opts)                                                                       \
-	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
-
-/* perf script -D and ours (through filter, a shell pipeline stage), same text */
+/*
+ * perf script -D and ours on the file (or, with in "cat FILE |", on stdin),
+ * through filter (a shell pipeline stage): the same text, perf's holding
+ * what at least min times.
+ */
 static void same(struct __test_metadata *_metadata, FIXTURE_DATA(dump) *self, const char *in,
 		 const char *filter, const char *what, int min)
 {
-	char first[800];
+	char args[1200];
 
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "%s perf script -D -i %s %s", in, in[0] ? "-" :
-				self->path, filter));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "%s '%s' script --compat 6.1 -D -i %s %s", in,
-				pc_test_perfcheck(), in[0] ? "-" : self->path, filter));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	EXPECT_LE(min, pc_count_substr(self->perf.out, what)) TH_LOG("perf: %.2000s",
-								      self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("first difference at %s", first);
+	snprintf(args, sizeof(args), "-D -i %s %s", in[0] ? "-" : self->c.path, filter);
+	perfcmp_same_script_in(_metadata, &self->c, in, args, what, min);
 }
 
 /* ID_INDEX entries, THREAD_MAP, CPU_MAP, EVENT_UPDATE, MMAP2 prot/dev/inode, thread/dso */
@@ -67,8 +37,8 @@ TEST_F(dump, plain_file_matches_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
 	same(_metadata, self, "", "", " ... id: ", 1);
-	EXPECT_LE(1, pc_count_substr(self->ours.out, " ...... dso: "));
-	EXPECT_LE(1, pc_count_substr(self->ours.out, "PERF_RECORD_THREAD_MAP nr: "));
+	EXPECT_LE(1, pc_count_substr(self->c.ours.out, " ...... dso: "));
+	EXPECT_LE(1, pc_count_substr(self->c.ours.out, "PERF_RECORD_THREAD_MAP nr: "));
 }
 
 TEST_F(dump, callchain_file_matches_perf)
@@ -100,13 +70,12 @@ TEST_F(dump, compressed_file_matches_perf)
 /* a pipe: offsets from 0 "@pipe", the ATTR and FEATURE records */
 TEST_F(dump, pipe_matches_perf)
 {
-	char in[700];
+	char in[700], why[300];
 
 	RECORD("-e cpu-clock -c 100000");
-	snprintf(in, sizeof(in), "perf record -e cpu-clock -c 100000 -o - -- sh -c '%s' "
-		 "2>/dev/null |", PERFCMP_SPIN);
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "%s cat > '%s.pipe'", in, self->path));
-	snprintf(in, sizeof(in), "cat '%s.pipe' |", self->path);
+	ASSERT_TRUE(perfcmp_record_pipe(self->c.pipe, "-e cpu-clock -c 100000", PERFCMP_SPIN, why,
+					sizeof(why))) TH_LOG("%s", why);
+	snprintf(in, sizeof(in), "cat '%s' |", self->c.pipe);
 	same(_metadata, self, in, "", "@pipe [", 5);
 }
 
@@ -115,7 +84,7 @@ TEST_F(dump, dwarf_file_matches_perf_but_the_chains)
 {
 	RECORD("--call-graph dwarf -e cpu-clock -c 500000");
 	same(_metadata, self, "", "| grep -v '^\t'", "... user regs: mask ", 3);
-	EXPECT_LE(3, pc_count_substr(self->ours.out, "... ustack: size "));
+	EXPECT_LE(3, pc_count_substr(self->c.ours.out, "... ustack: size "));
 }
 
 TEST_HARNESS_MAIN

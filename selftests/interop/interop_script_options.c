@@ -13,58 +13,24 @@
  * shows as perf-PID.map (the reader takes anonymous executable memory for
  * JIT code) where perf says //anon.
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(script) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
+PERFCMP_FIXTURE(script, "interop-script")
 
-FIXTURE_SETUP(script)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-script");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
-
-FIXTURE_TEARDOWN(script)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
-
-#define RECORD(opts)                                                                       \
-	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
+#define RECORD(opts) PERFCMP_RECORD(self->c.path, opts, PERFCMP_SPIN)
 
 static void run_both(struct __test_metadata *_metadata, FIXTURE_DATA(script) *self,
 		     const char *args)
 {
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i '%s' %s",
-				pc_test_perfcheck(), self->path, args));
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 6.1", "-i '%s' %s",
+				 self->c.path, args));
 }
 
 /* same stdout, both succeed, and at least min lines */
 static void same_script(struct __test_metadata *_metadata, FIXTURE_DATA(script) *self,
 			const char *args, int min)
 {
-	char first[800];
-
-	run_both(_metadata, self, args);
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	EXPECT_LE(min, pc_count_substr(self->perf.out, "\n")) TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf script %s: first difference at %s", args, first);
+	perfcmp_same_script(_metadata, &self->c, args, "\n", min);
 }
 
 /* The first word of line n (0-based; negative: from the end) of perf script ARGS. */
@@ -75,7 +41,7 @@ static void perf_word(struct __test_metadata *_metadata, FIXTURE_DATA(script) *s
 	const char *p;
 	int lines;
 
-	ASSERT_EQ(0, perfcmp_sh(&run, "perf script -i '%s' %s 2>/dev/null", self->path, args));
+	ASSERT_EQ(0, perfcmp_sh(&run, "perf script -i '%s' %s 2>/dev/null", self->c.path, args));
 	ASSERT_NE(NULL, run.out);
 	lines = pc_count_substr(run.out, "\n");
 	ASSERT_LT(2, lines);
@@ -93,7 +59,7 @@ TEST_F(script, comms_filter_matches_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
 	same_script(_metadata, self, "--comms ls", 5);
-	EXPECT_EQ(0, pc_count_substr(self->ours.out, " sh "));
+	EXPECT_EQ(0, pc_count_substr(self->c.ours.out, " sh "));
 }
 
 TEST_F(script, pid_filter_matches_perf)
@@ -150,15 +116,15 @@ static void same_slice(struct __test_metadata *_metadata, FIXTURE_DATA(script) *
 {
 	for (int attempt = 1; attempt < 4; attempt++) {
 		RECORD("-e cpu-clock -c 100000");
-		ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' %s 2>/dev/null",
-					self->path, args));
-		if (pc_count_substr(self->perf.out, "\n") >= min)
+		ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf script -i '%s' %s 2>/dev/null",
+					self->c.path, args));
+		if (pc_count_substr(self->c.perf.out, "\n") >= min)
 			break;
 		TH_LOG("attempt %d: perf's slice %s holds %d line(s): recording again", attempt,
-		       args, pc_count_substr(self->perf.out, "\n"));
-		pc_run_free(&self->perf);
+		       args, pc_count_substr(self->c.perf.out, "\n"));
+		pc_run_free(&self->c.perf);
 	}
-	pc_run_free(&self->perf);
+	pc_run_free(&self->c.perf);
 	same_script(_metadata, self, args, min);
 }
 
@@ -184,10 +150,10 @@ TEST_F(script, symbols_filter_matches_perf)
 
 	RECORD("-e cpu-clock -c 100000");
 	/* the line is " ADDR SYM": take the symbol */
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' -F ip,sym 2>/dev/null | "
-				"awk 'NR == 1 { print $2 }'", self->path));
-	snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(self->perf.out, "\n"), self->perf.out);
-	pc_run_free(&self->perf);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf script -i '%s' -F ip,sym 2>/dev/null | "
+				"awk 'NR == 1 { print $2 }'", self->c.path));
+	snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(self->c.perf.out, "\n"), self->c.perf.out);
+	pc_run_free(&self->c.perf);
 	ASSERT_NE(0, sym[0]);
 	snprintf(args, sizeof(args), "-S '%s'", sym);
 	same_script(_metadata, self, args, 1);
@@ -197,28 +163,28 @@ TEST_F(script, cpu_filter_matches_perf)
 {
 	RECORD("-e cpu-clock -c 100000 -a");
 	same_script(_metadata, self, "-C 0 -F comm,tid,cpu,time,ip", 5);
-	EXPECT_EQ(0, pc_count_substr(self->ours.out, "[001]"));
+	EXPECT_EQ(0, pc_count_substr(self->c.ours.out, "[001]"));
 }
 
 TEST_F(script, cpu_filter_without_cpus_is_perfs_error)
 {
 	RECORD("-e cpu-clock -c 100000");
 	run_both(_metadata, self, "-C 0");
-	EXPECT_NE(0, self->perf.exit_code);
-	EXPECT_EQ(1, self->ours.exit_code);
-	EXPECT_STREQ(self->perf.err, self->ours.err);
-	EXPECT_STREQ("", self->ours.out);
+	EXPECT_NE(0, self->c.perf.exit_code);
+	EXPECT_EQ(1, self->c.ours.exit_code);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+	EXPECT_STREQ("", self->c.ours.out);
 }
 
 TEST_F(script, field_the_samples_lack_is_perfs_error)
 {
 	RECORD("-e cpu-clock -c 100000");
 	run_both(_metadata, self, "-F comm,cpu");
-	EXPECT_NE(0, self->perf.exit_code);
-	EXPECT_EQ(1, self->ours.exit_code);
-	EXPECT_STREQ(self->perf.err, self->ours.err);
-	EXPECT_NE(NULL, strstr(self->ours.err, "Cannot print 'cpu' field."));
-	EXPECT_STREQ("", self->ours.out);
+	EXPECT_NE(0, self->c.perf.exit_code);
+	EXPECT_EQ(1, self->c.ours.exit_code);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+	EXPECT_NE(NULL, strstr(self->c.ours.err, "Cannot print 'cpu' field."));
+	EXPECT_STREQ("", self->c.ours.out);
 }
 
 TEST_F(script, addr_field_matches_perf)
@@ -261,14 +227,14 @@ TEST_F(script, header_only_matches_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
 	same_script(_metadata, self, "--header-only", 10);
-	EXPECT_NE(NULL, strstr(self->ours.out, "# captured on    : "));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# captured on    : "));
 }
 
 TEST_F(script, header_then_samples_match_perf)
 {
 	RECORD("-e cpu-clock -c 100000 -g");
 	same_script(_metadata, self, "--header", 10);
-	EXPECT_NE(NULL, strstr(self->ours.out, "# ========\n#\n"));
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# ========\n#\n"));
 }
 
 TEST_HARNESS_MAIN

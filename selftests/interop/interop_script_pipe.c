@@ -7,58 +7,28 @@
  * to the file it came from (perf inject -o -).  Skips where no perf is
  * installed (the QEMU guests) or it may not record.
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(pipe) {
-	char *dir;
-	char path[512], pipe[512];
-	struct pc_run perf, ours;
-};
+PERFCMP_FIXTURE(pipe, "interop-script-pipe")
 
-FIXTURE_SETUP(pipe)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-script-pipe");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-	snprintf(self->pipe, sizeof(self->pipe), "%s/pipe.data", self->dir);
-}
-
-FIXTURE_TEARDOWN(pipe)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
-
-/* perf record OPTS -o - into self->pipe (after a file recording shows perf can record) */
+/* perf record OPTS -o - into the fixture's pipe (after a file recording shows perf can record) */
 #define RECORD_PIPE(opts)                                                                  \
 	do {                                                                               \
-		char why_[300];                                                            \
-		struct pc_run r_;                                                          \
-		if (!perfcmp_record(self->path, opts, "true", why_, sizeof(why_)))         \
-			SKIP(return, "%s", why_);                                          \
-		ASSERT_EQ(0, perfcmp_sh(&r_, "perf record %s -o - -- sh -c '%s' >'%s'",    \
-					opts, PERFCMP_SPIN, self->pipe));                  \
-		ASSERT_EQ(0, r_.exit_code) TH_LOG("%s", r_.err);                           \
-		pc_run_free(&r_);                                                          \
+		char pwhy_[300];                                                           \
+		PERFCMP_RECORD(self->c.path, opts, "true");                                \
+		ASSERT_TRUE(perfcmp_record_pipe(self->c.pipe, opts, PERFCMP_SPIN, pwhy_,     \
+						sizeof(pwhy_))) TH_LOG("%s", pwhy_);      \
 	} while (0)
 
+/* cat PIPE | perf script -i - ARGS and ours: the same text, perf's holding what min times */
 static void same(struct __test_metadata *_metadata, FIXTURE_DATA(pipe) *self,
 		 const char *args, const char *what, int min)
 {
-	char first[800];
+	char in[600], all[600];
 
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "cat '%s' | perf script -i - %s", self->pipe, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "cat '%s' | '%s' script --compat 6.1 -i - %s",
-				self->pipe, pc_test_perfcheck(), args));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	EXPECT_LE(min, pc_count_substr(self->perf.out, what)) TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf script %s: first difference at %s", args, first);
+	snprintf(in, sizeof(in), "cat '%s' |", self->c.pipe);
+	snprintf(all, sizeof(all), "-i - %s", args);
+	perfcmp_same_script_in(_metadata, &self->c, in, all, what, min);
 }
 
 /* kernel symbols from this machine's kallsyms once the pipe's features say it is this one */
@@ -66,8 +36,8 @@ TEST_F(pipe, kernel_addresses_resolve_as_perf)
 {
 	RECORD_PIPE("-e cpu-clock -c 100000");
 	same(_metadata, self, "", "([kernel.kallsyms])", 3);
-	EXPECT_GT(pc_count_substr(self->ours.out, "([kernel.kallsyms])"),
-		  pc_count_substr(self->ours.out, "[unknown] ([kernel.kallsyms])"));
+	EXPECT_GT(pc_count_substr(self->c.ours.out, "([kernel.kallsyms])"),
+		  pc_count_substr(self->c.ours.out, "[unknown] ([kernel.kallsyms])"));
 }
 
 /* a modifier in the event: perf names it from the pipe's EVENT_UPDATE */
@@ -87,13 +57,11 @@ TEST_F(pipe, show_events_match_perf)
 /* perfcheck record -o - writes no names: perf derives cpu-clock:ppp, and so do we */
 TEST_F(pipe, names_derived_from_the_attr_match_perf)
 {
-	char why[300];
 	struct pc_run r;
 
-	if (!perfcmp_record(self->path, "-e cpu-clock -c 100000", "true", why, sizeof(why)))
-		SKIP(return, "%s", why);
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 100000", "true");
 	ASSERT_EQ(0, perfcmp_sh(&r, "'%s' record -e cpu-clock:ppp -c 100000 -o - -- sh -c '%s' >'%s'",
-				pc_test_perfcheck(), PERFCMP_SPIN, self->pipe));
+				pc_test_perfcheck(), PERFCMP_SPIN, self->c.pipe));
 	ASSERT_EQ(0, r.exit_code) TH_LOG("%s", r.err);
 	pc_run_free(&r);
 	same(_metadata, self, "-F event", "cpu-clock:ppp:", 3);
@@ -102,20 +70,18 @@ TEST_F(pipe, names_derived_from_the_attr_match_perf)
 /* --call-graph dwarf: a pipe unwinds as the file it was made from (perf inject -o -) */
 TEST_F(pipe, dwarf_pipe_unwinds_as_its_file)
 {
-	char why[300], first[800];
+	char first[800];
 
-	if (!perfcmp_record(self->path, "--call-graph dwarf -e cpu-clock -c 200000", PERFCMP_SPIN,
-			    why, sizeof(why)))
-		SKIP(return, "%s", why);
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf inject -i '%s' -o - | '%s' script --compat 6.1 -i -",
-				self->path, pc_test_perfcheck()));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i '%s'",
-				pc_test_perfcheck(), self->path));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	PERFCMP_RECORD(self->c.path, "--call-graph dwarf -e cpu-clock -c 200000", PERFCMP_SPIN);
+	/* c.perf: ours on the pipe perf inject makes of the file; c.ours: ours on the file */
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf inject -i '%s' -o - | '%s' script --compat 6.1 -i -",
+				self->c.path, pc_test_perfcheck()));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' script --compat 6.1 -i '%s'",
+				pc_test_perfcheck(), self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
 	/* user frames beyond the sample's own ip: the unwinder ran */
-	EXPECT_LE(10, pc_count_substr(self->ours.out, "libc.so.6)\n"));
-	EXPECT_TRUE(perfcmp_same(self->ours.out, self->perf.out, first, sizeof(first)))
+	EXPECT_LE(10, pc_count_substr(self->c.ours.out, "libc.so.6)\n"));
+	EXPECT_TRUE(perfcmp_same(self->c.ours.out, self->c.perf.out, first, sizeof(first)))
 		TH_LOG("pipe differs from file at %s", first);
 }
 

@@ -12,84 +12,40 @@
  * call graphs perf 6.1 also shows per group; perfcheck report shows a table
  * per event there.
  */
-#include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(sread) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
+PERFCMP_FIXTURE(sread, "interop-script-sample-read")
 
-FIXTURE_SETUP(sread)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-script-sample-read");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
+#define RECORD(opts) PERFCMP_RECORD(self->c.path, opts, PERFCMP_SPIN)
 
-FIXTURE_TEARDOWN(sread)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
-
-#define RECORD(opts)                                                                       \
-	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
-
-static void same(struct __test_metadata *_metadata, FIXTURE_DATA(sread) *self,
-		 const char *args, const char *what, int min)
-{
-	char first[800];
-
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i '%s' %s",
-				pc_test_perfcheck(), self->path, args));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	EXPECT_LE(min, pc_count_substr(self->perf.out, what)) TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf script %s: first difference at %s", args, first);
-}
+/* perf script -i PATH ARGS and ours: the same text; perf's holds what at least min times */
+#define SAME(args, what, min) perfcmp_same_script(_metadata, &self->c, args, what, min)
 
 /* {a,b}:S: each group sample is a line per member, periods from the reads */
 TEST_F(sread, leader_sampling_group_matches_perf)
 {
 	RECORD("-e {cpu-clock,task-clock}:S -c 200000");
-	same(_metadata, self, "", " task-clock: ", 3);
+	SAME("", " task-clock: ", 3);
 	/* the read deltas, not the fixed period, make the periods */
-	EXPECT_LT(pc_count_substr(self->ours.out, "     200000 "),
-		  pc_count_substr(self->ours.out, "\n"));
+	EXPECT_LT(pc_count_substr(self->c.ours.out, "     200000 "),
+		  pc_count_substr(self->c.ours.out, "\n"));
 }
 
 TEST_F(sread, single_counter_sample_read_matches_perf)
 {
 	RECORD("-e cpu-clock:S -c 200000");
-	same(_metadata, self, "-F comm,tid,period,event,ip", "cpu-clock:S:", 3);
+	SAME("-F comm,tid,period,event,ip", "cpu-clock:S:", 3);
 }
 
+/* perf report --stdio ARGS and ours (no --compat): perf's group view, the same text */
 static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(sread) *self,
 			const char *args)
 {
-	char first[800];
-
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --stdio %s",
-				pc_test_perfcheck(), self->path, args));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	perfcmp_cut_tip(self->perf.out);
-	EXPECT_NE(NULL, strstr(self->perf.out, "of events 'anon group { cpu-clock, task-clock }'"))
-		TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf report %s: first difference at %s", args, first);
+	perfcmp_run_report(_metadata, &self->c, "", args);
+	EXPECT_NE(NULL, strstr(self->c.perf.out,
+			       "of events 'anon group { cpu-clock, task-clock }'"))
+		TH_LOG("perf: %s", self->c.perf.out);
+	perfcmp_expect_same(_metadata, &self->c);
 }
 
 /* one table for the group, a column per member */

@@ -20,38 +20,6 @@
 #include "symbols/symbols.h"
 #include "trace/trace.h"
 
-struct text {
-	char **v;
-	size_t n, cap;
-};
-
-static void text_add(struct text *t, const char *s)
-{
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->v = realloc(t->v, t->cap * sizeof(*t->v));
-	}
-	t->v[t->n++] = strdup(s);
-}
-
-static void text_free(struct text *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->v[i]);
-	free(t->v);
-	memset(t, 0, sizeof(*t));
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void text_sort(struct text *t)
-{
-	qsort(t->v, t->n, sizeof(*t->v), cmp_str);
-}
-
 /* kallsyms as a resolver: the symbol's name, *addr lowered to its start */
 static char *kallsyms_resolve(void *ctx, unsigned long long *addr, char **mod)
 {
@@ -65,7 +33,7 @@ static char *kallsyms_resolve(void *ctx, unsigned long long *addr, char **mod)
 }
 
 struct ours {
-	struct text lines;		/* "SEC.NSEC: trace text" per tracepoint sample */
+	struct pc_strv lines;		/* "SEC.NSEC: trace text" per tracepoint sample */
 	uint32_t nr_formats, nr_failed;
 	char failed[256];
 };
@@ -121,17 +89,17 @@ static int format_file(const char *path, struct pc_kallsyms *ksyms, struct ours 
 		if (asprintf(&line, "%llu.%09llu: %s", (unsigned long long)(s.time / 1000000000),
 			     (unsigned long long)(s.time % 1000000000), txt) < 0)
 			abort();
-		text_add(&o->lines, line);
+		pc_strv_add(&o->lines, line);
 		free(line);
 	}
 	tr_close(&t);
 	pd_reader_close(&r);
-	text_sort(&o->lines);
+	pc_strv_sort(&o->lines);
 	return ret;
 }
 
 /* perf script -F time,trace --ns: "  SEC.NSEC: text" per sample */
-static int perf_trace_lines(struct __test_metadata *_metadata, const char *data, struct text *out)
+static int perf_trace_lines(struct __test_metadata *_metadata, const char *data, struct pc_strv *out)
 {
 	char *argv[] = { (char *)up_perf(), "script", "-F", "time,trace", "--ns", "-i", (char *)data,
 			 NULL };
@@ -145,15 +113,15 @@ static int perf_trace_lines(struct __test_metadata *_metadata, const char *data,
 		return -1;
 	}
 	for (line = strtok_r(run.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		text_add(out, line + strspn(line, " "));
+		pc_strv_add(out, line + strspn(line, " "));
 	pc_run_free(&run);
-	text_sort(out);
+	pc_strv_sort(out);
 	return 0;
 }
 
 /* Lines that differ between two sorted lists, the first few logged. */
-static size_t compare(struct __test_metadata *_metadata, const struct text *ours,
-		      const struct text *perf, int log)
+static size_t compare(struct __test_metadata *_metadata, const struct pc_strv *ours,
+		      const struct pc_strv *perf, int log)
 {
 	size_t i = 0, j = 0, diff = 0;
 
@@ -184,12 +152,7 @@ FIXTURE(tp) {
 
 FIXTURE_SETUP(tp)
 {
-	if (!up_perf())
-		SKIP(return, "no upstream perf here (guest without the upstream payload: "
-			     "make matrix without --no-upstream)");
-	if (!up_pcwork())
-		SKIP(return, "pcwork is not next to perfcheck (make)");
-	ASSERT_EQ(0, up_perf_version(&self->v));
+	UP_REQUIRE_PERF_AND_PCWORK(&self->v);
 	self->dir = pc_test_mkdtemp("interop-tp");
 	ASSERT_NE(NULL, self->dir);
 	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
@@ -243,7 +206,7 @@ static void check_file(struct __test_metadata *_metadata, const char *data, bool
 	struct pc_kallsyms ksyms = { 0 };
 	struct pc_error err = { 0 };
 	struct ours o;
-	struct text perf;
+	struct pc_strv perf;
 	size_t diff;
 
 	if (with_kallsyms)
@@ -257,8 +220,8 @@ static void check_file(struct __test_metadata *_metadata, const char *data, bool
 	EXPECT_EQ(0, diff);
 	TH_LOG("%zu samples of %u formats, %zu lines differ from perf script", o.lines.n,
 	       o.nr_formats, diff);
-	text_free(&perf);
-	text_free(&o.lines);
+	pc_strv_free(&perf);
+	pc_strv_free(&o.lines);
 	pc_kallsyms_free(&ksyms);
 }
 
@@ -288,12 +251,12 @@ TEST_F_TIMEOUT(tp, many_subsystems_with_a_kernel_map_equal_perf_script, 600)
 }
 
 /* Lines of a that are not in b (both sorted). */
-static void only_in(const struct text *a, const struct text *b, struct text *out)
+static void only_in(const struct pc_strv *a, const struct pc_strv *b, struct pc_strv *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < a->n; i++)
-		if (!bsearch(&a->v[i], b->v, b->n, sizeof(char *), cmp_str))
-			text_add(out, a->v[i]);
+		if (!bsearch(&a->v[i], b->v, b->n, sizeof(char *), pc_strv_cmp))
+			pc_strv_add(out, a->v[i]);
 }
 
 /*
@@ -304,7 +267,7 @@ static void only_in(const struct text *a, const struct text *b, struct text *out
 TEST_F_TIMEOUT(tp, without_a_kernel_map_only_kernel_addresses_differ, 600)
 {
 	struct pc_error err = { 0 };
-	struct text perf, mine, theirs;
+	struct pc_strv perf, mine, theirs;
 	struct ours o;
 	char why[512];
 
@@ -327,10 +290,10 @@ TEST_F_TIMEOUT(tp, without_a_kernel_map_only_kernel_addresses_differ, 600)
 	TH_LOG("without a kernel map %zu of %zu lines differ: kernel function fields print as "
 	       "addresses where perf prints symbols%s%s", theirs.n, perf.n,
 	       theirs.n ? ", e.g. " : "", theirs.n ? theirs.v[0] : "");
-	text_free(&mine);
-	text_free(&theirs);
-	text_free(&perf);
-	text_free(&o.lines);
+	pc_strv_free(&mine);
+	pc_strv_free(&theirs);
+	pc_strv_free(&perf);
+	pc_strv_free(&o.lines);
 }
 
 TEST_F_TIMEOUT(tp, perfcheck_record_tracing_data_parses_and_equals_perf_script, 600)

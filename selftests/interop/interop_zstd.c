@@ -52,12 +52,7 @@ FIXTURE_SETUP(zstd)
 {
 	char why[512];
 
-	if (!up_perf())
-		SKIP(return, "no upstream perf here (guest without the upstream payload: "
-			     "make matrix without --no-upstream)");
-	if (!up_pcwork())
-		SKIP(return, "pcwork is not next to perfcheck (make)");
-	ASSERT_EQ(0, up_perf_version(&self->v));
+	UP_REQUIRE_PERF_AND_PCWORK(&self->v);
 	self->dir = pc_test_mkdtemp("interop-zstd");
 	ASSERT_NE(NULL, self->dir);
 	snprintf(self->data, sizeof(self->data), "%s/perf.data", self->dir);
@@ -123,48 +118,22 @@ struct decoded {
 	struct pd_decomp_stats stats;
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorts the lines of a text in place (joined with '\n' again). */
-static char *sort_lines(char **lines, uint64_t n)
+/* The lines sorted (in place), joined with '\n' again. */
+static char *sort_lines(struct pc_strv *l)
 {
 	size_t len = 0, at = 0;
 	char *out;
 
-	qsort(lines, n, sizeof(*lines), cmp_str);
-	for (uint64_t i = 0; i < n; i++)
-		len += strlen(lines[i]) + 1;
+	pc_strv_sort(l);
+	for (size_t i = 0; i < l->n; i++)
+		len += strlen(l->v[i]) + 1;
 	out = malloc(len + 1);
 	if (!out)
 		return NULL;
-	for (uint64_t i = 0; i < n; i++)
-		at += (size_t)sprintf(out + at, "%s\n", lines[i]);
+	for (size_t i = 0; i < l->n; i++)
+		at += (size_t)sprintf(out + at, "%s\n", l->v[i]);
 	out[at] = '\0';
 	return out;
-}
-
-struct lines {
-	char **v;
-	uint64_t n, cap;
-};
-
-static void lines_add(struct lines *l, const char *s)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 1024;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-	}
-	l->v[l->n++] = strdup(s);
-}
-
-static void lines_free(struct lines *l)
-{
-	for (uint64_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
 }
 
 /*
@@ -172,7 +141,7 @@ static void lines_free(struct lines *l)
  * offsets from the start of the stream, which perfcheck's pipe reader
  * (lib/perfdata, before the reader-core rework) does not yet match.
  */
-static void add_tuple(struct lines *l, uint64_t off, unsigned int size, unsigned int type)
+static void add_tuple(struct pc_strv *l, uint64_t off, unsigned int size, unsigned int type)
 {
 	char s[64];
 
@@ -180,7 +149,7 @@ static void add_tuple(struct lines *l, uint64_t off, unsigned int size, unsigned
 		snprintf(s, sizeof(s), "%#x %u", size, type);
 	else
 		snprintf(s, sizeof(s), "%#llx %#x %u", (unsigned long long)off, size, type);
-	lines_add(l, s);
+	pc_strv_add(l, s);
 }
 
 static double now_s(void)
@@ -197,7 +166,7 @@ static int decode_file(const char *path, struct decoded *dec, struct pc_error *e
 	struct pd_reader r;
 	struct pd_decomp d;
 	struct pd_record rec, in;
-	struct lines l = { 0 };
+	struct pc_strv l = { 0 };
 	const void *sec;
 	size_t sec_size;
 	uint64_t pos = 0;
@@ -259,8 +228,8 @@ static int decode_file(const char *path, struct decoded *dec, struct pc_error *e
 		ret = pd_decomp_finish(&d, err);
 	dec->stats = d.stats;
 	dec->nr_tuples = l.n;
-	dec->tuples = sort_lines(l.v, l.n);
-	lines_free(&l);
+	dec->tuples = sort_lines(&l);
+	pc_strv_free(&l);
 	pd_decomp_fini(&d);
 	pd_reader_close(&r);
 	return ret;
@@ -322,7 +291,7 @@ static int bench_file(const char *path, double *decode_s, double *parse_s, uint6
 static char *perf_dump_tuples(struct __test_metadata *_metadata, const char *data, uint64_t *n)
 {
 	char *argv[] = { (char *)up_perf(), "report", "-D", "-i", (char *)data, NULL };
-	struct lines l = { 0 };
+	struct pc_strv l = { 0 };
 	struct pc_run run;
 	char *line, *save = NULL, *out;
 
@@ -348,8 +317,8 @@ static char *perf_dump_tuples(struct __test_metadata *_metadata, const char *dat
 	}
 	pc_run_free(&run);
 	*n = l.n;
-	out = sort_lines(l.v, l.n);
-	lines_free(&l);
+	out = sort_lines(&l);
+	pc_strv_free(&l);
 	return out;
 }
 

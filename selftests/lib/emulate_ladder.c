@@ -19,35 +19,6 @@ int el_pathf(char *buf, size_t size, const char *fmt, ...)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-/* Reads a whole file; NULL when it cannot. */
-char *el_slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *b = realloc(buf, cap = (cap ? cap * 2 : 16384));
-
-			if (!b) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	fclose(f);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
-}
-
 /*
  * PREFIX... record -vv OPTS -o DIR/perf.data -- pcwork spin 100, optionally
  * under `perfcheck emulate KERNEL`; the -vv text (stderr) and the exit code.
@@ -278,7 +249,7 @@ bool el_find_payload(const char *row, const char *named, const char *want_versio
 			continue;
 		if (el_pathf(path, sizeof(path), "%s/%s/perf-version", base, de->d_name))
 			continue;
-		ver = el_slurp(path);
+		ver = pc_test_slurp(path, NULL);
 		if (ver && !strncmp(ver, want_version, strlen(want_version)) &&
 		    !el_pathf(out, size, "%s/%s/payload.cpio.zst", base, de->d_name) &&
 		    !access(out, R_OK))

@@ -47,8 +47,6 @@ struct row_perf {
 
 /* snprintf through a va_list: -1 when the text does not fit */
 int el_pathf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* A whole file, NUL-terminated; NULL when it cannot be read. */
-char *el_slurp(const char *path);
 /*
  * PREFIX... record -vv OPTS -o DIR/perf.data -- pcwork spin 100, under
  * `perfcheck emulate KERNEL` unless kernel is NULL; the -vv text and exit code.
@@ -222,7 +220,7 @@ static inline void emulated_row(struct __test_metadata *_metadata, FIXTURE_DATA(
 		SKIP(return, "no source tree here to hold fixtures/emulate-ladder (a guest carries "
 			     "binaries only)");
 	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	fixture = el_slurp(path);
+	fixture = pc_test_slurp(path, NULL);
 	ASSERT_NE(NULL, fixture)
 		TH_LOG("no recording %s: run the matrix row %s and fixtures/emulate-ladder/harvest",
 		       rel, row);

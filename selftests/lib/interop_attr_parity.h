@@ -51,12 +51,7 @@ FIXTURE_SETUP(parity)
 	char why[512] = "";
 
 	self->target = -1;
-	if (!up_perf())
-		SKIP(return, "no upstream perf here (guest without the upstream payload: "
-			     "make matrix without --no-upstream)");
-	if (!up_pcwork())
-		SKIP(return, "pcwork is not next to perfcheck (make)");
-	ASSERT_EQ(0, up_perf_version(&self->v));
+	UP_REQUIRE_PERF_AND_PCWORK(&self->v);
 	path = up_find_source("PERFCHECK_ATTR_EXPECT", EXPECT_REL_GUEST, EXPECT_REL_TREE);
 	ASSERT_NE(NULL, path) TH_LOG("no %s (set PERFCHECK_ATTR_EXPECT)", EXPECT_REL_TREE);
 	ASSERT_EQ(0, ia_load_expects(path, &self->x, why, sizeof(why))) TH_LOG("%s", why);

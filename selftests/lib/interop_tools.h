@@ -43,6 +43,21 @@ struct up_version {
 int up_perf_version(struct up_version *v);
 
 /*
+ * In a FIXTURE_SETUP: SKIP (return) where there is no upstream perf or no
+ * pcwork beside perfcheck, each with its reason; then that perf's version
+ * into *v.
+ */
+#define UP_REQUIRE_PERF_AND_PCWORK(v)                                                      \
+	do {                                                                               \
+		if (!up_perf())                                                            \
+			SKIP(return, "no upstream perf here (guest without the upstream "  \
+				     "payload: make matrix without --no-upstream)");       \
+		if (!up_pcwork())                                                          \
+			SKIP(return, "pcwork is not next to perfcheck (make)");            \
+		ASSERT_EQ(0, up_perf_version(v));                                          \
+	} while (0)
+
+/*
  * perf script's layout of that perf version, as perfcheck script names it:
  * Debian's perf 6.1 prints user callchain addresses map-relative, 5.10 and
  * 6.12 on absolute (measured with 5.10.223, 6.1.176, 6.1.187, 6.12.107 and

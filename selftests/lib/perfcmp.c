@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* the plain part only: the harness's definitions belong to the test that includes it */
+#define PERFCMP_NO_HARNESS
 #include "perfcmp.h"
 
 #include <stdarg.h>
@@ -6,25 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool perfcmp_record(const char *path, const char *opts, const char *workload, char *why,
-		    size_t n)
+int perfcmp_init(struct perfcmp *c, const char *tag)
 {
-	struct pc_run run;
-	bool ok;
+	memset(c, 0, sizeof(*c));
+	c->dir = pc_test_mkdtemp(tag);
+	if (!c->dir)
+		return -1;
+	snprintf(c->path, sizeof(c->path), "%s/perf.data", c->dir);
+	snprintf(c->pipe, sizeof(c->pipe), "%s/pipe.data", c->dir);
+	return 0;
+}
 
-	if (!pc_test_have_program("perf")) {
-		snprintf(why, n, "no perf installed");
-		return false;
-	}
-	if (perfcmp_sh(&run, "perf record -q %s -o '%s' -- sh -c '%s'", opts, path, workload)) {
-		snprintf(why, n, "cannot run perf record");
-		return false;
-	}
-	ok = run.exit_code == 0;
-	if (!ok)
-		snprintf(why, n, "perf record %s failed: %.200s", opts, run.err ? run.err : "");
-	pc_run_free(&run);
-	return ok;
+void perfcmp_fini(struct perfcmp *c)
+{
+	pc_run_free(&c->perf);
+	pc_run_free(&c->ours);
+	pc_test_rmdir(c->dir);
+	c->dir = NULL;
 }
 
 int perfcmp_sh(struct pc_run *run, const char *fmt, ...)
@@ -37,6 +37,65 @@ int perfcmp_sh(struct pc_run *run, const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return pc_test_run(run, 300, argv);
+}
+
+/* perf record -q OPTS -o OUT -- sh -c 'WORKLOAD'TO: OUT "'PATH'", or "-" with TO " > 'PATH'" */
+static bool record(const char *opts, const char *out, const char *to, const char *workload,
+		   char *why, size_t n)
+{
+	struct pc_run run;
+	bool ok;
+
+	if (!pc_test_have_program("perf")) {
+		snprintf(why, n, "no perf installed");
+		return false;
+	}
+	if (perfcmp_sh(&run, "perf record -q %s -o %s -- sh -c '%s'%s", opts, out, workload, to)) {
+		snprintf(why, n, "cannot run perf record");
+		return false;
+	}
+	ok = run.exit_code == 0;
+	if (!ok)
+		snprintf(why, n, "perf record %s%s failed: %.200s", opts, to[0] ? " -o -" : "",
+			 run.err ? run.err : "");
+	pc_run_free(&run);
+	return ok;
+}
+
+bool perfcmp_record(const char *path, const char *opts, const char *workload, char *why,
+		    size_t n)
+{
+	char out[600];
+
+	snprintf(out, sizeof(out), "'%s'", path);
+	return record(opts, out, "", workload, why, n);
+}
+
+bool perfcmp_record_pipe(const char *path, const char *opts, const char *workload, char *why,
+			 size_t n)
+{
+	char to[600];
+
+	snprintf(to, sizeof(to), " > '%s'", path);
+	return record(opts, "-", to, workload, why, n);
+}
+
+int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char *ours,
+		const char *fmt, ...)
+{
+	char args[3000];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	pc_run_free(&c->perf);
+	pc_run_free(&c->ours);
+	snprintf(c->label, sizeof(c->label), "perf %.20s %.250s", sub, args);
+	if (perfcmp_sh(&c->perf, "%s perf %s %s", pre, sub, args))
+		return -1;
+	return perfcmp_sh(&c->ours, "%s '%s' %s %s %s", pre, pc_test_perfcheck(), sub, ours,
+			  args) ? -1 : 0;
 }
 
 void perfcmp_cut_tip(char *out)

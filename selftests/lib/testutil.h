@@ -34,6 +34,22 @@ char *pc_test_mkdtemp(const char *tag);
 void pc_test_rmdir(char *dir);
 /* True when a program is found in PATH. */
 int pc_test_have_program(const char *name);
+/*
+ * The whole file at path, NUL-terminated (its length in *len when len is not
+ * NULL); free it.  NULL when it cannot be read.
+ */
+char *pc_test_slurp(const char *path, size_t *len);
+/* A growing list of strings, each a copy; { 0 } is empty. */
+struct pc_strv {
+	char **v;
+	size_t n, cap;
+};
+/* Appends a copy of s (aborts when memory runs out, as a test cannot go on). */
+void pc_strv_add(struct pc_strv *l, const char *s);
+/* Sorts the strings (strcmp order); pc_strv_cmp compares two elements (bsearch). */
+void pc_strv_sort(struct pc_strv *l);
+int pc_strv_cmp(const void *a, const void *b);
+void pc_strv_free(struct pc_strv *l);
 /* Counts the occurrences of needle in haystack. */
 int pc_count_substr(const char *haystack, const char *needle);
 /*

@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "lib/testutil.h"
+#include "lib/xk_common.h"
 #include "perfdata/perfdata.h"
 #include "probes/probe.h"
 
@@ -41,31 +42,6 @@ static const char *fixtures_dir(void)
 			return dir;
 	}
 	return NULL;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	char *buf;
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !(buf = malloc(st.st_size + 1))) {
-		close(fd);
-		return NULL;
-	}
-	n = read(fd, buf, st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
 }
 
 /* The value of "KEY: value" in meta, copied into out; false when absent. */
@@ -111,7 +87,7 @@ static int replay_one(struct __test_metadata *_metadata, const char *dir, int *c
 	int bad = 0;
 
 	snprintf(metapath, sizeof(metapath), "%s/meta", dir);
-	meta = slurp(metapath, NULL);
+	meta = pc_test_slurp(metapath, NULL);
 	if (!meta) {
 		TH_LOG("%s: cannot read", metapath);
 		return 1;
@@ -131,7 +107,7 @@ static int replay_one(struct __test_metadata *_metadata, const char *dir, int *c
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, file);
-		want = slurp(path, &want_len);
+		want = pc_test_slurp(path, &want_len);
 		if (!want) {
 			TH_LOG("%s: missing", path);
 			bad++;
@@ -241,7 +217,7 @@ static void complete_cb(const char *dir, void *p)
 	char *meta;
 
 	snprintf(path, sizeof(path), "%s/meta", dir);
-	meta = slurp(path, NULL);
+	meta = pc_test_slurp(path, NULL);
 	if (!meta) {
 		c->bad++;
 		return;
@@ -291,26 +267,6 @@ TEST(every_fixture_has_meta_expected_outputs_symfs_and_a_small_file)
 
 /* ------------------------------------------- cleared features vs. the probe */
 
-/* Is feature name in the comma list of the PERFCHECK_OPEN line after key? */
-static bool listed(const char *line, const char *key, const char *name)
-{
-	const char *p = strstr(line, key);
-	size_t n = strlen(name);
-
-	if (!p)
-		return false;
-	p += strlen(key);
-	while (*p && *p != ';' && *p != '\n') {
-		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == ';' || p[n] == '\n' || !p[n]))
-			return true;
-		while (*p && *p != ',' && *p != ';' && *p != '\n')
-			p++;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
 /* "missing" or "supported" for a feature in a probe.txt table */
 static const char *probe_status(const char *probe, const char *name)
 {
@@ -342,7 +298,7 @@ static void cleared_cb(const char *dir, void *p)
 	char *probe;
 
 	snprintf(path, sizeof(path), "%s/probe.txt", dir);
-	probe = slurp(path, NULL);
+	probe = pc_test_slurp(path, NULL);
 	if (!probe)
 		return;		/* synthesized: no kernel */
 	snprintf(path, sizeof(path), "%s/perf.data", dir);
@@ -360,8 +316,8 @@ static void cleared_cb(const char *dir, void *p)
 		for (int f = 0; f < PC_FEAT__COUNT; f++) {
 			const char *name = pc_feature_name(f);
 			const char *st = probe_status(probe, name);
-			bool req = listed(open_line, "requested ", name);
-			bool clr = listed(open_line, "cleared ", name);
+			bool req = xk_listed(open_line, "requested ", name);
+			bool clr = xk_listed(open_line, "cleared ", name);
 
 			if (!req || !st || !strcmp(st, "unknown"))
 				continue;
