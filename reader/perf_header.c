@@ -31,22 +31,26 @@ static int desc_field(const char *name, const char *value, void *ctx)
 	return 0;
 }
 
-static void event_desc(struct rd_out *o, const struct pd_reader *r)
+/* one event of EVENT_DESC, from the feature's own data as perf prints it */
+static int event_desc_one(const uint8_t *attr, uint32_t attr_size, const char *name,
+			  const uint8_t *ids, uint32_t nr_ids, void *ctx)
 {
-	for (uint32_t i = 0; i < r->nr_evsels; i++) {
-		const struct pd_evsel *e = &r->evsels[i];
+	struct rd_out *o = ctx;
 
-		rd_out_printf(o, "# event : name = %s, ", e->name ? e->name : "");
-		if (e->nr_ids) {
-			rd_out_str(o, ", id = {");
-			for (uint32_t j = 0; j < e->nr_ids; j++)
-				rd_out_printf(o, "%s %llu", j ? "," : "",
-					      (unsigned long long)e->ids[j]);
-			rd_out_str(o, " }");
+	rd_out_printf(o, "# event : name = %s, ", name);
+	if (nr_ids) {
+		rd_out_str(o, ", id = {");
+		for (uint32_t j = 0; j < nr_ids; j++) {
+			uint64_t id;
+
+			memcpy(&id, ids + 8 * (size_t)j, 8);
+			rd_out_printf(o, "%s %llu", j ? "," : "", (unsigned long long)id);
 		}
-		pc_attr_for_each_field(e->attr.bytes, e->attr.attr.size, desc_field, o);
-		rd_out_char(o, '\n');
+		rd_out_str(o, " }");
 	}
+	pc_attr_for_each_field(attr, attr_size, desc_field, o);
+	rd_out_char(o, '\n');
+	return 0;
 }
 
 /* PMU_MAPPINGS: u32 count, then (u32 type, u32 len, name[len]) each */
@@ -80,8 +84,8 @@ static void timestamp(struct rd_out *o, const char *what, uint64_t ns)
 		      (unsigned long long)(ns % 1000000000ULL / 1000));
 }
 
-static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *data,
-		   size_t size, struct pc_error *err)
+int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f,
+			   struct pc_error *err)
 {
 	static const char *const strings[] = {
 		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
@@ -91,7 +95,13 @@ static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uin
 	char buf[1024];
 	uint32_t avail, online;
 	uint64_t v[2];
+	const void *vdata;
+	const uint8_t *data;
+	size_t size;
 
+	if (pd_reader_feature(r, f, &vdata, &size))
+		return 0;
+	data = vdata;
 	switch (f) {
 	case PD_FEAT_HOSTNAME:
 	case PD_FEAT_OSRELEASE:
@@ -118,8 +128,7 @@ static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uin
 		rd_out_char(o, '\n');
 		break;
 	case PD_FEAT_EVENT_DESC:
-		event_desc(o, r);
-		break;
+		return pd_reader_event_desc(r, event_desc_one, o, err);
 	case PD_FEAT_CPU_TOPOLOGY:
 	case PD_FEAT_NUMA_TOPOLOGY:
 	case PD_FEAT_CACHE:
@@ -162,7 +171,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		ctime_r(&st.st_mtime, when);
 		when[strcspn(when, "\n")] = '\0';
 	}
-	/* a pipe: perf 6.1 shows zeros and no features */
+	/* a pipe: zeros; its features print as their records come (rd_perf_header_pipe) */
 	if (r->pipe_format) {
 		rd_out_printf(o, "# captured on    : %s\n", when);
 		rd_out_str(o, "# header version : 1\n# data offset    : 0\n# data size      : 0\n"
@@ -178,12 +187,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		rd_out_printf(o, "# feat offset    : %llu\n", (unsigned long long)r->data_end);
 	}
 	for (int f = 1; f < PD_FEAT_BITS; f++) {
-		const void *data;
-		size_t size;
-
-		if (pd_reader_feature(r, f, &data, &size))
-			continue;
-		ret = feature(o, r, f, data, size, err);
+		ret = rd_perf_header_feature(o, r, f, err);
 		if (ret)
 			return ret;
 	}
@@ -201,4 +205,26 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		rd_out_char(o, '\n');
 	rd_out_str(o, "# ========\n#\n");
 	return 0;
+}
+
+static int on_feature(void *ctx, const struct pd_record *rec, struct pc_error *err)
+{
+	struct rd_pipe_header *ph = ctx;
+	uint64_t feat;
+
+	if (rec->header.type != PC_RECORD_HEADER_FEATURE ||
+	    rec->header.size < sizeof(struct perf_event_header) + 8)
+		return 0;
+	memcpy(&feat, (const uint8_t *)rec->data + sizeof(struct perf_event_header), 8);
+	if (feat >= PD_FEAT_BITS)
+		return 0;
+	return rd_perf_header_feature(ph->o, ph->r, (int)feat, err);
+}
+
+void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, struct rd_pipe_header *ph)
+{
+	if (!s->r.pipe_format)
+		return;
+	*ph = (struct rd_pipe_header){ o, &s->r };
+	s->in.tap = (struct rd_input_tap){ on_feature, ph };
 }

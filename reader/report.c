@@ -1075,6 +1075,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false;
+	struct rd_pipe_header ph;
 	struct rd_session *s;
 	struct rd_out out;
 	uint64_t lost = 0;
@@ -1185,8 +1186,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
-	if (!ret && (header || header_only))
+	if (!ret && (header || header_only)) {
 		ret = rd_perf_header(s, &out, &err);
+		rd_perf_header_pipe(s, &out, &ph);
+	}
+	/* perf reads a pipe whole for its features, and shows only them */
+	if (!ret && header_only && s->r.pipe_format)
+		ret = rd_session_process(s, &err);
 	if (!ret && !header_only)
 		ret = lost_samples(s, &lost, &err);
 	if (!ret && !header_only) {

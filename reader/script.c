@@ -429,6 +429,7 @@ int cmd_script(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], *end;
 	bool dump = false, header = false, header_only = false, late = false;
+	struct rd_pipe_header ph;
 	char bad[64];
 	int c, ret, usage_err = 0;
 
@@ -628,8 +629,10 @@ int cmd_script(int argc, char **argv)
 			s->ops.record = on_record;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
-		if (header)
+		if (header) {
 			ret = rd_perf_header(s, &out, &err);
+			rd_perf_header_pipe(s, &out, &ph);
+		}
 		if (!ret)
 			ret = rd_session_process(s, &err);
 	}
