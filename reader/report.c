@@ -77,7 +77,10 @@ struct report {
 	struct sk_list keys;
 	int children;		/* -1: when callchains exist */
 	struct cg_params cg;
-	bool show_nr;
+	struct rp_view {
+		bool show_nr;	/* -n */
+		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
+	} view;
 	double percent_limit;
 	bool compat_6_1;
 	bool sort_sym_first;	/* -s given and starting with "sym" */
@@ -637,12 +640,13 @@ static void dots(struct rd_out *o, int w)
  * perf's group view (an event group, as leader sampling {a,b}:S records
  * it): one table, the leader's rows with a column per member, each
  * member's share of its own event's total; rows only a member has join
- * the leader's with 0.
+ * the leader's with 0.  Children and Self each get a column per event; the
+ * call graph under a row is the leader's (none under a member-only row).
  */
 struct group_view {
 	struct table *members[8];
 	uint32_t nr;
-	char name[512];		/* "anon group { a, b }" */
+	char name[512];		/* "anon group { a, b }", "a, b" for --group's own group */
 };
 
 /* The member's row of the leader's row e (NULL: none). */
@@ -681,41 +685,18 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 	return 0;
 }
 
-struct grow_rank {
-	struct entry *e;
-	size_t rank;		/* place in perf's order by the keys */
-	const struct group_view *g;
-};
-
-/* perf orders a group's rows by the leader's period, then each member's, then as alone */
-static int group_cmp(const void *pa, const void *pb)
+/* perf's group sort after the leader's Self: each member's Self, in order */
+static int members_cmp(const struct entry *a, const struct entry *b, const void *ctx)
 {
-	const struct grow_rank *a = pa, *b = pb;
+	const struct group_view *g = ctx;
 
-	if (a->e->self != b->e->self)
-		return a->e->self > b->e->self ? -1 : 1;
-	for (uint32_t j = 0; j < a->g->nr; j++) {
-		const struct entry *ma = member_row(a->g, j, a->e), *mb = member_row(a->g, j, b->e);
+	for (uint32_t j = 0; j < g->nr; j++) {
+		const struct entry *ma = member_row(g, j, a), *mb = member_row(g, j, b);
 		uint64_t va = ma ? ma->self : 0, vb = mb ? mb->self : 0;
 
 		if (va != vb)
-			return va > vb ? -1 : 1;
+			return va > vb ? 1 : -1;
 	}
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
-}
-
-static int group_order(struct entry **v, size_t n, const struct group_view *g)
-{
-	struct grow_rank *r = malloc((n ? n : 1) * sizeof(*r));
-
-	if (!r)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct grow_rank){ v[i], i, g };
-	qsort(r, n, sizeof(*r), group_cmp);
-	for (size_t i = 0; i < n; i++)
-		v[i] = r[i].e;
-	free(r);
 	return 0;
 }
 
@@ -728,8 +709,28 @@ static uint64_t group_sum(const struct table *t, const struct group_view *g, boo
 	return sum;
 }
 
+/* leads: the event leads a group of several (perf then says "events", viewed or not) */
+/* A group's row: the leader's share, then each member's of its own total (Children, then Self) */
+static void group_values(struct rd_out *o, const struct group_view *g, const struct entry *e,
+			 double total, bool children)
+{
+	for (int col = children ? 0 : 1; col < 2; col++) {
+		bool self = col == 1;
+
+		rd_out_printf(o, self && children ? "  %7.2f%%" : "%9.2f%%",
+			      100.0 * (double)(self ? e->self : e->children) / total);
+		for (uint32_t j = 0; j < g->nr; j++) {
+			const struct entry *me = member_row(g, j, e);
+			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
+
+			rd_out_printf(o, " %6.2f%%",
+				      me ? 100.0 * (double)(self ? me->self : me->children) / mt : 0.0);
+		}
+	}
+}
+
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
-			const struct group_view *g)
+			struct group_view *g, bool leads)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -744,7 +745,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	if (first)
 		rd_out_str(o, "#\n");
 	samples_line(o, group_sum(t, g, false),
-		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", g != NULL);
+		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", leads);
 	rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
 		      (unsigned long long)group_sum(t, g, true));
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
@@ -752,13 +753,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		return;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (children ? e->children : e->self || g)
+			if (g || (children ? e->children : e->self))
 				v[n++] = e;
+
 	{
 		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
-					 .caller = order_of(rp, t->evsel) == CG_CALLER };
+					 .caller = order_of(rp, t->evsel) == CG_CALLER,
+					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
 
-		if (hist_order(v, n, &ho) || (g && group_order(v, n, g))) {
+		if (hist_order(v, n, &ho)) {
 			free(v);
 			return;
 		}
@@ -781,11 +784,14 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
 		}
-	if (g)
+	if (g && children)
+		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
+			      8 * (int)(g->nr + 1), "Self");
+	else if (g)
 		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
 	else
 		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
-	if (rp->show_nr || rp->keys.samples)
+	if (rp->view.show_nr || rp->keys.samples)
 		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
 	if (rp->keys.period)
 		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
@@ -795,10 +801,12 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		rd_out_str(o, "\n# ");
 		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
 			rd_out_char(o, '.');
+		if (children)
+			dots(o, 8 * (int)(g->nr + 1));
 	} else {
 		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
 	}
-	if (rp->show_nr || rp->keys.samples)
+	if (rp->view.show_nr || rp->keys.samples)
 		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	if (rp->keys.period)
 		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
@@ -815,18 +823,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 
 		if (shown < rp->percent_limit)
 			continue;
-		if (children)
+		if (g) {
+			group_values(o, g, e, total, children);
+		} else if (children) {
 			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)e->children / total,
 				      100.0 * (double)e->self / total);
-		else
+		} else {
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
-		for (uint32_t j = 0; g && j < g->nr; j++) {
-			const struct entry *me = member_row(g, j, e);
-			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
-
-			rd_out_printf(o, " %6.2f%%", me ? 100.0 * (double)me->self / mt : 0.0);
 		}
-		if (rp->show_nr || rp->keys.samples) {
+		if (rp->view.show_nr || rp->keys.samples) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
 			for (uint32_t j = 0; g && j < g->nr; j++) {
 				const struct entry *me = member_row(g, j, e);
@@ -893,6 +898,7 @@ struct groups {
 	int32_t *leader_of;	/* per evsel: its group's leader, -1 when alone */
 	uint32_t *members;	/* per leader: events in its group */
 	char **names;		/* per leader: the GROUP_DESC name */
+	bool forced;		/* --group on a file without groups: all events are one */
 };
 
 static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
@@ -909,13 +915,10 @@ static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
 	return gr->names[leader] ? 0 : -ENOMEM;
 }
 
-/* A group shows as perf's group view when its rows have no call graphs or Children. */
+/* A group shows as perf's group view unless --no-group. */
 static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
 {
-	const struct pd_evsel *e = rp->tables[leader].evsel;
-
-	return gr->members[leader] > 1 && !children_on(rp, e) &&
-	       !(rp->cg.mode != CG_NONE && has_chains(e));
+	return gr->members[leader] > 1 && rp->view.group != 0;
 }
 
 static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
@@ -924,7 +927,8 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
 	const char *n = gr->names[leader];
 	size_t len;
 
-	len = (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
+	/* --group's own group of a file without any is named by its events alone */
+	len = gr->forced ? 0 : (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
 			       !n || !*n || !strcmp(n, "{anon_group}") ? "anon group" : n);
 	for (uint32_t i = leader; i < leader + gr->members[leader] && len < sizeof(g->name); i++) {
 		const struct pd_evsel *e = rp->tables[i].evsel;
@@ -932,7 +936,7 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
 		len += (size_t)snprintf(g->name + len, sizeof(g->name) - len, "%s%s",
 					i == leader ? "" : ", ", e && e->name ? e->name : "?");
 	}
-	if (len < sizeof(g->name))
+	if (len < sizeof(g->name) && !gr->forced)
 		snprintf(g->name + len, sizeof(g->name) - len, " }");
 }
 
@@ -953,6 +957,23 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 		gr.leader_of[i] = -1;
 	if (s->r.features[PD_FEAT_GROUP_DESC].size)
 		ret = pd_reader_groups(&s->r, note_group, &gr, err);
+	/*
+	 * perf's --group and --no-group (either, as perf 6.1 tests whether the
+	 * option was given) make the events of a file without groups one
+	 * group: viewed as one with --group, its leader's table "of events".
+	 */
+	if (!ret && rp->view.group >= 0 && n > 1 && n <= 9) {
+		bool any = false;
+
+		for (uint32_t i = 0; i < n; i++)
+			any |= gr.leader_of[i] >= 0;
+		if (!any) {
+			for (uint32_t i = 0; i < n; i++)
+				gr.leader_of[i] = 0;
+			gr.members[0] = n;
+			gr.forced = true;
+		}
+	}
 	for (uint32_t i = 0; !ret && i < n; i++) {
 		struct group_view g = { .nr = 0 };
 		uint64_t samples = rp->tables[i].samples;
@@ -974,7 +995,8 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 			}
 		}
 		if (samples)
-			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL);
+			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
+				    gr.leader_of[i] == (int32_t)i && gr.members[i] > 1);
 	}
 out:
 	for (uint32_t i = 0; gr.names && i < n; i++)
@@ -1007,6 +1029,10 @@ static void usage(FILE *f)
 "      --percent-limit P   hide rows (and call-graph branches) below P%%\n"
 "      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
+"      --group             an event group's members as columns of its leader's\n"
+"                          rows (the default for groups); all events as one group\n"
+"                          when the file has none\n"
+"      --no-group          each event on its own\n"
 "      --header            the file's header (perf's layout) before the report\n"
 "      --header-only       only the header\n"
 "      --compat VERSION    6.1: unresolved callchain frames at their sampled\n"
@@ -1018,7 +1044,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
-       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK };
+       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1033,6 +1059,8 @@ static const struct option options[] = {
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -1069,7 +1097,7 @@ static void free_tables(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .children = -1, .max_stack = MAX_STACK,
+	struct report rp = { .children = -1, .max_stack = MAX_STACK, .view.group = -1,
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
@@ -1115,7 +1143,7 @@ int cmd_report(int argc, char **argv)
 			rp.cg.order_set = true;
 			break;
 		case 'n':
-			rp.show_nr = true;
+			rp.view.show_nr = true;
 			break;
 		case OPT_PLIMIT:
 			rp.percent_limit = strtod(optarg, &end);
@@ -1139,6 +1167,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			header = true;
+			break;
+		case OPT_GROUP:
+			rp.view.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			rp.view.group = 0;
 			break;
 		case OPT_HEADER_ONLY:
 			header_only = true;

@@ -8,9 +8,10 @@
  * table, a column per member).  Skips where no perf is installed (the QEMU
  * guests) or it may not record.
  *
- * Not compared: a group recorded with callchains (-g), whose Children and
- * call graphs perf 6.1 also shows per group; perfcheck report shows a table
- * per event there.
+ * The group view with callchains (-g): Children and Self columns per member,
+ * the leader's call graph under each row; a group sampled by each of its
+ * events ({a,b} without :S); --group making separate events one group, and
+ * --no-group one table per event (the leader's still "of events").
  */
 #include "kselftest_harness.h"
 #include "lib/perfcmp.h"
@@ -75,21 +76,27 @@ TEST_F(sread, single_counter_sample_read_matches_perf)
 	same(_metadata, self, "-F comm,tid,period,event,ip", "cpu-clock:S:", 3);
 }
 
-static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(sread) *self,
-			const char *args)
+static void same_report_with(struct __test_metadata *_metadata, FIXTURE_DATA(sread) *self,
+			     const char *args, const char *what)
 {
 	char first[800];
 
 	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --stdio %s",
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio %s",
 				pc_test_perfcheck(), self->path, args));
 	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
 	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
 	perfcmp_cut_tip(self->perf.out);
-	EXPECT_NE(NULL, strstr(self->perf.out, "of events 'anon group { cpu-clock, task-clock }'"))
-		TH_LOG("perf: %s", self->perf.out);
+	EXPECT_NE(NULL, strstr(self->perf.out, what)) TH_LOG("perf: %s", self->perf.out);
 	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
 		TH_LOG("perf report %s: first difference at %s", args, first);
+}
+
+static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(sread) *self,
+			const char *args)
+{
+	same_report_with(_metadata, self, args,
+			 "of events 'anon group { cpu-clock, task-clock }'");
 }
 
 /* one table for the group, a column per member */
@@ -103,6 +110,50 @@ TEST_F(sread, report_group_view_with_sample_counts_matches_perf)
 {
 	RECORD("-e {cpu-clock,task-clock}:S -c 200000");
 	same_report(_metadata, self, "-n --sort dso,sym");
+}
+
+/* -g: Children and Self per member, the leader's caller graph under each row */
+TEST_F(sread, report_group_view_with_call_graphs_matches_perf)
+{
+	RECORD("-e {cpu-clock,task-clock}:S -c 200000 -g");
+	same_report(_metadata, self, "");
+	EXPECT_NE(NULL, strstr(self->ours.out, "Children              Self"));
+	EXPECT_NE(NULL, strstr(self->ours.out, "---"));
+}
+
+TEST_F(sread, report_group_view_self_callee_graphs_match_perf)
+{
+	RECORD("-e {cpu-clock,task-clock}:S -c 200000 -g");
+	same_report(_metadata, self, "--no-children");
+}
+
+TEST_F(sread, report_group_view_children_without_graphs_matches_perf)
+{
+	RECORD("-e {cpu-clock,task-clock}:S -c 200000 -g");
+	same_report(_metadata, self, "-g none");
+}
+
+/* a group whose events each sample: rows only a member has join with 0.00% */
+TEST_F(sread, report_group_sampled_by_each_event_matches_perf)
+{
+	RECORD("-e {cpu-clock,task-clock} -c 200000 -g");
+	same_report(_metadata, self, "--no-children");
+}
+
+/* --group on events recorded apart: one group named by its events alone */
+TEST_F(sread, report_group_option_joins_separate_events_as_perf)
+{
+	RECORD("-e cpu-clock -e task-clock -c 200000 -g");
+	same_report_with(_metadata, self, "--group --no-children -g none",
+			 "of events 'cpu-clock, task-clock'");
+}
+
+/* --no-group: a table per event, the leader's "of events" as perf 6.1 says it */
+TEST_F(sread, report_no_group_shows_each_event_as_perf)
+{
+	RECORD("-e {cpu-clock,task-clock}:S -c 200000 -g");
+	same_report_with(_metadata, self, "--no-group --no-children",
+			 "of events 'cpu-clock'");
 }
 
 TEST_HARNESS_MAIN
