@@ -128,6 +128,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->sym = NULL;
 	out->dso = NULL;
 	out->dso_len = 0;
+	out->obj = NULL;
 	out->addr = ip;
 	out->off = 0;
 	if (kernel) {
@@ -141,6 +142,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	dso = rd_map_dso(map);
 	out->dso = dso->path;
 	out->dso_len = dso->path_len;
+	out->obj = dso;
 	if (map->flags & RD_MAP_JIT) {
 		pc_dso_load_jitmap(m->dsos, dso);
 		out->sym = pc_symtab_find(&dso->tab, ip);

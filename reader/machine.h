@@ -39,6 +39,7 @@ struct rd_resolved {
 	const struct pc_symbol *sym;	/* NULL when unknown */
 	const char *dso;		/* NULL when no map */
 	size_t dso_len;
+	const struct pc_dso *obj;	/* a user map's object (its short name), else NULL */
 	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
 	uint64_t off;			/* ip - symbol start */
 };

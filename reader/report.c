@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "reader/callgraph.h"
+#include "reader/filter.h"
 #include "reader/hist.h"
 #include "reader/inline_syms.h"
 #include "reader/out.h"
@@ -80,6 +81,7 @@ struct report {
 	struct rp_view {
 		bool show_nr;	/* -n */
 		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
+		const struct rd_filter *cpus;	/* -C (NULL: all) */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -194,6 +196,10 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->sym = f->r.sym;
 	k->dso = f->r.dso;
 	k->dso_len = f->r.dso_len;
+	if (f->r.obj) {
+		k->dso_short = f->r.obj->short_name;
+		k->dso_short_len = f->r.obj->short_len;
+	}
 	/* perf 6.1 shows an unresolved callchain frame at its sampled address */
 	k->addr = chain && compat_6_1 ? f->ip : f->r.addr;
 	k->off = f->r.off;
@@ -286,7 +292,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		e->ip = k.addr;
 		e->dso = k.dso;
 		e->dso_len = k.dso_len;
-		if (slash && k.dso[0] == '/') {
+		if (k.dso_short) {
+			e->dso = k.dso_short;
+			e->dso_len = k.dso_short_len;
+		} else if (slash && k.dso[0] == '/') {
 			e->dso = slash + 1;
 			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
 		}
@@ -504,6 +513,9 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 	if (!t)
 		return -ENOMEM;
+	if (rp->view.cpus &&
+	    !rd_filter_in_numbers(rp->view.cpus->cpus, rp->view.cpus->nr_cpus, smp->cpu))
+		return 0;
 	t->samples++;
 	t->total += smp->period;
 	rp->stamp++;
@@ -1029,6 +1041,7 @@ static void usage(FILE *f)
 "      --percent-limit P   hide rows (and call-graph branches) below P%%\n"
 "      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
+"  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
 "      --group             an event group's members as columns of its leader's\n"
 "                          rows (the default for groups); all events as one group\n"
 "                          when the file has none\n"
@@ -1060,6 +1073,7 @@ static const struct option options[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "cpu", required_argument, NULL, 'C' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
@@ -1104,6 +1118,7 @@ int cmd_report(int argc, char **argv)
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false;
 	struct rd_pipe_header ph;
+	struct rd_filter cpus = { .nr_cpus = 0 };
 	struct rd_session *s;
 	struct rd_out out;
 	uint64_t lost = 0;
@@ -1111,7 +1126,7 @@ int cmd_report(int argc, char **argv)
 
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:Gnvh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1168,6 +1183,13 @@ int cmd_report(int argc, char **argv)
 		case OPT_HEADER:
 			header = true;
 			break;
+		case 'C':
+			if (rd_filter_numbers(cpus.cpus, &cpus.nr_cpus, optarg, true)) {
+				fprintf(stderr, "perfcheck report: bad --cpu list '%s'\n", optarg);
+				return 1;
+			}
+			rp.view.cpus = &cpus;
+			break;
 		case OPT_GROUP:
 			rp.view.group = 1;
 			break;
@@ -1220,6 +1242,15 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
+	/* as perf: -C the input cannot take ends the report after its first line, exit 0 */
+	if (!ret && !header_only && rd_filter_cpus_usable(&cpus, &s->r)) {
+		if (!header)
+			rd_out_str(&out, "# To display the perf.data header info, please use "
+					 "--header/--header-only options.\n#\n");
+		rd_out_flush(&out);
+		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+		goto done;
+	}
 	if (!ret && (header || header_only)) {
 		ret = rd_perf_header(s, &out, &err);
 		rd_perf_header_pipe(s, &out, &ph);

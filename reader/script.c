@@ -410,14 +410,6 @@ static int sample_span(struct rd_session *s, uint64_t *first, uint64_t *last,
 	return ret;
 }
 
-static bool has_cpu(struct rd_session *s)
-{
-	for (uint32_t i = 0; i < s->r.nr_evsels; i++)
-		if (s->r.evsels[i].attr.attr.sample_type & PERF_SAMPLE_CPU)
-			return true;
-	return false;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { .pr = { .compat = RD_COMPAT_7_2, .merge = true } };
@@ -597,10 +589,8 @@ int cmd_script(int argc, char **argv)
 	if (!ret && !dump && !header_only) {
 		if (check_fields(s, prp)) {
 			usage_err = 1;
-		} else if (flt->nr_cpus && !has_cpu(s)) {
-			fprintf(stderr, "File does not contain CPU events. "
-				"Remove -C option to proceed.\n");
-			usage_err = 1;
+		} else if (rd_filter_cpus_usable(flt, &s->r)) {
+			usage_err = 255;	/* perf's -1 */
 		} else if (trace_shown(s, prp) && rd_trace_open(&sc.tr, s)) {
 		err = sc.tr.err;
 		ret = -(err.code ? err.code : EINVAL);
@@ -666,6 +656,6 @@ int cmd_script(int argc, char **argv)
 	if (ret)
 		return 2;
 	if (usage_err)
-		return 1;
+		return usage_err;
 	return out.error ? 1 : 0;
 }

@@ -368,6 +368,29 @@ void pc_dso_cache_init(struct pc_dso_cache *c)
 	c->debug_dir = "/usr/lib/debug";
 }
 
+/*
+ * perf's dso short name: "[JIT] tid N" when the name reads as
+ * "/tmp/perf-N..." (its sscanf), the part after the last '/' of a path,
+ * else the name itself.  Written after the path's NUL (room for 32 more).
+ */
+static void short_name(struct pc_dso *d)
+{
+	char *out = d->path + d->path_len + 1;
+	const char *slash = strrchr(d->path, '/');
+	int tid;
+
+	if (sscanf(d->path, "/tmp/perf-%d", &tid) == 1) {
+		d->short_len = (size_t)snprintf(out, 32, "[JIT] tid %d", tid);
+		d->short_name = out;
+	} else if (d->path[0] == '/' && slash) {
+		d->short_name = slash + 1;
+		d->short_len = d->path_len - (size_t)(slash + 1 - d->path);
+	} else {
+		d->short_name = d->path;
+		d->short_len = d->path_len;
+	}
+}
+
 struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 {
 	struct pc_dso *d;
@@ -386,12 +409,15 @@ struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->path = strdup(path);
+	d->path_len = strlen(path);
+	/* the short name lives after the path, in the same allocation */
+	d->path = malloc(d->path_len + 1 + 32);
 	if (!d->path) {
 		free(d);
 		return NULL;
 	}
-	d->path_len = strlen(path);
+	memcpy(d->path, path, d->path_len + 1);
+	short_name(d);
 	d->next = c->buckets[b];
 	c->buckets[b] = d;
 	c->nr++;

@@ -43,6 +43,9 @@ const char *pc_demangle(const char *name, char *buf, size_t size);
 struct pc_dso {
 	char *path;
 	size_t path_len;
+	/* perf's short name (reports): the basename, "[JIT] tid N" for /tmp/perf-N.map */
+	const char *short_name;
+	size_t short_len;
 	char build_id[2 * 20 + 1];	/* as recorded (hex), "" when unknown */
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */
