@@ -99,6 +99,9 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 	const struct pc_map *map = pc_maps_find(&m->kmaps, ip);
 
 	out->addr = ip;
+	/* no kernel MMAP, no kernel map: perf shows [unknown] outside the modules' maps */
+	if (!m->kernel_map && !map)
+		return;
 	out->dso = "[kernel.kallsyms]";
 	out->dso_len = 17;
 	if (!m->kernel_local)

@@ -55,6 +55,7 @@ struct rd_machine {
 	struct pc_maps kmaps;
 	struct pc_dso_cache *dsos;	/* not owned */
 	bool kernel_local;		/* kallsyms of this machine apply */
+	bool kernel_map;		/* the kernel's own MMAP came: without it perf has no kernel map */
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;
 	uint64_t gen;			/* bumped when any map changes */

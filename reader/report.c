@@ -795,6 +795,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
+			/* a row without a symbol widens perf's object column to an address's 16 */
+			if (rp->keys.keys[k] == SK_DSO && !v[i]->sym && width[k] < 16)
+				width[k] = 16;
 		}
 	if (g && children)
 		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
