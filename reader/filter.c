@@ -253,6 +253,14 @@ int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r)
 		if (pd_reader_nrcpus(r, &avail, &online, NULL))
 			avail = 0;
 	}
+	/* perf's cpu map warns once of a CPU past its MAX_NR_CPUS (2048), and caps the count */
+	for (size_t i = 0; i < f->nr_cpus; i++)
+		if (f->cpus[i] >= 2048) {
+			fprintf(stderr, "Perf can support 2048 CPUs. Consider raising MAX_NR_CPUS\n");
+			break;
+		}
+	if (avail > 2048)
+		avail = 2048;
 	/* perf sorts the list: the lowest CPU out of range is the one named */
 	for (size_t i = 0; i < f->nr_cpus; i++)
 		if (f->cpus[i] >= (int64_t)avail && (low < 0 || f->cpus[i] < low))
