@@ -46,6 +46,12 @@ static const char jit_c[] =
 	"\tif (!f)\n"
 	"\t\treturn 1;\n"
 	"\tfprintf(f, \"%lx %zx jitted_loop\\n\", (unsigned long)(p + 256), sizeof(code));\n"
+	"\tif (argc > 2) {\n"
+	"\t\t/* a JIT that moved code: the same start twice, an empty entry, no last newline */\n"
+	"\t\tfprintf(f, \"%lx %zx jitted_again\\n\", (unsigned long)(p + 256), sizeof(code));\n"
+	"\t\tfprintf(f, \"%lx 0 empty\\n\", (unsigned long)(p + 1024));\n"
+	"\t\tfprintf(f, \"%lx %zx second_copy\", (unsigned long)(p + 1024), sizeof(code));\n"
+	"\t}\n"
 	"\tfclose(f);\n"
 	"\tf = fopen(argv[1], \"w\");\n"
 	"\tfprintf(f, \"%d\\n\", getpid());\n"
@@ -92,7 +98,7 @@ FIXTURE_TEARDOWN(jit)
 }
 
 /* builds and records the JIT program; self->map names the map file it wrote */
-#define RECORD_JIT()                                                                       \
+#define RECORD_JIT(extra)                                                                  \
 	do {                                                                               \
 		char why_[300], cmd_[1200], src_[700];                                     \
 		struct pc_run r_;                                                          \
@@ -110,8 +116,8 @@ FIXTURE_TEARDOWN(jit)
 		ASSERT_EQ(0, perfcmp_sh(&r_, "cd '%s' && cc -O2 -o jit jit.c", self->dir)); \
 		ASSERT_EQ(0, r_.exit_code) TH_LOG("%s", r_.err);                           \
 		pc_run_free(&r_);                                                          \
-		snprintf(cmd_, sizeof(cmd_), "exec '%s/jit' '%s/pid' >/dev/null", self->dir, \
-			 self->dir);                                                       \
+		snprintf(cmd_, sizeof(cmd_), "exec '%s/jit' '%s/pid' %s >/dev/null", self->dir, \
+			 self->dir, extra);                                                \
 		if (!perfcmp_record(self->path, "-e cpu-clock -c 100000", cmd_, why_, sizeof(why_))) \
 			SKIP(return, "%s", why_);                                          \
 		snprintf(src_, sizeof(src_), "%s/pid", self->dir);                         \
@@ -140,7 +146,7 @@ static void same(struct __test_metadata *_metadata, FIXTURE_DATA(jit) *self,
 
 TEST_F(jit, script_names_the_jit_map_and_its_symbols_as_perf)
 {
-	RECORD_JIT();
+	RECORD_JIT("");
 	same(_metadata, self, "script", "jitted_loop+0x");
 	EXPECT_NE(NULL, strstr(self->ours.out, self->map));
 }
@@ -149,7 +155,7 @@ TEST_F(jit, report_shows_the_jit_as_perfs_short_name)
 {
 	char tid[64];
 
-	RECORD_JIT();
+	RECORD_JIT("");
 	same(_metadata, self, "report --stdio", "[.] jitted_loop");
 	snprintf(tid, sizeof(tid), "[JIT] tid %s", self->map + strlen("/tmp/perf-"));
 	*strrchr(tid, '.') = '\0';
@@ -159,10 +165,23 @@ TEST_F(jit, report_shows_the_jit_as_perfs_short_name)
 /* without the map file: addresses only, the object named all the same */
 TEST_F(jit, jit_without_its_map_file_matches_perf)
 {
-	RECORD_JIT();
+	RECORD_JIT("");
 	ASSERT_EQ(0, unlink(self->map));
 	same(_metadata, self, "report --stdio --sort dso,sym", "[JIT] tid ");
 	same(_metadata, self, "script", "[unknown] (/tmp/perf-");
+}
+
+/*
+ * perf reads the map as it is: no entry dropped or closed, the line's last
+ * character taken for its newline, one start twice decided by perf's
+ * symbol tree, an empty entry found at its start alone.
+ */
+TEST_F(jit, map_entries_are_read_as_perf_reads_them)
+{
+	RECORD_JIT("dups");
+	same(_metadata, self, "report --stdio --no-children --sort sym", "second_cop");
+	same(_metadata, self, "script", "(/tmp/perf-");
+	EXPECT_EQ(NULL, strstr(self->ours.out, "second_copy"));
 }
 
 TEST_HARNESS_MAIN
