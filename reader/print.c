@@ -336,8 +336,7 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 	uint32_t nr;
 	struct rd_out *o = p->out;
 
-	if (!(f & RF_SYM))
-		return false;
+	/* the entries are there whatever the fields: "ip (inlined)" without the symbol */
 	nr = src_frames(p, s, r, fr);
 	if (!nr)
 		return false;
@@ -366,14 +365,16 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 			rd_out_char(o, '\t');
 			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : ip, 16);
 		}
-		rd_out_char(o, ' ');
-		rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
-		if (f & RF_SYMOFF) {
-			rd_out_mem(o, "+0x", 3);
-			rd_out_hex(o, r->off, 0);
+		if (f & RF_SYM) {
+			rd_out_char(o, ' ');
+			rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
+			if (f & RF_SYMOFF) {
+				rd_out_mem(o, "+0x", 3);
+				rd_out_hex(o, r->off, 0);
+			}
 		}
-		/* with srclines, "(inlined)" follows the srcline instead */
-		if ((f & RF_DSO) && !(f & RF_SRCLINE))
+		/* in the object's place, with or without it; after the srcline when shown */
+		if (!(f & RF_SRCLINE))
 			rd_out_mem(o, " (inlined)", 10);
 		rd_out_char(o, '\n');
 		if (f & RF_SRCLINE) {
@@ -504,6 +505,9 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
+		/* perf takes up to max-stack frames of the sample's chain, and as many again from its unwinder */
+		if (part && ev->unwound)
+			shown = 0;
 		for (uint64_t i = 0; i < nr && shown < max_stack(p); i++) {
 			uint64_t ip = ips[i];
 			bool cookie = false;

@@ -478,6 +478,16 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	return (int)nr;
 }
 
+/* Frames of ips past the first max (context markers aside): what caller order leaves out at the leaf. */
+static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
+{
+	uint64_t frames = 0;
+
+	for (uint64_t i = 0; i < nr; i++)
+		frames += !pc_is_context(ips[i]);
+	return frames > (uint64_t)max ? frames - (uint64_t)max : 0;
+}
+
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
 		    bool caller, const struct frame *fr)
@@ -525,14 +535,29 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 		for (int part = 0; part < 2; part++) {
 			const uint64_t *ips = part ? ev->extra : ev->base;
-			uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+			uint64_t nr = part ? ev->extra_nr : ev->base_nr, skip = 0;
+			int taken = 0;
 
-			for (uint64_t i = 0; i < nr && n < rp->max_stack; i++) {
+			/*
+			 * perf takes max-stack frames of the sample's chain from the
+			 * root end in caller order, and as many again from its
+			 * unwinder (innermost, inline entries not counted).
+			 */
+			if (part == 1 && !ev->unwound)
+				taken = n;
+			if (caller && part == 0)
+				skip = chain_excess(ips, nr, rp->max_stack);
+			for (uint64_t i = 0; i < nr && taken < rp->max_stack && n < MAX_STACK; i++) {
 				if (pc_is_context(ips[i])) {
 					kernel = ips[i] == PC_CONTEXT_KERNEL ||
 						 ips[i] == PC_CONTEXT_GUEST_KERNEL;
 					continue;
 				}
+				if (skip) {
+					skip--;
+					continue;
+				}
+				taken++;
 				fr[n].ip = ips[i];
 				fr[n].kernel = kernel;
 				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
