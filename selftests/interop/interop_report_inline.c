@@ -323,8 +323,8 @@ TEST_F(inl, script_max_stack_caps_chain_and_unwinder_apart_as_perf)
 /* in caller order (Children) perf keeps the root end of a long chain */
 TEST_F(inl, report_max_stack_keeps_the_callers_in_caller_order)
 {
-	RECORD("-g -e cpu-clock -c 1000000");
-	same_lines(_metadata, self, "--children --max-stack 2 -g none", "[.] ", 2);
+	RECORD_SRC("cc", "libc.c", libc_c, "-g -e cpu-clock -c 1000000");
+	same_lines(_metadata, self, "--children --max-stack 2 -g none", "%  ", 2);
 	same_lines(_metadata, self, "--no-children --max-stack 2", "--", 1);
 }
 
