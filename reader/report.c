@@ -378,6 +378,14 @@ static bool has_chains(const struct pd_evsel *e)
 	return e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 }
 
+static bool any_chains(const struct pd_reader *r)
+{
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		if (has_chains(&r->evsels[i]))
+			return true;
+	return false;
+}
+
 /*
  * perf's default: Children when samples have callchains, then caller order.
  * From a pipe perf 6.1 decides before it has seen the events: no Children,
@@ -1144,7 +1152,7 @@ int cmd_report(int argc, char **argv)
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, g_given = false;
 	struct rd_pipe_header ph;
 	struct rd_filter cpus = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -1169,13 +1177,17 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
-			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) || !rp.keys.nr) {
+			/* "overhead" (or period, sample) alone: one row of every sample, as perf */
+			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) ||
+			    (!rp.keys.nr && !strstr(optarg, "overhead") && !rp.keys.period &&
+			     !rp.keys.samples)) {
 				fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: %s)\n",
 					bad, sk_names());
 				return 1;
 			}
 			break;
 		case 'g':
+			g_given = true;
 			if (cg_parse(&rp.cg, optarg)) {
 				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", optarg);
 				return 1;
@@ -1270,6 +1282,18 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
+	/* as perf: -g (not "none") on a file whose events have no callchain ends the report */
+	if (!ret && !header_only && !s->r.pipe_format && g_given && rp.cg.mode != CG_NONE &&
+	    !any_chains(&s->r)) {
+		if (!header)
+			rd_out_str(&out, "# To display the perf.data header info, please use "
+					 "--header/--header-only options.\n#\n");
+		rd_out_flush(&out);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
+			"But no callchain or branch data.\n"
+			"Did you call 'perf record' without -g or -b?\n");
+		goto done;
+	}
 	/* as perf: -C the input cannot take ends the report after its first line, exit 0 */
 	if (!ret && !header_only && rd_filter_cpus_usable(&cpus, &s->r)) {
 		if (!header)
