@@ -327,4 +327,27 @@ TEST_F(report, file_without_samples_says_so_as_perf)
 	EXPECT_NE(NULL, strstr(self->ours.err, "The perf.data data has no samples!"));
 }
 
+/* the columns alone: every sample in one row, no key column */
+TEST_F(report, sort_by_overhead_alone_is_one_row_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-s overhead");
+	same_report(_metadata, self, "-s overhead,period --no-children");
+}
+
+/* -g on a file without callchains: perf's first line, its error on stderr, exit 0 */
+TEST_F(report, call_graph_option_without_callchains_stops_as_perf)
+{
+	RECORD("");
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --stdio -g caller", self->path));
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report --compat 6.1 -i '%s' --stdio -g caller",
+				pc_test_perfcheck(), self->path));
+	EXPECT_EQ(self->perf.exit_code, self->ours.exit_code);
+	EXPECT_STREQ(self->perf.out, self->ours.out);
+	EXPECT_STREQ(self->perf.err, self->ours.err);
+	EXPECT_NE(NULL, strstr(self->ours.err, "But no callchain or branch data."));
+	/* -G alone is only an order: the report as without it */
+	same_report(_metadata, self, "-G");
+}
+
 TEST_HARNESS_MAIN
