@@ -16,6 +16,7 @@
 
 #include "attr/attr.h"
 #include "reader/bpf_header.h"
+#include "reader/perf_header_misc.h"
 
 #define LAST_6_1_FEATURE 31	/* HEADER_PMU_CAPS: the last bit perf 6.1 knows */
 
@@ -155,7 +156,7 @@ int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f,
 	case PD_FEAT_BPF_BTF:
 		return rd_bpf_header_btfs(o, r, err);
 	default:
-		break;
+		return rd_perf_header_misc(o, r, f, data, size, err);
 	}
 	return 0;
 }

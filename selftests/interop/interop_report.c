@@ -327,6 +327,26 @@ TEST_F(report, file_without_samples_says_so_as_perf)
 	EXPECT_NE(NULL, strstr(self->ours.err, "The perf.data data has no samples!"));
 }
 
+/* the GROUP_DESC, CLOCKID, CLOCK_DATA and COMPRESSED lines of the header */
+TEST_F(report, header_lists_groups_clocks_and_compression_as_perf)
+{
+	char why[300], first[800];
+
+	if (!perfcmp_record(self->path, "-e {cpu-clock,task-clock} -c 100000 -k mono -z",
+			    PERFCMP_SPIN, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --header-only 2>/dev/null",
+				self->path));
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --header-only",
+				pc_test_perfcheck(), self->path));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	EXPECT_NE(NULL, strstr(self->perf.out, "# group: {cpu-clock,task-clock}\n"));
+	EXPECT_NE(NULL, strstr(self->perf.out, "# clockid: monotonic (1)\n"));
+	EXPECT_NE(NULL, strstr(self->perf.out, "# compressed : Zstd, level = "));
+	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+		TH_LOG("first difference at %s", first);
+}
+
 /* the columns alone: every sample in one row, no key column */
 TEST_F(report, sort_by_overhead_alone_is_one_row_as_perf)
 {
