@@ -9,6 +9,7 @@
  */
 #include "reader/perf_header.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "attr/attr.h"
 #include "reader/bpf_header.h"
 #include "reader/perf_header_misc.h"
+#include "reader/perf_header_topo.h"
 
 #define LAST_6_1_FEATURE 31	/* HEADER_PMU_CAPS: the last bit perf 6.1 knows */
 
@@ -28,7 +30,43 @@ static int print_arg(const char *arg, void *ctx)
 
 static int desc_field(const char *name, const char *value, void *ctx)
 {
+	/* perf 6.1 prints the type only when it is not 0 (PERF_TYPE_HARDWARE) */
+	if (!strcmp(name, "type") && !strcmp(value, "0"))
+		return 0;
 	rd_out_printf(ctx, ", %s = %s", name, value);
+	return 0;
+}
+
+/*
+ * perf 6.1's check of each EVENT_DESC attr: none of its reserved bits set
+ * (flags past sigtrap, the u16 after sample_max_stack, the u32 after
+ * aux_sample_size), no sample_type, read_format or branch type it does not
+ * know.  One that fails makes it print "event desc: not available".
+ */
+static int attr_known_6_1(const uint8_t *attr, uint32_t size, const char *name,
+			  const uint8_t *ids, uint32_t nr_ids, void *ctx)
+{
+	uint64_t sample_type = 0, read_format = 0, flags = 0, branch = 0;
+	uint32_t r3 = 0;
+	uint16_t r2 = 0;
+
+	(void)name;
+	(void)ids;
+	(void)nr_ids;
+	(void)ctx;
+	memcpy(&sample_type, attr + 24, 8);
+	memcpy(&read_format, attr + 32, 8);
+	memcpy(&flags, attr + 40, 8);
+	if (size >= 80)
+		memcpy(&branch, attr + 72, 8);
+	if (size >= 112)
+		memcpy(&r2, attr + 110, 2);
+	if (size >= 120)
+		memcpy(&r3, attr + 116, 4);
+	if ((flags >> 38) || r2 || r3 || (sample_type & ~((1ULL << 25) - 1)) ||
+	    (read_format & ~((1ULL << 5) - 1)) ||
+	    ((sample_type & PERF_SAMPLE_BRANCH_STACK) && (branch & ~((1ULL << 19) - 1))))
+		return -EPROTO;
 	return 0;
 }
 
@@ -85,7 +123,7 @@ static void timestamp(struct rd_out *o, const char *what, uint64_t ns)
 		      (unsigned long long)(ns % 1000000000ULL / 1000));
 }
 
-int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f,
+int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f, bool full,
 			   struct pc_error *err)
 {
 	static const char *const strings[] = {
@@ -128,13 +166,24 @@ int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f,
 		pd_reader_cmdline(r, print_arg, o, NULL);
 		rd_out_char(o, '\n');
 		break;
-	case PD_FEAT_EVENT_DESC:
+	case PD_FEAT_EVENT_DESC: {
+		struct pc_error ignored = { 0 };
+
+		if (pd_reader_event_desc(r, attr_known_6_1, NULL, &ignored) == -EPROTO) {
+			rd_out_str(o, "# event desc: not available or unable to read\n");
+			break;
+		}
 		return pd_reader_event_desc(r, event_desc_one, o, err);
+	}
 	case PD_FEAT_CPU_TOPOLOGY:
 	case PD_FEAT_NUMA_TOPOLOGY:
 	case PD_FEAT_CACHE:
 	case PD_FEAT_MEM_TOPOLOGY:
-		rd_out_printf(o, "# %s info available, use -I to display\n", pd_feature_name(f));
+		if (!full)
+			rd_out_printf(o, "# %s info available, use -I to display\n",
+				      pd_feature_name(f));
+		else
+			rd_perf_header_topo(o, r, f, data, size);
 		break;
 	case PD_FEAT_BRANCH_STACK:
 		rd_out_str(o, "# contains samples with branch stack\n");
@@ -161,7 +210,7 @@ int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f,
 	return 0;
 }
 
-int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
+int rd_perf_header(struct rd_session *s, struct rd_out *o, bool full, struct pc_error *err)
 {
 	const struct pd_reader *r = &s->r;
 	struct stat st;
@@ -188,7 +237,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		rd_out_printf(o, "# feat offset    : %llu\n", (unsigned long long)r->data_end);
 	}
 	for (int f = 1; f < PD_FEAT_BITS; f++) {
-		ret = rd_perf_header_feature(o, r, f, err);
+		ret = rd_perf_header_feature(o, r, f, full, err);
 		if (ret)
 			return ret;
 	}
@@ -219,13 +268,14 @@ static int on_feature(void *ctx, const struct pd_record *rec, struct pc_error *e
 	memcpy(&feat, (const uint8_t *)rec->data + sizeof(struct perf_event_header), 8);
 	if (feat >= PD_FEAT_BITS)
 		return 0;
-	return rd_perf_header_feature(ph->o, ph->r, (int)feat, err);
+	return rd_perf_header_feature(ph->o, ph->r, (int)feat, ph->full, err);
 }
 
-void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, struct rd_pipe_header *ph)
+void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, bool full,
+			 struct rd_pipe_header *ph)
 {
 	if (!s->r.pipe_format)
 		return;
-	*ph = (struct rd_pipe_header){ o, &s->r };
+	*ph = (struct rd_pipe_header){ o, &s->r, full };
 	s->in.tap = (struct rd_input_tap){ on_feature, ph };
 }

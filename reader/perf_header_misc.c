@@ -74,6 +74,79 @@ static void clock_data(struct rd_out *o, const uint8_t *p, size_t size)
 		      (long)(clk % 1000000000ULL), clock_name(id));
 }
 
+/* a perf_header_string at *off: its text, or NULL past the payload */
+static const char *payload_string(const uint8_t *p, size_t size, size_t *off)
+{
+	uint32_t len;
+	const char *s;
+
+	if (size - *off < 4)
+		return NULL;
+	memcpy(&len, p + *off, 4);
+	if (!len || len > size - *off - 4 || !memchr(p + *off + 4, '\0', len))
+		return NULL;
+	s = (const char *)p + *off + 4;
+	*off += 4 + (size_t)len;
+	return s;
+}
+
+/* u32 caps, then name and value strings each */
+static int caps_line(struct rd_out *o, const uint8_t *p, size_t size, size_t *off,
+		     const char *pmu_at_end)
+{
+	uint32_t nr;
+	size_t at;
+	const char *name, *value, *pmu;
+
+	if (size - *off < 4)
+		return -1;
+	memcpy(&nr, p + *off, 4);
+	*off += 4;
+	at = *off;
+	for (uint32_t i = 0; i < nr; i++)
+		if (!payload_string(p, size, off) || !payload_string(p, size, off))
+			return -1;
+	pmu = pmu_at_end ? pmu_at_end : payload_string(p, size, off);
+	if (!pmu)
+		return -1;
+	if (!nr) {
+		rd_out_printf(o, "# %s pmu capabilities: not available\n", pmu);
+		return 0;
+	}
+	rd_out_printf(o, "# %s pmu capabilities: ", pmu);
+	for (uint32_t i = 0; i < nr; i++) {
+		name = payload_string(p, size, &at);
+		value = payload_string(p, size, &at);
+		rd_out_printf(o, "%s%s=%s", i ? ", " : "", name, value);
+	}
+	rd_out_char(o, '\n');
+	return 0;
+}
+
+/*
+ * CPU_PMU_CAPS: the cpu PMU's capabilities; PMU_CAPS: u32 PMUs, each its
+ * capabilities and then its name.  "NAME=VALUE" joined by ", ".
+ */
+static int pmu_caps(struct rd_out *o, const struct pd_reader *r, const uint8_t *p,
+		    size_t size, bool several, struct pc_error *err)
+{
+	size_t off = 0;
+	uint32_t nr = 1;
+
+	(void)r;
+	(void)err;
+	if (several) {
+		if (size < 4)
+			return 0;
+		memcpy(&nr, p, 4);
+		off = 4;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		if (caps_line(o, p, size, &off, several ? NULL : "cpu"))
+			break;
+	return 0;
+}
+
 int rd_perf_header_misc(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *p,
 			size_t size, struct pc_error *err)
 {
@@ -116,6 +189,10 @@ int rd_perf_header_misc(struct rd_out *o, const struct pd_reader *r, int f, cons
 	case PD_FEAT_CLOCK_DATA:
 		clock_data(o, p, size);
 		break;
+	case PD_FEAT_CPU_PMU_CAPS:
+		return pmu_caps(o, r, p, size, false, err);
+	case PD_FEAT_PMU_CAPS:
+		return pmu_caps(o, r, p, size, true, err);
 	default:
 		break;
 	}

@@ -1078,6 +1078,7 @@ static void usage(FILE *f)
 "      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
+"  -I, --show-info         the header's topology in full (with --header)\n"
 "      --group             an event group's members as columns of its leader's\n"
 "                          rows (the default for groups); all events as one group\n"
 "                          when the file has none\n"
@@ -1110,6 +1111,7 @@ static const struct option options[] = {
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "cpu", required_argument, NULL, 'C' },
+	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
@@ -1152,7 +1154,7 @@ int cmd_report(int argc, char **argv)
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
-	bool header = false, header_only = false, g_given = false;
+	bool header = false, header_only = false, g_given = false, show_info = false;
 	struct rd_pipe_header ph;
 	struct rd_filter cpus = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -1162,7 +1164,7 @@ int cmd_report(int argc, char **argv)
 
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:I", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1222,6 +1224,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			header = true;
+			break;
+		case 'I':
+			show_info = true;
 			break;
 		case 'C':
 			if (rd_filter_numbers(cpus.cpus, &cpus.nr_cpus, optarg, true)) {
@@ -1304,8 +1309,8 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	if (!ret && (header || header_only)) {
-		ret = rd_perf_header(s, &out, &err);
-		rd_perf_header_pipe(s, &out, &ph);
+		ret = rd_perf_header(s, &out, show_info, &err);
+		rd_perf_header_pipe(s, &out, show_info, &ph);
 	}
 	/* perf reads a pipe whole for its features, and shows only them */
 	if (!ret && header_only && s->r.pipe_format)

@@ -52,6 +52,7 @@ static void usage(FILE *f)
 "  -G, --hide-call-graph     the sample ip only, not its callchain\n"
 "      --max-stack N         frames of a callchain shown (default 127)\n"
 "      --header              the file's header (perf's layout) first\n"
+"  -I, --show-info           the header's topology in full\n"
 "      --header-only         only the header\n"
 "      --no-merge-callchains deferred user callchains shown as their own records\n"
 "      --merge-callchains    merge them into their samples (the default)\n"
@@ -83,6 +84,7 @@ static const struct option options[] = {
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "show-info", no_argument, NULL, 'I' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "comms", required_argument, NULL, OPT_COMMS },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -420,7 +422,7 @@ int cmd_script(int argc, char **argv)
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], *end;
-	bool dump = false, header = false, header_only = false, late = false;
+	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	struct rd_pipe_header ph;
 	char bad[64];
 	int c, ret, usage_err = 0;
@@ -428,7 +430,7 @@ int cmd_script(int argc, char **argv)
 	optind = 1;
 	prp->trace = rd_trace_field;
 	prp->trace_ctx = &sc.tr;
-	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqhI", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -461,6 +463,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'D':
 			dump = true;
+			break;
+		case 'I':
+			show_info = true;
 			break;
 		case OPT_HEADER:
 			header = true;
@@ -608,7 +613,7 @@ int cmd_script(int argc, char **argv)
 		prp->out = &out;
 		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
-		ret = rd_perf_header(s, &out, &err);
+		ret = rd_perf_header(s, &out, show_info, &err);
 	} else if (!ret) {
 		prp->out = &out;
 		s->merge = prp->merge;
@@ -620,8 +625,8 @@ int cmd_script(int argc, char **argv)
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {
-			ret = rd_perf_header(s, &out, &err);
-			rd_perf_header_pipe(s, &out, &ph);
+			ret = rd_perf_header(s, &out, show_info, &err);
+			rd_perf_header_pipe(s, &out, show_info, &ph);
 		}
 		if (!ret)
 			ret = rd_session_process(s, &err);

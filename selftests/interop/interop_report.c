@@ -21,6 +21,7 @@
  *    against perf script's sym+off, both keys' layouts in unit_report.
  */
 #include "kselftest_harness.h"
+#include "interop_tools.h"
 #include "lib/perfcmp.h"
 
 FIXTURE(report) {
@@ -345,6 +346,56 @@ TEST_F(report, header_lists_groups_clocks_and_compression_as_perf)
 	EXPECT_NE(NULL, strstr(self->perf.out, "# compressed : Zstd, level = "));
 	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
 		TH_LOG("first difference at %s", first);
+}
+
+/* --header-only -I: the topology features' lines in full */
+TEST_F(report, header_show_info_matches_perf)
+{
+	char first[800];
+
+	RECORD("-g");
+	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --header-only -I 2>/dev/null",
+				self->path));
+	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --header-only -I",
+				pc_test_perfcheck(), self->path));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	EXPECT_NE(NULL, strstr(self->perf.out, "# sibling threads : "));
+	EXPECT_NE(NULL, strstr(self->perf.out, "# CPU cache info:\n"));
+	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+		TH_LOG("first difference at %s", first);
+}
+
+/*
+ * Files of other machines and writers in fixtures/: an arm64 perf 6.1 file
+ * (a cycles event, whose type 0 perf leaves out; the PMU's capabilities)
+ * and a perfcheck file with attr bits perf 6.1 calls reserved (its event
+ * list "not available").  --header-only, with and without -I.
+ */
+TEST_F(report, header_of_other_machines_files_matches_perf)
+{
+	static const char *const files[] = { "fixtures/upstream/6.1-arm64-dwarf/perf.data",
+					     "fixtures/callchain/fp-defer-7.2/perf.data" };
+	char first[800], why[300];
+
+	if (!perfcmp_record(self->path, "", "true", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *path = up_find_source(NULL, files[i], files[i]);
+
+		ASSERT_NE(NULL, path) TH_LOG("no %s near perfcheck", files[i]);
+		for (int full = 0; full < 2; full++) {
+			ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf report -i '%s' --header-only %s 2>/dev/null",
+						path, full ? "-I" : ""));
+			ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' report -i '%s' --header-only %s",
+						pc_test_perfcheck(), path, full ? "-I" : ""));
+			ASSERT_EQ(0, self->perf.exit_code);
+			ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+			EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+				TH_LOG("%s%s: first difference at %s", files[i], full ? " -I" : "", first);
+			pc_run_free(&self->perf);
+			pc_run_free(&self->ours);
+		}
+	}
 }
 
 /* the columns alone: every sample in one row, no key column */
