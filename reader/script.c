@@ -258,21 +258,6 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
 }
 
-static const char *kind_of(const struct pd_evsel *e)
-{
-	switch (e->attr.attr.type) {
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE:
-		return "hardware";
-	case PERF_TYPE_SOFTWARE:
-		return "software";
-	case PERF_TYPE_TRACEPOINT:
-		return "tracepoint";
-	default:
-		return "raw";
-	}
-}
-
 /*
  * One event's fields asked for with -F, in perf 6.1's order of checks: a
  * field whose sample_type bits the event lacks is perf's error naming the
@@ -331,17 +316,29 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 {
 	if (!pr->fields.user)
 		return 0;
+	/* perf warns for each type of event but tracepoints, present or not */
+	if (pr->fields.user_set & RF_TRACE) {
+		static const char *const types[] = { "hardware", "software", "hardware-cache",
+						     "unknown", "unknown", "unknown", "unknown" };
+
+		for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", types[t]);
+	}
 	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
 		const struct pd_evsel *e = &s->r.evsels[i];
+		unsigned int f = rd_print_fields(pr, e);
 
 		if (check_event_fields(e, &pr->fields))
 			return -1;
-		if ((pr->fields.mask & RF_TRACE) && e->attr.attr.type != PERF_TYPE_TRACEPOINT)
-			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", kind_of(e));
-		else if ((pr->fields.mask & RF_TRACE) && !pr->trace) {
+		if ((f & RF_TRACE) && !pr->trace) {
 			fprintf(stderr, "perfcheck script: 'trace' needs the tracepoint formatter, "
 				"which this build does not have\n");
 			return -1;
+		}
+		if ((f & RF_SRCLINE) && !(f & RF_IP)) {
+			fprintf(stderr, "Display of source line number requested but sample IP is not\n"
+				"selected. Hence, no address to lookup the source line number.\n");
+			return -2;
 		}
 	}
 	if (pr->fields.mask & RF_NOT_PRINTED) {
