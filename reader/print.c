@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "reader/print.h"
 
@@ -294,11 +295,10 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 }
 
 /*
- * A user object without a line for the address where addr2line still
- * names a function (from the symbol table): its answer is "??:0", which
- * perf 6.1 leaves out (a sample's or a frame's srcline) or shows as it is
- * (the entries of a DWARF-unwound chain).  Where it names none, perf takes
- * it as a failure and shows "object[address]" (srcline_text).
+ * A user object addr2line can read but holds no line for the address: its
+ * answer is "??:0", which perf 6.1 leaves out (a sample's or a frame's
+ * srcline) or shows as it is (the entries of a DWARF-unwound chain).  An
+ * object it cannot read gets "object[address]" (srcline_text).
  */
 /* The address perf hands addr2line: the ELF address in an executable, else the file offset */
 static uint64_t objdump_addr(const struct rd_resolved *r)
@@ -318,13 +318,9 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
-	if (!p->src)
-		p->src = pc_srcline_new(NULL);
-	if (!p->src)
-		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	return pc_srcline_a2l_named(p->src, path, objdump_addr(r)) == 1;
+	return !access(path, R_OK);
 }
 
 /*

@@ -36,14 +36,6 @@ void pc_srcline_free(struct pc_srcline_cache *c);
 int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
 		      struct pc_src_frame *out, uint32_t max, uint32_t *nr);
 
-/*
- * Whether addr2line names a function at vaddr of path from its symbol
- * table (its answer for an address without a line: a name and "??:0", or
- * "??" and "??:0", which perf takes as a failure).  1 or 0; -ENOENT when
- * the file does not open as ELF.
- */
-int pc_srcline_a2l_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
-
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);
 
