@@ -6,6 +6,7 @@
  * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
  * columns and the addresses as sampled.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,12 +295,6 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 	return nr;
 }
 
-/*
- * A user object addr2line can read but holds no line for the address: its
- * answer is "??:0", which perf 6.1 leaves out (a sample's or a frame's
- * srcline) or shows as it is (the entries of a DWARF-unwound chain).  An
- * object it cannot read gets "object[address]" (srcline_text).
- */
 /* The address perf hands addr2line: the ELF address in an executable, else the file offset */
 static uint64_t objdump_addr(const struct rd_resolved *r)
 {
@@ -310,17 +305,34 @@ static uint64_t objdump_addr(const struct rd_resolved *r)
 	return r->addr;
 }
 
+/*
+ * A user object addr2line can read but without a line for the address
+ * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
+ * out.  In a DWARF-unwound chain its entries show "??:0" where the object
+ * has DWARF elsewhere (*dwarf), "object[address]" where it has none.  An
+ * object addr2line cannot read gets "object[address]" (srcline_text).
+ */
 static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool kernel,
-			    const struct rd_resolved *r)
+			    const struct rd_resolved *r, bool *dwarf)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
 	char path[4096];
+	int covered;
 
+	*dwarf = false;
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	return !access(path, R_OK);
+	if (access(path, R_OK))
+		return false;
+	if (!p->src)
+		p->src = pc_srcline_new(NULL);
+	if (!p->src)
+		return false;
+	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
+	*dwarf = covered >= 0;
+	return covered >= 0 || covered == -ENODATA;
 }
 
 /*
@@ -453,7 +465,9 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 		rd_out_char(o, '\n');
 	/* in a chain each frame with a map has its srcline under it */
 	if ((f & RF_SRCLINE) && !oneline && !cookie && r.dso) {
-		if (!srcline_unknown(p, s, kernel, &r)) {
+		bool dwarf;
+
+		if (!srcline_unknown(p, s, kernel, &r, &dwarf) || ((f & RF_INLINES) && !dwarf)) {
 			rd_out_mem(o, "  ", 2);
 			srcline_text(p, s, kernel, ip, &r, NULL);
 			rd_out_char(o, '\n');
@@ -706,7 +720,7 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 		     void *ctx)
 {
 	struct rd_printer *p = ctx;
-	bool kernel = is_kernel_mode(ev->rec->header.misc);
+	bool kernel = is_kernel_mode(ev->rec->header.misc), dwarf;
 	struct rd_resolved r;
 
 	/* with a callchain shown, each frame has its own (print_frame) */
@@ -714,7 +728,7 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 	    (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
 	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
-	if (srcline_unknown(p, s, kernel, &r))
+	if (srcline_unknown(p, s, kernel, &r, &dwarf))
 		return 0;
 	rd_out_mem(o, "\n  ", 3);
 	srcline_text(p, s, kernel, ev->sample->ip, &r, NULL);

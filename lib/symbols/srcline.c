@@ -346,6 +346,20 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 	return 0;
 }
 
+int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, cubias;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod || !dwfl_module_getelf(f->mod, &bias))
+		return -ENOENT;
+	if (dwfl_module_addrdie(f->mod, vaddr + bias, &cubias))
+		return 1;
+	return dwfl_module_getdwarf(f->mod, &cubias) ? 0 : -ENODATA;
+}
+
 #define SL_CACHE_MAX 16	/* frames kept per address */
 #define SL_ADDRS_MAX (1u << 20)	/* addresses kept per file; past it, lookups are not kept */
 
