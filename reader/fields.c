@@ -124,13 +124,18 @@ int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad
 		}
 		if (op == '-') {
 			mask &= ~names[i].bit;
+			f->del |= names[i].bit;
+			f->add &= ~names[i].bit;
 		} else {
 			mask |= names[i].bit;
 			f->user_set |= names[i].bit;
+			f->add |= names[i].bit;
+			f->del &= ~names[i].bit;
 		}
 	}
 	free(copy);
 	f->mask = mask;
 	f->user = 1;
+	f->edit = mode != 0;
 	return 0;
 }

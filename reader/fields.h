@@ -46,6 +46,9 @@ struct rd_fields {
 	unsigned int mask;
 	unsigned int user_set;	/* fields given with -F (CPU shown only if asked) */
 	int user;		/* -F given */
+	/* "+a,-b": each event type's own default, a added, b taken away */
+	int edit;
+	unsigned int add, del;
 };
 
 /*

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "reader/filter.h"
+#include "perfdata/perfdata.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,4 +229,46 @@ bool rd_filter_time_ok(const struct rd_filter *f, uint64_t t)
 			return true;
 	}
 	return false;
+}
+
+int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r)
+{
+	uint32_t avail = 0, online;
+	int64_t low = -1;
+
+	if (!f->nr_cpus)
+		return 0;
+	if (!r->pipe_format) {
+		for (uint32_t type = 0; type < PERF_TYPE_MAX; type++)
+			for (uint32_t i = 0; i < r->nr_evsels; i++) {
+				if (r->evsels[i].attr.attr.type != type)
+					continue;
+				if (!(r->evsels[i].attr.attr.sample_type & PERF_SAMPLE_CPU)) {
+					fprintf(stderr, "File does not contain CPU events. "
+						"Remove -C option to proceed.\n");
+					return -1;
+				}
+				break;
+			}
+		if (pd_reader_nrcpus(r, &avail, &online, NULL))
+			avail = 0;
+	}
+	/* perf's cpu map warns once of a CPU past its MAX_NR_CPUS (2048), and caps the count */
+	for (size_t i = 0; i < f->nr_cpus; i++)
+		if (f->cpus[i] >= 2048) {
+			fprintf(stderr, "Perf can support 2048 CPUs. Consider raising MAX_NR_CPUS\n");
+			break;
+		}
+	if (avail > 2048)
+		avail = 2048;
+	/* perf sorts the list: the lowest CPU out of range is the one named */
+	for (size_t i = 0; i < f->nr_cpus; i++)
+		if (f->cpus[i] >= (int64_t)avail && (low < 0 || f->cpus[i] < low))
+			low = f->cpus[i];
+	if (low >= 0) {
+		fprintf(stderr, "Requested CPU %lld too large. Consider raising MAX_NR_CPUS\n",
+			(long long)low);
+		return -1;
+	}
+	return 0;
 }

@@ -43,6 +43,15 @@ int rd_filter_time(struct rd_filter *f, const char *spec);
 void rd_filter_time_resolve(struct rd_filter *f, uint64_t first, uint64_t last);
 void rd_filter_free(struct rd_filter *f);
 
+struct pd_reader;
+/*
+ * perf's test of -C against the input, before reading it: the first event
+ * of each type must sample the CPU, and each CPU be below the number the
+ * file says it had (a pipe's features come later: perf takes 0, so any -C
+ * fails there).  0, or -1 after perf's message on stderr.
+ */
+int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r);
+
 bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len);
 bool rd_filter_in_numbers(const int64_t *v, size_t nr, int64_t x);
 bool rd_filter_time_ok(const struct rd_filter *f, uint64_t t);

@@ -39,6 +39,9 @@ struct hist_order {
 	bool children;		/* Children first */
 	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
 	bool caller;		/* caller order */
+	/* a group's rows: after Self, the members' Self in order (perf's group sort) */
+	int (*members_cmp)(const struct entry *a, const struct entry *b, const void *ctx);
+	const void *members_ctx;
 };
 
 /* Sorts v[0..n) into perf's output order; -ENOMEM. */

@@ -142,6 +142,8 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 	c = field_cmp(a->self, b->self);
 	if (c)
 		return c;
+	if (o->members_cmp && (c = o->members_cmp(a, b, o->members_ctx)))
+		return c;
 	if (o->keys->samples) {
 		c = field_cmp(a->nr_samples, b->nr_samples);
 		if (c)

@@ -99,6 +99,9 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 	const struct pc_map *map = pc_maps_find(&m->kmaps, ip);
 
 	out->addr = ip;
+	/* no kernel MMAP, no kernel map: perf shows [unknown] outside the modules' maps */
+	if (!m->kernel_map && !map)
+		return;
 	out->dso = "[kernel.kallsyms]";
 	out->dso_len = 17;
 	out->dso_rank = RD_RANK_KERNEL;
@@ -134,6 +137,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->dso = NULL;
 	out->dso_len = 0;
 	out->dso_rank = RD_RANK_NONE;
+	out->obj = NULL;
 	out->addr = ip;
 	out->off = 0;
 	if (kernel) {
@@ -148,6 +152,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->dso = dso->path;
 	out->dso_len = dso->path_len;
 	out->dso_rank = RD_RANK_DSO + dso->seq;
+	out->obj = dso;
 	if (map->flags & RD_MAP_JIT) {
 		pc_dso_load_jitmap(m->dsos, dso);
 		out->sym = pc_symtab_find(&dso->tab, ip);

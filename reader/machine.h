@@ -39,6 +39,7 @@ struct rd_resolved {
 	const struct pc_symbol *sym;	/* NULL when unknown */
 	const char *dso;		/* NULL when no map */
 	size_t dso_len;
+	const struct pc_dso *obj;	/* a user map's object (its short name), else NULL */
 	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
 	uint64_t off;			/* ip - symbol start */
 	uint64_t dso_rank;		/* the object's place among objects (RD_RANK_*) */
@@ -67,6 +68,7 @@ struct rd_machine {
 	struct pc_maps kmaps;
 	struct pc_dso_cache *dsos;	/* not owned */
 	bool kernel_local;		/* kallsyms of this machine apply */
+	bool kernel_map;		/* the kernel's own MMAP came: without it perf has no kernel map */
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;
 	uint64_t gen;			/* bumped when any map changes */

@@ -9,6 +9,7 @@
  */
 #include "reader/perf_header.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -16,6 +17,8 @@
 
 #include "attr/attr.h"
 #include "reader/bpf_header.h"
+#include "reader/perf_header_misc.h"
+#include "reader/perf_header_topo.h"
 
 #define LAST_6_1_FEATURE 31	/* HEADER_PMU_CAPS: the last bit perf 6.1 knows */
 
@@ -27,26 +30,66 @@ static int print_arg(const char *arg, void *ctx)
 
 static int desc_field(const char *name, const char *value, void *ctx)
 {
+	/* perf 6.1 prints the type only when it is not 0 (PERF_TYPE_HARDWARE) */
+	if (!strcmp(name, "type") && !strcmp(value, "0"))
+		return 0;
 	rd_out_printf(ctx, ", %s = %s", name, value);
 	return 0;
 }
 
-static void event_desc(struct rd_out *o, const struct pd_reader *r)
+/*
+ * perf 6.1's check of each EVENT_DESC attr: none of its reserved bits set
+ * (flags past sigtrap, the u16 after sample_max_stack, the u32 after
+ * aux_sample_size), no sample_type, read_format or branch type it does not
+ * know.  One that fails makes it print "event desc: not available".
+ */
+static int attr_known_6_1(const uint8_t *attr, uint32_t size, const char *name,
+			  const uint8_t *ids, uint32_t nr_ids, void *ctx)
 {
-	for (uint32_t i = 0; i < r->nr_evsels; i++) {
-		const struct pd_evsel *e = &r->evsels[i];
+	uint64_t sample_type = 0, read_format = 0, flags = 0, branch = 0;
+	uint32_t r3 = 0;
+	uint16_t r2 = 0;
 
-		rd_out_printf(o, "# event : name = %s, ", e->name ? e->name : "");
-		if (e->nr_ids) {
-			rd_out_str(o, ", id = {");
-			for (uint32_t j = 0; j < e->nr_ids; j++)
-				rd_out_printf(o, "%s %llu", j ? "," : "",
-					      (unsigned long long)e->ids[j]);
-			rd_out_str(o, " }");
+	(void)name;
+	(void)ids;
+	(void)nr_ids;
+	(void)ctx;
+	memcpy(&sample_type, attr + 24, 8);
+	memcpy(&read_format, attr + 32, 8);
+	memcpy(&flags, attr + 40, 8);
+	if (size >= 80)
+		memcpy(&branch, attr + 72, 8);
+	if (size >= 112)
+		memcpy(&r2, attr + 110, 2);
+	if (size >= 120)
+		memcpy(&r3, attr + 116, 4);
+	if ((flags >> 38) || r2 || r3 || (sample_type & ~((1ULL << 25) - 1)) ||
+	    (read_format & ~((1ULL << 5) - 1)) ||
+	    ((sample_type & PERF_SAMPLE_BRANCH_STACK) && (branch & ~((1ULL << 19) - 1))))
+		return -EPROTO;
+	return 0;
+}
+
+/* one event of EVENT_DESC, from the feature's own data as perf prints it */
+static int event_desc_one(const uint8_t *attr, uint32_t attr_size, const char *name,
+			  const uint8_t *ids, uint32_t nr_ids, void *ctx)
+{
+	struct rd_out *o = ctx;
+
+	rd_out_printf(o, "# event : name = %s, ", name);
+	if (nr_ids) {
+		rd_out_str(o, ", id = {");
+		for (uint32_t j = 0; j < nr_ids; j++) {
+			uint64_t id;
+
+			memcpy(&id, ids + 8 * (size_t)j, 8);
+			rd_out_printf(o, "%s %llu", j ? "," : "", (unsigned long long)id);
 		}
-		pc_attr_for_each_field(e->attr.bytes, e->attr.attr.size, desc_field, o);
-		rd_out_char(o, '\n');
+		rd_out_str(o, " }");
 	}
+	pc_attr_for_each_field(attr, attr_size, desc_field, o);
+	rd_out_char(o, '\n');
+	return 0;
 }
 
 /* PMU_MAPPINGS: u32 count, then (u32 type, u32 len, name[len]) each */
@@ -80,8 +123,8 @@ static void timestamp(struct rd_out *o, const char *what, uint64_t ns)
 		      (unsigned long long)(ns % 1000000000ULL / 1000));
 }
 
-static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uint8_t *data,
-		   size_t size, struct pc_error *err)
+int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f, bool full,
+			   struct pc_error *err)
 {
 	static const char *const strings[] = {
 		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
@@ -91,7 +134,13 @@ static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uin
 	char buf[1024];
 	uint32_t avail, online;
 	uint64_t v[2];
+	const void *vdata;
+	const uint8_t *data;
+	size_t size;
 
+	if (pd_reader_feature(r, f, &vdata, &size))
+		return 0;
+	data = vdata;
 	switch (f) {
 	case PD_FEAT_HOSTNAME:
 	case PD_FEAT_OSRELEASE:
@@ -117,14 +166,24 @@ static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uin
 		pd_reader_cmdline(r, print_arg, o, NULL);
 		rd_out_char(o, '\n');
 		break;
-	case PD_FEAT_EVENT_DESC:
-		event_desc(o, r);
-		break;
+	case PD_FEAT_EVENT_DESC: {
+		struct pc_error ignored = { 0 };
+
+		if (pd_reader_event_desc(r, attr_known_6_1, NULL, &ignored) == -EPROTO) {
+			rd_out_str(o, "# event desc: not available or unable to read\n");
+			break;
+		}
+		return pd_reader_event_desc(r, event_desc_one, o, err);
+	}
 	case PD_FEAT_CPU_TOPOLOGY:
 	case PD_FEAT_NUMA_TOPOLOGY:
 	case PD_FEAT_CACHE:
 	case PD_FEAT_MEM_TOPOLOGY:
-		rd_out_printf(o, "# %s info available, use -I to display\n", pd_feature_name(f));
+		if (!full)
+			rd_out_printf(o, "# %s info available, use -I to display\n",
+				      pd_feature_name(f));
+		else
+			rd_perf_header_topo(o, r, f, data, size);
 		break;
 	case PD_FEAT_BRANCH_STACK:
 		rd_out_str(o, "# contains samples with branch stack\n");
@@ -146,12 +205,12 @@ static int feature(struct rd_out *o, const struct pd_reader *r, int f, const uin
 	case PD_FEAT_BPF_BTF:
 		return rd_bpf_header_btfs(o, r, err);
 	default:
-		break;
+		return rd_perf_header_misc(o, r, f, data, size, err);
 	}
 	return 0;
 }
 
-int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
+int rd_perf_header(struct rd_session *s, struct rd_out *o, bool full, struct pc_error *err)
 {
 	const struct pd_reader *r = &s->r;
 	struct stat st;
@@ -162,7 +221,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		ctime_r(&st.st_mtime, when);
 		when[strcspn(when, "\n")] = '\0';
 	}
-	/* a pipe: perf 6.1 shows zeros and no features */
+	/* a pipe: zeros; its features print as their records come (rd_perf_header_pipe) */
 	if (r->pipe_format) {
 		rd_out_printf(o, "# captured on    : %s\n", when);
 		rd_out_str(o, "# header version : 1\n# data offset    : 0\n# data size      : 0\n"
@@ -178,12 +237,7 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		rd_out_printf(o, "# feat offset    : %llu\n", (unsigned long long)r->data_end);
 	}
 	for (int f = 1; f < PD_FEAT_BITS; f++) {
-		const void *data;
-		size_t size;
-
-		if (pd_reader_feature(r, f, &data, &size))
-			continue;
-		ret = feature(o, r, f, data, size, err);
+		ret = rd_perf_header_feature(o, r, f, full, err);
 		if (ret)
 			return ret;
 	}
@@ -201,4 +255,27 @@ int rd_perf_header(struct rd_session *s, struct rd_out *o, struct pc_error *err)
 		rd_out_char(o, '\n');
 	rd_out_str(o, "# ========\n#\n");
 	return 0;
+}
+
+static int on_feature(void *ctx, const struct pd_record *rec, struct pc_error *err)
+{
+	struct rd_pipe_header *ph = ctx;
+	uint64_t feat;
+
+	if (rec->header.type != PC_RECORD_HEADER_FEATURE ||
+	    rec->header.size < sizeof(struct perf_event_header) + 8)
+		return 0;
+	memcpy(&feat, (const uint8_t *)rec->data + sizeof(struct perf_event_header), 8);
+	if (feat >= PD_FEAT_BITS)
+		return 0;
+	return rd_perf_header_feature(ph->o, ph->r, (int)feat, ph->full, err);
+}
+
+void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, bool full,
+			 struct rd_pipe_header *ph)
+{
+	if (!s->r.pipe_format)
+		return;
+	*ph = (struct rd_pipe_header){ o, &s->r, full };
+	s->in.tap = (struct rd_input_tap){ on_feature, ph };
 }

@@ -6,10 +6,12 @@
  * in 5 columns and user frames as map-relative addresses; 7.2 prints 7
  * columns and the addresses as sampled.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "reader/print.h"
 
@@ -20,17 +22,26 @@ static int max_stack(const struct rd_printer *p)
 	return p->max_stack > 0 && p->max_stack < RD_MAX_STACK ? p->max_stack : RD_MAX_STACK;
 }
 
-static unsigned int fields_of(const struct rd_printer *p, const struct pd_evsel *e)
+unsigned int rd_print_fields(const struct rd_printer *p, const struct pd_evsel *e)
 {
 	unsigned int f = p->fields.user ? p->fields.mask : RF_DEFAULT;
 	uint64_t st = e ? e->attr.attr.sample_type : 0;
+	bool tp = e && e->attr.attr.type == PERF_TYPE_TRACEPOINT;
 
-	/* perf script's default for tracepoints: the fields, no ip */
-	if (!p->fields.user && e && e->attr.attr.type == PERF_TYPE_TRACEPOINT)
-		f = RF_TRACEPOINT_DEFAULT;
-
-	if (!p->fields.user && (st & PERF_SAMPLE_CPU))
-		f |= RF_CPU;
+	/*
+	 * Each type of event has perf's default (tracepoints: the fields, no
+	 * ip); "+a,-b" edits that default, a list replaces it.  trace is for
+	 * tracepoints alone (perf warns and leaves it out elsewhere).
+	 */
+	if (!p->fields.user || p->fields.edit) {
+		f = tp ? RF_TRACEPOINT_DEFAULT : RF_DEFAULT;
+		if (st & PERF_SAMPLE_CPU)
+			f |= RF_CPU;
+		if (p->fields.edit)
+			f = (f | p->fields.add) & ~p->fields.del;
+	}
+	if (!tp)
+		f &= ~RF_TRACE;
 	if (!(st & PERF_SAMPLE_CPU))
 		f &= ~RF_CPU;
 	if (!(st & PERF_SAMPLE_TIME))
@@ -323,6 +334,46 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 	return nr;
 }
 
+/* The address perf hands addr2line: the ELF address in an executable, else the file offset */
+static uint64_t objdump_addr(const struct rd_resolved *r)
+{
+	uint64_t vaddr;
+
+	if (r->obj && r->obj->exec && pc_dso_off_to_vaddr(r->obj, r->addr, &vaddr))
+		return vaddr;
+	return r->addr;
+}
+
+/*
+ * A user object addr2line can read but without a line for the address
+ * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
+ * out.  In a DWARF-unwound chain its entries show "??:0" where the object
+ * has DWARF elsewhere (*dwarf), "object[address]" where it has none.  An
+ * object addr2line cannot read gets "object[address]" (srcline_text).
+ */
+static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool kernel,
+			    const struct rd_resolved *r, bool *dwarf)
+{
+	struct pc_src_frame fr[RD_INLINE_MAX];
+	char path[4096];
+	int covered;
+
+	*dwarf = false;
+	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
+		return false;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)r->dso_len, r->dso);
+	if (access(path, R_OK))
+		return false;
+	if (!p->src)
+		p->src = pc_srcline_new(NULL);
+	if (!p->src)
+		return false;
+	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
+	*dwarf = covered >= 0;
+	return covered >= 0 || covered == -ENODATA;
+}
+
 /*
  * The srcline perf shows for an address: "file.c:LINE" of the DWARF frame
  * given (innermost unless fr), else "dso[addr]" (the object's basename and
@@ -357,9 +408,14 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 			base = r->dso + i + 1;
 			base_len = r->dso_len - i - 1;
 		}
+	/* perf's short name ("[JIT] tid N" for a JIT's map) */
+	if (r->obj) {
+		base = r->obj->short_name;
+		base_len = r->obj->short_len;
+	}
 	rd_out_mem(o, base, base_len);
 	rd_out_char(o, '[');
-	rd_out_hex(o, kernel ? ip : r->addr, 0);
+	rd_out_hex(o, kernel ? ip : objdump_addr(r), 0);
 	rd_out_char(o, ']');
 }
 
@@ -375,8 +431,7 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 	uint32_t nr;
 	struct rd_out *o = p->out;
 
-	if (!(f & RF_SYM))
-		return false;
+	/* the entries are there whatever the fields: "ip (inlined)" without the symbol */
 	nr = src_frames(p, s, r, fr);
 	if (!nr)
 		return false;
@@ -405,14 +460,16 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 			rd_out_char(o, '\t');
 			rd_out_hex(o, p->compat == RD_COMPAT_6_1 ? r->addr : ip, 16);
 		}
-		rd_out_char(o, ' ');
-		rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
-		if (f & RF_SYMOFF) {
-			rd_out_mem(o, "+0x", 3);
-			rd_out_hex(o, r->off, 0);
+		if (f & RF_SYM) {
+			rd_out_char(o, ' ');
+			rd_out_str(o, fr[i].func ? fr[i].func : "[unknown]");
+			if (f & RF_SYMOFF) {
+				rd_out_mem(o, "+0x", 3);
+				rd_out_hex(o, r->off, 0);
+			}
 		}
-		/* with srclines, "(inlined)" follows the srcline instead */
-		if ((f & RF_DSO) && !(f & RF_SRCLINE))
+		/* in the object's place, with or without it; after the srcline when shown */
+		if (!(f & RF_SRCLINE))
 			rd_out_mem(o, " (inlined)", 10);
 		rd_out_char(o, '\n');
 		if (f & RF_SRCLINE) {
@@ -447,9 +504,15 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 		rd_out_char(o, '\n');
 	/* in a chain each frame with a map has its srcline under it */
 	if ((f & RF_SRCLINE) && !oneline && !cookie && r.dso) {
-		rd_out_mem(o, "  ", 2);
-		srcline_text(p, s, kernel, ip, &r, NULL);
-		rd_out_char(o, '\n');
+		bool dwarf;
+
+		if (!srcline_unknown(p, s, kernel, &r, &dwarf) || ((f & RF_INLINES) && !dwarf)) {
+			rd_out_mem(o, "  ", 2);
+			srcline_text(p, s, kernel, ip, &r, NULL);
+			rd_out_char(o, '\n');
+		} else if (f & RF_INLINES) {
+			rd_out_mem(o, "  ??:0\n", 7);
+		}
 	}
 }
 
@@ -564,6 +627,21 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 }
 
 /* "%16lx" of the sample's addr, then its symbol and object as the fields ask */
+/* perf names the address's symbol only for page faults and BTS (branches, period 1) */
+static bool addr_has_symbol(const struct pd_evsel *e)
+{
+	const struct perf_event_attr *a = e ? &e->attr.attr : NULL;
+
+	if (!a)
+		return false;
+	if (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+					      a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+					      a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		return true;
+	return a->type == PERF_TYPE_HARDWARE && (a->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) &&
+	       a->sample_period == 1;
+}
+
 static void print_addr(struct rd_printer *p, struct rd_session *s, const struct rd_event *ev,
 		       unsigned int f)
 {
@@ -571,7 +649,7 @@ static void print_addr(struct rd_printer *p, struct rd_session *s, const struct 
 	uint64_t addr = ev->sample->addr;
 
 	rd_out_hex(p->out, addr, 16);
-	if (!(f & (RF_SYM | RF_DSO)))
+	if (!(f & (RF_SYM | RF_DSO)) || !addr_has_symbol(ev->sample->evsel))
 		return;
 	/* a data address: the kernel's half, else the thread's maps */
 	rd_resolve(s, ev->thread, addr >= 0xffff800000000000ULL, addr, &r);
@@ -599,6 +677,9 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 		const uint64_t *ips = part ? ev->extra : ev->base;
 		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
 
+		/* perf takes up to max-stack frames of the sample's chain, and as many again from its unwinder */
+		if (part && ev->unwound)
+			shown = 0;
 		for (uint64_t i = 0; i < nr && shown < max; i++) {
 			uint64_t ip = ips[i];
 			bool cookie = false;
@@ -683,10 +764,13 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct rd_out *o = p->out;
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
-	unsigned int f = fields_of(p, e);
+	unsigned int f = rd_print_fields(p, e);
 	bool chain = (f & RF_IP) && !p->hide_chain && e &&
 		     (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 
+	/* no field left for this type (-F trace on other events): perf prints nothing */
+	if (!f)
+		return 0;
 	print_start(p, ev, f, chain);
 	if (f & (RF_PERIOD | RF_EVENT))
 		print_period_event(p, s, smp, f);
@@ -717,7 +801,7 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 void rd_print_record_start(struct rd_printer *p, const struct rd_event *ev)
 {
 	const struct pd_evsel *e = ev->sample->evsel;
-	unsigned int f = fields_of(p, e);
+	unsigned int f = rd_print_fields(p, e);
 
 	print_start(p, ev, f, (f & RF_IP) && !p->hide_chain && e &&
 			      (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN));
@@ -731,7 +815,7 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 		     void *ctx)
 {
 	struct rd_printer *p = ctx;
-	bool kernel = is_kernel_mode(ev->rec->header.misc);
+	bool kernel = is_kernel_mode(ev->rec->header.misc), dwarf;
 	struct rd_resolved r;
 
 	/* with a callchain shown, each frame has its own (print_frame) */
@@ -739,6 +823,8 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 	    (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
 	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
+	if (srcline_unknown(p, s, kernel, &r, &dwarf))
+		return 0;
 	rd_out_mem(o, "\n  ", 3);
 	srcline_text(p, s, kernel, ev->sample->ip, &r, NULL);
 	return 0;
@@ -749,7 +835,7 @@ int rd_print_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx
 	struct rd_printer *p = ctx;
 	struct rd_out *o = p->out;
 	const struct pd_evsel *e = ev->sample->evsel;
-	unsigned int f = fields_of(p, e);
+	unsigned int f = rd_print_fields(p, e);
 	bool chain = (f & RF_IP) && e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 
 	print_start(p, ev, f, chain);

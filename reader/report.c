@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "reader/callgraph.h"
+#include "reader/filter.h"
 #include "reader/hist.h"
 #include "reader/inline_syms.h"
 #include "reader/out.h"
@@ -77,7 +78,11 @@ struct report {
 	struct sk_list keys;
 	int children;		/* -1: when callchains exist */
 	struct cg_params cg;
-	bool show_nr;
+	struct rp_view {
+		bool show_nr;	/* -n */
+		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
+		const struct rd_filter *cpus;	/* -C (NULL: all) */
+	} view;
 	double percent_limit;
 	bool compat_6_1;
 	bool sort_sym_first;	/* -s given and starting with "sym" */
@@ -191,6 +196,10 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->sym = f->r.sym;
 	k->dso = f->r.dso;
 	k->dso_len = f->r.dso_len;
+	if (f->r.obj) {
+		k->dso_short = f->r.obj->short_name;
+		k->dso_short_len = f->r.obj->short_len;
+	}
 	/* perf 6.1 shows an unresolved callchain frame at its sampled address */
 	k->addr = chain && compat_6_1 ? f->ip : f->r.addr;
 	k->off = f->r.off;
@@ -283,7 +292,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		e->ip = k.addr;
 		e->dso = k.dso;
 		e->dso_len = k.dso_len;
-		if (slash && k.dso[0] == '/') {
+		if (k.dso_short) {
+			e->dso = k.dso_short;
+			e->dso_len = k.dso_short_len;
+		} else if (slash && k.dso[0] == '/') {
 			e->dso = slash + 1;
 			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
 		}
@@ -365,6 +377,14 @@ static struct table *table_of(struct report *rp, struct rd_session *s, const str
 static bool has_chains(const struct pd_evsel *e)
 {
 	return e && (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+}
+
+static bool any_chains(const struct pd_reader *r)
+{
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		if (has_chains(&r->evsels[i]))
+			return true;
+	return false;
 }
 
 /*
@@ -467,6 +487,16 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	return (int)nr;
 }
 
+/* Frames of ips past the first max (context markers aside): what caller order leaves out at the leaf. */
+static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
+{
+	uint64_t frames = 0;
+
+	for (uint64_t i = 0; i < nr; i++)
+		frames += !pc_is_context(ips[i]);
+	return frames > (uint64_t)max ? frames - (uint64_t)max : 0;
+}
+
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
 		    bool caller, const struct frame *fr)
@@ -502,6 +532,9 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 	if (!t)
 		return -ENOMEM;
+	if (rp->view.cpus &&
+	    !rd_filter_in_numbers(rp->view.cpus->cpus, rp->view.cpus->nr_cpus, smp->cpu))
+		return 0;
 	t->samples++;
 	t->total += smp->period;
 	rp->stamp++;
@@ -511,14 +544,29 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 		for (int part = 0; part < 2; part++) {
 			const uint64_t *ips = part ? ev->extra : ev->base;
-			uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+			uint64_t nr = part ? ev->extra_nr : ev->base_nr, skip = 0;
+			int taken = 0;
 
-			for (uint64_t i = 0; i < nr && n < rp->max_stack; i++) {
+			/*
+			 * perf takes max-stack frames of the sample's chain from the
+			 * root end in caller order, and as many again from its
+			 * unwinder (innermost, inline entries not counted).
+			 */
+			if (part == 1 && !ev->unwound)
+				taken = n;
+			if (caller && part == 0)
+				skip = chain_excess(ips, nr, rp->max_stack);
+			for (uint64_t i = 0; i < nr && taken < rp->max_stack && n < MAX_STACK; i++) {
 				if (pc_is_context(ips[i])) {
 					kernel = ips[i] == PC_CONTEXT_KERNEL ||
 						 ips[i] == PC_CONTEXT_GUEST_KERNEL;
 					continue;
 				}
+				if (skip) {
+					skip--;
+					continue;
+				}
+				taken++;
 				fr[n].ip = ips[i];
 				fr[n].kernel = kernel;
 				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
@@ -638,12 +686,13 @@ static void dots(struct rd_out *o, int w)
  * perf's group view (an event group, as leader sampling {a,b}:S records
  * it): one table, the leader's rows with a column per member, each
  * member's share of its own event's total; rows only a member has join
- * the leader's with 0.
+ * the leader's with 0.  Children and Self each get a column per event; the
+ * call graph under a row is the leader's (none under a member-only row).
  */
 struct group_view {
 	struct table *members[8];
 	uint32_t nr;
-	char name[512];		/* "anon group { a, b }" */
+	char name[512];		/* "anon group { a, b }", "a, b" for --group's own group */
 };
 
 /* The member's row of the leader's row e (NULL: none). */
@@ -682,41 +731,18 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 	return 0;
 }
 
-struct grow_rank {
-	struct entry *e;
-	size_t rank;		/* place in perf's order by the keys */
-	const struct group_view *g;
-};
-
-/* perf orders a group's rows by the leader's period, then each member's, then as alone */
-static int group_cmp(const void *pa, const void *pb)
+/* perf's group sort after the leader's Self: each member's Self, in order */
+static int members_cmp(const struct entry *a, const struct entry *b, const void *ctx)
 {
-	const struct grow_rank *a = pa, *b = pb;
+	const struct group_view *g = ctx;
 
-	if (a->e->self != b->e->self)
-		return a->e->self > b->e->self ? -1 : 1;
-	for (uint32_t j = 0; j < a->g->nr; j++) {
-		const struct entry *ma = member_row(a->g, j, a->e), *mb = member_row(a->g, j, b->e);
+	for (uint32_t j = 0; j < g->nr; j++) {
+		const struct entry *ma = member_row(g, j, a), *mb = member_row(g, j, b);
 		uint64_t va = ma ? ma->self : 0, vb = mb ? mb->self : 0;
 
 		if (va != vb)
-			return va > vb ? -1 : 1;
+			return va > vb ? 1 : -1;
 	}
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
-}
-
-static int group_order(struct entry **v, size_t n, const struct group_view *g)
-{
-	struct grow_rank *r = malloc((n ? n : 1) * sizeof(*r));
-
-	if (!r)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		r[i] = (struct grow_rank){ v[i], i, g };
-	qsort(r, n, sizeof(*r), group_cmp);
-	for (size_t i = 0; i < n; i++)
-		v[i] = r[i].e;
-	free(r);
 	return 0;
 }
 
@@ -729,8 +755,28 @@ static uint64_t group_sum(const struct table *t, const struct group_view *g, boo
 	return sum;
 }
 
+/* leads: the event leads a group of several (perf then says "events", viewed or not) */
+/* A group's row: the leader's share, then each member's of its own total (Children, then Self) */
+static void group_values(struct rd_out *o, const struct group_view *g, const struct entry *e,
+			 double total, bool children)
+{
+	for (int col = children ? 0 : 1; col < 2; col++) {
+		bool self = col == 1;
+
+		rd_out_printf(o, self && children ? "  %7.2f%%" : "%9.2f%%",
+			      100.0 * (double)(self ? e->self : e->children) / total);
+		for (uint32_t j = 0; j < g->nr; j++) {
+			const struct entry *me = member_row(g, j, e);
+			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
+
+			rd_out_printf(o, " %6.2f%%",
+				      me ? 100.0 * (double)(self ? me->self : me->children) / mt : 0.0);
+		}
+	}
+}
+
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
-			const struct group_view *g)
+			struct group_view *g, bool leads)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -745,7 +791,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	if (first)
 		rd_out_str(o, "#\n");
 	samples_line(o, group_sum(t, g, false),
-		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", g != NULL);
+		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", leads);
 	rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
 		      (unsigned long long)group_sum(t, g, true));
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
@@ -753,13 +799,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		return;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (children ? e->children : e->self || g)
+			if (g || (children ? e->children : e->self))
 				v[n++] = e;
+
 	{
 		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
-					 .caller = order_of(rp, t->evsel) == CG_CALLER };
+					 .caller = order_of(rp, t->evsel) == CG_CALLER,
+					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
 
-		if (hist_order(v, n, &ho) || (g && group_order(v, n, g))) {
+		if (hist_order(v, n, &ho)) {
 			free(v);
 			return;
 		}
@@ -781,12 +829,18 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
+			/* a row without a symbol widens perf's object column to an address's 16 */
+			if (rp->keys.keys[k] == SK_DSO && !v[i]->sym && width[k] < 16)
+				width[k] = 16;
 		}
-	if (g)
+	if (g && children)
+		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
+			      8 * (int)(g->nr + 1), "Self");
+	else if (g)
 		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
 	else
 		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
-	if (rp->show_nr || rp->keys.samples)
+	if (rp->view.show_nr || rp->keys.samples)
 		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
 	if (rp->keys.period)
 		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
@@ -796,10 +850,12 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		rd_out_str(o, "\n# ");
 		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
 			rd_out_char(o, '.');
+		if (children)
+			dots(o, 8 * (int)(g->nr + 1));
 	} else {
 		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
 	}
-	if (rp->show_nr || rp->keys.samples)
+	if (rp->view.show_nr || rp->keys.samples)
 		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	if (rp->keys.period)
 		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
@@ -816,18 +872,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 
 		if (shown < rp->percent_limit)
 			continue;
-		if (children)
+		if (g) {
+			group_values(o, g, e, total, children);
+		} else if (children) {
 			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)e->children / total,
 				      100.0 * (double)e->self / total);
-		else
+		} else {
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
-		for (uint32_t j = 0; g && j < g->nr; j++) {
-			const struct entry *me = member_row(g, j, e);
-			double mt = g->members[j]->total ? (double)g->members[j]->total : 1.0;
-
-			rd_out_printf(o, " %6.2f%%", me ? 100.0 * (double)me->self / mt : 0.0);
 		}
-		if (rp->show_nr || rp->keys.samples) {
+		if (rp->view.show_nr || rp->keys.samples) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
 			for (uint32_t j = 0; g && j < g->nr; j++) {
 				const struct entry *me = member_row(g, j, e);
@@ -894,6 +947,7 @@ struct groups {
 	int32_t *leader_of;	/* per evsel: its group's leader, -1 when alone */
 	uint32_t *members;	/* per leader: events in its group */
 	char **names;		/* per leader: the GROUP_DESC name */
+	bool forced;		/* --group on a file without groups: all events are one */
 };
 
 static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
@@ -910,13 +964,10 @@ static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
 	return gr->names[leader] ? 0 : -ENOMEM;
 }
 
-/* A group shows as perf's group view when its rows have no call graphs or Children. */
+/* A group shows as perf's group view unless --no-group. */
 static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
 {
-	const struct pd_evsel *e = rp->tables[leader].evsel;
-
-	return gr->members[leader] > 1 && !children_on(rp, e) &&
-	       !(rp->cg.mode != CG_NONE && has_chains(e));
+	return gr->members[leader] > 1 && rp->view.group != 0;
 }
 
 static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
@@ -925,7 +976,8 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
 	const char *n = gr->names[leader];
 	size_t len;
 
-	len = (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
+	/* --group's own group of a file without any is named by its events alone */
+	len = gr->forced ? 0 : (size_t)snprintf(g->name, sizeof(g->name), "%s { ",
 			       !n || !*n || !strcmp(n, "{anon_group}") ? "anon group" : n);
 	for (uint32_t i = leader; i < leader + gr->members[leader] && len < sizeof(g->name); i++) {
 		const struct pd_evsel *e = rp->tables[i].evsel;
@@ -933,7 +985,7 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
 		len += (size_t)snprintf(g->name + len, sizeof(g->name) - len, "%s%s",
 					i == leader ? "" : ", ", e && e->name ? e->name : "?");
 	}
-	if (len < sizeof(g->name))
+	if (len < sizeof(g->name) && !gr->forced)
 		snprintf(g->name + len, sizeof(g->name) - len, " }");
 }
 
@@ -954,6 +1006,23 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 		gr.leader_of[i] = -1;
 	if (s->r.features[PD_FEAT_GROUP_DESC].size)
 		ret = pd_reader_groups(&s->r, note_group, &gr, err);
+	/*
+	 * perf's --group and --no-group (either, as perf 6.1 tests whether the
+	 * option was given) make the events of a file without groups one
+	 * group: viewed as one with --group, its leader's table "of events".
+	 */
+	if (!ret && rp->view.group >= 0 && n > 1 && n <= 9) {
+		bool any = false;
+
+		for (uint32_t i = 0; i < n; i++)
+			any |= gr.leader_of[i] >= 0;
+		if (!any) {
+			for (uint32_t i = 0; i < n; i++)
+				gr.leader_of[i] = 0;
+			gr.members[0] = n;
+			gr.forced = true;
+		}
+	}
 	for (uint32_t i = 0; !ret && i < n; i++) {
 		struct group_view g = { .nr = 0 };
 		uint64_t samples = rp->tables[i].samples;
@@ -975,7 +1044,8 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 			}
 		}
 		if (samples)
-			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL);
+			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
+				    gr.leader_of[i] == (int32_t)i && gr.members[i] > 1);
 	}
 out:
 	for (uint32_t i = 0; gr.names && i < n; i++)
@@ -1008,6 +1078,12 @@ static void usage(FILE *f)
 "      --percent-limit P   hide rows (and call-graph branches) below P%%\n"
 "      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
+"  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
+"  -I, --show-info         the header's topology in full (with --header)\n"
+"      --group             an event group's members as columns of its leader's\n"
+"                          rows (the default for groups); all events as one group\n"
+"                          when the file has none\n"
+"      --no-group          each event on its own\n"
 "      --header            the file's header (perf's layout) before the report\n"
 "      --header-only       only the header\n"
 "      --compat VERSION    6.1: unresolved callchain frames at their sampled\n"
@@ -1019,7 +1095,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
-       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK };
+       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1034,6 +1110,10 @@ static const struct option options[] = {
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "show-info", no_argument, NULL, 'I' },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -1070,12 +1150,14 @@ static void free_tables(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .children = -1, .max_stack = MAX_STACK,
+	struct report rp = { .children = -1, .max_stack = MAX_STACK, .view.group = -1,
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
-	bool header = false, header_only = false;
+	bool header = false, header_only = false, g_given = false, show_info = false;
+	struct rd_pipe_header ph;
+	struct rd_filter cpus = { .nr_cpus = 0 };
 	struct rd_session *s;
 	struct rd_out out;
 	uint64_t lost = 0;
@@ -1083,7 +1165,7 @@ int cmd_report(int argc, char **argv)
 
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:Gnvh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:I", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1098,13 +1180,17 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 's':
 			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
-			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) || !rp.keys.nr) {
+			/* "overhead" (or period, sample) alone: one row of every sample, as perf */
+			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) ||
+			    (!rp.keys.nr && !strstr(optarg, "overhead") && !rp.keys.period &&
+			     !rp.keys.samples)) {
 				fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: %s)\n",
 					bad, sk_names());
 				return 1;
 			}
 			break;
 		case 'g':
+			g_given = true;
 			if (cg_parse(&rp.cg, optarg)) {
 				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", optarg);
 				return 1;
@@ -1115,7 +1201,7 @@ int cmd_report(int argc, char **argv)
 			rp.cg.order_set = true;
 			break;
 		case 'n':
-			rp.show_nr = true;
+			rp.view.show_nr = true;
 			break;
 		case OPT_PLIMIT:
 			rp.percent_limit = strtod(optarg, &end);
@@ -1139,6 +1225,22 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_HEADER:
 			header = true;
+			break;
+		case 'I':
+			show_info = true;
+			break;
+		case 'C':
+			if (rd_filter_numbers(cpus.cpus, &cpus.nr_cpus, optarg, true)) {
+				fprintf(stderr, "perfcheck report: bad --cpu list '%s'\n", optarg);
+				return 1;
+			}
+			rp.view.cpus = &cpus;
+			break;
+		case OPT_GROUP:
+			rp.view.group = 1;
+			break;
+		case OPT_NO_GROUP:
+			rp.view.group = 0;
 			break;
 		case OPT_HEADER_ONLY:
 			header_only = true;
@@ -1186,8 +1288,34 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
-	if (!ret && (header || header_only))
-		ret = rd_perf_header(s, &out, &err);
+	/* as perf: -g (not "none") on a file whose events have no callchain ends the report */
+	if (!ret && !header_only && !s->r.pipe_format && g_given && rp.cg.mode != CG_NONE &&
+	    !any_chains(&s->r)) {
+		if (!header)
+			rd_out_str(&out, "# To display the perf.data header info, please use "
+					 "--header/--header-only options.\n#\n");
+		rd_out_flush(&out);
+		fprintf(stderr, "Error:\nSelected -g or --branch-history.\n"
+			"But no callchain or branch data.\n"
+			"Did you call 'perf record' without -g or -b?\n");
+		goto done;
+	}
+	/* as perf: -C the input cannot take ends the report after its first line, exit 0 */
+	if (!ret && !header_only && rd_filter_cpus_usable(&cpus, &s->r)) {
+		if (!header)
+			rd_out_str(&out, "# To display the perf.data header info, please use "
+					 "--header/--header-only options.\n#\n");
+		rd_out_flush(&out);
+		fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+		goto done;
+	}
+	if (!ret && (header || header_only)) {
+		ret = rd_perf_header(s, &out, show_info, &err);
+		rd_perf_header_pipe(s, &out, show_info, &ph);
+	}
+	/* perf reads a pipe whole for its features, and shows only them */
+	if (!ret && header_only && s->r.pipe_format)
+		ret = rd_session_process(s, &err);
 	if (!ret && !header_only)
 		ret = lost_samples(s, &lost, &err);
 	if (!ret && !header_only) {

@@ -52,6 +52,7 @@ static void usage(FILE *f)
 "  -G, --hide-call-graph     the sample ip only, not its callchain\n"
 "      --max-stack N         frames of a callchain shown (default 127)\n"
 "      --header              the file's header (perf's layout) first\n"
+"  -I, --show-info           the header's topology in full\n"
 "      --header-only         only the header\n"
 "      --no-merge-callchains deferred user callchains shown as their own records\n"
 "      --merge-callchains    merge them into their samples (the default)\n"
@@ -83,6 +84,7 @@ static const struct option options[] = {
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "dump-raw-trace", no_argument, NULL, 'D' },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "show-info", no_argument, NULL, 'I' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "comms", required_argument, NULL, OPT_COMMS },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -256,21 +258,6 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
 }
 
-static const char *kind_of(const struct pd_evsel *e)
-{
-	switch (e->attr.attr.type) {
-	case PERF_TYPE_HARDWARE:
-	case PERF_TYPE_HW_CACHE:
-		return "hardware";
-	case PERF_TYPE_SOFTWARE:
-		return "software";
-	case PERF_TYPE_TRACEPOINT:
-		return "tracepoint";
-	default:
-		return "raw";
-	}
-}
-
 /*
  * One event's fields asked for with -F, in perf 6.1's order of checks: a
  * field whose sample_type bits the event lacks is perf's error naming the
@@ -329,17 +316,29 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 {
 	if (!pr->fields.user)
 		return 0;
+	/* perf warns for each type of event but tracepoints, present or not */
+	if (pr->fields.user_set & RF_TRACE) {
+		static const char *const types[] = { "hardware", "software", "hardware-cache",
+						     "unknown", "unknown", "unknown", "unknown" };
+
+		for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", types[t]);
+	}
 	for (uint32_t i = 0; i < s->r.nr_evsels; i++) {
 		const struct pd_evsel *e = &s->r.evsels[i];
+		unsigned int f = rd_print_fields(pr, e);
 
 		if (check_event_fields(e, &pr->fields))
 			return -1;
-		if ((pr->fields.mask & RF_TRACE) && e->attr.attr.type != PERF_TYPE_TRACEPOINT)
-			fprintf(stderr, "'trace' not valid for %s events. Ignoring.\n", kind_of(e));
-		else if ((pr->fields.mask & RF_TRACE) && !pr->trace) {
+		if ((f & RF_TRACE) && !pr->trace) {
 			fprintf(stderr, "perfcheck script: 'trace' needs the tracepoint formatter, "
 				"which this build does not have\n");
 			return -1;
+		}
+		if ((f & RF_SRCLINE) && !(f & RF_IP)) {
+			fprintf(stderr, "Display of source line number requested but sample IP is not\n"
+				"selected. Hence, no address to lookup the source line number.\n");
+			return -2;
 		}
 	}
 	if (pr->fields.mask & RF_NOT_PRINTED) {
@@ -410,14 +409,6 @@ static int sample_span(struct rd_session *s, uint64_t *first, uint64_t *last,
 	return ret;
 }
 
-static bool has_cpu(struct rd_session *s)
-{
-	for (uint32_t i = 0; i < s->r.nr_evsels; i++)
-		if (s->r.evsels[i].attr.attr.sample_type & PERF_SAMPLE_CPU)
-			return true;
-	return false;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { .pr = { .compat = RD_COMPAT_7_2, .merge = true } };
@@ -428,14 +419,15 @@ int cmd_script(int argc, char **argv)
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], *end;
-	bool dump = false, header = false, header_only = false, late = false;
+	bool dump = false, header = false, header_only = false, late = false, show_info = false;
+	struct rd_pipe_header ph;
 	char bad[64];
 	int c, ret, usage_err = 0;
 
 	optind = 1;
 	prp->trace = rd_trace_field;
 	prp->trace_ctx = &sc.tr;
-	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqhI", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -468,6 +460,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'D':
 			dump = true;
+			break;
+		case 'I':
+			show_info = true;
 			break;
 		case OPT_HEADER:
 			header = true;
@@ -596,10 +591,8 @@ int cmd_script(int argc, char **argv)
 	if (!ret && !dump && !header_only) {
 		if (check_fields(s, prp)) {
 			usage_err = 1;
-		} else if (flt->nr_cpus && !has_cpu(s)) {
-			fprintf(stderr, "File does not contain CPU events. "
-				"Remove -C option to proceed.\n");
-			usage_err = 1;
+		} else if (rd_filter_cpus_usable(flt, &s->r)) {
+			usage_err = 255;	/* perf's -1 */
 		} else if (trace_shown(s, prp) && rd_trace_open(&sc.tr, s)) {
 		err = sc.tr.err;
 		ret = -(err.code ? err.code : EINVAL);
@@ -617,7 +610,7 @@ int cmd_script(int argc, char **argv)
 		prp->out = &out;
 		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
-		ret = rd_perf_header(s, &out, &err);
+		ret = rd_perf_header(s, &out, show_info, &err);
 	} else if (!ret) {
 		prp->out = &out;
 		s->merge = prp->merge;
@@ -628,8 +621,10 @@ int cmd_script(int argc, char **argv)
 			s->ops.record = on_record;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
-		if (header)
-			ret = rd_perf_header(s, &out, &err);
+		if (header) {
+			ret = rd_perf_header(s, &out, show_info, &err);
+			rd_perf_header_pipe(s, &out, show_info, &ph);
+		}
 		if (!ret)
 			ret = rd_session_process(s, &err);
 	}
@@ -663,6 +658,6 @@ int cmd_script(int argc, char **argv)
 	if (ret)
 		return 2;
 	if (usage_err)
-		return 1;
+		return usage_err;
 	return out.error ? 1 : 0;
 }

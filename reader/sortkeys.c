@@ -87,6 +87,10 @@ static const char *short_dso(const struct sk_frame *f, size_t *len)
 		*len = 9;
 		return "[unknown]";
 	}
+	if (f->dso_short) {
+		*len = f->dso_short_len;
+		return f->dso_short;
+	}
 	slash = memrchr(f->dso, '/', f->dso_len);
 	if (slash && f->dso[0] == '/') {
 		*len = f->dso_len - (size_t)(slash + 1 - f->dso);

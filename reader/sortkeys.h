@@ -42,6 +42,8 @@ struct sk_frame {
 	const struct pc_symbol *sym;
 	const char *dso;	/* full name, NULL when no map */
 	size_t dso_len;
+	const char *dso_short;	/* perf's short name when known (user maps), else NULL */
+	size_t dso_short_len;
 	uint64_t addr;		/* shown for an unresolved symbol */
 	uint64_t off;		/* ip - symbol start */
 	uint64_t rel;		/* map-relative address (srcline of unresolved frames) */

@@ -107,6 +107,10 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	if (mm.build_id_size && !dso->build_id[0] && !dso->loaded)
 		for (uint8_t i = 0; i < mm.build_id_size; i++)
 			snprintf(dso->build_id + 2 * i, 3, "%02x", mm.build_id[i]);
+	/* perf's kernel map is made by the kernel's MMAP ("[kernel.kallsyms]_text") alone */
+	if ((rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+	    !strncmp(name, "[kernel.kallsyms", 16))
+		m->kernel_map = true;
 	if (mm.pid == (uint32_t)-1) {
 		maps = &m->kmaps;
 	} else {

@@ -266,6 +266,41 @@ synthesize:
 	return 0;
 }
 
+int pd_reader_event_desc(const struct pd_reader *r,
+			 int (*fn)(const uint8_t *attr, uint32_t attr_size, const char *name,
+				   const uint8_t *ids, uint32_t nr_ids, void *ctx),
+			 void *ctx, struct pc_error *err)
+{
+	struct cursor c = { 0 };
+	uint32_t nr, attr_size;
+	int ret = feature_cursor(r, PD_FEAT_EVENT_DESC, &c, err);
+
+	if (!ret)
+		ret = cur_u32(&c, &nr, err);
+	if (!ret)
+		ret = cur_u32(&c, &attr_size, err);
+	if (ret)
+		return ret;
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096)
+		return pd_bad(r, err, c.off - 4, "EVENT_DESC: attr size %u is not valid", attr_size);
+	for (uint32_t i = 0; i < nr && !ret; i++) {
+		const uint8_t *attr = NULL, *ids = NULL;
+		const char *name;
+		uint32_t nr_ids;
+
+		ret = cur_take(&c, attr_size, &attr, err);
+		if (!ret)
+			ret = cur_u32(&c, &nr_ids, err);
+		if (!ret)
+			ret = cur_string(&c, &name, err);
+		if (!ret)
+			ret = cur_take(&c, (uint64_t)nr_ids * 8, &ids, err);
+		if (!ret)
+			ret = fn(attr, attr_size, name, ids, nr_ids, ctx);
+	}
+	return ret;
+}
+
 int pd_reader_groups(const struct pd_reader *r,
 		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
 		     void *ctx, struct pc_error *err)

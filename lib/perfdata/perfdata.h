@@ -274,6 +274,14 @@ int pd_reader_nrcpus(const struct pd_reader *r, uint32_t *avail, uint32_t *onlin
 int pd_reader_groups(const struct pd_reader *r,
 		     int (*fn)(const char *name, uint32_t leader, uint32_t nr_members, void *ctx),
 		     void *ctx, struct pc_error *err);
+/*
+ * EVENT_DESC as the feature holds it: fn for each event with its attr
+ * (attr_size bytes), name and ids (nr_ids u64s, maybe unaligned).
+ */
+int pd_reader_event_desc(const struct pd_reader *r,
+			 int (*fn)(const uint8_t *attr, uint32_t attr_size, const char *name,
+				   const uint8_t *ids, uint32_t nr_ids, void *ctx),
+			 void *ctx, struct pc_error *err);
 /* BUILD_ID: calls fn for each entry. */
 int pd_reader_build_ids(const struct pd_reader *r,
 			int (*fn)(const struct pd_build_id_entry *e, const uint8_t *id,

@@ -114,7 +114,12 @@ const char *pc_demangle(const char *name, char *buf, size_t size)
 	out = fn(mangled, NULL, NULL, &status);
 	if (!out || status)
 		return name;
-	strip_signature(out);
+	/*
+	 * A thunk (_ZTv virtual, _ZTh non-virtual, _ZTc covariant) keeps its
+	 * target's parameters: perf shows "virtual thunk to X::~X()".
+	 */
+	if (strncmp(mangled, "_ZTv", 4) && strncmp(mangled, "_ZTh", 4) && strncmp(mangled, "_ZTc", 4))
+		strip_signature(out);
 	if (!*out) {
 		free(out);
 		return name;

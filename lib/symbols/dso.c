@@ -88,11 +88,40 @@ static int load_segments(struct pc_dso *dso, Elf *e)
 	return 0;
 }
 
-/* Adds the function symbols of the first table of type; count added. */
+/*
+ * The symbols perf 6.1 keeps (its tree holds them all, so they shape it):
+ * functions and data objects of allocated sections, and code labels
+ * (NOTYPE) of a section whose name holds "text".
+ */
+static bool perf_keeps(Elf *e, size_t shstrndx, const GElf_Sym *s)
+{
+	int st = GELF_ST_TYPE(s->st_info);
+	Elf_Scn *in;
+	GElf_Shdr ish;
+	const char *sec;
+
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx == SHN_ABS || s->st_shndx == SHN_COMMON ||
+	    s->st_shndx >= SHN_LORESERVE || s->st_value == 0)
+		return false;
+	if (st != STT_FUNC && st != STT_GNU_IFUNC && st != STT_OBJECT && st != STT_NOTYPE)
+		return false;
+	in = elf_getscn(e, s->st_shndx);
+	if (!in || !gelf_getshdr(in, &ish) || !(ish.sh_flags & SHF_ALLOC))
+		return false;
+	if (st != STT_NOTYPE)
+		return true;
+	sec = elf_strptr(e, shstrndx, ish.sh_name);
+	return sec && strstr(sec, "text");
+}
+
+/* Adds the symbols of the first table of type that perf keeps; count added. */
 static size_t load_table(struct pc_symtab *t, Elf *e, Elf64_Word type)
 {
 	Elf_Scn *scn = NULL;
-	size_t added = 0;
+	size_t added = 0, shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return 0;
 
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
@@ -108,24 +137,12 @@ static size_t load_table(struct pc_symtab *t, Elf *e, Elf64_Word type)
 		for (size_t i = 0; i < count; i++) {
 			GElf_Sym s;
 			const char *name;
-			int st = 0, bind;
+			int bind;
 
 			if (!gelf_getsym(d, (int)i, &s))
 				break;
-			st = GELF_ST_TYPE(s.st_info);
-			if (s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_ABS || s.st_value == 0)
+			if (!perf_keeps(e, shstrndx, &s))
 				continue;
-			/* code labels (NOTYPE in an executable section) count, as in perf */
-			if (st == STT_NOTYPE) {
-				Elf_Scn *in = elf_getscn(e, s.st_shndx);
-				GElf_Shdr ish;
-
-				if (s.st_shndx >= SHN_LORESERVE || !in || !gelf_getshdr(in, &ish) ||
-				    !(ish.sh_flags & SHF_EXECINSTR))
-					continue;
-			} else if (st != STT_FUNC && st != STT_GNU_IFUNC) {
-				continue;
-			}
 			name = elf_strptr(e, sh.sh_link, s.st_name);
 			if (!name || !*name)
 				continue;
@@ -205,7 +222,8 @@ static void load_plt(struct pc_symtab *t, Elf *e)
 		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		if (base + (i + 1) * entsize > plt_sh.sh_addr + plt_sh.sh_size)
 			break;
-		if (pc_symtab_add(t, base + i * entsize, entsize, buf, PC_BIND_GLOBAL, NULL))
+		/* perf adds them after closing the other symbols' ends (over them) */
+		if (pc_symtab_add(t, base + i * entsize, entsize, buf, PC_BIND_PLT, NULL))
 			return;
 	}
 }
@@ -313,9 +331,28 @@ out:
 	elf_close(e, fd);
 }
 
+/* The hex digits at s as a number (no "0x"); how many there were. */
+static size_t hex_prefix(const char *s, uint64_t *v)
+{
+	size_t n = 0;
+
+	*v = 0;
+	for (;; n++) {
+		char c = s[n];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+		if (d < 0)
+			return n;
+		*v = (*v << 4) | (uint64_t)d;
+	}
+}
+
 void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
 {
-	char path[4096], line[4096];
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 
 	if (dso->loaded)
@@ -325,19 +362,29 @@ void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
 	f = fopen(path, "re");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, size;
-		int name_at = 0;
+	/*
+	 * perf's reading: the line's last character dropped (its newline), hex
+	 * digits for the start, one separator, hex digits for the size, one
+	 * separator, the rest the name; a line too short for that is skipped.
+	 */
+	while ((len = getline(&line, &cap, f)) > 0) {
+		uint64_t start, size;
+		size_t at;
 
-		if (sscanf(line, "%llx %llx %n", &start, &size, &name_at) < 2 || !name_at)
+		line[--len] = '\0';
+		at = hex_prefix(line, &start) + 1;
+		if ((ssize_t)at + 2 >= len)
 			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (pc_symtab_add(&dso->tab, start, size, line + name_at, PC_BIND_GLOBAL, NULL))
+		at += hex_prefix(line + at, &size) + 1;
+		if ((ssize_t)at + 2 >= len)
+			continue;
+		if (pc_symtab_add(&dso->tab, start, size, line + at, PC_BIND_GLOBAL, NULL))
 			break;
 	}
+	free(line);
 	fclose(f);
 	dso->found = true;
-	pc_symtab_finish(&dso->tab);
+	pc_symtab_finish_raw(&dso->tab);
 }
 
 bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr)
@@ -368,6 +415,29 @@ void pc_dso_cache_init(struct pc_dso_cache *c)
 	c->debug_dir = "/usr/lib/debug";
 }
 
+/*
+ * perf's dso short name: "[JIT] tid N" when the name reads as
+ * "/tmp/perf-N..." (its sscanf), the part after the last '/' of a path,
+ * else the name itself.  Written after the path's NUL (room for 32 more).
+ */
+static void short_name(struct pc_dso *d)
+{
+	char *out = d->path + d->path_len + 1;
+	const char *slash = strrchr(d->path, '/');
+	int tid;
+
+	if (sscanf(d->path, "/tmp/perf-%d", &tid) == 1) {
+		d->short_len = (size_t)snprintf(out, 32, "[JIT] tid %d", tid);
+		d->short_name = out;
+	} else if (d->path[0] == '/' && slash) {
+		d->short_name = slash + 1;
+		d->short_len = d->path_len - (size_t)(slash + 1 - d->path);
+	} else {
+		d->short_name = d->path;
+		d->short_len = d->path_len;
+	}
+}
+
 struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 {
 	struct pc_dso *d;
@@ -386,12 +456,15 @@ struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
-	d->path = strdup(path);
+	d->path_len = strlen(path);
+	/* the short name lives after the path, in the same allocation */
+	d->path = malloc(d->path_len + 1 + 32);
 	if (!d->path) {
 		free(d);
 		return NULL;
 	}
-	d->path_len = strlen(path);
+	memcpy(d->path, path, d->path_len + 1);
+	short_name(d);
 	d->seq = (uint32_t)c->nr;
 	d->next = c->buckets[b];
 	c->buckets[b] = d;

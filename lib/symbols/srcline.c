@@ -6,7 +6,9 @@
  * DW_AT_call_line the position of the frame around it.
  */
 #include "symbols/srcline.h"
+#include "symbols/a2lsym.h"
 #include "symbols/debuginfo.h"
+#include "symbols/symbols.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -55,6 +57,12 @@ struct sl_unit {
 
 #define SL_UNIT_BUCKETS 64
 
+/* A name made here (demangled), kept as long as the file. */
+struct sl_str {
+	struct sl_str *next;
+	char s[];
+};
+
 struct sl_file {
 	char *path;
 	struct sl_addr **addrs;	/* SL_ADDR_BUCKETS chains, allocated on first use */
@@ -63,6 +71,8 @@ struct sl_file {
 	struct sl_unit *units[SL_UNIT_BUCKETS];
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the file did not open */
+	struct pc_a2lsyms *a2l;	/* addr2line's symbol names, built on first use */
+	struct sl_str *strs;
 	struct sl_file *next;
 };
 
@@ -134,6 +144,11 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 					free(un);
 				}
 			}
+			pc_a2lsyms_free(f->a2l);
+			for (struct sl_str *t = f->strs, *tn; t; t = tn) {
+				tn = t->next;
+				free(t);
+			}
 			free(f->path);
 			free(f);
 		}
@@ -177,13 +192,66 @@ const char *pc_srcline_basename(const char *file)
 	return s ? s + 1 : file;
 }
 
-static const char *die_name(Dwarf_Die *die)
+/*
+ * A function's name as addr2line gives it (and perf 6.1 shows it): the
+ * linkage name where the DIE (or its abstract origin) has one, else
+ * DW_AT_name; *linkage says which.  glibc's hidden aliases make the two
+ * differ in C too: write's DIE is __libc_write, linkage __GI___libc_write.
+ */
+static const char *die_name(Dwarf_Die *die, bool *linkage)
 {
 	Dwarf_Attribute a;
+	const char *s;
 
+	*linkage = true;
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a)) &&
+	    (s = dwarf_formstring(&a)))
+		return s;
+	*linkage = false;
 	if (dwarf_attr_integrate(die, DW_AT_name, &a))
 		return dwarf_formstring(&a);
 	return NULL;
+}
+
+/*
+ * binutils takes DW_AT_name as the symbol's name in these languages; not
+ * in assembly, whose DIEs gas names after the global symbol (getxattr)
+ * while addr2line names the first alias (__GI_getxattr).
+ */
+static bool lang_unmangled(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+	case DW_LANG_Ada83: case DW_LANG_Ada95: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_UPC:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* name demangled as perf shows it, kept with the file; name itself if not C++ */
+static const char *sl_demangle(struct sl_file *f, const char *name)
+{
+	char buf[1024];
+	const char *d;
+	struct sl_str *t;
+	size_t len;
+
+	if (!name || name[0] != '_' || name[1] != 'Z')
+		return name;
+	d = pc_demangle(name, buf, sizeof(buf));
+	if (d == name)
+		return name;
+	len = strlen(d) + 1;
+	t = malloc(sizeof(*t) + len);
+	if (!t)
+		return name;
+	memcpy(t->s, d, len);
+	t->next = f->strs;
+	f->strs = t;
+	return t->s;
 }
 
 static const char *call_file(Dwarf_Die *cu, Dwarf_Die *die)
@@ -574,10 +642,23 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 	}
 	for (int i = 0; i < nscopes && *nr < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
+		Dwarf_Addr low, at;
+		const char *sn;
+		bool linkage;
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		cur.func = die_name(&scopes[i]);
+		cur.func = die_name(&scopes[i], &linkage);
+		/*
+		 * A real function named only by DW_AT_name in a language
+		 * whose symbols are mangled: addr2line takes the symbol
+		 * table's name when that symbol starts where the function does.
+		 */
+		if (tag == DW_TAG_subprogram && !linkage && !lang_unmangled(cu) &&
+		    dwarf_lowpc(&scopes[i], &low) == 0 &&
+		    (sn = pc_a2lsym_name(f->mod, &f->a2l, addr, &at)) && at == low + cubias)
+			cur.func = sn;
+		cur.func = sl_demangle(f, cur.func);
 		out[(*nr)++] = cur;
 		if (tag == DW_TAG_subprogram)
 			break;
@@ -587,11 +668,31 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 	}
 	free(scopes);
 	if (!*nr && line) {
-		/* a line without a function DIE (assembly): the position alone */
+		/*
+		 * A line without a function DIE (assembly): addr2line names
+		 * the function from the symbol table, its own way (a2lsym.h).
+		 */
+		Dwarf_Addr at;
+
+		cur.func = sl_demangle(f, pc_a2lsym_name(f->mod, &f->a2l, addr, &at));
 		out[0] = cur;
 		*nr = 1;
 	}
 	return 0;
+}
+
+int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, cubias;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod || !dwfl_module_getelf(f->mod, &bias))
+		return -ENOENT;
+	if (dwfl_module_addrdie(f->mod, vaddr + bias, &cubias))
+		return 1;
+	return dwfl_module_getdwarf(f->mod, &cubias) ? 0 : -ENODATA;
 }
 
 #define SL_CACHE_MAX 16	/* frames kept per address */

@@ -36,6 +36,12 @@ void pc_srcline_free(struct pc_srcline_cache *c);
 int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
 		      struct pc_src_frame *out, uint32_t max, uint32_t *nr);
 
+/*
+ * Whether a compile unit of path's DWARF covers vaddr: 1, 0 when none
+ * does, -ENODATA when path has no DWARF at all, -ENOENT when no ELF.
+ */
+int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
+
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);
 

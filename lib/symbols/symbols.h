@@ -18,8 +18,12 @@ struct pc_symbol {
 	uint32_t name_len;
 };
 
-/* Binding ranks used to pick one symbol among aliases at one address. */
-enum pc_sym_bind { PC_BIND_LOCAL, PC_BIND_GLOBAL, PC_BIND_WEAK };
+/*
+ * Binding ranks used to pick one symbol among aliases at one address;
+ * PC_BIND_PLT: a global symbol perf adds after it has closed the others'
+ * ends and dropped their aliases (its PLT entries), kept as it is.
+ */
+enum pc_sym_bind { PC_BIND_LOCAL, PC_BIND_GLOBAL, PC_BIND_WEAK, PC_BIND_PLT };
 
 struct pc_symtab {
 	struct pc_symbol *syms;
@@ -27,12 +31,21 @@ struct pc_symtab {
 	size_t nr, cap;
 	char *names;		/* all names, NUL-separated */
 	size_t names_len, names_cap;
+	/*
+	 * Where symbols overlap, perf's tree decides (rbshape.h): per symbol
+	 * its left and right child (index + 1, 0: none), from root (index + 1).
+	 * NULL when no two overlap: then any search finds the one.
+	 */
+	uint32_t *kids;
+	uint32_t root;
 };
 
 /* Builder: add, then finish (sorts, drops aliases, closes open ends). */
 int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 		  const char *name, enum pc_sym_bind bind, const char *module);
 void pc_symtab_finish(struct pc_symtab *t);
+/* As perf takes a JIT's perf-PID.map: every line a symbol as it is, none dropped or closed. */
+void pc_symtab_finish_raw(struct pc_symtab *t);
 const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr);
 void pc_symtab_free(struct pc_symtab *t);
 
@@ -43,6 +56,9 @@ const char *pc_demangle(const char *name, char *buf, size_t size);
 struct pc_dso {
 	char *path;
 	size_t path_len;
+	/* perf's short name (reports): the basename, "[JIT] tid N" for /tmp/perf-N.map */
+	const char *short_name;
+	size_t short_len;
 	char build_id[2 * 20 + 1];	/* as recorded (hex), "" when unknown */
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */

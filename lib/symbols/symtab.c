@@ -6,6 +6,7 @@
  * names we print match the ones perf prints.
  */
 #include "symbols/symbols.h"
+#include "symbols/rbshape.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -130,51 +131,143 @@ static bool prefer(const struct pc_symtab *t, const struct sort_ent *a,
 	return bl > al;
 }
 
-void pc_symtab_finish(struct pc_symtab *t)
+static int seq_order(const void *a, const void *b)
 {
-	struct sort_ent *e;
-	size_t i, out = 0;
+	const struct sort_ent *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Does a search need perf's tree: two symbols overlap, or one is empty (perf finds its start)? */
+static bool overlapping(const struct sort_ent *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].sym.end == e[i].sym.start)
+			return true;
+		if (i + 1 < n && e[i].sym.end > e[i + 1].sym.start)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * perf's tree for the kept symbols e[0..n) (sorted): every symbol that is
+ * not late inserted in the order added, the dropped aliases (gone[],
+ * positions in the order added, in the order dropped) erased, then the
+ * late ones inserted.  The links become t->kids over the sorted order.
+ */
+static void build_tree(struct pc_symtab *t, const struct sort_ent *e, size_t n,
+		       const struct sort_ent *all, size_t nr_all, const size_t *gone,
+		       size_t nr_gone)
+{
+	struct pc_rbtree tree = { calloc(nr_all ? nr_all : 1, sizeof(*tree.n)), -1 };
+	uint64_t *start = malloc((nr_all ? nr_all : 1) * sizeof(*start));
+	int32_t *pos = malloc((nr_all ? nr_all : 1) * sizeof(*pos));
+
+	t->kids = calloc(2 * (n ? n : 1), sizeof(*t->kids));
+	if (!tree.n || !start || !pos || !t->kids) {
+		free(t->kids);
+		t->kids = NULL;	/* sorted search: right wherever nothing overlaps */
+		goto out;
+	}
+	for (size_t i = 0; i < nr_all; i++) {
+		start[i] = all[i].sym.start;
+		pos[i] = -1;
+	}
+	for (size_t i = 0; i < nr_all; i++)
+		if (all[i].bind != PC_BIND_PLT)
+			pc_rb_insert(&tree, start, (int32_t)i);
+	for (size_t i = 0; i < nr_gone; i++)
+		pc_rb_erase(&tree, (int32_t)gone[i]);
+	for (size_t i = 0; i < nr_all; i++)
+		if (all[i].bind == PC_BIND_PLT)
+			pc_rb_insert(&tree, start, (int32_t)i);
+	for (size_t i = 0; i < n; i++)
+		pos[e[i].seq] = (int32_t)i;
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_rbnode *nd = &tree.n[e[i].seq];
+
+		t->kids[2 * i] = nd->left >= 0 ? (uint32_t)pos[nd->left] + 1 : 0;
+		t->kids[2 * i + 1] = nd->right >= 0 ? (uint32_t)pos[nd->right] + 1 : 0;
+	}
+	t->root = tree.root >= 0 ? (uint32_t)pos[tree.root] + 1 : 0;
+out:
+	free(tree.n);
+	free(start);
+	free(pos);
+}
+
+static void finish(struct pc_symtab *t, bool raw)
+{
+	struct sort_ent *e, *all = NULL;
+	size_t i, out = 0, nr_all = t->nr, *gone = NULL, nr_gone = 0;
 
 	if (!t->nr)
 		goto strings;
 	e = malloc(t->nr * sizeof(*e));
-	if (!e) {
+	all = malloc(t->nr * sizeof(*all));
+	gone = malloc(t->nr * sizeof(*gone));
+	if (!e || !all || !gone) {
+		free(e);
 		t->nr = 0;
 		goto strings;
 	}
 	for (i = 0; i < t->nr; i++)
-		e[i] = (struct sort_ent){ t->syms[i], t->bind[i], i };
+		e[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
 	qsort(e, t->nr, sizeof(*e), sort_ent__cmp);
 	/*
 	 * Close open ends first, then drop aliases, in perf's order: an unsized
 	 * alias ends where the next one starts (same address, so it stays
 	 * empty) and loses to the sized one, which is the last of the group.
+	 * Late (PLT) symbols take no part: perf adds them afterwards.
 	 */
 	for (i = 0; i < t->nr; i++) {
 		struct pc_symbol *cur = &e[i].sym;
+		size_t next = i + 1;
 
-		if (cur->end != cur->start)
+		if (cur->end != cur->start || e[i].bind == PC_BIND_PLT)
 			continue;
-		if (i + 1 == t->nr)
+		while (next < t->nr && e[next].bind == PC_BIND_PLT)
+			next++;
+		if (next == t->nr)
 			cur->end = ((cur->start + 4095) & ~4095ULL) + 4096;
-		else if (!cur->module != !e[i + 1].sym.module)	/* kernel text | module */
+		else if (!cur->module != !e[next].sym.module)	/* kernel text | module */
 			cur->end = ((cur->start + 4096 + 4095) & ~4095ULL);
 		else
-			cur->end = e[i + 1].sym.start;
+			cur->end = e[next].sym.start;
 	}
 	for (i = 0; i < t->nr; i++) {
-		if (out && e[out - 1].sym.start == e[i].sym.start) {
-			if (prefer(t, &e[out - 1], &e[i]))
-				e[out - 1] = e[i];
+		size_t last = out;
+
+		/* the last kept symbol that is not late: aliases are its to decide */
+		while (last && e[last - 1].bind == PC_BIND_PLT)
+			last--;
+		if (e[i].bind != PC_BIND_PLT && last &&
+		    e[last - 1].sym.start == e[i].sym.start) {
+			if (prefer(t, &e[last - 1], &e[i])) {
+				gone[nr_gone++] = e[last - 1].seq;
+				e[last - 1] = e[i];
+			} else {
+				gone[nr_gone++] = e[i].seq;
+			}
 			continue;
 		}
 		e[out++] = e[i];
 	}
+	/* the aliases kept may have moved behind late ones: back in (start, order added) */
+	qsort(e, out, sizeof(*e), sort_ent__cmp);
+	for (i = 0; i < t->nr; i++)
+		all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
+	qsort(all, nr_all, sizeof(*all), seq_order);
+	if (overlapping(e, out))
+		build_tree(t, e, out, all, nr_all, gone, nr_gone);
 	for (i = 0; i < out; i++)
 		t->syms[i] = e[i].sym;
 	t->nr = out;
 	free(e);
 strings:
+	free(all);
+	free(gone);
 	for (i = 0; i < t->nr; i++) {
 		t->syms[i].name = symtab__str(t, t->syms[i].name);
 		t->syms[i].module = symtab__str(t, t->syms[i].module);
@@ -184,10 +277,40 @@ strings:
 	t->bind = NULL;
 }
 
+void pc_symtab_finish(struct pc_symtab *t)
+{
+	finish(t, false);
+}
+
+void pc_symtab_finish_raw(struct pc_symtab *t)
+{
+	finish(t, true);
+}
+
+/* perf's walk: the first symbol down from the root holding addr (its end: see symbols.h) */
+static const struct pc_symbol *tree_find(const struct pc_symtab *t, uint64_t addr)
+{
+	uint32_t i = t->root;
+
+	while (i) {
+		const struct pc_symbol *s = &t->syms[i - 1];
+
+		if (addr < s->start)
+			i = t->kids[2 * (i - 1)];
+		else if (addr > s->end || (addr == s->end && addr != s->start))
+			i = t->kids[2 * (i - 1) + 1];
+		else
+			return s;
+	}
+	return NULL;
+}
+
 const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr;
 
+	if (t->kids)
+		return tree_find(t, addr);
 	/* last symbol starting at or below addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -209,5 +332,6 @@ void pc_symtab_free(struct pc_symtab *t)
 	free(t->syms);
 	free(t->bind);
 	free(t->names);
+	free(t->kids);
 	memset(t, 0, sizeof(*t));
 }

@@ -21,6 +21,7 @@
  *    against perf script's sym+off, both keys' layouts in unit_report.
  */
 #include "lib/perfcmp.h"
+#include "interop_tools.h"
 
 PERFCMP_FIXTURE(report, "interop-report")
 
@@ -268,6 +269,99 @@ TEST_F(report, file_without_samples_says_so_as_perf)
 	EXPECT_EQ(self->c.perf.exit_code, self->c.ours.exit_code);
 	EXPECT_STREQ(self->c.perf.out, self->c.ours.out);
 	EXPECT_NE(NULL, strstr(self->c.ours.err, "The perf.data data has no samples!"));
+}
+
+/* the GROUP_DESC, CLOCKID, CLOCK_DATA and COMPRESSED lines of the header */
+TEST_F(report, header_lists_groups_clocks_and_compression_as_perf)
+{
+	char why[300], first[800];
+
+	if (!perfcmp_record(self->c.path, "-e {cpu-clock,task-clock} -c 100000 -k mono -z",
+			    PERFCMP_SPIN, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only 2>/dev/null",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only",
+				pc_test_perfcheck(), self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# group: {cpu-clock,task-clock}\n"));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# clockid: monotonic (1)\n"));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# compressed : Zstd, level = "));
+	EXPECT_TRUE(perfcmp_same(self->c.perf.out, self->c.ours.out, first, sizeof(first)))
+		TH_LOG("first difference at %s", first);
+}
+
+/* --header-only -I: the topology features' lines in full */
+TEST_F(report, header_show_info_matches_perf)
+{
+	char first[800];
+
+	RECORD("-g");
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only -I 2>/dev/null",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only -I",
+				pc_test_perfcheck(), self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# sibling threads : "));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# CPU cache info:\n"));
+	EXPECT_TRUE(perfcmp_same(self->c.perf.out, self->c.ours.out, first, sizeof(first)))
+		TH_LOG("first difference at %s", first);
+}
+
+/*
+ * Files of other machines and writers in fixtures/: an arm64 perf 6.1 file
+ * (a cycles event, whose type 0 perf leaves out; the PMU's capabilities)
+ * and a perfcheck file with attr bits perf 6.1 calls reserved (its event
+ * list "not available").  --header-only, with and without -I.
+ */
+TEST_F(report, header_of_other_machines_files_matches_perf)
+{
+	static const char *const files[] = { "fixtures/upstream/6.1-arm64-dwarf/perf.data",
+					     "fixtures/callchain/fp-defer-7.2/perf.data" };
+	char first[800], why[300];
+
+	if (!perfcmp_record(self->c.path, "", "true", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const char *path = up_find_source(NULL, files[i], files[i]);
+
+		ASSERT_NE(NULL, path) TH_LOG("no %s near perfcheck", files[i]);
+		for (int full = 0; full < 2; full++) {
+			ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only %s 2>/dev/null",
+						path, full ? "-I" : ""));
+			ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only %s",
+						pc_test_perfcheck(), path, full ? "-I" : ""));
+			ASSERT_EQ(0, self->c.perf.exit_code);
+			ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+			EXPECT_TRUE(perfcmp_same(self->c.perf.out, self->c.ours.out, first, sizeof(first)))
+				TH_LOG("%s%s: first difference at %s", files[i], full ? " -I" : "", first);
+			pc_run_free(&self->c.perf);
+			pc_run_free(&self->c.ours);
+		}
+	}
+}
+
+/* the columns alone: every sample in one row, no key column */
+TEST_F(report, sort_by_overhead_alone_is_one_row_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-s overhead");
+	same_report(_metadata, self, "-s overhead,period --no-children");
+}
+
+/* -g on a file without callchains: perf's first line, its error on stderr, exit 0 */
+TEST_F(report, call_graph_option_without_callchains_stops_as_perf)
+{
+	RECORD("");
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --stdio -g caller", self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report --compat 6.1 -i '%s' --stdio -g caller",
+				pc_test_perfcheck(), self->c.path));
+	EXPECT_EQ(self->c.perf.exit_code, self->c.ours.exit_code);
+	EXPECT_STREQ(self->c.perf.out, self->c.ours.out);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+	EXPECT_NE(NULL, strstr(self->c.ours.err, "But no callchain or branch data."));
+	/* -G alone is only an order: the report as without it */
+	same_report(_metadata, self, "-G");
 }
 
 TEST_HARNESS_MAIN

@@ -85,4 +85,56 @@ TEST_F(pipe, dwarf_pipe_unwinds_as_its_file)
 		TH_LOG("pipe differs from file at %s", first);
 }
 
+/*
+ * perf CMD ARGS and ours on the pipe file as stdin (fstat gives both the
+ * file's time for "captured on"), byte for byte; perf report's random Tip
+ * cut.  perf's output holds what.
+ */
+static void same_stdin(struct __test_metadata *_metadata, FIXTURE_DATA(pipe) *self,
+		       const char *cmd, const char *args, const char *what)
+{
+	char first[800];
+
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf %s -i - %s <'%s'", cmd, args, self->c.pipe));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' %s --compat 6.1 -i - %s <'%s'",
+				pc_test_perfcheck(), cmd, args, self->c.pipe));
+	ASSERT_EQ(0, self->c.perf.exit_code) TH_LOG("%s", self->c.perf.err);
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	perfcmp_cut_tip(self->c.perf.out);
+	perfcmp_cut_tip(self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, what)) TH_LOG("perf: %s", self->c.perf.out);
+	EXPECT_TRUE(perfcmp_same(self->c.perf.out, self->c.ours.out, first, sizeof(first)))
+		TH_LOG("perf %s %s: first difference at %s", cmd, args, first);
+}
+
+/* the features come as HEADER_FEATURE records: perf reads the pipe whole to show them */
+TEST_F(pipe, report_header_only_shows_the_streams_features_as_perf)
+{
+	RECORD_PIPE("-e cpu-clock -c 100000");
+	same_stdin(_metadata, self, "report", "--header-only", "# hostname : ");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# event : name = cpu-clock"));
+}
+
+/* script --header: the fixed block, the features as they arrive, then the samples */
+TEST_F(pipe, script_header_shows_the_features_before_the_samples_as_perf)
+{
+	RECORD_PIPE("-e cpu-clock:u -c 100000");
+	same_stdin(_metadata, self, "script", "--header", "# cmdline : ");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# event : name = cpu-clock:u"));
+}
+
+/* script --header-only does not read a pipe: the fixed block alone */
+TEST_F(pipe, script_header_only_is_the_fixed_block_as_perf)
+{
+	RECORD_PIPE("-e cpu-clock -c 100000");
+	same_stdin(_metadata, self, "script", "--header-only", "# feat offset    : 0");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "# hostname"));
+}
+
+TEST_F(pipe, report_header_then_report_matches_perf)
+{
+	RECORD_PIPE("-e cpu-clock -c 100000");
+	same_stdin(_metadata, self, "report", "--header --stdio", "# Total Lost Samples");
+}
+
 TEST_HARNESS_MAIN

@@ -70,6 +70,17 @@ void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t p
 	keep(s, &b, pd_encode_mmap(&b, attr, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m, id));
 }
 
+void synth_kernel_mmap(struct synth *s, const struct perf_event_attr *attr,
+		       const struct pd_sample *id)
+{
+	struct pd_mmap m = { .pid = (uint32_t)-1, .tid = 0, .start = 0xffffffff81000000ULL,
+			     .len = 0x7effffff, .pgoff = 0xffffffff81000000ULL,
+			     .filename = "[kernel.kallsyms]_text" };
+	struct pd_buf b = view(s);
+
+	keep(s, &b, pd_encode_mmap(&b, attr, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &m, id));
+}
+
 void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t type,
 		uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,
 		const struct pd_sample *id)

@@ -28,6 +28,9 @@ void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pi
 void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		 uint64_t start, uint64_t len, uint64_t pgoff, const char *filename,
 		 const struct pd_sample *id);
+/* The kernel's MMAP perf record writes first ([kernel.kallsyms]_text, pid -1): its kernel map. */
+void synth_kernel_mmap(struct synth *s, const struct perf_event_attr *attr,
+		       const struct pd_sample *id);
 void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t type,
 		uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,
 		const struct pd_sample *id);

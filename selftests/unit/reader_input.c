@@ -28,6 +28,7 @@ FIXTURE_SETUP(input)
 	memset(&self->run, 0, sizeof(self->run));
 	rt_attr(&self->a, PERF_ATTR_SIZE_VER9);
 	id = rt_id(100, 100, 1);
+	synth_kernel_mmap(&self->d, &self->a.attr, &id);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
 }
 

@@ -25,6 +25,7 @@ FIXTURE_SETUP(report)
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
 	rt_attr(&self->a, PERF_ATTR_SIZE_VER9);
+	synth_kernel_mmap(&self->d, &self->a.attr, &id);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
 	/* leaves K1, K2, K1, all called from the same user frame 0x400500 */
 	rt_sample(&self->d, &self->a.attr, 100, 100, RT_SEC, RT_KIP(1), 0);

@@ -28,6 +28,7 @@ FIXTURE_SETUP(defer)
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
 	id = rt_id(100, 100, 1);
+	synth_kernel_mmap(&self->d, &self->a.attr, &id);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
 	id = rt_id(100, 101, 2);
 	synth_comm(&self->d, &self->a.attr, 100, 101, "beta", &id);

@@ -41,6 +41,7 @@ FIXTURE_SETUP(rep)
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
 	rt_attr(&self->a, PERF_ATTR_SIZE_VER9);
+	synth_kernel_mmap(&self->d, &self->a.attr, &id);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
 	/* K3 calls K2, which calls K1 (twice) and K4 (once) */
 	chain_sample(self, RT_SEC, a, 3);

@@ -24,6 +24,7 @@ FIXTURE_SETUP(opt)
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
 	rt_attr(&self->a, PERF_ATTR_SIZE_VER9);
+	synth_kernel_mmap(&self->d, &self->a.attr, &id1);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id1);
 	synth_comm(&self->d, &self->a.attr, 200, 201, "beta", &id2);
 	/* alpha at 1.0, 2.0, 3.0 s; beta (pid 200, tid 201) at 1.5 and 2.5 s */

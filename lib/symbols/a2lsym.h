@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The function name binutils' addr2line gives an address from the ELF
+ * symbol table, which perf 6.1 (built without libbfd, as Debian's is)
+ * shows for its inline entries: among the function-like symbols of the
+ * address's section that start at or below it, the one starting closest;
+ * among aliases at that start, the first in symbol-table order (a local
+ * __GI_getxattr before the global getxattr), unless a later one is a
+ * better fit by size (the smallest that still covers the address).  perf's
+ * own symbol choice (symtab.c: global over local...) differs, which is why
+ * perf shows "__GI_getxattr (inlined)" for an assembly function.
+ */
+#ifndef PERFCHECK_SYMBOLS_A2LSYM_H
+#define PERFCHECK_SYMBOLS_A2LSYM_H
+
+#include <elfutils/libdwfl.h>
+
+struct pc_a2lsyms;
+
+/*
+ * The name for addr (a module address, bias applied) and the symbol's
+ * start in *start; NULL when no symbol fits.  *cache is built on first use
+ * (the module's symbols sorted) and freed with pc_a2lsyms_free.
+ */
+const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
+			   Dwarf_Addr *start);
+void pc_a2lsyms_free(struct pc_a2lsyms *c);
+
+#endif
