@@ -76,13 +76,6 @@ int pc_event_open(union pc_attr *attr, const char *event_name, pid_t pid, int cp
 		  int group_fd, unsigned long flags, struct pc_open_info *info,
 		  struct pc_error *err);
 
-/*
- * Whether the kernel samples the user registers in mask (a user-space
- * cycles event with PERF_SAMPLE_REGS_USER opens, as perf tries before
- * adding arm64's VG): 0, or -errno (also without a PMU).
- */
-int pc_probe_user_regs(uint64_t mask);
-
 /* What the table says about a feature (probes/features.c). */
 struct pc_feature_info {
 	const char *name;
