@@ -60,7 +60,7 @@ static void config_callchain(struct perf_event_attr *a, enum rec_callgraph cg,
 		/* the user stack is copied and unwound later: no user frames from the kernel */
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
-		a->sample_regs_user |= REC_REGS_DEFAULT;
+		a->sample_regs_user |= rec_regs_user_default();
 		a->sample_stack_user = stack_size ? stack_size : 8192;
 		a->exclude_callchain_user = 1;
 		a->mmap_data |= track;
@@ -120,7 +120,8 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->mmap_data |= track && opts->s.data_mmap;
 	if (opts->s.user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
-		a->sample_regs_user |= opts->s.user_regs;
+		a->sample_regs_user |= opts->s.user_regs_default ? rec_regs_user_default()
+								 : opts->s.user_regs;
 	}
 	if (opts->s.intr_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;

@@ -33,6 +33,7 @@ struct rec_sampling {
 	uint32_t stack_size;		/* --call-graph dwarf,SIZE */
 	uint64_t sample_type;		/* PERF_SAMPLE_* bits added by options */
 	uint64_t user_regs, intr_regs;	/* --user-regs, -I masks */
+	bool user_regs_default;		/* bare --user-regs: rec_regs_user_default() */
 	uint64_t branch_type;		/* -b / -j */
 	bool data_mmap;			/* -d: mmap_data */
 	bool all_user, all_kernel;

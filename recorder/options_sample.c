@@ -183,10 +183,16 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 		s->sample_type |= PERF_SAMPLE_TIME;
 		return 0;
 	case O_WEIGHT:
+#if defined(__x86_64__) || defined(__i386__)
 		/* as perf on x86: the split weight, WEIGHT where the kernel lacks it (ladder) */
 		s->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+#else
+		/* perf asks for the split weight on x86 only; elsewhere the u64 WEIGHT */
+		s->sample_type |= PERF_SAMPLE_WEIGHT;
+#endif
 		return 0;
 	case O_USER_REGS:
+		s->user_regs_default = !val || !*val;
 		return parse_regs(val, &s->user_regs, "--user-regs", err);
 	case O_INTR_REGS:
 		return parse_regs(val, &s->intr_regs, "-I", err);

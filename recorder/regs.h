@@ -41,4 +41,7 @@ static const struct rec_reg rec_regs[] = {
 #define REC_REGS_NAMES "ax bx cx dx si di bp sp ip flags cs ss ds es fs gs r8-r15"
 #endif
 
+/* The default for sample_regs_user (bare --user-regs, --call-graph dwarf): regs.c */
+uint64_t rec_regs_user_default(void);
+
 #endif

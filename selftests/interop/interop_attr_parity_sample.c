@@ -22,7 +22,7 @@ FIXTURE_VARIANT_ADD(parity, sample_cpu) {
 FIXTURE_VARIANT_ADD(parity, T) { .name = "T", .opts = { "-e", "cpu-clock", "-T" } };
 FIXTURE_VARIANT_ADD(parity, W) { .name = "W", .opts = { "-e", "cpu-clock", "-W" } };
 FIXTURE_VARIANT_ADD(parity, user_regs) {
-	.name = "user_regs", .opts = { "-e", "cpu-clock", "--user-regs=ip,sp" } };
+	.name = "user_regs", .opts = { "-e", "cpu-clock", "--user-regs=" PC_TEST_REGS_IP_SP } };
 FIXTURE_VARIANT_ADD(parity, user_regs_all) {
 	.name = "user_regs_all", .opts = { "-e", "cpu-clock", "--user-regs" } };
 FIXTURE_VARIANT_ADD(parity, intr_regs) { .name = "intr_regs", .opts = { "-e", "cpu-clock", "-I" } };

@@ -35,7 +35,7 @@ FIXTURE_VARIANT_ADD(fam, weight)
 };
 FIXTURE_VARIANT_ADD(fam, registers)
 {
-	.opts = { "-e", "cpu-clock", "--user-regs=ip,sp", "-I" }, .mode = "spin", .arg = "0.3",
+	.opts = { "-e", "cpu-clock", "--user-regs=" PC_TEST_REGS_IP_SP, "-I" }, .mode = "spin", .arg = "0.3",
 	.expect = "wl_",
 };
 FIXTURE_VARIANT_ADD(fam, dwarf)

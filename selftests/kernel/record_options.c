@@ -67,7 +67,7 @@ TEST_F(opt, bad_event_syntax_is_a_usage_error_naming_the_culprit)
 TEST_F(opt, bad_sample_options_are_usage_errors_naming_the_value)
 {
 	static const char *const bad[][3] = {
-		{ "--user-regs=ip,nosuchreg", "nosuchreg" }, { "-Inosuchreg", "nosuchreg" },
+		{ "--user-regs=sp,nosuchreg", "nosuchreg" }, { "-Inosuchreg", "nosuchreg" },
 		{ "-k", "nosuchclock", "nosuchclock" }, { "-j", "nosuchbranch", "nosuchbranch" },
 		{ "--call-graph", "dwarf,0", "dwarf,0" }, { "-u", "no-such-user-pc", "no-such-user-pc" },
 		{ "-G", "/", "system-wide" }, { "--all-user", "--all-kernel", "cannot go together" },

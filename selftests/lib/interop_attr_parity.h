@@ -135,6 +135,14 @@ TEST_F_TIMEOUT(parity, opened_attr_equals_perfs_up_to_listed_differences, 600)
 		SKIP(return, "%s", list);
 	snprintf(out, sizeof(out), "%s/perf.data", self->dir);
 	perf_vv = record_tool(_metadata, self, variant, up_perf(), out, &code);
+	/*
+	 * perf itself refused by the kernel: nothing of perf's to compare.  Seen on
+	 * arm64 with SVE, where perf adds VG to sample_regs_user after a cycles
+	 * probe and software events refuse it (6.12-arm64, perf 6.12.107).
+	 */
+	if (code && perf_vv && strstr(perf_vv, "sys_perf_event_open failed, error -95"))
+		SKIP(free(perf_vv); return, "%s record cannot open its own attr here: the kernel "
+		     "answers EOPNOTSUPP (its -vv output)", self->v.text);
 	ASSERT_EQ(0, code) TH_LOG("perf record: %.2000s", perf_vv ? perf_vv : "");
 	snprintf(out, sizeof(out), "%s/perfcheck.data", self->dir);
 	pc_vv = record_tool(_metadata, self, variant, pc_test_perfcheck(), out, &code);

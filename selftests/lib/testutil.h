@@ -15,6 +15,16 @@ struct pc_run {
 	int exit_code;		/* WEXITSTATUS, or 128+signal */
 };
 
+/*
+ * The instruction pointer and the stack pointer as --user-regs and -I name
+ * them on this machine (perf's register names are the architecture's).
+ */
+#if defined(__aarch64__)
+#define PC_TEST_REGS_IP_SP "pc,sp"
+#else
+#define PC_TEST_REGS_IP_SP "ip,sp"
+#endif
+
 /* Path of build/perfcheck: $PERFCHECK_BIN, else ../perfcheck next to this test. */
 const char *pc_test_perfcheck(void);
 /* Directory holding this test binary. */
