@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata/btf.h"
 #include "perfdata/codec.h"
 #include "recorder/bpf_progs.h"
 #include "recorder/synth_bpf.h"
@@ -107,7 +108,7 @@ static void prog_name(char *buf, const struct rec_bpf_prog *p, const uint8_t *ta
 		struct bpf_func_info fi;
 
 		memcpy(&fi, (const uint8_t *)finfo + (size_t)sub * finfo_size, sizeof(fi));
-		if (rec_btf_type_name(btf->data, btf->size, fi.type_id, &sname))
+		if (pd_btf_type_name(btf->data, btf->size, fi.type_id, &sname, NULL))
 			sname = NULL;
 	} else if (sub == 0 && nr_sub == 1) {
 		if (p->info.name[0])
