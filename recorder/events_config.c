@@ -170,7 +170,7 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->comm_exec = 1;
 		a->task = 1;
 		a->ksymbol = 1;
-		a->bpf_event = 1;
+		a->bpf_event = !opts->sb.no_bpf_event;
 		a->context_switch = opts->sb.switch_events;
 		a->namespaces = opts->sb.namespaces;
 		a->cgroup = opts->sb.cgroups;

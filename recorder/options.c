@@ -46,6 +46,8 @@ void rec_usage(FILE *out)
 "      --namespaces           record namespace events\n"
 "      --all-cgroups          record cgroup events and sample the cgroup\n"
 "  -G, --cgroup NAME[,NAME]   only in these cgroups (with -a)\n"
+"      --no-bpf-event         no bpf_event records, no BPF side band, no\n"
+"                             BPF_PROG_INFO entries (KSYMBOLs stay, as perf)\n"
 "  -u, --uid USER             the processes of USER\n"
 "      --per-thread           one ring per thread (cpu -1), no inherit\n"
 "      --all-user             user space only (exclude_kernel)\n"
@@ -112,6 +114,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_CGROUP, "cgroup", REC_ARG }, { O_UID, "uid", REC_ARG },
 	{ O_PER_THREAD, "per-thread", REC_NOARG }, { O_ALL_USER, "all-user", REC_NOARG },
 	{ O_ALL_KERNEL, "all-kernel", REC_NOARG }, { O_CLOCKID, "clockid", REC_ARG },
+	{ O_NO_BPF_EVENT, "no-bpf-event", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },

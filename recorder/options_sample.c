@@ -201,6 +201,9 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_ALL_CGROUPS:
 		opts->sb.cgroups = true;
 		return 0;
+	case O_NO_BPF_EVENT:
+		opts->sb.no_bpf_event = true;
+		return 0;
 	case O_CGROUP:
 		return add_cgroups(opts, val, err);
 	case O_UID:

@@ -2,7 +2,8 @@
 /*
  * Upstream interop, attr parity (interop_attr_parity.h): side band and
  * targets: --namespaces, --all-cgroups, --all-user, --all-kernel, -k,
- * --per-thread.
+ * --per-thread, --no-bpf-event, and the BPF side-band dummy perf opens
+ * beside the events of every variant (its id "1:0x9:sb").
  */
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
@@ -24,5 +25,8 @@ FIXTURE_VARIANT_ADD(parity, clockid_raw) {
 	.name = "clockid_raw", .opts = { "-e", "cpu-clock", "-k", "CLOCK_MONOTONIC_RAW" } };
 FIXTURE_VARIANT_ADD(parity, per_thread) {
 	.name = "per_thread", .opts = { "-e", "cpu-clock", "--per-thread" } };
+/* no bpf_event on the tracking event, no side-band dummy; ksymbol stays */
+FIXTURE_VARIANT_ADD(parity, no_bpf_event) {
+	.name = "no_bpf_event", .opts = { "-e", "cpu-clock", "--no-bpf-event" } };
 
 TEST_HARNESS_MAIN

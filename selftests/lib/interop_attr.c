@@ -31,7 +31,13 @@ void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
 	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
 	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
 
-	snprintf(id, sizeof(id), "%llu:%#llx", type, config);
+	/*
+	 * perf's BPF side-band dummy (a wakeup at every byte, bpf_event) is
+	 * not the tracking dummy that -a, -C and -D add: "1:0x9:sb"
+	 */
+	snprintf(id, sizeof(id), "%llu:%#llx%s", type, config,
+		 type == 1 && config == 9 && !strcmp(ia_get(a, "watermark"), "1") &&
+		 !strcmp(ia_get(a, "bpf_event"), "1") ? ":sb" : "");
 	for (int i = 0; i < o->n; i++)
 		if (!strcmp(o->ev[i].id, id))
 			return;
@@ -220,6 +226,18 @@ bool ia_has_event(const struct ia_opened *o, const char *id)
 	return false;
 }
 
+int ia_drop_sideband(struct ia_opened *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		if (strcmp(o->ev[i].id, "1:0x9:sb"))
+			continue;
+		memmove(&o->ev[i], &o->ev[i + 1], (size_t)(o->n - i - 1) * sizeof(o->ev[0]));
+		o->n--;
+		return 1;
+	}
+	return 0;
+}
+
 void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
 				struct ia_diff *d, int *n)
 {
@@ -264,9 +282,9 @@ int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
 	for (int j = 0; j < pc->n; j++)
 		if (!ia_has_event(perf, pc->ev[j].id))
 			lone_b[nb++] = &pc->ev[j];
-	/* perf's side-band dummy is never a fallback: it stays alone */
+	/* a dummy (tracking or side band) is never a fallback: it stays alone */
 	for (int i = 0, j = 0; i < na; i++) {
-		if (j < nb && strcmp(lone_a[i]->id, "1:0x9")) {
+		if (j < nb && strncmp(lone_a[i]->id, "1:0x9", 5)) {
 			ia_diff_pair(lone_a[i], lone_b[j++], d, &n);
 			lone_a[i] = NULL;
 			lone_b[j - 1] = NULL;

@@ -84,6 +84,9 @@ void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, const char *event,
 
 bool ia_has_event(const struct ia_opened *o, const char *id);
 
+/* Removes the BPF side-band dummy ("1:0x9:sb"), which no file lists; 1 if there was one. */
+int ia_drop_sideband(struct ia_opened *o);
+
 /* The fields of one pair of events: every key once, perf's then perfcheck's. */
 void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
 				struct ia_diff *d, int *n);
