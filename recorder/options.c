@@ -386,8 +386,10 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	opts->argc = argc - i;
 	opts->argv = argv + i;
 
+	/* as perf: refused, not one of the two silently dropped */
 	if (opts->s.period_set && opts->s.freq_set)
-		pc_warn("-c and -F both given, -c wins\n");
+		return pc_error_set(err, EINVAL,
+				    "cannot set frequency and period at the same time (-c and -F)");
 	if (opts->t.nr_pids && opts->t.system_wide)
 		return pc_error_set(err, EINVAL, "-a cannot be combined with -p/-t");
 	if (opts->argc && (opts->t.nr_pids || opts->t.system_wide))
