@@ -25,9 +25,8 @@ void ia_key(const char *name, size_t len, char *key, size_t size)
 	snprintf(key, size, "%.*s", (int)len, name);
 }
 
-void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
+static void event_id(const struct ia_attr *a, char *id, size_t size)
 {
-	char id[48];
 	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
 	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
 
@@ -35,9 +34,16 @@ void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
 	 * perf's BPF side-band dummy (a wakeup at every byte, bpf_event) is
 	 * not the tracking dummy that -a, -C and -D add: "1:0x9:sb"
 	 */
-	snprintf(id, sizeof(id), "%llu:%#llx%s", type, config,
+	snprintf(id, size, "%llu:%#llx%s", type, config,
 		 type == 1 && config == 9 && !strcmp(ia_get(a, "watermark"), "1") &&
 		 !strcmp(ia_get(a, "bpf_event"), "1") ? ":sb" : "");
+}
+
+void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
+{
+	char id[48];
+
+	event_id(a, id, sizeof(id));
 	for (int i = 0; i < o->n; i++)
 		if (!strcmp(o->ev[i].id, id))
 			return;
@@ -59,11 +65,41 @@ int ia_open_result(const char *line)
 	return atoi(eq + 1) >= 0 ? 1 : -1;
 }
 
+/* Notes where a successful open of event id was: pid -1 or a task, and its cpu. */
+static void note_open(struct ia_opened *o, const char *id, long pid, long cpu)
+{
+	for (int i = 0; i < o->n; i++) {
+		struct ia_event *e = &o->ev[i];
+
+		if (strcmp(e->id, id))
+			continue;
+		e->on_pids |= pid == -1 ? 1 : 2;
+		if (cpu < 0)
+			e->on_any_cpu = true;
+		else if (cpu < 64)
+			e->on_cpus |= 1ULL << cpu;
+	}
+}
+
+void ia_opens(const struct ia_event *e, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "pid:%s%s,cpu:", e->on_pids & 1 ? "-1" : "",
+				    e->on_pids & 2 ? (e->on_pids & 1 ? "+task" : "task") : "");
+
+	if (e->on_any_cpu && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "-1");
+	for (int c = 0; c < 64 && n < size; c++)
+		if (e->on_cpus & (1ULL << c))
+			n += (size_t)snprintf(buf + n, size - n, "%s%d",
+					      buf[n - 1] == ':' ? "" : "+", c);
+}
+
 int ia_parse_vv(const char *text, struct ia_opened *o)
 {
 	struct ia_attr *cur = calloc(1, sizeof(*cur));
 	const char *p = text ? text : "";
 	bool in_block = false, have = false;
+	long pid = 0, cpu = 0;
 
 	memset(o, 0, sizeof(*o));
 	if (!cur)
@@ -110,12 +146,20 @@ int ia_parse_vv(const char *text, struct ia_opened *o)
 			int r = ia_open_result(line);
 
 			/* "sys_perf_event_open: = FD" alone is the result of the line before */
-			if (strstr(line, "pid "))
+			if (strstr(line, "pid ")) {
 				o->attempts++;
+				pid = strtol(strstr(line, "pid ") + 4, NULL, 10);
+				cpu = strstr(line, "cpu ") ? strtol(strstr(line, "cpu ") + 4, NULL, 10) : 0;
+			}
 			if (r < 0)
 				o->failures++;
-			if (r > 0)
+			if (r > 0) {
+				char id[48];
+
 				ia_add_event(o, cur);
+				event_id(cur, id, sizeof(id));
+				note_open(o, id, pid, cpu);
+			}
 		}
 	}
 	free(cur);
@@ -276,7 +320,16 @@ int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
 				g = &pc->ev[j];
 		if (g)
 			ia_diff_pair(e, g, d, &n);
-		else
+		/* the side band's dummy: also where it opens (pid -1 or the tasks, which cpus) */
+		if (g && !strcmp(e->id, "1:0x9:sb")) {
+			char a[128], b[128];
+
+			ia_opens(e, a, sizeof(a));
+			ia_opens(g, b, sizeof(b));
+			if (strcmp(a, b))
+				ia_push(d, &n, "opens", e->id, a, b);
+		}
+		if (!g)
 			lone_a[na++] = e;
 	}
 	for (int j = 0; j < pc->n; j++)

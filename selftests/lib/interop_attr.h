@@ -37,7 +37,14 @@ struct ia_attr {
 struct ia_event {
 	char id[48];		/* "type:config" */
 	struct ia_attr attr;
+	/* where it opened: pid -1 (bit 0), a task (bit 1); the cpus (0-63), cpu -1 */
+	unsigned int on_pids;
+	unsigned long long on_cpus;
+	bool on_any_cpu;
 };
+
+/* "pid:-1,cpu:0+1", "pid:task,cpu:-1": where e opened. */
+void ia_opens(const struct ia_event *e, char *buf, size_t size);
 
 struct ia_opened {
 	struct ia_event ev[IA_MAX_EVENTS];
