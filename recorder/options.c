@@ -316,6 +316,44 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	return ret;
 }
 
+/*
+ * Targets that exclude each other, as perf record settles them: -p/-t
+ * win over -C, -u and -a, -u over -C and -a, -a/-C over --per-thread.
+ * Every override is made; the first is said (perf's words), and the
+ * recording goes on.
+ */
+static void targets_override(struct rec_targets *t)
+{
+	const char *said = NULL;
+
+	if (t->nr_pids && t->cpu_list) {
+		t->cpu_list = NULL;
+		said = said ? said : "PID/TID switch overriding CPU";
+	}
+	if (t->nr_pids && t->user) {
+		t->user = NULL;
+		said = said ? said : "PID/TID switch overriding UID";
+	}
+	if (t->user && t->cpu_list) {
+		t->cpu_list = NULL;
+		said = said ? said : "UID switch overriding CPU";
+	}
+	if (t->nr_pids && t->system_wide) {
+		t->system_wide = false;
+		said = said ? said : "PID/TID switch overriding SYSTEM";
+	}
+	if (t->user && t->system_wide) {
+		t->system_wide = false;
+		said = said ? said : "UID switch overriding SYSTEM";
+	}
+	if (t->per_thread && (t->system_wide || t->cpu_list)) {
+		t->per_thread = false;
+		said = said ? said : "SYSTEM/CPU switch overriding PER-THREAD";
+	}
+	if (said)
+		pc_warn("%s\n", said);
+}
+
 int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error *err)
 {
 	int i, ret;
@@ -390,8 +428,7 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	if (opts->s.period_set && opts->s.freq_set)
 		return pc_error_set(err, EINVAL,
 				    "cannot set frequency and period at the same time (-c and -F)");
-	if (opts->t.nr_pids && opts->t.system_wide)
-		return pc_error_set(err, EINVAL, "-a cannot be combined with -p/-t");
+	targets_override(&opts->t);
 	if (opts->argc && (opts->t.nr_pids || opts->t.system_wide))
 		pc_info("both a target and a command: the command runs, the target is recorded\n");
 	if (!opts->argc && !opts->t.nr_pids && !opts->t.system_wide && !opts->t.cpu_list &&
