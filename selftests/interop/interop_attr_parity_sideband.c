@@ -23,6 +23,9 @@ FIXTURE_VARIANT_ADD(parity, clockid) {
 	.name = "clockid", .opts = { "-e", "cpu-clock", "-k", "mono" } };
 FIXTURE_VARIANT_ADD(parity, clockid_raw) {
 	.name = "clockid_raw", .opts = { "-e", "cpu-clock", "-k", "CLOCK_MONOTONIC_RAW" } };
+FIXTURE_VARIANT_ADD(parity, switch_events) {
+	.name = "switch_events", .opts = { "-e", "cpu-clock", "--switch-events" },
+	.needs = 1 + PC_FEAT_CONTEXT_SWITCH };
 FIXTURE_VARIANT_ADD(parity, per_thread) {
 	.name = "per_thread", .opts = { "-e", "cpu-clock", "--per-thread" } };
 /* no bpf_event on the tracking event, no side-band dummy; ksymbol stays */
