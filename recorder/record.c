@@ -418,7 +418,9 @@ static int run(struct recorder *r, int argc, char **argv)
 		target.nr_pids = r->nr_user_pids;
 		target.skip_gone = true;
 	}
-	if (rec_cgroups_open(&r->evl, &r->opts.sb, &err)) {
+	/* the user's events: not the tracking dummy appended by build_events() */
+	if (rec_cgroups_open(&r->evl, r->evl.nr_evsels - (rec_opts_tracking_dummy(&r->opts) ? 1 : 0),
+			     &r->opts.sb, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}

@@ -320,8 +320,8 @@ int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
 				g = &pc->ev[j];
 		if (g)
 			ia_diff_pair(e, g, d, &n);
-		/* the side band's dummy: also where it opens (pid -1 or the tasks, which cpus) */
-		if (g && !strcmp(e->id, "1:0x9:sb")) {
+		/* where each opened too (-vv texts): pid -1 or the tasks, which cpus */
+		if (g && e->on_pids && g->on_pids) {
 			char a[128], b[128];
 
 			ia_opens(e, a, sizeof(a));
