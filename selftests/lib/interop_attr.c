@@ -100,6 +100,7 @@ int ia_parse_vv(const char *text, struct ia_opened *o)
 	const char *p = text ? text : "";
 	bool in_block = false, have = false;
 	long pid = 0, cpu = 0;
+	bool target = false;	/* this open's "pid P  cpu C" was read (fixtures keep none) */
 
 	memset(o, 0, sizeof(*o));
 	if (!cur)
@@ -150,6 +151,7 @@ int ia_parse_vv(const char *text, struct ia_opened *o)
 				o->attempts++;
 				pid = strtol(strstr(line, "pid ") + 4, NULL, 10);
 				cpu = strstr(line, "cpu ") ? strtol(strstr(line, "cpu ") + 4, NULL, 10) : 0;
+				target = true;
 			}
 			if (r < 0)
 				o->failures++;
@@ -158,8 +160,11 @@ int ia_parse_vv(const char *text, struct ia_opened *o)
 
 				ia_add_event(o, cur);
 				event_id(cur, id, sizeof(id));
-				note_open(o, id, pid, cpu);
+				if (target)
+					note_open(o, id, pid, cpu);
 			}
+			if (r)
+				target = false;
 		}
 	}
 	free(cur);

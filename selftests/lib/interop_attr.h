@@ -37,7 +37,10 @@ struct ia_attr {
 struct ia_event {
 	char id[48];		/* "type:config" */
 	struct ia_attr attr;
-	/* where it opened: pid -1 (bit 0), a task (bit 1); the cpus (0-63), cpu -1 */
+	/*
+	 * where it opened: pid -1 (bit 0), a task (bit 1); the cpus (0-63),
+	 * cpu -1; all 0 when the text does not say (fixtures keep only "= FD")
+	 */
 	unsigned int on_pids;
 	unsigned long long on_cpus;
 	bool on_any_cpu;
