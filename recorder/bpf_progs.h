@@ -59,10 +59,5 @@ uint32_t rec_bpf_prog_file_info(const struct rec_bpf_prog *p, void *out);
 
 /* The raw BTF object id (malloc'd into *data); 0 or -errno. */
 int rec_bpf_btf_get(uint32_t id, void **data, uint32_t *size);
-/*
- * The name of BTF type type_id in a raw BTF object: 0 with a pointer into
- * btf, -ENOENT when there is no such type, -EINVAL when btf is malformed.
- */
-int rec_btf_type_name(const void *btf, size_t size, uint32_t type_id, const char **name);
 
 #endif

@@ -43,7 +43,7 @@ int rec_cgroup_mount(char *buf, size_t size, struct pc_error *err)
 	return 0;
 }
 
-int rec_cgroups_open(struct rec_evlist *evl, const struct rec_sideband *sb,
+int rec_cgroups_open(struct rec_evlist *evl, int nr_events, const struct rec_sideband *sb,
 		     struct pc_error *err)
 {
 	char mnt[4096], path[8192];
@@ -54,7 +54,7 @@ int rec_cgroups_open(struct rec_evlist *evl, const struct rec_sideband *sb,
 	ret = rec_cgroup_mount(mnt, sizeof(mnt), err);
 	if (ret)
 		return ret;
-	for (int i = 0; i < evl->nr_evsels; i++) {
+	for (int i = 0; i < nr_events && i < evl->nr_evsels; i++) {
 		int k = sb->nr_cgroup_names == 1 ? 0 : i;
 		const char *name;
 		size_t len;

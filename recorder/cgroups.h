@@ -11,8 +11,12 @@
 
 /* The mount point of cgroup2, else of the v1 perf_event controller. */
 int rec_cgroup_mount(char *buf, size_t size, struct pc_error *err);
-/* -G NAME,...: each event (in order; one name: every event) opened in its cgroup. */
-int rec_cgroups_open(struct rec_evlist *evl, const struct rec_sideband *sb,
+/*
+ * -G NAME,...: each of the first nr_events events (in order; one name:
+ * every one of them) opened in its cgroup.  The tracking dummy perf adds
+ * after the user's events is not one of them: it follows every task.
+ */
+int rec_cgroups_open(struct rec_evlist *evl, int nr_events, const struct rec_sideband *sb,
 		     struct pc_error *err);
 
 #endif

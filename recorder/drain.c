@@ -11,7 +11,6 @@
 #include <sys/mman.h>
 
 #include "recorder/output.h"
-#include "recorder/synth_bpf.h"
 
 /* sample_type is IDENTIFIER|IP|TID|...: fixed u64 slots after the header */
 #define SAMPLE_IP_SLOT	1
@@ -49,11 +48,6 @@ static void note_record(struct rec_output *out, const struct perf_event_header *
 	case PERF_RECORD_LOST_SAMPLES:
 		if (body >= 8)
 			out->stats.lost_samples += u[0];
-		break;
-	case PC_RECORD_BPF_EVENT:
-		/* type:16 flags:16 id:32 tag[8]: a program loaded meanwhile, as perf's side band */
-		if (out->bpf && body >= 16 && (w[0] & 0xffff) == PERF_BPF_EVENT_PROG_LOAD)
-			rec_bpf_info_add(out->bpf, w[1]);
 		break;
 	}
 }

@@ -74,11 +74,15 @@ static void config_callchain(struct perf_event_attr *a, enum rec_callgraph cg,
 	}
 }
 
-static void config_sampling(struct rec_evsel *ev, const struct rec_opts *opts)
+/*
+ * Tracepoints and the tracking dummy perf adds sample every event; any
+ * other event, a dummy given with -e too, samples at -F's frequency.
+ */
+static void config_sampling(struct rec_evsel *ev, const struct rec_opts *opts,
+			    bool tracking_dummy)
 {
 	struct perf_event_attr *a = &ev->attr.attr;
-	bool one_by_one = ev->tracepoint ||
-		(a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY);
+	bool one_by_one = ev->tracepoint || tracking_dummy;
 
 	if (ev->spec.period_set || ev->spec.freq_set)
 		return;		/* its own period= or freq= term */
@@ -106,7 +110,7 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 						   : opts->s.callgraph;
 	uint32_t stack = ev->spec.stack_size ? ev->spec.stack_size : opts->s.stack_size;
 
-	config_sampling(ev, opts);
+	config_sampling(ev, opts, dummy && track);
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | opts->s.sample_type;
 	if (opts->t.system_wide)
@@ -171,7 +175,7 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->comm_exec = 1;
 		a->task = 1;
 		a->ksymbol = 1;
-		a->bpf_event = 1;
+		a->bpf_event = !opts->sb.no_bpf_event;
 		a->context_switch = opts->sb.switch_events;
 		a->namespaces = opts->sb.namespaces;
 		a->cgroup = opts->sb.cgroups;

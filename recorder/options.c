@@ -46,6 +46,8 @@ void rec_usage(FILE *out)
 "      --namespaces           record namespace events\n"
 "      --all-cgroups          record cgroup events and sample the cgroup\n"
 "  -G, --cgroup NAME[,NAME]   only in these cgroups (with -a)\n"
+"      --no-bpf-event         no bpf_event records, no BPF side band, no\n"
+"                             BPF_PROG_INFO entries (KSYMBOLs stay, as perf)\n"
 "  -u, --uid USER             the processes of USER\n"
 "      --per-thread           one ring per thread (cpu -1), no inherit\n"
 "      --all-user             user space only (exclude_kernel)\n"
@@ -112,6 +114,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_CGROUP, "cgroup", REC_ARG }, { O_UID, "uid", REC_ARG },
 	{ O_PER_THREAD, "per-thread", REC_NOARG }, { O_ALL_USER, "all-user", REC_NOARG },
 	{ O_ALL_KERNEL, "all-kernel", REC_NOARG }, { O_CLOCKID, "clockid", REC_ARG },
+	{ O_NO_BPF_EVENT, "no-bpf-event", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -313,6 +316,44 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	return ret;
 }
 
+/*
+ * Targets that exclude each other, as perf record settles them: -p/-t
+ * win over -C, -u and -a, -u over -C and -a, -a/-C over --per-thread.
+ * Every override is made; the first is said (perf's words), and the
+ * recording goes on.
+ */
+static void targets_override(struct rec_targets *t)
+{
+	const char *said = NULL;
+
+	if (t->nr_pids && t->cpu_list) {
+		t->cpu_list = NULL;
+		said = said ? said : "PID/TID switch overriding CPU";
+	}
+	if (t->nr_pids && t->user) {
+		t->user = NULL;
+		said = said ? said : "PID/TID switch overriding UID";
+	}
+	if (t->user && t->cpu_list) {
+		t->cpu_list = NULL;
+		said = said ? said : "UID switch overriding CPU";
+	}
+	if (t->nr_pids && t->system_wide) {
+		t->system_wide = false;
+		said = said ? said : "PID/TID switch overriding SYSTEM";
+	}
+	if (t->user && t->system_wide) {
+		t->system_wide = false;
+		said = said ? said : "UID switch overriding SYSTEM";
+	}
+	if (t->per_thread && (t->system_wide || t->cpu_list)) {
+		t->per_thread = false;
+		said = said ? said : "SYSTEM/CPU switch overriding PER-THREAD";
+	}
+	if (said)
+		pc_warn("%s\n", said);
+}
+
 int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error *err)
 {
 	int i, ret;
@@ -383,10 +424,11 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	opts->argc = argc - i;
 	opts->argv = argv + i;
 
+	/* as perf: refused, not one of the two silently dropped */
 	if (opts->s.period_set && opts->s.freq_set)
-		pc_warn("-c and -F both given, -c wins\n");
-	if (opts->t.nr_pids && opts->t.system_wide)
-		return pc_error_set(err, EINVAL, "-a cannot be combined with -p/-t");
+		return pc_error_set(err, EINVAL,
+				    "cannot set frequency and period at the same time (-c and -F)");
+	targets_override(&opts->t);
 	if (opts->argc && (opts->t.nr_pids || opts->t.system_wide))
 		pc_info("both a target and a command: the command runs, the target is recorded\n");
 	if (!opts->argc && !opts->t.nr_pids && !opts->t.system_wide && !opts->t.cpu_list &&

@@ -59,6 +59,7 @@ struct rec_sideband {
 	bool switch_events;
 	bool namespaces;
 	bool cgroups;			/* --all-cgroups */
+	bool no_bpf_event;		/* --no-bpf-event */
 	const char **cgroup_names;	/* -G, one per event in order */
 	int nr_cgroup_names;
 };

@@ -207,6 +207,9 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_ALL_CGROUPS:
 		opts->sb.cgroups = true;
 		return 0;
+	case O_NO_BPF_EVENT:
+		opts->sb.no_bpf_event = true;
+		return 0;
 	case O_CGROUP:
 		return add_cgroups(opts, val, err);
 	case O_UID:
@@ -236,10 +239,6 @@ int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err)
 	if (opts->sb.nr_cgroup_names && !opts->t.system_wide)
 		return pc_error_set(err, EINVAL,
 				    "-G: cgroup monitoring only available in system-wide mode (-a)");
-	if (opts->t.user && (opts->t.nr_pids || opts->t.system_wide))
-		return pc_error_set(err, EINVAL, "-u cannot be combined with -p, -t or -a");
-	if (opts->t.per_thread && opts->t.system_wide)
-		return pc_error_set(err, EINVAL, "--per-thread cannot be combined with -a or -C");
 	if (opts->t.per_thread)
 		opts->t.no_inherit = true;	/* a cpu -1 ring cannot take inherited events */
 	if (opts->t.user) {

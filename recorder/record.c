@@ -367,6 +367,26 @@ static int start_modes(struct recorder *r, struct pc_error *err)
 	return 0;
 }
 
+/*
+ * perf's BPF side band, after the header and before the synthesis, as
+ * perf: when it cannot open (cpu -1 with pid -1 under --per-thread), perf
+ * records on as with --no-bpf-event, saying so at -v.
+ */
+static void start_bpf_sideband(struct recorder *r, const struct rec_target *target)
+{
+	struct pc_error err = { 0 };
+
+	if (r->opts.sb.no_bpf_event)
+		return;
+	if (!r->out.bpf)
+		r->out.bpf = rec_bpf_info_new();
+	if (!r->out.bpf || rec_bpf_sb_start(&r->bpf_sb, target, r->out.bpf, &err)) {
+		pc_info("BPF side band not started%s%s: the programs loaded from now on get no "
+			"BPF_PROG_INFO entry\n", err.msg[0] ? ": " : "", err.msg);
+		r->opts.sb.no_bpf_event = true;
+	}
+}
+
 static int run(struct recorder *r, int argc, char **argv)
 {
 	struct rec_target target = {
@@ -398,7 +418,9 @@ static int run(struct recorder *r, int argc, char **argv)
 		target.nr_pids = r->nr_user_pids;
 		target.skip_gone = true;
 	}
-	if (rec_cgroups_open(&r->evl, &r->opts.sb, &err)) {
+	/* the user's events: not the tracking dummy appended by build_events() */
+	if (rec_cgroups_open(&r->evl, r->evl.nr_evsels - (rec_opts_tracking_dummy(&r->opts) ? 1 : 0),
+			     &r->opts.sb, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
@@ -440,6 +462,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
+	start_bpf_sideband(r, &target);
 	if (!r->opts.out.tail_synthesize && recorder_synthesize(r)) {
 		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 		fail(NULL, &r->out.err);
@@ -474,6 +497,8 @@ static int run(struct recorder *r, int argc, char **argv)
 	ret = record_loop(r, &err);
 	/* stop the kernel side, then take what is left */
 	rec_evlist_enable(&r->evl, false);
+	rec_bpf_sb_stop(r->bpf_sb);
+	r->bpf_sb = NULL;
 	r->why.stopping = true;		/* the last drain takes everything */
 	if (!ret)
 		ret = drain_all(r, &err);
@@ -567,6 +592,7 @@ int cmd_record(int argc, char **argv)
 	rec_control_close(&r.m.ctl);
 	rec_outfile_ring_free(&r.m.files);
 	rec_evlist_free(&r.evl);
+	rec_bpf_sb_stop(r.bpf_sb);
 	rec_snapshot_free(r.out.snap);
 	rec_dsos_free(r.out.dsos);
 	rec_bpf_info_free(r.out.bpf);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "perfdata/perfdata.h"
+#include "recorder/bpf_sideband.h"
 #include "recorder/control.h"
 #include "recorder/evlist.h"
 #include "recorder/options.h"
@@ -71,6 +72,7 @@ struct recorder {
 	uint8_t *bounce;
 	struct rec_stop why;
 	struct rec_modes m;
+	struct rec_bpf_sb *bpf_sb;	/* perf's BPF side band, NULL when not running */
 };
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */

@@ -56,6 +56,7 @@ static int synth_bpf(struct recorder *r)
 		.id = first_id(r),
 		.write = write_synth,
 		.ctx = &r->out,
+		.no_bpf_event = r->opts.sb.no_bpf_event,
 	};
 
 	if (!r->out.bpf)

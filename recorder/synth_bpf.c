@@ -10,11 +10,13 @@
  * pid, tid, time and cpu 0.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "perfdata/btf.h"
 #include "perfdata/codec.h"
 #include "recorder/bpf_progs.h"
 #include "recorder/synth_bpf.h"
@@ -28,8 +30,13 @@ struct btf_obj {
 	uint32_t size;
 };
 
-/* What the BPF_PROG_INFO and BPF_BTF features will hold. */
+/*
+ * What the BPF_PROG_INFO and BPF_BTF features will hold.  The side-band
+ * thread adds to it while the main thread synthesizes and writes headers:
+ * lock held by each public function, never across two of them.
+ */
 struct rec_bpf_info {
+	pthread_mutex_t lock;
 	struct pd_buf progs, btfs;	/* their entries */
 	uint32_t *ids;			/* the programs in progs */
 	uint32_t nr_progs;
@@ -42,6 +49,7 @@ struct bpf_synth {
 	struct pd_sample id;
 	struct pd_buf recs;
 	bool records;			/* false: only the info (a program loaded meanwhile) */
+	bool no_bpf_event;		/* KSYMBOLs and BTF only, as perf without its side band */
 	bool images;			/* a program that runs through a trampoline or dispatcher */
 	struct rec_bpf_info *info;
 };
@@ -107,7 +115,7 @@ static void prog_name(char *buf, const struct rec_bpf_prog *p, const uint8_t *ta
 		struct bpf_func_info fi;
 
 		memcpy(&fi, (const uint8_t *)finfo + (size_t)sub * finfo_size, sizeof(fi));
-		if (rec_btf_type_name(btf->data, btf->size, fi.type_id, &sname))
+		if (pd_btf_type_name(btf->data, btf->size, fi.type_id, &sname, NULL))
 			sname = NULL;
 	} else if (sub == 0 && nr_sub == 1) {
 		if (p->info.name[0])
@@ -186,6 +194,12 @@ static int one_prog(struct bpf_synth *s, const struct rec_bpf_prog *p)
 		prog_name(name, p, tags, btf, finfo, fi_size, i, nr_sub);
 		ret = pd_encode_ksymbol(&s->recs, s->attr, &k, &s->id);
 	}
+	/*
+	 * perf without its side band (--no-bpf-event, or a side band that did
+	 * not open): the KSYMBOLs and the BTF, no BPF_EVENT and no program info
+	 */
+	if (s->no_bpf_event)
+		return ret;
 	memcpy(ev.tag, p->info.tag, sizeof(ev.tag));
 	if (!ret && s->records)
 		ret = pd_encode_bpf_event(&s->recs, s->attr, &ev, &s->id);
@@ -282,7 +296,13 @@ int rec_bpf_empty_features(struct pd_writer *w)
 
 struct rec_bpf_info *rec_bpf_info_new(void)
 {
-	return calloc(1, sizeof(struct rec_bpf_info));
+	struct rec_bpf_info *info = calloc(1, sizeof(*info));
+
+	if (info && pthread_mutex_init(&info->lock, NULL)) {
+		free(info);
+		return NULL;
+	}
+	return info;
 }
 
 void rec_bpf_info_free(struct rec_bpf_info *info)
@@ -295,6 +315,7 @@ void rec_bpf_info_free(struct rec_bpf_info *info)
 	free(info->ids);
 	pd_buf_free(&info->progs);
 	pd_buf_free(&info->btfs);
+	pthread_mutex_destroy(&info->lock);
 	free(info);
 }
 
@@ -304,33 +325,42 @@ int rec_bpf_info_add(struct rec_bpf_info *info, uint32_t id)
 	struct rec_bpf_prog p;
 	int ret;
 
-	if (has_prog(info, id))
-		return 0;
-	ret = rec_bpf_prog_get(id, &p);
-	if (ret)
-		return ret;	/* gone already, or refused: perf's side band misses it too */
-	ret = one_prog(&s, &p);
-	rec_bpf_prog_free(&p);
+	pthread_mutex_lock(&info->lock);
+	ret = has_prog(info, id) ? 0 : rec_bpf_prog_get(id, &p);
+	/* an error: gone already, or refused; perf's side band misses it too */
+	if (!ret && !has_prog(info, id)) {
+		ret = one_prog(&s, &p);
+		rec_bpf_prog_free(&p);
+	}
+	pthread_mutex_unlock(&info->lock);
 	return ret;
 }
 
-int rec_bpf_info_write(const struct rec_bpf_info *info, struct pd_writer *w)
+int rec_bpf_info_write(struct rec_bpf_info *info, struct pd_writer *w)
 {
-	int ret = set_feature(w, PD_FEAT_BPF_PROG_INFO, info->nr_progs, &info->progs);
+	int ret;
 
-	return ret ? ret : set_feature(w, PD_FEAT_BPF_BTF, info->nr_btf, &info->btfs);
+	pthread_mutex_lock(&info->lock);
+	ret = set_feature(w, PD_FEAT_BPF_PROG_INFO, info->nr_progs, &info->progs);
+	if (!ret)
+		ret = set_feature(w, PD_FEAT_BPF_BTF, info->nr_btf, &info->btfs);
+	pthread_mutex_unlock(&info->lock);
+	return ret;
 }
 
 int rec_synth_bpf(const struct rec_synth_bpf *in, struct pc_error *err)
 {
-	struct bpf_synth s = { .attr = in->attr, .records = true,
+	struct bpf_synth s = { .attr = in->attr, .records = true, .no_bpf_event = in->no_bpf_event,
 			       .info = in->info ? in->info : rec_bpf_info_new() };
 	int ret = s.info ? 0 : -ENOMEM;
 
 	s.id.id = in->id;
 	s.id.stream_id = in->id;
-	if (!ret)
+	if (!ret) {
+		pthread_mutex_lock(&s.info->lock);
 		ret = all_progs(&s);
+		pthread_mutex_unlock(&s.info->lock);
+	}
 	if (!ret && (s.images || in->kallsyms))
 		ret = images(&s, in->kallsyms ? in->kallsyms : "/proc/kallsyms");
 	if (!ret && s.recs.len)

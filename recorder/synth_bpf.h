@@ -3,6 +3,7 @@
 #ifndef PERFCHECK_RECORDER_SYNTH_BPF_H
 #define PERFCHECK_RECORDER_SYNTH_BPF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "perfdata/perfdata.h"
@@ -16,9 +17,17 @@ struct rec_synth_bpf {
 	void *ctx;
 	struct rec_bpf_info *info;		/* the programs' entries go here; NULL: none */
 	const char *kallsyms;			/* NULL: /proc/kallsyms */
+	/*
+	 * as perf with --no-bpf-event or without its side band: the KSYMBOLs
+	 * and the BTF objects only, no BPF_EVENT records, no program entries
+	 */
+	bool no_bpf_event;
 };
 
-/* What the BPF_PROG_INFO and BPF_BTF features hold: each program once, each BTF once. */
+/*
+ * What the BPF_PROG_INFO and BPF_BTF features hold: each program once, each
+ * BTF once.  Safe to share between the side-band thread and the main one.
+ */
 struct rec_bpf_info;
 
 struct rec_bpf_info *rec_bpf_info_new(void);
@@ -29,7 +38,7 @@ void rec_bpf_info_free(struct rec_bpf_info *info);
  */
 int rec_bpf_info_add(struct rec_bpf_info *info, uint32_t id);
 /* Sets the two features of w from info. */
-int rec_bpf_info_write(const struct rec_bpf_info *info, struct pd_writer *w);
+int rec_bpf_info_write(struct rec_bpf_info *info, struct pd_writer *w);
 
 /*
  * KSYMBOL and BPF_EVENT records for every loaded program and KSYMBOL for

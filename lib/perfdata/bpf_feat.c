@@ -8,6 +8,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 
+#include "perfdata/btf.h"
 #include "perfdata/reader_int.h"
 
 #define TAG_SIZE 8
@@ -223,80 +224,15 @@ uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *p, uint32_t i)
 	return i < p->nr_funcs ? get32(p->lens + 4 * (size_t)i) : 0;
 }
 
-/* BTF: the header, then types (12 bytes each and what their kind adds), then strings */
-#define BTF_MAGIC	0xeb9f
-#define BTF_HDR		24
-#define BTF_KIND_LAST	19	/* ENUM64 */
-
-static uint32_t kind_extra(uint32_t kind, uint32_t vlen)
-{
-	switch (kind) {
-	case 1: case 14: case 17:	/* INT, VAR, DECL_TAG */
-		return 4;
-	case 3:				/* ARRAY */
-		return 12;
-	case 4: case 5: case 15: case 19: /* STRUCT, UNION, DATASEC, ENUM64 */
-		return 12 * vlen;
-	case 6: case 13:		/* ENUM, FUNC_PROTO */
-		return 8 * vlen;
-	default:			/* PTR, FWD, TYPEDEF, qualifiers, FUNC, FLOAT, TYPE_TAG */
-		return 0;
-	}
-}
-
-static int btf_bad(const struct pd_reader *r, const struct pd_btf *b, struct pc_error *err,
-		   const char *what, uint64_t v)
-{
-	return pd_bad(r, err, b->offset, "BPF_BTF id %u (%u bytes): %s (%llu)", b->id, b->size,
-		      what, (unsigned long long)v);
-}
-
-/* The name of BTF type type_id, checked against the object's bounds. */
+/* The name of BTF type type_id, the object checked as it is walked. */
 static int btf_type_name(const struct pd_reader *r, const struct pd_btf *b, uint32_t type_id,
 			 const char **name, struct pc_error *err)
 {
-	const uint8_t *d = b->data;
-	uint32_t hdr_len, type_off, type_len, str_off, str_len, name_off = 0;
-	uint64_t at, end;
+	struct pd_btf_fault f = { 0 };
 
-	if (b->size < BTF_HDR || (get32(d) & 0xffff) != BTF_MAGIC)
-		return btf_bad(r, b, err, "no BTF header (magic 0xeb9f) at its start", get32(d));
-	hdr_len = get32(d + 4);
-	type_off = get32(d + 8);
-	type_len = get32(d + 12);
-	str_off = get32(d + 16);
-	str_len = get32(d + 20);
-	if (hdr_len < BTF_HDR || hdr_len > b->size)
-		return btf_bad(r, b, err, "header length out of the object", hdr_len);
-	if ((uint64_t)hdr_len + type_off + type_len > b->size)
-		return btf_bad(r, b, err, "type section runs past the object, ending at",
-			       (uint64_t)hdr_len + type_off + type_len);
-	if ((uint64_t)hdr_len + str_off + str_len > b->size || str_len == 0)
-		return btf_bad(r, b, err, "string section empty or past the object, ending at",
-			       (uint64_t)hdr_len + str_off + str_len);
-	at = (uint64_t)hdr_len + type_off;
-	end = at + type_len;
-	for (uint32_t id = 1; type_id && id <= type_id; id++) {
-		uint32_t info, extra;
-
-		if (end - at < 12)
-			return btf_bad(r, b, err, "type id past the type section", type_id);
-		info = get32(d + at + 4);
-		if (((info >> 24) & 0x1f) == 0 || ((info >> 24) & 0x1f) > BTF_KIND_LAST)
-			return btf_bad(r, b, err, "a type of unknown kind, type id", id);
-		extra = kind_extra((info >> 24) & 0x1f, info & 0xffff);
-		if (id == type_id)
-			name_off = get32(d + at);
-		at += 12;
-		if (extra > end - at)
-			return btf_bad(r, b, err, "a type runs past the type section, type id", id);
-		at += extra;
-	}
-	if (name_off >= str_len)
-		return btf_bad(r, b, err, "a type's name offset is past the strings", name_off);
-	*name = (const char *)d + hdr_len + str_off + name_off;
-	if (!memchr(*name, '\0', str_len - name_off))
-		return btf_bad(r, b, err, "a type's name is not terminated, name offset", name_off);
+	if (pd_btf_type_name(b->data, b->size, type_id, name, &f))
+		return pd_bad(r, err, b->offset, "BPF_BTF id %u (%u bytes): %s (%llu)", b->id,
+			      b->size, f.what, (unsigned long long)f.value);
 	return 0;
 }
 

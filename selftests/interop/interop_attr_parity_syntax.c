@@ -28,4 +28,8 @@ FIXTURE_VARIANT_ADD(parity, F_max) { .name = "F_max", .opts = { "-e", "cpu-clock
 FIXTURE_VARIANT_ADD(parity, c_two_events) {
 	.name = "c_two_events", .opts = { "-e", "cpu-clock", "-e", "page-faults", "-c", "5000" } };
 
+/* an -e dummy samples at the default frequency: only perf's own tracking dummy has period 1 */
+FIXTURE_VARIANT_ADD(parity, dummy_event) {
+	.name = "dummy_event", .opts = { "-e", "dummy" } };
+
 TEST_HARNESS_MAIN

@@ -5,7 +5,10 @@
  * name themselves (exit 129), a branch stack without a PMU that records
  * branches fails as perf's does with the reason at -v, leader sampling
  * opens both events reading the group (PERF_FORMAT_GROUP), --namespaces and
- * --all-cgroups synthesize their records, -u records the user's processes.
+ * --all-cgroups synthesize their records, -u records the user's processes,
+ * -c with -F is refused as perf refuses it, and targets that exclude each
+ * other are settled as perf settles them (-p over -a and -C, -a over
+ * --per-thread), said in a warning.
  */
 #include <pwd.h>
 #include <sys/mount.h>
@@ -252,6 +255,79 @@ TEST_F(opt, uid_target_records_the_users_processes)
 	EXPECT_EQ(124, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
 	EXPECT_LT(0, rt_pid_samples(&f, (uint32_t)child)) TH_LOG("no sample of the user's process");
+	pc_run_free(&run);
+}
+
+/* perf record refuses a period and a frequency together; neither is dropped silently */
+TEST_F(opt, period_and_frequency_together_are_refused)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-c", "10000", "-F", "100", "-o", self->out,
+			       NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "cannot set frequency and period at the same time"))
+		TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+}
+
+/*
+ * -p with -a and -C: the process is recorded on every cpu, -a and -C
+ * dropped with perf's warning (perf 6.1 opens the pid on each cpu).
+ */
+TEST_F(opt, pid_overrides_system_wide_and_cpu_list_with_a_warning)
+{
+	static const char *const over[][2] = { { "-a", NULL }, { "-C", "0" } };
+
+	for (size_t i = 0; i < sizeof(over) / sizeof(over[0]); i++) {
+		char pid[16], want[48];
+		const char *opts[12] = { "-e", "cpu-clock", over[i][0] };
+		int n = 3;
+		pid_t child = fork();
+		struct pc_run run;
+		struct rt_file f;
+
+		ASSERT_LE(0, child);
+		if (child == 0) {
+			double t0 = wl_now();
+
+			while (wl_now() - t0 < 1.5)
+				wl_sink++;
+			_exit(0);
+		}
+		snprintf(pid, sizeof(pid), "%d", (int)child);
+		if (over[i][1])
+			opts[n++] = over[i][1];
+		opts[n++] = "-p";
+		opts[n++] = pid;
+		opts[n++] = "-o";
+		opts[n++] = self->out;
+		opts[n] = NULL;
+		ASSERT_EQ(0, rt_record(&run, 60, opts, NULL, NULL));
+		waitpid(child, NULL, 0);
+		EXPECT_EQ(0, run.exit_code) TH_LOG("%s %s: %s", over[i][0], pid, run.err);
+		snprintf(want, sizeof(want), "PID/TID switch overriding %s", i ? "CPU" : "SYSTEM");
+		EXPECT_NE(NULL, strstr(run.err, want)) TH_LOG("%s", run.err);
+		ASSERT_EQ(0, rt_read(self->out, &f)) TH_LOG("%s", f.err);
+		EXPECT_LT(0, rt_pid_samples(&f, (uint32_t)child));
+		/* only the process: no other task of the machine */
+		EXPECT_EQ(1, f.nr_pids) TH_LOG("%d processes sampled", f.nr_pids);
+		pc_run_free(&run);
+	}
+}
+
+/* -a with --per-thread: system-wide wins, said as perf says it */
+TEST_F(opt, system_wide_overrides_per_thread_with_a_warning)
+{
+	const char *opts[] = { "-e", "cpu-clock", "-a", "--per-thread", "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "SYSTEM/CPU switch overriding PER-THREAD"))
+		TH_LOG("%s", run.err);
 	pc_run_free(&run);
 }
 

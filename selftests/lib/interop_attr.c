@@ -25,13 +25,25 @@ void ia_key(const char *name, size_t len, char *key, size_t size)
 	snprintf(key, size, "%.*s", (int)len, name);
 }
 
-void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
+static void event_id(const struct ia_attr *a, char *id, size_t size)
 {
-	char id[48];
 	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
 	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
 
-	snprintf(id, sizeof(id), "%llu:%#llx", type, config);
+	/*
+	 * perf's BPF side-band dummy (a wakeup at every byte, bpf_event) is
+	 * not the tracking dummy that -a, -C and -D add: "1:0x9:sb"
+	 */
+	snprintf(id, size, "%llu:%#llx%s", type, config,
+		 type == 1 && config == 9 && !strcmp(ia_get(a, "watermark"), "1") &&
+		 !strcmp(ia_get(a, "bpf_event"), "1") ? ":sb" : "");
+}
+
+void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
+{
+	char id[48];
+
+	event_id(a, id, sizeof(id));
 	for (int i = 0; i < o->n; i++)
 		if (!strcmp(o->ev[i].id, id))
 			return;
@@ -53,11 +65,42 @@ int ia_open_result(const char *line)
 	return atoi(eq + 1) >= 0 ? 1 : -1;
 }
 
+/* Notes where a successful open of event id was: pid -1 or a task, and its cpu. */
+static void note_open(struct ia_opened *o, const char *id, long pid, long cpu)
+{
+	for (int i = 0; i < o->n; i++) {
+		struct ia_event *e = &o->ev[i];
+
+		if (strcmp(e->id, id))
+			continue;
+		e->on_pids |= pid == -1 ? 1 : 2;
+		if (cpu < 0)
+			e->on_any_cpu = true;
+		else if (cpu < 64)
+			e->on_cpus |= 1ULL << cpu;
+	}
+}
+
+void ia_opens(const struct ia_event *e, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "pid:%s%s,cpu:", e->on_pids & 1 ? "-1" : "",
+				    e->on_pids & 2 ? (e->on_pids & 1 ? "+task" : "task") : "");
+
+	if (e->on_any_cpu && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "-1");
+	for (int c = 0; c < 64 && n < size; c++)
+		if (e->on_cpus & (1ULL << c))
+			n += (size_t)snprintf(buf + n, size - n, "%s%d",
+					      buf[n - 1] == ':' ? "" : "+", c);
+}
+
 int ia_parse_vv(const char *text, struct ia_opened *o)
 {
 	struct ia_attr *cur = calloc(1, sizeof(*cur));
 	const char *p = text ? text : "";
 	bool in_block = false, have = false;
+	long pid = 0, cpu = 0;
+	bool target = false;	/* this open's "pid P  cpu C" was read (fixtures keep none) */
 
 	memset(o, 0, sizeof(*o));
 	if (!cur)
@@ -104,12 +147,24 @@ int ia_parse_vv(const char *text, struct ia_opened *o)
 			int r = ia_open_result(line);
 
 			/* "sys_perf_event_open: = FD" alone is the result of the line before */
-			if (strstr(line, "pid "))
+			if (strstr(line, "pid ")) {
 				o->attempts++;
+				pid = strtol(strstr(line, "pid ") + 4, NULL, 10);
+				cpu = strstr(line, "cpu ") ? strtol(strstr(line, "cpu ") + 4, NULL, 10) : 0;
+				target = true;
+			}
 			if (r < 0)
 				o->failures++;
-			if (r > 0)
+			if (r > 0) {
+				char id[48];
+
 				ia_add_event(o, cur);
+				event_id(cur, id, sizeof(id));
+				if (target)
+					note_open(o, id, pid, cpu);
+			}
+			if (r)
+				target = false;
 		}
 	}
 	free(cur);
@@ -220,6 +275,18 @@ bool ia_has_event(const struct ia_opened *o, const char *id)
 	return false;
 }
 
+int ia_drop_sideband(struct ia_opened *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		if (strcmp(o->ev[i].id, "1:0x9:sb"))
+			continue;
+		memmove(&o->ev[i], &o->ev[i + 1], (size_t)(o->n - i - 1) * sizeof(o->ev[0]));
+		o->n--;
+		return 1;
+	}
+	return 0;
+}
+
 void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,
 				struct ia_diff *d, int *n)
 {
@@ -258,15 +325,24 @@ int ia_diff(const struct ia_opened *perf, const struct ia_opened *pc,
 				g = &pc->ev[j];
 		if (g)
 			ia_diff_pair(e, g, d, &n);
-		else
+		/* where each opened too (-vv texts): pid -1 or the tasks, which cpus */
+		if (g && e->on_pids && g->on_pids) {
+			char a[128], b[128];
+
+			ia_opens(e, a, sizeof(a));
+			ia_opens(g, b, sizeof(b));
+			if (strcmp(a, b))
+				ia_push(d, &n, "opens", e->id, a, b);
+		}
+		if (!g)
 			lone_a[na++] = e;
 	}
 	for (int j = 0; j < pc->n; j++)
 		if (!ia_has_event(perf, pc->ev[j].id))
 			lone_b[nb++] = &pc->ev[j];
-	/* perf's side-band dummy is never a fallback: it stays alone */
+	/* a dummy (tracking or side band) is never a fallback: it stays alone */
 	for (int i = 0, j = 0; i < na; i++) {
-		if (j < nb && strcmp(lone_a[i]->id, "1:0x9")) {
+		if (j < nb && strncmp(lone_a[i]->id, "1:0x9", 5)) {
 			ia_diff_pair(lone_a[i], lone_b[j++], d, &n);
 			lone_a[i] = NULL;
 			lone_b[j - 1] = NULL;

@@ -37,7 +37,17 @@ struct ia_attr {
 struct ia_event {
 	char id[48];		/* "type:config" */
 	struct ia_attr attr;
+	/*
+	 * where it opened: pid -1 (bit 0), a task (bit 1); the cpus (0-63),
+	 * cpu -1; all 0 when the text does not say (fixtures keep only "= FD")
+	 */
+	unsigned int on_pids;
+	unsigned long long on_cpus;
+	bool on_any_cpu;
 };
+
+/* "pid:-1,cpu:0+1", "pid:task,cpu:-1": where e opened. */
+void ia_opens(const struct ia_event *e, char *buf, size_t size);
 
 struct ia_opened {
 	struct ia_event ev[IA_MAX_EVENTS];
@@ -83,6 +93,9 @@ void ia_bit_diffs(struct ia_diff *d, int *n, const char *key, const char *event,
 				const char *a, const char *b);
 
 bool ia_has_event(const struct ia_opened *o, const char *id);
+
+/* Removes the BPF side-band dummy ("1:0x9:sb"), which no file lists; 1 if there was one. */
+int ia_drop_sideband(struct ia_opened *o);
 
 /* The fields of one pair of events: every key once, perf's then perfcheck's. */
 void ia_diff_pair(const struct ia_event *e, const struct ia_event *g,

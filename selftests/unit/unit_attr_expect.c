@@ -4,6 +4,8 @@
  * and ARCH:RANGE, which holds on machines of that architecture only
  * (uname -m), so that an arm64 difference explains nothing on x86; and
  * KEY@EVENT, which explains that field of that event only.
+ * And how -vv texts are read: perf's BPF side-band dummy is an event of its
+ * own beside the tracking dummy, compared on where it opened too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +115,76 @@ TEST(an_event_scoped_key_explains_that_events_field_only)
 	EXPECT_EQ(NULL, d[1].reason);
 	EXPECT_EQ(NULL, d[2].reason);
 	free(x.e);
+}
+
+/* perf 6.1 -vv: the main event, the tracking dummy of -a, the side band's dummy */
+static const char perf_vv[] =
+	"perf_event_attr:\n  type                             1\n"
+	"  sample_type                      IP|TID|TIME|CPU|PERIOD|IDENTIFIER\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid -1  cpu 0  group_fd -1  flags 0x8 = 5\n"
+	"sys_perf_event_open: pid -1  cpu 1  group_fd -1  flags 0x8 = 6\n"
+	"perf_event_attr:\n  type                             1\n  config                           0x9\n"
+	"  { sample_period, sample_freq }   1\n  mmap                             1\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid -1  cpu 0  group_fd -1  flags 0x8 = 7\n"
+	"sys_perf_event_open: pid -1  cpu 1  group_fd -1  flags 0x8 = 8\n"
+	"perf_event_attr:\n  type                             1\n  config                           0x9\n"
+	"  watermark                        1\n  sample_id_all                    1\n"
+	"  bpf_event                        1\n  { wakeup_events, wakeup_watermark } 1\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid -1  cpu 0  group_fd -1  flags 0x8 = 9\n"
+	"sys_perf_event_open: pid -1  cpu 1  group_fd -1  flags 0x8 = 10\n";
+
+/* perfcheck's layout: the result on a line of its own; the side band on cpu 0 only */
+static const char pc_vv[] =
+	"perf_event_attr:\n  type                             1\n"
+	"  sample_type                      IP|TID|TIME|CPU|PERIOD|IDENTIFIER\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid -1  cpu 0  group_fd -1  flags 0x8\nsys_perf_event_open: = 5\n"
+	"sys_perf_event_open: pid -1  cpu 1  group_fd -1  flags 0x8\nsys_perf_event_open: = 6\n"
+	"perf_event_attr:\n  type                             1\n  config                           0x9\n"
+	"  { sample_period, sample_freq }   1\n  mmap                             1\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid -1  cpu 0  group_fd -1  flags 0x8\nsys_perf_event_open: = 7\n"
+	"sys_perf_event_open: pid -1  cpu 1  group_fd -1  flags 0x8\nsys_perf_event_open: = 8\n"
+	"perf_event_attr:\n  type                             1\n  config                           0x9\n"
+	"  watermark                        1\n  sample_id_all                    1\n"
+	"  bpf_event                        1\n  { wakeup_events, wakeup_watermark } 1\n"
+	"------------------------------------------------------------\n"
+	"sys_perf_event_open: pid 4242  cpu 0  group_fd -1  flags 0x8\nsys_perf_event_open: = 9\n";
+
+TEST(side_band_dummy_is_an_event_of_its_own)
+{
+	static struct ia_opened o;
+	char where[128];
+
+	ASSERT_EQ(0, ia_parse_vv(perf_vv, &o));
+	ASSERT_EQ(3, o.n);
+	EXPECT_STREQ("1:0", o.ev[0].id);
+	EXPECT_STREQ("1:0x9", o.ev[1].id);
+	EXPECT_STREQ("1:0x9:sb", o.ev[2].id);
+	ia_opens(&o.ev[2], where, sizeof(where));
+	EXPECT_STREQ("pid:-1,cpu:0+1", where);
+	EXPECT_EQ(1, ia_drop_sideband(&o));
+	EXPECT_EQ(2, o.n);
+	EXPECT_EQ(0, ia_drop_sideband(&o));
+}
+
+TEST(side_band_opened_elsewhere_is_a_difference)
+{
+	static struct ia_opened perf, pc;
+	struct ia_diff d[IA_MAX_DIFFS];
+	int n;
+
+	ASSERT_EQ(0, ia_parse_vv(perf_vv, &perf));
+	ASSERT_EQ(0, ia_parse_vv(pc_vv, &pc));
+	n = ia_diff(&perf, &pc, d);
+	ASSERT_EQ(1, n);
+	EXPECT_STREQ("opens", d[0].key);
+	EXPECT_STREQ("1:0x9:sb", d[0].event);
+	EXPECT_STREQ("pid:-1,cpu:0+1", d[0].perf);
+	EXPECT_STREQ("pid:task,cpu:0", d[0].pc);
 }
 
 TEST_HARNESS_MAIN
