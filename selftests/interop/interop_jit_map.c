@@ -124,7 +124,8 @@ TEST_F(jit, report_shows_the_jit_as_perfs_short_name)
 	perfcmp_same_on_file(_metadata, &self->c, "report --stdio", "[.] jitted_loop");
 	snprintf(tid, sizeof(tid), "[JIT] tid %s", self->map + strlen("/tmp/perf-"));
 	*strrchr(tid, '.') = '\0';
-	EXPECT_NE(NULL, strstr(self->c.ours.out, tid)) TH_LOG("no '%s' in %s", tid, self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.ours.out, tid))
+		TH_LOG("no '%s' in %s", tid, self->c.ours.out);
 }
 
 /* without the map file: addresses only, the object named all the same */

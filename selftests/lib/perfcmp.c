@@ -90,7 +90,8 @@ int perfcmp_build_record(const struct perfcmp *c, const char *name, const char *
 	int bad;
 
 	if (!pc_test_have_program("cc")) {
-		snprintf(why, n, "no C compiler (cc) on this machine to build the workload %s", name);
+		snprintf(why, n, "no C compiler (cc) on this machine to build the workload %s",
+			 name);
 		return 1;
 	}
 	snprintf(file, sizeof(file), "%s/%s.c", c->dir, name);
