@@ -73,82 +73,47 @@ static const char jit_c[] =
 #endif
 
 FIXTURE(jit) {
-	char *dir;
-	char path[512], map[64];
-	struct pc_run perf, ours;
+	struct perfcmp c;
+	char map[64];
 };
 
 FIXTURE_SETUP(jit)
 {
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
 	self->map[0] = '\0';
-	self->dir = pc_test_mkdtemp("interop-jit-map");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
+	ASSERT_EQ(0, perfcmp_init(&self->c, "interop-jit-map"));
 }
 
 FIXTURE_TEARDOWN(jit)
 {
 	if (self->map[0])
 		unlink(self->map);
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
+	perfcmp_fini(&self->c);
 }
 
 /* builds and records the JIT program; self->map names the map file it wrote */
 #define RECORD_JIT(extra)                                                                  \
 	do {                                                                               \
-		char why_[300], cmd_[1200], src_[700];                                     \
-		struct pc_run r_;                                                          \
+		char args_[700], pid_path_[600];                                           \
 		FILE *f_;                                                                  \
 		int pid_ = 0;                                                              \
 		if (!JIT_CODE)                                                             \
 			SKIP(return, "the JIT program's machine code is x86-64 and arm64 only"); \
-		if (!pc_test_have_program("cc"))                                           \
-			SKIP(return, "no C compiler (cc) on this machine to build the JIT");  \
-		snprintf(src_, sizeof(src_), "%s/jit.c", self->dir);                       \
-		f_ = fopen(src_, "w");                                                     \
-		ASSERT_NE(NULL, f_);                                                       \
-		fputs(jit_c, f_);                                                          \
-		fclose(f_);                                                                \
-		ASSERT_EQ(0, perfcmp_sh(&r_, "cd '%s' && cc -O2 -o jit jit.c", self->dir)); \
-		ASSERT_EQ(0, r_.exit_code) TH_LOG("%s", r_.err);                           \
-		pc_run_free(&r_);                                                          \
-		snprintf(cmd_, sizeof(cmd_), "exec '%s/jit' '%s/pid' %s >/dev/null", self->dir, \
-			 self->dir, extra);                                                \
-		if (!perfcmp_record(self->path, "-e cpu-clock -c 100000", cmd_, why_, sizeof(why_))) \
-			SKIP(return, "%s", why_);                                          \
-		snprintf(src_, sizeof(src_), "%s/pid", self->dir);                         \
-		f_ = fopen(src_, "r");                                                     \
+		snprintf(args_, sizeof(args_), "'%s/pid' %s >/dev/null", self->c.dir, extra); \
+		PERFCMP_BUILD_RECORD(&self->c, "jit", jit_c, "-O2", "", args_,             \
+				     "-e cpu-clock -c 100000");                            \
+		snprintf(pid_path_, sizeof(pid_path_), "%s/pid", self->c.dir);             \
+		f_ = fopen(pid_path_, "r");                                                \
 		ASSERT_NE(NULL, f_);                                                       \
 		ASSERT_EQ(1, fscanf(f_, "%d", &pid_));                                     \
 		fclose(f_);                                                                \
 		snprintf(self->map, sizeof(self->map), "/tmp/perf-%d.map", pid_);          \
 	} while (0)
 
-static void same(struct __test_metadata *_metadata, FIXTURE_DATA(jit) *self,
-		 const char *cmd, const char *what)
-{
-	char first[800];
-
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf %s -i '%s'", cmd, self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' %s --compat 6.1 -i '%s'", pc_test_perfcheck(),
-				cmd, self->path));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	perfcmp_cut_tip(self->perf.out);
-	EXPECT_NE(NULL, strstr(self->perf.out, what)) TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf %s: first difference at %s", cmd, first);
-}
-
 TEST_F(jit, script_names_the_jit_map_and_its_symbols_as_perf)
 {
 	RECORD_JIT("");
-	same(_metadata, self, "script", "jitted_loop+0x");
-	EXPECT_NE(NULL, strstr(self->ours.out, self->map));
+	perfcmp_same_on_file(_metadata, &self->c, "script", "jitted_loop+0x");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, self->map));
 }
 
 TEST_F(jit, report_shows_the_jit_as_perfs_short_name)
@@ -156,10 +121,11 @@ TEST_F(jit, report_shows_the_jit_as_perfs_short_name)
 	char tid[64];
 
 	RECORD_JIT("");
-	same(_metadata, self, "report --stdio", "[.] jitted_loop");
+	perfcmp_same_on_file(_metadata, &self->c, "report --stdio", "[.] jitted_loop");
 	snprintf(tid, sizeof(tid), "[JIT] tid %s", self->map + strlen("/tmp/perf-"));
 	*strrchr(tid, '.') = '\0';
-	EXPECT_NE(NULL, strstr(self->ours.out, tid)) TH_LOG("no '%s' in %s", tid, self->ours.out);
+	EXPECT_NE(NULL, strstr(self->c.ours.out, tid))
+		TH_LOG("no '%s' in %s", tid, self->c.ours.out);
 }
 
 /* without the map file: addresses only, the object named all the same */
@@ -167,8 +133,8 @@ TEST_F(jit, jit_without_its_map_file_matches_perf)
 {
 	RECORD_JIT("");
 	ASSERT_EQ(0, unlink(self->map));
-	same(_metadata, self, "report --stdio --sort dso,sym", "[JIT] tid ");
-	same(_metadata, self, "script", "[unknown] (/tmp/perf-");
+	perfcmp_same_on_file(_metadata, &self->c, "report --stdio --sort dso,sym", "[JIT] tid ");
+	perfcmp_same_on_file(_metadata, &self->c, "script", "[unknown] (/tmp/perf-");
 }
 
 /*
@@ -179,9 +145,10 @@ TEST_F(jit, jit_without_its_map_file_matches_perf)
 TEST_F(jit, map_entries_are_read_as_perf_reads_them)
 {
 	RECORD_JIT("dups");
-	same(_metadata, self, "report --stdio --no-children --sort sym", "second_cop");
-	same(_metadata, self, "script", "(/tmp/perf-");
-	EXPECT_EQ(NULL, strstr(self->ours.out, "second_copy"));
+	perfcmp_same_on_file(_metadata, &self->c, "report --stdio --no-children --sort sym",
+			     "second_cop");
+	perfcmp_same_on_file(_metadata, &self->c, "script", "(/tmp/perf-");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "second_copy"));
 }
 
 TEST_HARNESS_MAIN

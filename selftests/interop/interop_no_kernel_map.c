@@ -16,27 +16,7 @@
 #include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 
-FIXTURE(nokmap) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
-
-FIXTURE_SETUP(nokmap)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-no-kernel-map");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
-
-FIXTURE_TEARDOWN(nokmap)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
+PERFCMP_FIXTURE(nokmap, "interop-no-kernel-map")
 
 /* The kernel's MMAP record of the file at path becomes a FINISHED_ROUND: how many. */
 static int drop_kernel_mmap(const char *path)
@@ -73,47 +53,29 @@ static int drop_kernel_mmap(const char *path)
 
 #define RECORD(opts)                                                                       \
 	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
-			SKIP(return, "%s", why_);                                          \
-		ASSERT_EQ(1, drop_kernel_mmap(self->path));                                \
+		PERFCMP_RECORD(self->c.path, opts, PERFCMP_SPIN);                          \
+		ASSERT_EQ(1, drop_kernel_mmap(self->c.path));                              \
 	} while (0)
-
-static void same(struct __test_metadata *_metadata, FIXTURE_DATA(nokmap) *self,
-		 const char *cmd, const char *what)
-{
-	char first[800];
-
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf %s -i '%s'", cmd, self->path));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' %s --compat 6.1 -i '%s'", pc_test_perfcheck(),
-				cmd, self->path));
-	ASSERT_EQ(0, self->perf.exit_code) TH_LOG("%s", self->perf.err);
-	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-	perfcmp_cut_tip(self->perf.out);
-	EXPECT_NE(NULL, strstr(self->perf.out, what)) TH_LOG("perf: %s", self->perf.out);
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
-		TH_LOG("perf %s: first difference at %s", cmd, first);
-}
 
 TEST_F(nokmap, script_shows_kernel_samples_unknown_as_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
-	same(_metadata, self, "script", "[unknown] ([unknown])");
-	EXPECT_EQ(NULL, strstr(self->ours.out, "[kernel.kallsyms]"));
+	perfcmp_same_on_file(_metadata, &self->c, "script", "[unknown] ([unknown])");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "[kernel.kallsyms]"));
 }
 
 TEST_F(nokmap, report_shows_kernel_samples_unknown_as_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
-	same(_metadata, self, "report --stdio", "[k] 0xffff");
-	EXPECT_NE(NULL, strstr(self->ours.out, "  [unknown]  "));
+	perfcmp_same_on_file(_metadata, &self->c, "report --stdio", "[k] 0xffff");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "  [unknown]  "));
 }
 
 TEST_F(nokmap, callchains_without_a_kernel_map_match_perf)
 {
 	RECORD("-e cpu-clock -c 100000 -g");
-	same(_metadata, self, "script", "[unknown] ([unknown])");
-	same(_metadata, self, "report --stdio --no-children", "[k] 0x");
+	perfcmp_same_on_file(_metadata, &self->c, "script", "[unknown] ([unknown])");
+	perfcmp_same_on_file(_metadata, &self->c, "report --stdio --no-children", "[k] 0x");
 }
 
 TEST_HARNESS_MAIN

@@ -20,70 +20,29 @@ static const char spin_c[] =
 	"{ unsigned long a = 0; for (unsigned long i = 0; i < n; i++) a = a * 31 + i; return a; }\n"
 	"int main(void) { return (int)spin(200000000) & 1; }\n";
 
-FIXTURE(fields) {
-	char *dir;
-	char path[512];
-	struct pc_run perf, ours;
-};
-
-FIXTURE_SETUP(fields)
-{
-	memset(&self->perf, 0, sizeof(self->perf));
-	memset(&self->ours, 0, sizeof(self->ours));
-	self->dir = pc_test_mkdtemp("interop-script-fields");
-	ASSERT_NE(NULL, self->dir);
-	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
-}
-
-FIXTURE_TEARDOWN(fields)
-{
-	pc_run_free(&self->perf);
-	pc_run_free(&self->ours);
-	pc_test_rmdir(self->dir);
-}
+PERFCMP_FIXTURE(fields, "interop-script-fields")
 
 /* builds spin.c without debug information (then runs POST on it), records it with OPTS */
 #define RECORD_SPIN(post, opts)                                                            \
-	do {                                                                               \
-		char why_[300], cmd_[1200], src_[700];                                     \
-		struct pc_run r_;                                                          \
-		FILE *f_;                                                                  \
-		if (!pc_test_have_program("cc"))                                           \
-			SKIP(return, "no C compiler (cc) on this machine to build the workload"); \
-		snprintf(src_, sizeof(src_), "%s/spin.c", self->dir);                      \
-		f_ = fopen(src_, "w");                                                     \
-		ASSERT_NE(NULL, f_);                                                       \
-		fputs(spin_c, f_);                                                         \
-		fclose(f_);                                                                \
-		ASSERT_EQ(0, perfcmp_sh(&r_, "cd '%s' && cc -O2 -o spin spin.c %s", self->dir, post)); \
-		ASSERT_EQ(0, r_.exit_code) TH_LOG("%s", r_.err);                           \
-		pc_run_free(&r_);                                                          \
-		snprintf(cmd_, sizeof(cmd_), "exec '%s/spin'", self->dir);                 \
-		if (!perfcmp_record(self->path, opts, cmd_, why_, sizeof(why_)))           \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
+	PERFCMP_BUILD_RECORD(&self->c, "spin", spin_c, "-O2", post, "", opts)
 
-#define RECORD(opts)                                                                       \
-	do {                                                                               \
-		char why_[300];                                                            \
-		if (!perfcmp_record(self->path, opts, PERFCMP_SPIN, why_, sizeof(why_)))    \
-			SKIP(return, "%s", why_);                                          \
-	} while (0)
+#define RECORD(opts) PERFCMP_RECORD(self->c.path, opts, PERFCMP_SPIN)
 
 /* perf script ARGS and ours: stdout, exit status and (with err) stderr equal */
 static void same(struct __test_metadata *_metadata, FIXTURE_DATA(fields) *self,
 		 const char *args, bool err)
 {
 	char first[800];
+	struct perfcmp *c = &self->c;
 
-	ASSERT_EQ(0, perfcmp_sh(&self->perf, "perf script -i '%s' %s", self->path, args));
-	ASSERT_EQ(0, perfcmp_sh(&self->ours, "'%s' script --compat 6.1 -i '%s' %s",
-				pc_test_perfcheck(), self->path, args));
-	EXPECT_TRUE(perfcmp_same(self->perf.out, self->ours.out, first, sizeof(first)))
+	ASSERT_EQ(0, perfcmp_sh(&c->perf, "perf script -i '%s' %s", c->path, args));
+	ASSERT_EQ(0, perfcmp_sh(&c->ours, "'%s' script --compat 6.1 -i '%s' %s",
+				pc_test_perfcheck(), c->path, args));
+	EXPECT_TRUE(perfcmp_same(c->perf.out, c->ours.out, first, sizeof(first)))
 		TH_LOG("perf script %s: first difference at %s", args, first);
 	if (err)
-		EXPECT_STREQ(self->perf.err, self->ours.err);
-	EXPECT_EQ(!self->perf.exit_code, !self->ours.exit_code) TH_LOG("%s", self->ours.err);
+		EXPECT_STREQ(c->perf.err, c->ours.err);
+	EXPECT_EQ(!c->perf.exit_code, !c->ours.exit_code) TH_LOG("%s", c->ours.err);
 }
 
 /* addr2line names spin from the symbol table and says ??:0: no srcline line */
@@ -92,15 +51,15 @@ TEST_F(fields, srcline_of_a_program_without_line_info_is_left_out_as_perf)
 	RECORD_SPIN("", "-e cpu-clock -c 1000000");
 	/* the program's samples alone: ld.so's start-up lines name other files (binutils) */
 	same(_metadata, self, "--dsos spin -F ip,sym,srcline", false);
-	EXPECT_LT(3, pc_count_substr(self->ours.out, " spin\n"));
+	EXPECT_LT(3, pc_count_substr(self->c.ours.out, " spin\n"));
 }
 
 TEST_F(fields, srcline_of_a_stripped_program_is_left_out_as_perf)
 {
 	RECORD_SPIN("&& strip -s spin", "-e cpu-clock -c 1000000");
 	same(_metadata, self, "--dsos spin -F ip,dso,srcline", false);
-	EXPECT_LT(3, pc_count_substr(self->ours.out, "/spin)\n"));
-	EXPECT_EQ(NULL, strstr(self->ours.out, "\n  spin["));
+	EXPECT_LT(3, pc_count_substr(self->c.ours.out, "/spin)\n"));
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "\n  spin["));
 }
 
 /* trace on software events: perf's warning for each other type, then nothing at all */
@@ -108,7 +67,7 @@ TEST_F(fields, trace_on_other_events_prints_nothing_as_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
 	same(_metadata, self, "-F trace", true);
-	EXPECT_STREQ("", self->ours.out);
+	EXPECT_STREQ("", self->c.ours.out);
 }
 
 /* +field: each type's own default with it (a tracepoint's has no ip: srcline cannot be) */
@@ -117,7 +76,7 @@ TEST_F(fields, added_fields_join_each_types_default_as_perf)
 	RECORD("-e cpu-clock -c 100000 -e sched:sched_process_exec");
 	same(_metadata, self, "-F +period", false);
 	same(_metadata, self, "-F +srcline", true);
-	EXPECT_NE(NULL, strstr(self->ours.err, "sample IP is not"));
+	EXPECT_NE(NULL, strstr(self->c.ours.err, "sample IP is not"));
 }
 
 /* a data address of cpu-clock samples: the number alone */

@@ -80,6 +80,46 @@ bool perfcmp_record_pipe(const char *path, const char *opts, const char *workloa
 	return record(opts, "-", to, workload, why, n);
 }
 
+int perfcmp_build_record(const struct perfcmp *c, const char *name, const char *src,
+			 const char *cflags, const char *post, const char *args, const char *opts,
+			 char *why, size_t n)
+{
+	char file[700], cmd[1200];
+	struct pc_run run;
+	FILE *f;
+	int bad;
+
+	if (!pc_test_have_program("cc")) {
+		snprintf(why, n, "no C compiler (cc) on this machine to build the workload %s",
+			 name);
+		return 1;
+	}
+	snprintf(file, sizeof(file), "%s/%s.c", c->dir, name);
+	f = fopen(file, "w");
+	if (!f) {
+		snprintf(why, n, "cannot write %s", file);
+		return -1;
+	}
+	bad = fputs(src, f) < 0;
+	if (fclose(f) || bad) {
+		snprintf(why, n, "cannot write %s", file);
+		return -1;
+	}
+	if (perfcmp_sh(&run, "cd '%s' && cc %s -o %s %s.c %s", c->dir, cflags, name, name, post)) {
+		snprintf(why, n, "cannot run cc");
+		return -1;
+	}
+	bad = run.exit_code != 0;
+	if (bad)
+		snprintf(why, n, "cc %s -o %s %s.c %s failed: %.300s", cflags, name, name, post,
+			 run.err ? run.err : "");
+	pc_run_free(&run);
+	if (bad)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "exec '%s/%s' %s", c->dir, name, args);
+	return perfcmp_record(c->path, opts, cmd, why, n) ? 0 : 1;
+}
+
 int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char *ours,
 		const char *fmt, ...)
 {

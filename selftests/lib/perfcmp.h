@@ -43,6 +43,17 @@ bool perfcmp_record(const char *path, const char *opts, const char *workload, ch
 /* The same as a pipe stream: perf record -q OPTS -o - -- sh -c WORKLOAD > PATH. */
 bool perfcmp_record_pipe(const char *path, const char *opts, const char *workload, char *why,
 			 size_t n);
+/*
+ * Builds a program and records it: writes src to DIR/NAME.c, runs
+ * "cd DIR && cc CFLAGS -o NAME NAME.c POST" (POST: a shell tail such as
+ * "&& strip -s NAME", or ""), then perf record -q OPTS -o PATH of
+ * "exec 'DIR/NAME' ARGS".  0 when recorded; 1 when it cannot be here (no cc,
+ * no perf, perf may not record: the reason in why); -1 when writing or
+ * building the program failed (what failed in why).
+ */
+int perfcmp_build_record(const struct perfcmp *c, const char *name, const char *src,
+			 const char *cflags, const char *post, const char *args, const char *opts,
+			 char *why, size_t n);
 /* Runs a shell command line; its stdout and stderr in run. */
 int perfcmp_sh(struct pc_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
@@ -81,6 +92,17 @@ bool perfcmp_same(const char *a, const char *b, char *first, size_t n);
 	do {                                                                               \
 		char why_[300];                                                            \
 		if (!perfcmp_record(path, opts, workload, why_, sizeof(why_)))             \
+			SKIP(return, "%s", why_);                                          \
+	} while (0)
+
+/* perfcmp_build_record into c->path: SKIP (return) with its reason, or fail when the build did. */
+#define PERFCMP_BUILD_RECORD(c, name, src, cflags, post, args, opts)                       \
+	do {                                                                               \
+		char why_[600];                                                            \
+		int rc_ = perfcmp_build_record(c, name, src, cflags, post, args, opts, why_, \
+					       sizeof(why_));                              \
+		ASSERT_LE(0, rc_) TH_LOG("%s", why_);                                      \
+		if (rc_)                                                                   \
 			SKIP(return, "%s", why_);                                          \
 	} while (0)
 
@@ -143,6 +165,27 @@ static inline void perfcmp_run_report(struct __test_metadata *_metadata, struct 
 	ASSERT_EQ(0, perfcmp_run(c, "", "report", ours, "-i '%s' --stdio %s", c->path, args));
 	perfcmp_assert_ran(_metadata, c);
 	perfcmp_cut_tip(c->perf.out);
+}
+
+/*
+ * perf CMD -i PATH and perfcheck CMD --compat 6.1 -i PATH (CMD: a subcommand
+ * and its options), both succeed; perf's closing tip is cut.  The test compares.
+ */
+static inline void perfcmp_run_on_file(struct __test_metadata *_metadata, struct perfcmp *c,
+				       const char *cmd)
+{
+	ASSERT_EQ(0, perfcmp_run(c, "", cmd, "--compat 6.1", "-i '%s'", c->path));
+	perfcmp_assert_ran(_metadata, c);
+	perfcmp_cut_tip(c->perf.out);
+}
+
+/* The same, then perf's output holds what and ours is the same text. */
+static inline void perfcmp_same_on_file(struct __test_metadata *_metadata, struct perfcmp *c,
+					const char *cmd, const char *what)
+{
+	perfcmp_run_on_file(_metadata, c, cmd);
+	perfcmp_expect_perf_holds(_metadata, c, what, 1);
+	perfcmp_expect_same(_metadata, c);
 }
 #endif
 
