@@ -13,8 +13,14 @@
  * with every test already reported skipped (-s LIST), so one hanging test
  * costs one timeout, not the rest of the suite.  perf's output (stdout and
  * stderr) is echoed as TAP comments.
- * Each failed test is then run once more on its own: one that passes prints
- * "# perftest-flaky: NAME" (the host reports it flaky, never as a pass).
+ * Each failed test is then run on its own, up to RERUNS times: one that
+ * passes prints "# perftest-flaky: NAME" (the host reports it flaky, never as
+ * a pass).  Why more than once: some of perf's tests race with the machine's
+ * speed.  "Number of exit events of a simple workload" gives up after 1000
+ * polls, and counts the polls that return at once (POLLHUP) between the
+ * child's EXIT record and the parent's SIGCHLD; in a 7.2 TCG guest with one
+ * vCPU a C copy of its loop measured a median of 663 such polls and more than
+ * 1000 in 19 of 60 runs, and perf 7.2 failed it in 2 of 8 runs on its own.
  * The exit status is 0 whenever perf gave verdicts: failures are in the TAP.
  */
 #include <errno.h>
@@ -28,6 +34,7 @@
 #include <unistd.h>
 
 #define MAX_TESTS	1024
+#define RERUNS		3	/* re-runs of a failed test: at 25% failures, 1 in 64 stays failed */
 
 struct listed {
 	int num;
@@ -398,8 +405,12 @@ int main(int argc, char **argv)
 		if (!failed[i])
 			continue;
 		reruns++;
-		if (rerun_passes(argv[1], i, timeout))
-			printf("# perftest-flaky: %d passed on re-run\n", i);
+		for (int attempt = 1; attempt <= RERUNS; attempt++) {
+			if (rerun_passes(argv[1], i, timeout)) {
+				printf("# perftest-flaky: %d passed on re-run %d\n", i, attempt);
+				break;
+			}
+		}
 	}
 	printf("1..%d\n", ntap);
 	if (!ntap) {
