@@ -13,7 +13,7 @@
  * attrs-perf-7.2.txt; fixtures/emulate-ladder/record boots the rows and
  * harvests them into fixtures/emulate-ladder/ROW/), and check that
  * emulating the running kernel changes nothing.  On a host with the
- * fixtures, interop_emulate_ladder_rows and _rows_perf72 run the same perf
+ * fixtures, interop_emulate_ladder_rows_ROW and _rows_perf72_ROW run the same perf
  * (its staged payload from vm/upstream/stage, through the payload's ld.so
  * and libraries) under `perfcheck emulate ROW`: it must exit as it did in
  * the guest and open the recorded attrs.
@@ -274,6 +274,25 @@ static inline void emulated_row(struct __test_metadata *_metadata, FIXTURE_DATA(
 	free(fixture);
 	free(emu_vv);
 }
+
+/*
+ * The cases of one row, one file per row (interop_emulate_ladder_rows_ROW,
+ * _rows_perf72_ROW): every case runs perf record once, and perf's side-band
+ * thread ends only at its 1 s poll timeout, so a case takes a second of wall
+ * time whatever the machine's speed.  19 cases (about 25 s on this host when
+ * quiet) fit in the matrix's per-test time, 60 s at the reference speed with
+ * two tests side by side; the 76 of all four rows in one file did not.
+ */
+#define EL_ROW_TESTS(ID, ROW) \
+	TEST_F_TIMEOUT(ladder, emulated_##ID##_opens_what_the_##ID##_guest_opened, 300) \
+	{ \
+		emulated_row(_metadata, self, variant, ROW, NULL); \
+	}
+#define EL_ROW_PERF72_TESTS(ID, ROW) \
+	TEST_F_TIMEOUT(ladder, emulated_##ID##_opens_what_perf_7_2_opened_in_the_##ID##_guest, 300) \
+	{ \
+		emulated_row(_metadata, self, variant, ROW, "7.2"); \
+	}
 
 #endif /* __KSELFTEST_HARNESS_H */
 
