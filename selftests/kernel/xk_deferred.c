@@ -56,19 +56,30 @@ FIXTURE_TEARDOWN(defer)
 	xk_dir_free(&self->d);
 }
 
-/* Counts the samples of perf script output, and those whose chain holds every user frame. */
-static void count_full_chains(const char *out, int *samples, int *full, int *cookies)
+/*
+ * Counts the samples of perf script output, and those whose chain holds
+ * every user frame.  Samples taken inside the workload's execve (the event
+ * is enabled at exec, in the middle of it) are counted apart: the program
+ * has no frame yet, and their one user address is the execve call of the
+ * image being replaced, which no mapping of the new one resolves (3 of 29
+ * samples in the 6.12 guest under load, 2026-11-23).
+ */
+static void count_full_chains(const char *out, int *samples, int *full, int *cookies,
+			      int *in_exec)
 {
 	const char *p = out;
 
-	*samples = *full = *cookies = 0;
+	*samples = *full = *cookies = *in_exec = 0;
 	while (p && *p) {
 		const char *end = strstr(p, "\n\n");
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		bool all = true;
 		char *block = strndup(p, len);
 
-		if (strstr(block, "cpu-clock:")) {
+		/* __x64_sys_execve, __arm64_sys_execve */
+		if (strstr(block, "cpu-clock:") && strstr(block, "_sys_execve+")) {
+			(*in_exec)++;
+		} else if (strstr(block, "cpu-clock:")) {
 			(*samples)++;
 			for (size_t i = 0; i < sizeof(user_frames) / sizeof(user_frames[0]); i++)
 				if (!strstr(block, user_frames[i]))
@@ -106,14 +117,14 @@ TEST_F(defer, deferred_records_exist_exactly_where_the_kernel_has_defer_callchai
 TEST_F(defer, merged_script_output_has_the_full_user_stack_on_every_kernel)
 {
 	const char *args[] = { "script", NULL };
-	int samples, full, cookies;
+	int samples, full, cookies, in_exec;
 	struct pc_run run;
 
 	ASSERT_EQ(0, xk_perfcheck(&run, self->d.data, args));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
-	count_full_chains(run.out, &samples, &full, &cookies);
-	TH_LOG("%d samples, %d with the whole user stack, %d with a cookie left", samples, full,
-	       cookies);
+	count_full_chains(run.out, &samples, &full, &cookies, &in_exec);
+	TH_LOG("%d samples, %d with the whole user stack, %d with a cookie left (%d more inside "
+	       "the workload's execve)", samples, full, cookies, in_exec);
 	ASSERT_LT(0, samples);
 	/* perf's own caveat: a sample taken inside the unwind comes after its record */
 	EXPECT_LE(samples * 9, full * 10) TH_LOG("fewer than 90%% of chains are whole");
