@@ -112,6 +112,8 @@ $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
 
 selftests: $(TEST_BIN) $(BUILD)/perfcheck
+	@# a test whose source is gone (renamed or split) must not linger: vm/run runs every binary there
+	@for f in $(BUILD)/selftests/*; do case " $(TEST_BIN) " in *" $$f "*) ;; *) test -d "$$f" || rm -fv "$$f";; esac; done
 
 # benchmarks against the system perf, each printing its ratio: make bench, then build/bench/NAME
 bench: $(BENCH_BIN) $(BUILD)/perfcheck $(BUILD)/pcwork
