@@ -76,7 +76,9 @@ static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 			return;
 		if (r == (unsigned)ra)
 			row->ra_kind = kind;
-		if (kind != PC_CFI_UNDEF)
+		if (kind == PC_CFI_SAME)
+			row->same |= 1ULL << r;
+		else if (kind != PC_CFI_UNDEF)
 			row->live[row->nr_live++] = (struct pc_cfi_live){ off, (uint8_t)r, kind };
 	}
 	row->usable = true;
@@ -127,8 +129,10 @@ const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *m
 		/* no FDE: kept as an unusable row, so that it is looked up once */
 		if (fr)
 			compile(&tmp.row, fr, nregs);
-		if (!tmp.row.usable)
+		if (!tmp.row.usable) {
 			tmp.row.nr_live = 0;
+			tmp.row.same = 0;
+		}
 		size = sizeof(*row) + tmp.row.nr_live * sizeof(row->live[0]);
 		row = malloc(size);
 		if (row) {

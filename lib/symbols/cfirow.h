@@ -18,7 +18,7 @@
 
 enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
 
-/* The rule of one register whose rule is not "undefined". */
+/* The rule of one register whose value follows from the CFA. */
 struct pc_cfi_live {
 	int64_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off */
 	uint8_t reg;
@@ -29,13 +29,15 @@ struct pc_cfi_row {
 	uint64_t pc;		/* the lookup pc (absolute) */
 	struct pc_cfi_row *next;
 	int64_t cfa_off;
+	uint64_t same;		/* the registers whose rule is "same value" (bit n: register n) */
 	bool usable;
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;
 	uint8_t ra_kind;	/* the return address register's rule */
 	uint8_t nr_live;
-	/* the registers whose rule is not "undefined", in register order */
+	/* the registers saved at CFA + n or equal to CFA + n, in register order
+	 * (the others are undefined) */
 	struct pc_cfi_live live[];
 };
 
