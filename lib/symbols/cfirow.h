@@ -25,9 +25,20 @@ struct pc_cfi_live {
 	uint8_t kind;		/* enum pc_cfi_rule */
 };
 
+/* One operation of a CFA expression (DW_CFA_def_cfa_expression), as libdw decodes it. */
+struct pc_cfi_op {
+	uint64_t number, number2;
+	uint8_t atom;
+};
+
+#define PC_CFI_EXPR_MAX 16	/* operations, and stack slots, of an expression kept */
+
 struct pc_cfi_row {
 	uint64_t pc;		/* the lookup pc (absolute) */
 	struct pc_cfi_row *next;
+	/* the CFA: cfa_reg + cfa_off, or the value of an expression (x86 PLT entries) */
+	struct pc_cfi_op *cfa_expr;	/* NULL: the register rule */
+	uint8_t cfa_nops;
 	int64_t cfa_off;
 	uint64_t same;		/* the registers whose rule is "same value" (bit n: register n) */
 	bool usable;
@@ -47,6 +58,27 @@ struct pc_cfi_rows {
 	struct pc_cfi_row **buckets;	/* allocated on first use */
 	uint32_t nr;
 };
+
+/* The row found for pc before, else NULL (pc_cfi_row_get then). */
+static inline const struct pc_cfi_row *pc_cfi_row_find(const struct pc_cfi_rows *rows, uint64_t pc)
+{
+	const struct pc_cfi_row *row;
+
+	if (!rows->buckets)
+		return NULL;
+	for (row = rows->buckets[(size_t)(pc ^ (pc >> 13)) % PC_CFI_BUCKETS]; row; row = row->next)
+		if (row->pc == pc)
+			return row;
+	return NULL;
+}
+
+/*
+ * The CFA of row from the registers (bit n of valid: regs[n] known), as
+ * libdwfl computes it; false when a register it reads is not known (the
+ * registers saved relative to the CFA are then unknown too).
+ */
+bool pc_cfi_cfa(const struct pc_cfi_row *row, const uint64_t *regs, uint64_t valid,
+		uint64_t *cfa);
 
 /* Registers the fast path tracks for arch (x86_64: 0..16, aarch64: 0..31). */
 unsigned pc_cfi_nregs(enum pc_arch arch);

@@ -211,9 +211,8 @@ static void finish(struct pc_symtab *t, bool raw)
 	if (!t->nr)
 		goto strings;
 	e = malloc(t->nr * sizeof(*e));
-	all = malloc(t->nr * sizeof(*all));
 	gone = malloc(t->nr * sizeof(*gone));
-	if (!e || !all || !gone) {
+	if (!e || !gone) {
 		free(e);
 		t->nr = 0;
 		goto strings;
@@ -262,11 +261,16 @@ static void finish(struct pc_symtab *t, bool raw)
 	}
 	/* the aliases kept may have moved behind late ones: back in (start, order added) */
 	sort_by_start(e, out);
-	/* all: every symbol in the order added (seq) */
-	for (i = 0; i < t->nr; i++)
-		all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
-	if (overlapping(e, out))
-		build_tree(t, e, out, all, nr_all, gone, nr_gone);
+	if (overlapping(e, out)) {
+		/* perf's tree, grown from every symbol in the order added (seq) */
+		all = malloc(nr_all * sizeof(*all));
+		if (!all)
+			out = 0;	/* no memory: an empty table, as above */
+		for (i = 0; all && i < nr_all; i++)
+			all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
+		if (all)
+			build_tree(t, e, out, all, nr_all, gone, nr_gone);
+	}
 	for (i = 0; i < out; i++)
 		t->syms[i] = e[i].sym;
 	t->nr = out;

@@ -51,6 +51,7 @@ struct uw_dso {
 /* A map of the process as the fast path knows it, under one maps_gen. */
 struct uw_fmap {
 	uint64_t start, end, pgoff;
+	uint64_t bias;		/* an address there less bias: the address in the DSO's own Dwfl */
 	struct uw_dso *dso;	/* NULL: no usable file there */
 };
 
@@ -67,7 +68,7 @@ struct uw_space {
 	} known[UW_KNOWN];
 	uint32_t nr_known, next_known;
 	struct uw_fmap fknown[UW_KNOWN];
-	uint32_t nr_fknown, next_fknown;
+	uint32_t nr_fknown, next_fknown, last_fknown;	/* last: the one found last */
 	/* ranges where the fast path found no usable file, under the same gen */
 	struct uw_none {
 		uint64_t start, end;
@@ -158,7 +159,7 @@ static void dsos_drop(struct pc_unwinder *u)
 	u->nr_dsos = 0;
 	/* the maps the fast path knew point at them */
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
-		u->spaces[i].nr_fknown = u->spaces[i].next_fknown = 0;
+		u->spaces[i].nr_fknown = u->spaces[i].next_fknown = u->spaces[i].last_fknown = 0;
 }
 
 void pc_unwinder_free(struct pc_unwinder *u)
@@ -354,17 +355,23 @@ static bool fast_map(struct pc_unwinder *u, uint64_t addr, struct uw_fmap *out)
 	struct uw_space *sp = c->space;
 	struct pc_unwind_map m = { 0 };
 
-	for (uint32_t i = 0; i < sp->nr_fknown; i++) {
-		const struct uw_fmap *k = &sp->fknown[i];
+	const struct uw_fmap *k = &sp->fknown[sp->last_fknown];
 
-		if (addr >= k->start && addr < k->end) {
-			*out = *k;
-			return true;
-		}
+	if (sp->nr_fknown && addr >= k->start && addr < k->end) {
+		*out = *k;
+		return true;
 	}
 	for (uint32_t i = 0; i < sp->nr_fnone; i++)
 		if (addr >= sp->fnone[i].start && addr < sp->fnone[i].end)
 			return false;
+	for (uint32_t i = 0; i < sp->nr_fknown; i++) {
+		k = &sp->fknown[i];
+		if (addr >= k->start && addr < k->end) {
+			sp->last_fknown = i;
+			*out = *k;
+			return true;
+		}
+	}
 	if (c->s->find_map(c->s->map_ctx, addr, &m) || !m.path || addr < m.start ||
 	    addr >= m.end || m.pgoff > m.start) {
 		/* the range of the answer holds no usable file: not asked again (a stack) */
@@ -376,7 +383,11 @@ static bool fast_map(struct pc_unwinder *u, uint64_t addr, struct uw_fmap *out)
 		}
 		return false;
 	}
-	*out = (struct uw_fmap){ m.start, m.end, m.pgoff, dso_get(u, m.path, m.build_id) };
+	*out = (struct uw_fmap){ m.start, m.end, m.pgoff, m.start - m.pgoff,
+				 dso_get(u, m.path, m.build_id) };
+	if (out->dso && out->dso->exec)
+		out->bias = 0;
+	sp->last_fknown = sp->next_fknown;
 	sp->fknown[sp->next_fknown] = *out;
 	sp->next_fknown = (sp->next_fknown + 1) % UW_KNOWN;
 	if (sp->nr_fknown < UW_KNOWN)
@@ -404,7 +415,7 @@ static bool fast_addr(struct pc_unwinder *u, const struct uw_fmap *f, uint64_t a
 		snprintf(u->cur.wrong_path, sizeof(u->cur.wrong_path), "%s", d->path);
 		return false;
 	}
-	a = d->exec ? addr : addr - (f->start - f->pgoff);
+	a = addr - f->bias;
 	if (a < d->low || a >= d->high)
 		return false;
 	*own = a;
@@ -639,7 +650,9 @@ static int fast_unwind(struct pc_unwinder *u)
 		if (!fast_map(u, lpc, &f) || pc < f.start || pc >= f.end ||
 		    !fast_addr(u, &f, lpc, &own) || !fast_addr(u, &f, pc, &own_pc))
 			return 1;
-		row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
+		row = pc_cfi_row_find(&f.dso->rows, own);
+		if (!row)
+			row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
 		if (!row || !row->usable)
 			return 1;
 		/*
@@ -647,10 +660,9 @@ static int fast_unwind(struct pc_unwinder *u)
 		 * CFA (taken first) and memory, never from another register, and a
 		 * same-value register keeps its value.
 		 */
-		cfa_ok = valid >> row->cfa_reg & 1;
+		cfa_ok = pc_cfi_cfa(row, regs, valid, &cfa);
 		valid &= row->same;
 		if (cfa_ok) {
-			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
 			for (unsigned l = 0; l < row->nr_live; l++) {
 				const struct pc_cfi_live *rule = &row->live[l];
 				uint64_t at = cfa + (uint64_t)rule->off;
@@ -714,7 +726,7 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 		return pc_error_set(err, ENOMEM, "unwind: cannot create an address space");
 	if (!c->s->maps_gen || c->s->maps_gen != c->space->gen) {
 		c->space->nr_known = c->space->next_known = 0;
-		c->space->nr_fknown = c->space->next_fknown = 0;
+		c->space->nr_fknown = c->space->next_fknown = c->space->last_fknown = 0;
 		c->space->nr_fnone = c->space->next_fnone = 0;
 		c->space->gen = c->s->maps_gen;
 	}
