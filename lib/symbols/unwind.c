@@ -777,6 +777,9 @@ int pc_unwind(struct pc_unwinder *u, const struct pc_unwind_sample *s, uint64_t 
 		return ret;
 	c->conflict = c->wrong_machine = false;
 	c->nr = 0;
+	/* the stack dump is read word by word, frame after frame: ask for all of it at once */
+	for (uint64_t off = 0; off < s->stack_dyn_size; off += 64)
+		__builtin_prefetch((const uint8_t *)s->stack + off);
 	/* between samples: nothing points at the DSOs then */
 	if (u->nr_dsos >= UW_DSOS_MAX)
 		dsos_drop(u);
