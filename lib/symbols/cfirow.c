@@ -28,6 +28,11 @@ unsigned pc_cfi_nregs(enum pc_arch arch)
 	}
 }
 
+static bool fits32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
 static bool compile_reg(Dwarf_Frame *fr, unsigned regno, uint8_t *kind, int64_t *off)
 {
 	Dwarf_Op mem[3], *ops;
@@ -149,8 +154,10 @@ static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 	if (ra < 0 || (unsigned)ra >= nregs || dwarf_frame_cfa(fr, &ops, &nops))
 		return;
 	if (nops == 1 && ops[0].atom == DW_OP_bregx && ops[0].number < nregs) {
+		if (!fits32((int64_t)ops[0].number2))
+			return;
 		row->cfa_reg = (uint8_t)ops[0].number;
-		row->cfa_off = (int64_t)ops[0].number2;
+		row->cfa_off = (int32_t)ops[0].number2;
 	} else if (!compile_expr(row, ops, nops, nregs)) {
 		return;
 	}
@@ -160,14 +167,14 @@ static void compile(struct pc_cfi_row *row, Dwarf_Frame *fr, unsigned nregs)
 		uint8_t kind;
 		int64_t off;
 
-		if (!compile_reg(fr, r, &kind, &off))
+		if (!compile_reg(fr, r, &kind, &off) || !fits32(off))
 			return;
 		if (r == (unsigned)ra)
 			row->ra_kind = kind;
 		if (kind == PC_CFI_SAME)
 			row->same |= 1ULL << r;
 		else if (kind != PC_CFI_UNDEF)
-			row->live[row->nr_live++] = (struct pc_cfi_live){ off, (uint8_t)r, kind };
+			row->live[row->nr_live++] = (struct pc_cfi_live){ (int32_t)off, (uint8_t)r, kind };
 	}
 	row->usable = true;
 }
@@ -184,6 +191,25 @@ static Dwarf_Frame *frame_at(Dwfl_Module *mod, uint64_t pc)
 	if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &fr))
 		return fr;
 	return NULL;
+}
+
+#define PC_CFI_CHUNK (64 * 1024)
+
+/* Room for a row of size bytes, 16-byte aligned, after the rows made before it. */
+static struct pc_cfi_row *row_alloc(struct pc_cfi_rows *rows, size_t size)
+{
+	size = (size + 15) & ~(size_t)15;
+	if (!rows->chunk || rows->chunk_used + size > PC_CFI_CHUNK) {
+		void **c = aligned_alloc(64, PC_CFI_CHUNK);
+
+		if (!c)
+			return NULL;
+		c[0] = rows->chunk;
+		rows->chunk = c;
+		rows->chunk_used = 16;
+	}
+	rows->chunk_used += size;
+	return (struct pc_cfi_row *)((uint8_t *)rows->chunk + rows->chunk_used - size);
 }
 
 const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *mod,
@@ -224,7 +250,7 @@ const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *m
 			tmp.row.cfa_expr = NULL;
 		}
 		size = sizeof(*row) + tmp.row.nr_live * sizeof(row->live[0]);
-		row = malloc(size);
+		row = row_alloc(rows, size);
 		if (!row)
 			free(tmp.row.cfa_expr);
 		if (row) {
@@ -344,11 +370,17 @@ static void pc_cfi_rows_clear(struct pc_cfi_rows *rows)
 			for (; r; r = n) {
 				n = r->next;
 				free(r->cfa_expr);
-				free(r);
 			}
 			rows->buckets[b] = NULL;
 		}
 	}
+	while (rows->chunk) {
+		void **c = rows->chunk;
+
+		rows->chunk = c[0];
+		free(c);
+	}
+	rows->chunk_used = 0;
 	rows->nr = 0;
 }
 

@@ -20,7 +20,8 @@ enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
 
 /* The rule of one register whose value follows from the CFA. */
 struct pc_cfi_live {
-	int64_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off */
+	int32_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off (a row whose
+				 * offsets do not fit is not usable) */
 	uint8_t reg;
 	uint8_t kind;		/* enum pc_cfi_rule */
 };
@@ -38,9 +39,9 @@ struct pc_cfi_row {
 	struct pc_cfi_row *next;
 	/* the CFA: cfa_reg + cfa_off, or the value of an expression (x86 PLT entries) */
 	struct pc_cfi_op *cfa_expr;	/* NULL: the register rule */
-	uint8_t cfa_nops;
-	int64_t cfa_off;
 	uint64_t same;		/* the registers whose rule is "same value" (bit n: register n) */
+	int32_t cfa_off;
+	uint8_t cfa_nops;
 	bool usable;
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
@@ -57,6 +58,9 @@ struct pc_cfi_row {
 struct pc_cfi_rows {
 	struct pc_cfi_row **buckets;	/* allocated on first use */
 	uint32_t nr;
+	/* the rows, packed one after another in chunks (the hot ones share cache lines) */
+	void *chunk;			/* the newest; each starts with a pointer to the one before */
+	size_t chunk_used;
 };
 
 /* The row found for pc before, else NULL (pc_cfi_row_get then). */
