@@ -589,9 +589,13 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 	struct rd_out tmp;
 
 	if (!p->lines) {
-		/* zeroed pages as they are first touched */
+		/*
+		 * Zeroed pages, all mapped at once: a set is read before it is
+		 * written, and a page first touched by a read faults twice (the
+		 * zero page, then its own).
+		 */
 		void *m = mmap(NULL, LINES_SIZE, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 		if (m == MAP_FAILED) {
 			print_frame(p, s, ev, f, kernel, ip, false, false);

@@ -129,10 +129,18 @@ static const char *map_file(struct rd_unwind *u, struct pc_dso *dso)
 static int find_map(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 {
 	struct find_ctx *fc = ctx;
-	const struct pc_map *map = fc->proc ? pc_maps_find(&fc->proc->maps, addr) : NULL;
+	const struct pc_map *map;
+	uint64_t lo, hi;
 
-	if (!map || (map->flags & RD_MAP_JIT))
+	if (!fc->proc)
 		return -ENOENT;
+	map = pc_maps_find_hole(&fc->proc->maps, addr, &lo, &hi);
+	/* the range where no file is offered, as the unwinder may keep it */
+	if (!map || (map->flags & RD_MAP_JIT)) {
+		out->start = map ? map->start : lo;
+		out->end = map ? map->end : hi;
+		return -ENOENT;
+	}
 	out->start = map->start;
 	out->end = map->end;
 	out->pgoff = map->pgoff;

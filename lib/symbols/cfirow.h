@@ -18,24 +18,38 @@
 
 enum pc_cfi_rule { PC_CFI_UNDEF, PC_CFI_SAME, PC_CFI_AT_CFA, PC_CFI_VAL_CFA };
 
-/* The rule of one register whose rule is not "undefined". */
+/* The rule of one register whose value follows from the CFA. */
 struct pc_cfi_live {
-	int64_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off */
+	int32_t off;		/* PC_CFI_AT_CFA, PC_CFI_VAL_CFA: CFA + off (a row whose
+				 * offsets do not fit is not usable) */
 	uint8_t reg;
 	uint8_t kind;		/* enum pc_cfi_rule */
 };
 
+/* One operation of a CFA expression (DW_CFA_def_cfa_expression), as libdw decodes it. */
+struct pc_cfi_op {
+	uint64_t number, number2;
+	uint8_t atom;
+};
+
+#define PC_CFI_EXPR_MAX 16	/* operations, and stack slots, of an expression kept */
+
 struct pc_cfi_row {
 	uint64_t pc;		/* the lookup pc (absolute) */
 	struct pc_cfi_row *next;
-	int64_t cfa_off;
+	/* the CFA: cfa_reg + cfa_off, or the value of an expression (x86 PLT entries) */
+	struct pc_cfi_op *cfa_expr;	/* NULL: the register rule */
+	uint64_t same;		/* the registers whose rule is "same value" (bit n: register n) */
+	int32_t cfa_off;
+	uint8_t cfa_nops;
 	bool usable;
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;
 	uint8_t ra_kind;	/* the return address register's rule */
 	uint8_t nr_live;
-	/* the registers whose rule is not "undefined", in register order */
+	/* the registers saved at CFA + n or equal to CFA + n, in register order
+	 * (the others are undefined) */
 	struct pc_cfi_live live[];
 };
 
@@ -44,7 +58,31 @@ struct pc_cfi_row {
 struct pc_cfi_rows {
 	struct pc_cfi_row **buckets;	/* allocated on first use */
 	uint32_t nr;
+	/* the rows, packed one after another in chunks (the hot ones share cache lines) */
+	void *chunk;			/* the newest; each starts with a pointer to the one before */
+	size_t chunk_used;
 };
+
+/* The row found for pc before, else NULL (pc_cfi_row_get then). */
+static inline const struct pc_cfi_row *pc_cfi_row_find(const struct pc_cfi_rows *rows, uint64_t pc)
+{
+	const struct pc_cfi_row *row;
+
+	if (!rows->buckets)
+		return NULL;
+	for (row = rows->buckets[(size_t)(pc ^ (pc >> 13)) % PC_CFI_BUCKETS]; row; row = row->next)
+		if (row->pc == pc)
+			return row;
+	return NULL;
+}
+
+/*
+ * The CFA of row from the registers (bit n of valid: regs[n] known), as
+ * libdwfl computes it; false when a register it reads is not known (the
+ * registers saved relative to the CFA are then unknown too).
+ */
+bool pc_cfi_cfa(const struct pc_cfi_row *row, const uint64_t *regs, uint64_t valid,
+		uint64_t *cfa);
 
 /* Registers the fast path tracks for arch (x86_64: 0..16, aarch64: 0..31). */
 unsigned pc_cfi_nregs(enum pc_arch arch);

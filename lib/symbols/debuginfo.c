@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "symbols/debuginfo.h"
+#include "symbols/dbgimage.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -105,7 +106,18 @@ static int find_debuginfo_cfi(Dwfl_Module *mod, void **userdata, const char *mod
 		}
 		return -1;
 	}
-	return fd;
+	return fd >= 0 ? pc_dbgimage_open(fd) : fd;
+}
+
+/* For DWARF: the debug file with its compressed sections inflated (dbgimage.h). */
+static int find_debuginfo_dwarf(Dwfl_Module *mod, void **userdata, const char *modname,
+				Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+				GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+				debuglink_crc, debuginfo_file_name);
+
+	return fd >= 0 ? pc_dbgimage_open(fd) : fd;
 }
 
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -118,7 +130,7 @@ void pc_debuginfo_callbacks(Dwfl_Callbacks *cbs)
 {
 	memset(cbs, 0, sizeof(*cbs));
 	cbs->find_elf = find_elf;
-	cbs->find_debuginfo = find_debuginfo;
+	cbs->find_debuginfo = find_debuginfo_dwarf;
 	cbs->section_address = dwfl_offline_section_address;
 }
 

@@ -67,7 +67,8 @@ int pc_maps_insert(struct pc_maps *m, const struct pc_map *n)
 	return 0;
 }
 
-const struct pc_map *pc_maps_find(const struct pc_maps *m, uint64_t addr)
+/* How many maps start at or below addr. */
+static size_t maps_upto(const struct pc_maps *m, uint64_t addr)
 {
 	size_t lo = 0, hi = m->nr;
 
@@ -79,8 +80,27 @@ const struct pc_map *pc_maps_find(const struct pc_maps *m, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo && addr < m->v[lo - 1].end)
-		return &m->v[lo - 1];
+	return lo;
+}
+
+const struct pc_map *pc_maps_find(const struct pc_maps *m, uint64_t addr)
+{
+	size_t n = maps_upto(m, addr);
+
+	if (n && addr < m->v[n - 1].end)
+		return &m->v[n - 1];
+	return NULL;
+}
+
+const struct pc_map *pc_maps_find_hole(const struct pc_maps *m, uint64_t addr, uint64_t *lo,
+				       uint64_t *hi)
+{
+	size_t n = maps_upto(m, addr);
+
+	if (n && addr < m->v[n - 1].end)
+		return &m->v[n - 1];
+	*lo = n ? m->v[n - 1].end : 0;
+	*hi = n < m->nr ? m->v[n].start : UINT64_MAX;
 	return NULL;
 }
 

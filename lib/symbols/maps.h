@@ -27,6 +27,9 @@ struct pc_maps {
 int pc_maps_insert(struct pc_maps *m, const struct pc_map *n);
 /* The map holding addr, or NULL; valid until the next insert. */
 const struct pc_map *pc_maps_find(const struct pc_maps *m, uint64_t addr);
+/* The same; when NULL, [*lo, *hi) is the hole around addr, which no map touches. */
+const struct pc_map *pc_maps_find_hole(const struct pc_maps *m, uint64_t addr, uint64_t *lo,
+				       uint64_t *hi);
 /* dst becomes a copy of src (a fork). */
 int pc_maps_copy(struct pc_maps *dst, const struct pc_maps *src);
 void pc_maps_free(struct pc_maps *m);

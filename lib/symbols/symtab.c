@@ -99,6 +99,19 @@ static int sort_ent__cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * qsort unless e is in order already (kallsyms lists the kernel's text by
+ * address): seq makes the order total, so a sorted array is its own sort.
+ */
+static void sort_by_start(struct sort_ent *e, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (sort_ent__cmp(&e[i - 1], &e[i]) > 0) {
+			qsort(e, n, sizeof(*e), sort_ent__cmp);
+			return;
+		}
+}
+
 static size_t underscores(const char *s)
 {
 	size_t n = 0;
@@ -129,13 +142,6 @@ static bool prefer(const struct pc_symtab *t, const struct sort_ent *a,
 	al = strlen(an);
 	bl = strlen(bn);
 	return bl > al;
-}
-
-static int seq_order(const void *a, const void *b)
-{
-	const struct sort_ent *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Does a search need perf's tree: two symbols overlap, or one is empty (perf finds its start)? */
@@ -205,16 +211,15 @@ static void finish(struct pc_symtab *t, bool raw)
 	if (!t->nr)
 		goto strings;
 	e = malloc(t->nr * sizeof(*e));
-	all = malloc(t->nr * sizeof(*all));
 	gone = malloc(t->nr * sizeof(*gone));
-	if (!e || !all || !gone) {
+	if (!e || !gone) {
 		free(e);
 		t->nr = 0;
 		goto strings;
 	}
 	for (i = 0; i < t->nr; i++)
 		e[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
-	qsort(e, t->nr, sizeof(*e), sort_ent__cmp);
+	sort_by_start(e, t->nr);
 	/*
 	 * Close open ends first, then drop aliases, in perf's order: an unsized
 	 * alias ends where the next one starts (same address, so it stays
@@ -255,12 +260,17 @@ static void finish(struct pc_symtab *t, bool raw)
 		e[out++] = e[i];
 	}
 	/* the aliases kept may have moved behind late ones: back in (start, order added) */
-	qsort(e, out, sizeof(*e), sort_ent__cmp);
-	for (i = 0; i < t->nr; i++)
-		all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
-	qsort(all, nr_all, sizeof(*all), seq_order);
-	if (overlapping(e, out))
-		build_tree(t, e, out, all, nr_all, gone, nr_gone);
+	sort_by_start(e, out);
+	if (overlapping(e, out)) {
+		/* perf's tree, grown from every symbol in the order added (seq) */
+		all = malloc(nr_all * sizeof(*all));
+		if (!all)
+			out = 0;	/* no memory: an empty table, as above */
+		for (i = 0; all && i < nr_all; i++)
+			all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
+		if (all)
+			build_tree(t, e, out, all, nr_all, gone, nr_gone);
+	}
 	for (i = 0; i < out; i++)
 		t->syms[i] = e[i].sym;
 	t->nr = out;

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #define UW_KNOWN 16
+#define UW_NONE 4
 
 /*
  * One ELF file as the fast path sees it, shared by every process that maps
@@ -50,6 +51,7 @@ struct uw_dso {
 /* A map of the process as the fast path knows it, under one maps_gen. */
 struct uw_fmap {
 	uint64_t start, end, pgoff;
+	uint64_t bias;		/* an address there less bias: the address in the DSO's own Dwfl */
 	struct uw_dso *dso;	/* NULL: no usable file there */
 };
 
@@ -66,7 +68,12 @@ struct uw_space {
 	} known[UW_KNOWN];
 	uint32_t nr_known, next_known;
 	struct uw_fmap fknown[UW_KNOWN];
-	uint32_t nr_fknown, next_fknown;
+	uint32_t nr_fknown, next_fknown, last_fknown;	/* last: the one found last */
+	/* ranges where the fast path found no usable file, under the same gen */
+	struct uw_none {
+		uint64_t start, end;
+	} fnone[UW_NONE];
+	uint32_t nr_fnone, next_fnone;
 };
 
 /* What one pc_unwind call works on; the callbacks reach it through u. */
@@ -152,7 +159,7 @@ static void dsos_drop(struct pc_unwinder *u)
 	u->nr_dsos = 0;
 	/* the maps the fast path knew point at them */
 	for (size_t i = 0; i < PC_UNWIND_SPACES; i++)
-		u->spaces[i].nr_fknown = u->spaces[i].next_fknown = 0;
+		u->spaces[i].nr_fknown = u->spaces[i].next_fknown = u->spaces[i].last_fknown = 0;
 }
 
 void pc_unwinder_free(struct pc_unwinder *u)
@@ -348,18 +355,39 @@ static bool fast_map(struct pc_unwinder *u, uint64_t addr, struct uw_fmap *out)
 	struct uw_space *sp = c->space;
 	struct pc_unwind_map m = { 0 };
 
-	for (uint32_t i = 0; i < sp->nr_fknown; i++) {
-		const struct uw_fmap *k = &sp->fknown[i];
+	const struct uw_fmap *k = &sp->fknown[sp->last_fknown];
 
+	if (sp->nr_fknown && addr >= k->start && addr < k->end) {
+		*out = *k;
+		return true;
+	}
+	for (uint32_t i = 0; i < sp->nr_fnone; i++)
+		if (addr >= sp->fnone[i].start && addr < sp->fnone[i].end)
+			return false;
+	for (uint32_t i = 0; i < sp->nr_fknown; i++) {
+		k = &sp->fknown[i];
 		if (addr >= k->start && addr < k->end) {
+			sp->last_fknown = i;
 			*out = *k;
 			return true;
 		}
 	}
 	if (c->s->find_map(c->s->map_ctx, addr, &m) || !m.path || addr < m.start ||
-	    addr >= m.end || m.pgoff > m.start)
+	    addr >= m.end || m.pgoff > m.start) {
+		/* the range of the answer holds no usable file: not asked again (a stack) */
+		if (addr >= m.start && addr < m.end) {
+			sp->fnone[sp->next_fnone] = (struct uw_none){ m.start, m.end };
+			sp->next_fnone = (sp->next_fnone + 1) % UW_NONE;
+			if (sp->nr_fnone < UW_NONE)
+				sp->nr_fnone++;
+		}
 		return false;
-	*out = (struct uw_fmap){ m.start, m.end, m.pgoff, dso_get(u, m.path, m.build_id) };
+	}
+	*out = (struct uw_fmap){ m.start, m.end, m.pgoff, m.start - m.pgoff,
+				 dso_get(u, m.path, m.build_id) };
+	if (out->dso && out->dso->exec)
+		out->bias = 0;
+	sp->last_fknown = sp->next_fknown;
 	sp->fknown[sp->next_fknown] = *out;
 	sp->next_fknown = (sp->next_fknown + 1) % UW_KNOWN;
 	if (sp->nr_fknown < UW_KNOWN)
@@ -387,7 +415,7 @@ static bool fast_addr(struct pc_unwinder *u, const struct uw_fmap *f, uint64_t a
 		snprintf(u->cur.wrong_path, sizeof(u->cur.wrong_path), "%s", d->path);
 		return false;
 	}
-	a = d->exec ? addr : addr - (f->start - f->pgoff);
+	a = addr - f->bias;
 	if (a < d->low || a >= d->high)
 		return false;
 	*own = a;
@@ -606,13 +634,12 @@ static int fast_unwind(struct pc_unwinder *u)
 {
 	struct uw_current *c = &u->cur;
 	unsigned nregs = u->fast_nregs;
-	uint64_t bufs[2][PC_DWARF_REGS_MAX];
-	uint64_t *regs = bufs[0], *next = bufs[1], *t;
-	uint64_t valid = c->regs.dwarf_valid & ((1ULL << nregs) - 1), nvalid;
+	uint64_t regs[PC_DWARF_REGS_MAX];
+	uint64_t valid = c->regs.dwarf_valid & ((1ULL << nregs) - 1);
 	uint64_t pc = c->regs.ip;
 	bool initial = true, signal = false;
 
-	memcpy(regs, c->regs.dwarf, sizeof(bufs[0]));
+	memcpy(regs, c->regs.dwarf, sizeof(regs));
 	for (;;) {
 		const struct pc_cfi_row *row;
 		uint64_t lpc = initial || signal ? pc : pc - 1, cfa = 0, npc = 0, own, own_pc;
@@ -623,45 +650,38 @@ static int fast_unwind(struct pc_unwinder *u)
 		if (!fast_map(u, lpc, &f) || pc < f.start || pc >= f.end ||
 		    !fast_addr(u, &f, lpc, &own) || !fast_addr(u, &f, pc, &own_pc))
 			return 1;
-		row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
+		row = pc_cfi_row_find(&f.dso->rows, own);
+		if (!row)
+			row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
 		if (!row || !row->usable)
 			return 1;
-		cfa_ok = valid >> row->cfa_reg & 1;
-		if (cfa_ok)
-			cfa = regs[row->cfa_reg] + (uint64_t)row->cfa_off;
-		nvalid = 0;
-		for (unsigned l = 0; l < row->nr_live; l++) {
-			const struct pc_cfi_live *rule = &row->live[l];
-			unsigned r = rule->reg;
-			Dwarf_Word w;
+		/*
+		 * The caller's registers in place: each new value follows from the
+		 * CFA (taken first) and memory, never from another register, and a
+		 * same-value register keeps its value.
+		 */
+		cfa_ok = pc_cfi_cfa(row, regs, valid, &cfa);
+		valid &= row->same;
+		if (cfa_ok) {
+			for (unsigned l = 0; l < row->nr_live; l++) {
+				const struct pc_cfi_live *rule = &row->live[l];
+				uint64_t at = cfa + (uint64_t)rule->off;
+				Dwarf_Word w;
 
-			switch (rule->kind) {
-			case PC_CFI_SAME:
-				if (valid >> r & 1) {
-					next[r] = regs[r];
-					nvalid |= 1ULL << r;
+				if (rule->kind == PC_CFI_VAL_CFA) {
+					regs[rule->reg] = at;
+				} else if (fast_read(u, at, &w)) {
+					regs[rule->reg] = w;
+				} else {
+					continue;
 				}
-				break;
-			case PC_CFI_AT_CFA:
-				if (cfa_ok && fast_read(u, cfa + (uint64_t)rule->off, &w)) {
-					next[r] = w;
-					nvalid |= 1ULL << r;
-				}
-				break;
-			case PC_CFI_VAL_CFA:
-				if (cfa_ok) {
-					next[r] = cfa + (uint64_t)rule->off;
-					nvalid |= 1ULL << r;
-				}
-				break;
-			default:
-				break;
+				valid |= 1ULL << rule->reg;
 			}
 		}
 		if (c->wrong_machine)
 			return 1;
-		more = row->ra_kind != PC_CFI_UNDEF && (nvalid >> row->ra_reg & 1) &&
-		       (npc = next[row->ra_reg]) != 0;
+		more = row->ra_kind != PC_CFI_UNDEF && (valid >> row->ra_reg & 1) &&
+		       (npc = regs[row->ra_reg]) != 0;
 		activation = initial || signal || (more && row->signal);
 		if (activation || pc != 1)	/* no zero entry, as cb_frame */
 			c->ips[c->nr++] = activation ? pc : pc - 1;
@@ -670,10 +690,6 @@ static int fast_unwind(struct pc_unwinder *u)
 		pc = npc;
 		signal = row->signal;
 		initial = false;
-		t = regs;
-		regs = next;
-		next = t;
-		valid = nvalid;
 	}
 }
 
@@ -710,7 +726,8 @@ static int unwind_once(struct pc_unwinder *u, struct pc_error *err)
 		return pc_error_set(err, ENOMEM, "unwind: cannot create an address space");
 	if (!c->s->maps_gen || c->s->maps_gen != c->space->gen) {
 		c->space->nr_known = c->space->next_known = 0;
-		c->space->nr_fknown = c->space->next_fknown = 0;
+		c->space->nr_fknown = c->space->next_fknown = c->space->last_fknown = 0;
+		c->space->nr_fnone = c->space->next_fnone = 0;
 		c->space->gen = c->s->maps_gen;
 	}
 	if (u->fast_nregs) {
@@ -760,6 +777,9 @@ int pc_unwind(struct pc_unwinder *u, const struct pc_unwind_sample *s, uint64_t 
 		return ret;
 	c->conflict = c->wrong_machine = false;
 	c->nr = 0;
+	/* the stack dump is read word by word, frame after frame: ask for all of it at once */
+	for (uint64_t off = 0; off < s->stack_dyn_size; off += 64)
+		__builtin_prefetch((const uint8_t *)s->stack + off);
 	/* between samples: nothing points at the DSOs then */
 	if (u->nr_dsos >= UW_DSOS_MAX)
 		dsos_drop(u);

@@ -50,7 +50,12 @@ struct pc_unwind_map {
 	const char *build_id;
 };
 
-/* The map holding addr: 0 with *m filled (it comes zeroed), or -ENOENT. */
+/*
+ * The map holding addr: 0 with *m filled (it comes zeroed), or -ENOENT.
+ * With -ENOENT the callback may leave in m->start, m->end a range around
+ * addr where no file is offered (a hole between maps, a map it does not
+ * offer): while maps_gen holds, addresses there are not asked again.
+ */
 typedef int (*pc_unwind_find_map_fn)(void *ctx, uint64_t addr, struct pc_unwind_map *m);
 
 struct pc_unwind_sample {
