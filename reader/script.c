@@ -615,6 +615,7 @@ int cmd_script(int argc, char **argv)
 		prp->out = &out;
 		s->merge = prp->merge;
 		s->merge_late = late && prp->merge;
+		s->leaf_lr = prp->compat == RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)
