@@ -23,7 +23,7 @@ static void usage(FILE *f)
 "usage: perfcheck script [-i FILE] [-F FIELDS] [FILTERS] [--ns|--reltime|--deltatime]\n"
 "                        [-G] [--max-stack N] [--header|--header-only]\n"
 "                        [--no-merge-callchains] [--merge-late-deferred]\n"
-"                        [--compat 6.1|7.2] [--symfs DIR] [-v]\n"
+"                        [--compat 6.1|6.12|7.2] [--symfs DIR] [-v]\n"
 "       perfcheck script -D [--header] [-i FILE]\n"
 "\n"
 "Prints the samples of a perf.data file in perf script's layout.\n"
@@ -58,7 +58,8 @@ static void usage(FILE *f)
 "      --merge-callchains    merge them into their samples (the default)\n"
 "      --merge-late-deferred also merge samples taken after their deferred record\n"
 "      --compat VERSION      layout of perf 7.2 (default) or 6.1 (5-column pids,\n"
-"                            map-relative user addresses in callchains)\n"
+"                            map-relative user addresses in callchains); 6.1\n"
+"                            and 6.12 add arm64 leaf callers as those perfs do\n"
 "      --symfs DIR           look DSOs up under DIR, never in this machine's\n"
 "                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
@@ -420,6 +421,7 @@ int cmd_script(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
+	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
 	struct rd_pipe_header ph;
 	char bad[64];
 	int c, ret, usage_err = 0;
@@ -449,12 +451,14 @@ int cmd_script(int argc, char **argv)
 			late = true;
 			break;
 		case OPT_COMPAT:
+			/* 6.12: 7.2's layout, 6.1's arm64 leaf caller */
+			leaf_lr = !strcmp(optarg, "6.1") || !strcmp(optarg, "6.12");
 			if (!strcmp(optarg, "6.1")) {
 				prp->compat = RD_COMPAT_6_1;
-			} else if (!strcmp(optarg, "7.2")) {
+			} else if (!strcmp(optarg, "7.2") || !strcmp(optarg, "6.12")) {
 				prp->compat = RD_COMPAT_7_2;
 			} else {
-				fprintf(stderr, "perfcheck script: --compat takes 6.1 or 7.2\n");
+				fprintf(stderr, "perfcheck script: --compat takes 6.1, 6.12 or 7.2\n");
 				return 1;
 			}
 			break;
@@ -615,6 +619,7 @@ int cmd_script(int argc, char **argv)
 		prp->out = &out;
 		s->merge = prp->merge;
 		s->merge_late = late && prp->merge;
+		s->leaf_lr = leaf_lr;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)

@@ -268,8 +268,10 @@ static void pipe_features(struct rd_session *s)
 	s->kernel_local = same_machine(s);
 	s->machine.kernel_local = s->kernel_local;
 	s->dsos.own_vdso = s->kernel_local;
-	if (!s->machine.unwind)
+	if (!s->machine.unwind) {
 		s->machine.unwind = dwarf_unwinder(s);
+		rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
+	}
 }
 
 int rd_session_process(struct rd_session *s, struct pc_error *err)
@@ -280,6 +282,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
 	s->machine.pass_records = s->ops.record != NULL;
+	rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
 	/* --symfs: nothing of this machine applies, whatever the pipe says */
 	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)

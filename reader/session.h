@@ -82,6 +82,7 @@ struct rd_session {
 	bool merge_late;	/* also merge samples taken after their record */
 	bool kernel_local;	/* the file was recorded on this kernel */
 	bool local_pending;	/* a pipe whose features have not come yet */
+	bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	uint64_t maps_gen;	/* changes when a map does (for consumers' caches) */

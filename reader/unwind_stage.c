@@ -25,6 +25,7 @@ struct rd_unwind {
 	char vdso[4096];	/* our vdso written out, "" until needed */
 	bool vdso_tried;
 	enum pc_arch arch;	/* the file's */
+	bool leaf_lr;		/* perf 6.1: the leaf's caller is LR - 1 where the step stops */
 };
 
 struct find_ctx {
@@ -154,6 +155,12 @@ static int find_map(void *ctx, uint64_t addr, struct pc_unwind_map *out)
 #define RD_ARM64_SP 31
 #define RD_ARM64_PC 32
 
+void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on)
+{
+	if (u)
+		u->leaf_lr = on;
+}
+
 bool rd_unwind_lr_mask(uint64_t sample_regs_user)
 {
 	return sample_regs_user & (1ULL << RD_ARM64_LR);
@@ -205,6 +212,13 @@ static int leaf_caller(struct rd_unwind *u, struct find_ctx *fc, struct rd_item 
 	/* as perf: a caller not found is no frame, and no error */
 	if (pc_unwind(u->u, &us, out, 2, &got, &err) == -ENOMEM)
 		return -ENOMEM;
+	/* perf 6.1 (Debian 12) adds LR - 1 also where the step cannot read the
+	 * leaf's saved LR (it has stored its frame record): one frame more than
+	 * later perfs, next to the caller's own return address */
+	if (got == 1 && u->leaf_lr && regs[0] > 1) {
+		out[1] = regs[0] - 1;
+		got = 2;
+	}
 	if (got != 2 || !out[1] || out[1] == ips[usr + 2])
 		return 0;
 	chain = malloc((nr - usr + 1) * sizeof(*chain));

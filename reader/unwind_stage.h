@@ -39,4 +39,13 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
  */
 bool rd_unwind_lr_mask(uint64_t sample_regs_user);
 
+/*
+ * perf 6.1's leaf caller (script --compat 6.1): where the DWARF step stops
+ * at the first frame (the leaf has stored LR on a stack the sample does not
+ * hold), the caller is the sampled LR minus one all the same.  Measured:
+ * perf 6.1.176 in the 6.1-arm64 guest adds 848 such frames to 999 samples
+ * (work_leaf+0x13 above work_leaf+0x14); perf 7.2 adds none.
+ */
+void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on);
+
 #endif

@@ -292,6 +292,54 @@ static void print_perf_build(const char *perf)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * What a PMU reports of itself under caps/ ("pmu_cap.DEVICE.NAME VALUE"):
+ * perf's metrics read "#slots" from the core PMU's caps/slots, and QEMU's
+ * emulated PMUv3 (-cpu max) reports 0 there (no PMMIR_EL1.SLOTS).
+ */
+static void print_pmu_caps(void)
+{
+	static const char *const caps[] = { "slots" };
+	DIR *d = opendir("/sys/bus/event_source/devices");
+
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+			char path[600], value[64] = "";
+			FILE *f;
+
+			snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/caps/%s", e->d_name, caps[i]);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(value, sizeof(value), f))
+				value[strcspn(value, "\n")] = '\0';
+			fclose(f);
+			printf("pmu_cap.%s.%s %s\n", e->d_name, caps[i], value[0] ? value : "unreadable");
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * arm64's kernel.perf_user_access (0 by default): whether user space may
+ * read a counter it asked for (config1 bit 1).  The kernel still sets
+ * cap_user_rdpmc in the mmap page when it is 0, with index 0.
+ */
+static void print_user_access(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "r");
+	int v;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &v) == 1)
+		printf("perf_user_access %d\n", v);
+	fclose(f);
+}
+
 static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
@@ -323,6 +371,8 @@ static int print_facts(const char *perf)
 	printf("\n");
 	if (d)
 		closedir(d);
+	print_pmu_caps();
+	print_user_access();
 	printf("cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	{
 		struct utsname u;

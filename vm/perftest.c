@@ -142,6 +142,19 @@ static int parse(char *line, int *num, int *sub, char **desc, char **result)
 	return 1;
 }
 
+/*
+ * Whether LINE opens perf's closing summary (perf 7.2: "=== Test
+ * Summary ===", then "List of failed tests:" with lines "   10.47: PMU
+ * metric parsing: ampere_ampereone" that parse() would take for verdicts
+ * where a description holds a colon).  Nothing after it is a verdict.
+ */
+static int in_summary(const char *line)
+{
+	while (*line == ' ' || *line == '#')
+		line++;
+	return !strncmp(line, "=== Test Summary", 16);
+}
+
 /* Descriptions go into TAP names: no '#' (a directive) and no newline. */
 static void tap_name(char *s)
 {
@@ -231,7 +244,7 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 {
 	char skip[8192] = "", line[1024], parent[160] = "";
 	char *argv[8];
-	int argc = 0, last = 0, parent_num = 0, fd, status;
+	int argc = 0, last = 0, parent_num = 0, fd, status, summary = 0;
 	size_t len = 0, at = 0;
 	double deadline;
 	pid_t pid;
@@ -280,7 +293,8 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 				nl = line + at - 1;
 			*nl = '\0';
 			printf("# %s\n", line);
-			if (parse(line, &num, &sub, &desc, &result)) {
+			summary |= in_summary(line);
+			if (!summary && parse(line, &num, &sub, &desc, &result)) {
 				deadline = now_s() + timeout;
 				if (!strncmp(result, "Running", 7)) {
 					/* perf 7.x's progress line, not a verdict */
@@ -328,7 +342,7 @@ static int rerun_passes(const char *perf, int num, double timeout)
 {
 	char n[16], line[1024];
 	char *argv[] = { (char *)perf, "test", n, NULL };
-	int fd, status, bad = 0, seen = 0;
+	int fd, status, bad = 0, seen = 0, summary = 0;
 	size_t at = 0;
 	double deadline = now_s() + timeout;
 	pid_t pid;
@@ -360,7 +374,8 @@ static int rerun_passes(const char *perf, int num, double timeout)
 			if (!nl)
 				nl = line + at - 1;
 			*nl = '\0';
-			if (parse(line, &tn, &sub, &desc, &result) && *result) {
+			summary |= in_summary(line);
+			if (!summary && parse(line, &tn, &sub, &desc, &result) && *result) {
 				seen = 1;
 				if (strncmp(result, "Ok", 2) && strncmp(result, "Skip", 4))
 					bad = 1;

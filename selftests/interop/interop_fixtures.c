@@ -105,6 +105,11 @@ FIXTURE_VARIANT_ADD(upstream_file, perf_6_1_arm64_dwarf) {
  * that perf adds from the sampled LR (147 frames such as work_leaf+0x13 under mix+0x0) */
 FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_arm64_fp) {
 	.name = "7.2-arm64-fp", .file = "perf-script.txt", .min_samples = 50 };
+/* arm64: perf 6.1's -g file from the 6.1 arm64 guest: perf 6.1 adds the leaf's caller
+ * (LR - 1) also where the leaf has stored its frame record (848 of 999 samples,
+ * work_leaf+0x13 above work_leaf+0x14), which perf 7.2 does not */
+FIXTURE_VARIANT_ADD(upstream_file, perf_6_1_arm64_fp) {
+	.name = "6.1-arm64-fp", .file = "perf-script.txt", .min_samples = 50 };
 
 FIXTURE_SETUP(upstream_file)
 {

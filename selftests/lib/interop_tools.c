@@ -39,7 +39,7 @@ const char *up_compat(const struct up_version *v)
 {
 	int n = v->major * 1000 + v->minor;
 
-	return n >= 6000 && n < 6012 ? "6.1" : "7.2";
+	return n >= 6000 && n < 6012 ? "6.1" : n >= 6012 && n < 7000 ? "6.12" : "7.2";
 }
 
 const char *up_pcwork(void)

@@ -452,6 +452,47 @@ TEST_F_TIMEOUT(vm, perf_test_case_needing_a_pmu_is_a_skip_in_result_and_tap, 120
 	free(tap);
 }
 
+/*
+ * arm64 guests under QEMU: perf's "#slots" metrics and its user-space counter
+ * reading fail where the PMU reports 0 slots and kernel.perf_user_access is
+ * 0; the same failures with slots and access are failures.
+ */
+#define PERFTEST_ARM64 M "begin perf-test perf-test timeout=900\nTAP version 13\n" \
+		       "not ok 1 10.3:Parsing of PMU event table metrics\n" \
+		       "not ok 2 10.47:PMU metric parsing: ampere_ampereone\n" \
+		       "not ok 3 73.2:User space counter reading of instructions\n1..3\n" \
+		       M "end perf-test perf-test status=exit:0 elapsed_ms=900\n"
+#define FACTS_QEMU_PMU "pmu yes\npmu_cap.armv8_pmuv3.slots 0x00000000\nperf_user_access 0\ncpus 1\n"
+#define FACTS_FULL_PMU "pmu yes\npmu_cap.armv8_pmuv3.slots 0x00000004\nperf_user_access 1\ncpus 1\n"
+
+TEST_F_TIMEOUT(vm, perf_test_slots_metrics_and_user_read_skip_where_the_pmu_lacks_them, 120)
+{
+	const char *r;
+
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK PERFTEST_ARM64 ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, FACTS_QEMU_PMU, PROBE_ALL));
+	r = self->result;
+	EXPECT_STREQ("skip", case_status(r, "perf-test/10.3:Parsing of PMU event table metrics"));
+	EXPECT_STREQ("skip", case_status(r, "perf-test/10.47:PMU metric parsing: ampere_ampereone"));
+	EXPECT_EQ(0, strncmp(case_reason(r, "perf-test/10.47:PMU metric parsing: ampere_ampereone"),
+			     "the PMU reports no slots per cycle (armv8_pmuv3/caps/slots 0x00000000)", 70))
+		TH_LOG("%s", case_reason(r, "perf-test/10.47:PMU metric parsing: ampere_ampereone"));
+	EXPECT_STREQ("skip", case_status(r, "perf-test/73.2:User space counter reading of instructions"));
+	EXPECT_EQ(0, strncmp(case_reason(r, "perf-test/73.2:User space counter reading of instructions"),
+			     "user-space counter access is off", 32));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F_TIMEOUT(vm, perf_test_slots_metrics_and_user_read_fail_where_the_pmu_has_them, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK PERFTEST_ARM64 ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, FACTS_FULL_PMU, PROBE_ALL));
+	EXPECT_STREQ("fail", case_status(self->result, "perf-test/10.3:Parsing of PMU event table metrics"));
+	EXPECT_STREQ("fail", case_status(self->result, "perf-test/10.47:PMU metric parsing: ampere_ampereone"));
+	EXPECT_STREQ("fail", case_status(self->result, "perf-test/73.2:User space counter reading of instructions"));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
 #define MMAP_FAIL M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
 		  M "end kernel mmap status=exit:1 elapsed_ms=90\n"
 #define MMAP_RETRY_OK M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nok 1 perf_mmap.rb.map\n" \

@@ -228,7 +228,8 @@ sub command {
 		# instructions is ENOENT (shared/notes/arm64.md).  The console is the PL011.
 		# a fixed shift: with shift=auto QEMU's PMU counts no instructions (ENOENT, measured)
 		my $shift = $ENV{PERFCHECK_ARM64_ICOUNT_SHIFT} // 0;
-		return (qemu_bin($arch), qw(-M virt -cpu max -icount), "shift=$shift", qw(-m 1024 -smp 1),
+		# --smp N: N vCPUs, run round-robin by one host thread under -icount
+		return (qemu_bin($arch), qw(-M virt -cpu max -icount), "shift=$shift", qw(-m 1024), -smp => $o{smp} || 1,
 			qw(-nodefaults -display none -serial stdio -no-reboot),
 			-kernel => $o{kernel}, -initrd => $o{initrd},
 			-append => "console=ttyAMA0 quiet panic=-1 $o{append}", @disk);

@@ -238,6 +238,19 @@ sub unmet {
 		return $facts->{perf_symtab} eq 'no' ? ['no debuginfo (probe)',
 			"perf is stripped: no .symtab in $facts->{perf} (probe)"] : '';
 	}
+	if ($need eq 'pmu-slots') {
+		return undef unless $facts;
+		my @slots = map { $facts->{$_} } grep { /^pmu_cap\.[^.]+\.slots$/ } sort keys %$facts;
+		return undef unless @slots;
+		return '' if grep { /^(0x)?[0-9a-f]+$/i && hex($_) } @slots;
+		my @where = map { /^pmu_cap\.([^.]+)\.slots$/ ? "$1/caps/slots $facts->{$_}" : () } sort keys %$facts;
+		return ['no PMU slots (probe)', 'the PMU reports no slots per cycle (' . join(', ', @where) . ') (probe)'];
+	}
+	if ($need eq 'perf-user-access') {
+		return undef unless $facts && defined $facts->{perf_user_access};
+		return $facts->{perf_user_access} ? '' : ['perf_user_access 0 (probe)',
+			'user-space counter access is off: kernel.perf_user_access is 0 (probe)'];
+	}
 	if ($need =~ /^perf-build:(\S+)$/) {
 		my $b = $facts ? $facts->{"perf_build.$1"} : undef;
 		return undef unless defined $b;
