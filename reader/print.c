@@ -422,7 +422,10 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 /*
  * perf's unwind entries: each function inlined at the address, innermost
  * first, is "name+off (inlined)"; the outer (real) function too when its
- * DWARF name is not the symbol's (a clone, an alias).  False: no DWARF.
+ * DWARF name is not the symbol's (a clone, an alias).  An entry with the
+ * symbol's own name is its ordinary line wherever it is in the list, as
+ * perf reuses the symbol for it (ld.so's call_init inlined into a copy of
+ * itself: two plain call_init lines).  False: no DWARF.
  */
 static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
 			  uint64_t ip, const struct rd_resolved *r)
@@ -437,9 +440,10 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 		return false;
 	for (uint32_t i = 0; i < nr; i++) {
 		bool last = i == nr - 1;
+		bool own = fr[i].func && strlen(fr[i].func) == r->sym->name_len &&
+			   !memcmp(fr[i].func, r->sym->name, r->sym->name_len);
 
-		if (last && (!fr[i].func || (strlen(fr[i].func) == r->sym->name_len &&
-					      !memcmp(fr[i].func, r->sym->name, r->sym->name_len)))) {
+		if (own || (last && !fr[i].func)) {
 			if (nr == 1)
 				return false;	/* nothing inlined: the ordinary line */
 			/* the real function: its ordinary line, at its call's line */
@@ -454,7 +458,9 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 				srcline_text(p, s, false, ip, r, &fr[i]);
 				rd_out_char(o, '\n');
 			}
-			return true;
+			if (last)
+				return true;
+			continue;
 		}
 		if (f & RF_IP) {
 			rd_out_char(o, '\t');
