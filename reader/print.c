@@ -347,8 +347,10 @@ static uint64_t objdump_addr(const struct rd_resolved *r)
 /*
  * A user object addr2line can read but without a line for the address
  * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
- * out.  In a DWARF-unwound chain its entries show "??:0" where the object
- * has DWARF elsewhere (*dwarf), "object[address]" where it has none.  An
+ * out (addr2line names the function, its line is "??:0"; with no symbol
+ * either it is "object[address]").  In a DWARF-unwound chain its entries
+ * show "??:0" where the object has DWARF elsewhere (*dwarf),
+ * "object[address]" where it has none.  An
  * object addr2line cannot read gets "object[address]" (srcline_text).
  */
 static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool kernel,
@@ -370,6 +372,9 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	if (!p->src)
 		return false;
 	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
+	/* no DWARF, and no symbol for addr2line to name: perf's "object[address]" */
+	if (covered == -ENODATA && pc_srcline_named(p->src, path, objdump_addr(r)) == 0)
+		return false;
 	*dwarf = covered >= 0;
 	return covered >= 0 || covered == -ENODATA;
 }

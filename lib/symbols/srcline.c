@@ -745,6 +745,18 @@ int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t va
 	return dwfl_module_getdwarf(f->mod, &cubias) ? 0 : -ENODATA;
 }
 
+int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, at;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod || !dwfl_module_getelf(f->mod, &bias))
+		return -ENOENT;
+	return pc_a2lsym_name(f->mod, &f->a2l, vaddr + bias, &at) != NULL;
+}
+
 #define SL_CACHE_MAX 16	/* frames kept per address */
 #define SL_ADDRS_MAX (1u << 20)	/* addresses kept per file; past it, lookups are not kept */
 
