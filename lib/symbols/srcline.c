@@ -6,6 +6,7 @@
  * DW_AT_call_line the position of the frame around it.
  */
 #include "symbols/srcline.h"
+#include "symbols/a2lline.h"
 #include "symbols/a2lsym.h"
 #include "symbols/debuginfo.h"
 #include "symbols/symbols.h"
@@ -72,6 +73,7 @@ struct sl_file {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the file did not open */
 	struct pc_a2lsyms *a2l;	/* addr2line's symbol names, built on first use */
+	struct pc_a2llines *a2ll;	/* addr2line's DWARF 5 file names, per unit */
 	struct sl_str *strs;
 	struct sl_file *next;
 };
@@ -145,6 +147,7 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 				}
 			}
 			pc_a2lsyms_free(f->a2l);
+			pc_a2llines_free(f->a2ll);
 			for (struct sl_str *t = f->strs, *tn; t; t = tn) {
 				tn = t->next;
 				free(t);
@@ -671,6 +674,12 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 		cur.line = line_nr > 0 ? (uint32_t)line_nr : 0;
 	}
 	cu = dwfl_module_addrdie(f->mod, addr, &cubias);
+	if (line && cu) {
+		const char *a2l_file = pc_a2lline_file(&f->a2ll, cu, addr - cubias);
+
+		if (a2l_file)
+			cur.file = a2l_file;
+	}
 	/*
 	 * Not dwarf_getscopes's list, which continues an inlined instance with
 	 * its abstract definition: the frames are the DIE tree, the parents of
