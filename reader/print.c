@@ -345,6 +345,21 @@ static uint64_t objdump_addr(const struct rd_resolved *r)
 }
 
 /*
+ * The file perf 6.1 runs addr2line on: the copy in its build-id cache where
+ * there is one (perf takes symbols from there first: a stripped program
+ * recorded before unstripped still has its names), else the object.
+ */
+static const char *a2l_path(struct rd_session *s, const struct rd_resolved *r, const char *path,
+			    char *buf, size_t size)
+{
+	if (!r->obj || !r->obj->build_id[0] || !s->dsos.buildid_dir)
+		return path;
+	snprintf(buf, size, "%s/.build-id/%.2s/%s/elf", s->dsos.buildid_dir, r->obj->build_id,
+		 r->obj->build_id + 2);
+	return access(buf, R_OK) ? path : buf;
+}
+
+/*
  * A user object addr2line can read but without a line for the address
  * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
  * out (addr2line names the function, its line is "??:0"; with no symbol
@@ -357,7 +372,7 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 			    const struct rd_resolved *r, bool *dwarf)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
-	char path[4096];
+	char path[4096], copy[4096];
 	int covered;
 
 	*dwarf = false;
@@ -373,7 +388,8 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 		return false;
 	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
 	/* no DWARF, and no symbol for addr2line to name: perf's "object[address]" */
-	if (covered == -ENODATA && pc_srcline_named(p->src, path, objdump_addr(r)) == 0)
+	if (covered == -ENODATA && pc_srcline_named(p->src, a2l_path(s, r, path, copy, sizeof(copy)),
+							 objdump_addr(r)) == 0)
 		return false;
 	*dwarf = covered >= 0;
 	return covered >= 0 || covered == -ENODATA;
