@@ -360,22 +360,24 @@ static const char *a2l_path(struct rd_session *s, const struct rd_resolved *r, c
 }
 
 /*
- * A user object addr2line can read but without a line for the address
- * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
- * out (addr2line names the function, its line is "??:0"; with no symbol
- * either it is "object[address]").  In a DWARF-unwound chain its entries
- * show "??:0" where the object has DWARF elsewhere (*dwarf),
- * "object[address]" where it has none.  An
- * object addr2line cannot read gets "object[address]" (srcline_text).
+ * A user address libdw has no line for, in an object addr2line can read:
+ * what addr2line answers there decides perf 6.1's srcline.  With no symbol
+ * at or below the address either it answers "??:0", which perf takes as a
+ * failure and shows "object[address]" (false here: srcline_text says so).
+ * Else it names the function, with the source file of a file symbol or
+ * "??" and line 0 (true, *file that name or NULL): perf's script leaves
+ * "??:0" out, except for the entries of a DWARF-unwound chain it resolved
+ * to a symbol; "FILE:0" it shows.  An object addr2line cannot read gets
+ * "object[address]" too.
  */
 static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool kernel,
-			    const struct rd_resolved *r, bool *dwarf)
+			    const struct rd_resolved *r, const char **file)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
 	char path[4096], copy[4096];
 	int covered;
 
-	*dwarf = false;
+	*file = NULL;
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
@@ -387,12 +389,18 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	if (!p->src)
 		return false;
 	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
-	/* no DWARF, and no symbol for addr2line to name: perf's "object[address]" */
-	if (covered == -ENODATA && pc_srcline_named(p->src, a2l_path(s, r, path, copy, sizeof(copy)),
-							 objdump_addr(r)) == 0)
+	if (covered < 0 && covered != -ENODATA)
 		return false;
-	*dwarf = covered >= 0;
-	return covered >= 0 || covered == -ENODATA;
+	return pc_srcline_named(p->src, a2l_path(s, r, path, copy, sizeof(copy)), objdump_addr(r),
+				file) > 0;
+}
+
+/* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
+static void srcline_no_line(struct rd_out *o, const char *prefix, const char *file)
+{
+	rd_out_str(o, prefix);
+	rd_out_str(o, file ? pc_srcline_basename(file) : "??");
+	rd_out_mem(o, ":0", 2);
 }
 
 /*
@@ -531,14 +539,15 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 		rd_out_char(o, '\n');
 	/* in a chain each frame with a map has its srcline under it */
 	if ((f & RF_SRCLINE) && !oneline && !cookie && r.dso) {
-		bool dwarf;
+		const char *file;
 
-		if (!srcline_unknown(p, s, kernel, &r, &dwarf) || ((f & RF_INLINES) && !dwarf)) {
+		if (!srcline_unknown(p, s, kernel, &r, &file)) {
 			rd_out_mem(o, "  ", 2);
 			srcline_text(p, s, kernel, ip, &r, NULL);
 			rd_out_char(o, '\n');
-		} else if (f & RF_INLINES) {
-			rd_out_mem(o, "  ??:0\n", 7);
+		} else if (file || ((f & RF_INLINES) && r.sym)) {
+			srcline_no_line(o, "  ", file);
+			rd_out_char(o, '\n');
 		}
 	}
 }
@@ -842,7 +851,8 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 		     void *ctx)
 {
 	struct rd_printer *p = ctx;
-	bool kernel = is_kernel_mode(ev->rec->header.misc), dwarf;
+	bool kernel = is_kernel_mode(ev->rec->header.misc);
+	const char *file;
 	struct rd_resolved r;
 
 	/* with a callchain shown, each frame has its own (print_frame) */
@@ -850,8 +860,11 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 	    (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
 	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
-	if (srcline_unknown(p, s, kernel, &r, &dwarf))
+	if (srcline_unknown(p, s, kernel, &r, &file)) {
+		if (file)
+			srcline_no_line(o, "\n  ", file);
 		return 0;
+	}
 	rd_out_mem(o, "\n  ", 3);
 	srcline_text(p, s, kernel, ev->sample->ip, &r, NULL);
 	return 0;

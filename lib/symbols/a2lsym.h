@@ -24,6 +24,15 @@ struct pc_a2lsyms;
  */
 const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
 			   Dwarf_Addr *start);
+/*
+ * The same, and in *file the name addr2line gives as the source file of an
+ * address without a line: that of the file symbol last before the chosen
+ * one in the table, for a local symbol (for a global one too where no
+ * file symbol follows another symbol), else NULL ("??").  ld.so's _dl_start_user follows an
+ * empty file symbol: addr2line says ":?", perf 6.1 shows ":0".
+ */
+const char *pc_a2lsym_find(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
+			   Dwarf_Addr *start, const char **file);
 void pc_a2lsyms_free(struct pc_a2lsyms *c);
 
 #endif

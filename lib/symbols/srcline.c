@@ -754,7 +754,8 @@ int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t va
 	return dwfl_module_getdwarf(f->mod, &cubias) ? 0 : -ENODATA;
 }
 
-int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
+		     const char **file)
 {
 	struct sl_file *f = file_get(c, path);
 	Dwarf_Addr bias, at;
@@ -763,7 +764,9 @@ int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vadd
 		return -ENOMEM;
 	if (!f->mod || !dwfl_module_getelf(f->mod, &bias))
 		return -ENOENT;
-	return pc_a2lsym_name(f->mod, &f->a2l, vaddr + bias, &at) != NULL;
+	if (file)
+		*file = NULL;
+	return pc_a2lsym_find(f->mod, &f->a2l, vaddr + bias, &at, file) != NULL;
 }
 
 #define SL_CACHE_MAX 16	/* frames kept per address */
