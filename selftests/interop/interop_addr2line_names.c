@@ -15,6 +15,9 @@
  *   libc_start_call_main.h);
  * - an address addr2line can name nothing at (stripped ls, no symbol at or
  *   below it): the srcline is "ls[address]".
+ * - an address without a line that addr2line names (a program built
+ *   without -g): "FILE:0" from a static function's file symbol, "??:0"
+ *   (left out, but for the entries of DWARF chains) for a global one.
  *
  * Only the lines holding the names concerned are compared: elsewhere perf
  * 6.1's unwinder stops earlier than ours in libc (interop_dwarf_script).
@@ -165,6 +168,47 @@ TEST_F(a2l, srcline_of_default_file_rows_is_addr2lines_file_0)
 		   "libc has no DWARF (libc6-dbg) for its start code");
 }
 
+
+static const char nodebug_c[] =
+	"#include <stdio.h>\n"
+	"static __attribute__((noinline)) unsigned long inner(unsigned long n)\n"
+	"{\n"
+	"\tunsigned long a = 0;\n"
+	"\tfor (unsigned long i = 0; i < n; i++)\n"
+	"\t\ta = a * 31 + i;\n"
+	"\treturn a;\n"
+	"}\n"
+	"__attribute__((noinline)) unsigned long outer(unsigned long n)\n"
+	"{\n"
+	"\treturn inner(n) + 1;\n"
+	"}\n"
+	"int main(void)\n"
+	"{\n"
+	"\tprintf(\"%lu\\n\", outer(200000000));\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/*
+ * A program built without -g: addr2line names the static inner with its
+ * file symbol and no line ("nodebug.c:?", perf's "nodebug.c:0"), the global
+ * outer with "??:?" (perf leaves that out of a sample's srcline).
+ */
+TEST_F(a2l, srcline_without_lines_is_the_file_symbols)
+{
+	PERFCMP_BUILD_RECORD(&self->c, "nodebug", nodebug_c, "-O2 -fno-omit-frame-pointer", "",
+			     ">/dev/null", "-e cpu-clock -c 1000000");
+	perfcmp_same_script(_metadata, &self->c, "--dsos nodebug -F ip,sym,dso,srcline",
+			    "nodebug.c:0", 1);
+}
+
+/* in a DWARF-unwound chain perf shows outer's "??:0" too (it resolved the entry) */
+TEST_F(a2l, dwarf_chain_srcline_without_lines_as_perf)
+{
+	PERFCMP_BUILD_RECORD(&self->c, "nodebug", nodebug_c, "-O2 -fno-omit-frame-pointer", "",
+			     ">/dev/null", DWARF_OPTS);
+	perfcmp_same_script(_metadata, &self->c,
+			    "--dsos nodebug --max-stack 2 -F ip,sym,dso,srcline", "  ??:0", 1);
+}
 #define LS_WORK "ls -lR /usr/share/doc /usr/share/man >/dev/null 2>&1"
 
 /* a sample in stripped ls code: no line, no symbol for addr2line either */
