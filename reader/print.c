@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "reader/a2l_answer.h"
 #include "reader/print.h"
 
 #define RD_MAX_STACK 127	/* perf script's default --max-stack */
@@ -334,31 +335,6 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 	return nr;
 }
 
-/* The address perf hands addr2line: the ELF address in an executable, else the file offset */
-static uint64_t objdump_addr(const struct rd_resolved *r)
-{
-	uint64_t vaddr;
-
-	if (r->obj && r->obj->exec && pc_dso_off_to_vaddr(r->obj, r->addr, &vaddr))
-		return vaddr;
-	return r->addr;
-}
-
-/*
- * The file perf 6.1 runs addr2line on: the copy in its build-id cache where
- * there is one (perf takes symbols from there first: a stripped program
- * recorded before unstripped still has its names), else the object.
- */
-static const char *a2l_path(struct rd_session *s, const struct rd_resolved *r, const char *path,
-			    char *buf, size_t size)
-{
-	if (!r->obj || !r->obj->build_id[0] || !s->dsos.buildid_dir)
-		return path;
-	snprintf(buf, size, "%s/.build-id/%.2s/%s/elf", s->dsos.buildid_dir, r->obj->build_id,
-		 r->obj->build_id + 2);
-	return access(buf, R_OK) ? path : buf;
-}
-
 /*
  * A user address libdw has no line for, in an object addr2line can read:
  * what addr2line answers there decides perf 6.1's srcline.  With no symbol
@@ -374,25 +350,16 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 			    const struct rd_resolved *r, const char **file)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
-	char path[4096], copy[4096];
-	int covered;
+	char path[4096];
 
 	*file = NULL;
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	if (access(path, R_OK))
-		return false;
 	if (!p->src)
 		p->src = pc_srcline_new(NULL);
-	if (!p->src)
-		return false;
-	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
-	if (covered < 0 && covered != -ENODATA)
-		return false;
-	return pc_srcline_named(p->src, a2l_path(s, r, path, copy, sizeof(copy)), objdump_addr(r),
-				file) > 0;
+	return p->src && rd_a2l_no_line(p->src, s, r, path, file) > 0;
 }
 
 /* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
@@ -444,7 +411,7 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 	}
 	rd_out_mem(o, base, base_len);
 	rd_out_char(o, '[');
-	rd_out_hex(o, kernel ? ip : objdump_addr(r), 0);
+	rd_out_hex(o, kernel ? ip : rd_a2l_addr(r), 0);
 	rd_out_char(o, ']');
 }
 

@@ -209,6 +209,24 @@ TEST_F(a2l, dwarf_chain_srcline_without_lines_as_perf)
 	perfcmp_same_script(_metadata, &self->c,
 			    "--dsos nodebug --max-stack 2 -F ip,sym,dso,srcline", "  ??:0", 1);
 }
+
+/* report --sort srcline: the same answers ("nodebug.c:0", not "inner+19") */
+TEST_F(a2l, report_srcline_without_lines_as_perf)
+{
+	static char a[1 << 16], b[1 << 16];
+
+	PERFCMP_BUILD_RECORD(&self->c, "nodebug", nodebug_c, "-O2 -fno-omit-frame-pointer", "",
+			     ">/dev/null", "-e cpu-clock -c 1000000");
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1",
+			   "--no-children --sort srcline -g none");
+	EXPECT_LE(1, lines_with(self->c.perf.out, "nodebug.c:0", NULL, a, sizeof(a)))
+		TH_LOG("perf: %s", self->c.perf.out);
+	lines_with(self->c.ours.out, "nodebug.c:0", NULL, b, sizeof(b));
+	EXPECT_STREQ(a, b);
+	lines_with(self->c.perf.out, "inner+", NULL, a, sizeof(a));
+	lines_with(self->c.ours.out, "inner+", NULL, b, sizeof(b));
+	EXPECT_STREQ(a, b);
+}
 #define LS_WORK "ls -lR /usr/share/doc /usr/share/man >/dev/null 2>&1"
 
 /* a sample in stripped ls code: no line, no symbol for addr2line either */
