@@ -12,8 +12,8 @@
  *
  * Function names as perf 6.1 takes them from addr2line: the DWARF linkage
  * name (glibc's write is __GI___libc_write, its DW_AT_name __libc_write;
- * C++ ns::C::mix, not mix), and for assembly the symbol table's first
- * alias (__GI_getxattr (inlined), where perf's own symbol is getxattr):
+ * C++ ns::C::mix, not mix), and for assembly the alias addr2line
+ * picks (__GI_getxattr (inlined), where perf's own symbol is getxattr):
  * gas gives each alias a DIE, addr2line names the last (interop_addr2line_names).
  *
  * Not compared on purpose: --sort srcline with Children (perf 6.1 looks the
