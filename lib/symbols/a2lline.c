@@ -271,6 +271,8 @@ static void build(struct a2l_unit *u, Dwarf_Die *cu)
 		u->nr = 0;
 		return;
 	}
+	if (!u->nr)
+		return;		/* no row names file 0 */
 	qsort(u->s, u->nr, sizeof(*u->s), span_cmp);
 	u->file0 = f0;
 }
