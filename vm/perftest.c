@@ -21,6 +21,10 @@
  * child's EXIT record and the parent's SIGCHLD; in a 7.2 TCG guest with one
  * vCPU a C copy of its loop measured a median of 663 such polls and more than
  * 1000 in 19 of 60 runs, and perf 7.2 failed it in 2 of 8 runs on its own.
+ * A test perf skips without saying why ("Skip", no "(reason)") is run once
+ * more alone with -v, and the last line it printed between "--- start ---"
+ * and "---- end" becomes the reason ("Couldn't open the evlist: No such file
+ * or directory"); its verdict is printed then, after the others.
  * The exit status is 0 whenever perf gave verdicts: failures are in the TAP.
  */
 #include <errno.h>
@@ -46,6 +50,14 @@ static int ntests;
 static char done[MAX_TESTS + 1];	/* by number: a verdict was printed */
 static char failed[MAX_TESTS + 1];	/* by number: it or a subtest failed */
 static int ntap;
+
+/* Skips without a reason, printed once perf test -v has said why. */
+#define MAX_QUIET_SKIPS	64
+static struct quiet_skip {
+	int num, sub;
+	char name[400];
+} quiet[MAX_QUIET_SKIPS];
+static int nquiet;
 
 static double now_s(void)
 {
@@ -154,6 +166,12 @@ static void verdict(int num, int sub, char *desc, const char *result)
 		const char *why = strchr(result, '(');
 		char reason[200];
 
+		if (!why && nquiet < MAX_QUIET_SKIPS) {
+			ntap--;	/* numbered when printed */
+			quiet[nquiet++] = (struct quiet_skip){ num, sub };
+			snprintf(quiet[nquiet - 1].name, sizeof(quiet[0].name), "%s", name);
+			return;
+		}
 		if (why) {
 			snprintf(reason, sizeof(reason), "%s", why + 1);
 			reason[strcspn(reason, ")")] = '\0';
@@ -358,6 +376,99 @@ static int rerun_passes(const char *perf, int num, double timeout)
 	return seen && !bad;
 }
 
+/* Whether LINE is perf test's header of test NUM (SUB 0) or subtest NUM.SUB: "%3d[.%d]: ..." */
+static int is_header(const char *line, int num, int sub)
+{
+	char *end;
+	long n;
+
+	while (*line == ' ')
+		line++;
+	n = strtol(line, &end, 10);
+	if (end == line || n != num)
+		return 0;
+	if (sub) {
+		if (*end != '.' || strtol(end + 1, &end, 10) != sub)
+			return 0;
+	}
+	return *end == ':';
+}
+
+/*
+ * Why perf skipped NUM[.SUB]: the last line the test printed under perf test
+ * -v (between its header and "---- end", leaving out perf's own "--- start
+ * ---" and "test child ..." lines), or the last one saying "skip" when there
+ * is one, into why.  0 when it printed none.
+ */
+static int skip_reason(const char *perf, int num, int sub, double timeout, char *why, size_t size)
+{
+	char n[16], line[1024];
+	char *argv[] = { (char *)perf, "test", "-v", n, NULL };
+	int fd, status, inside = 0, found = 0;
+	size_t at = 0;
+	double deadline = now_s() + timeout;
+	pid_t pid;
+
+	snprintf(n, sizeof(n), "%d", num);
+	fd = spawn(argv, &pid);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		double left = deadline - now_s();
+		ssize_t r;
+
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
+		r = read(fd, line + at, sizeof(line) - 1 - at);
+		if (r <= 0)
+			break;
+		at += r;
+		line[at] = '\0';
+		for (char *nl; (nl = strchr(line, '\n')) || at == sizeof(line) - 1;) {
+			if (!nl)
+				nl = line + at - 1;
+			*nl = '\0';
+			trim(line);
+			if (is_header(line, num, sub))
+				inside = 1;
+			else if (inside && !strncmp(line, "---- end", 8))
+				inside = 0;
+			else if (inside && *line && strcmp(line, "--- start ---") &&
+				 strncmp(line, "test child ", 11) && !is_header(line, num, 0) &&
+				 (found < 2 || strcasestr(line, "skip"))) {
+				/* a line saying "skip" wins over usage text printed after it */
+				snprintf(why, size, "%.*s", (int)size - 1, line + strspn(line, " \t"));
+				found = strcasestr(line, "skip") ? 2 : 1;
+			}
+			at -= nl + 1 - line;
+			memmove(line, nl + 1, at);
+			line[at] = '\0';
+		}
+	}
+	kill(-pid, SIGKILL);
+	close(fd);
+	waitpid(pid, &status, 0);
+	tap_name(why);
+	return found;
+}
+
+/* The skips perf gave no reason for, with what perf test -v says. */
+static void print_quiet_skips(const char *perf, double timeout)
+{
+	for (int i = 0; i < nquiet; i++) {
+		char why[200] = "";
+
+		if (skip_reason(perf, quiet[i].num, quiet[i].sub, timeout, why, sizeof(why)))
+			printf("ok %d %s # SKIP perf test -v: %s\n", ++ntap, quiet[i].name, why);
+		else
+			printf("ok %d %s # SKIP perf test skipped it without a reason, and printed none under -v\n",
+			       ++ntap, quiet[i].name);
+	}
+}
+
 static int has_sequential(const char *perf)
 {
 	char *argv[] = { (char *)perf, "test", "-h", NULL };
@@ -412,6 +523,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	print_quiet_skips(argv[1], timeout);
 	printf("1..%d\n", ntap);
 	if (!ntap) {
 		fprintf(stderr, "perftest: perf test printed no verdict\n");

@@ -213,46 +213,38 @@ out:
 	return ret;
 }
 
-/* EVENT_DESC: u32 nr, u32 attr_size, then per event: attr, u32 nr_ids, name, u64 ids[] */
+/* The I-th EVENT_DESC entry names the I-th attr (ctx: the reader, the entry count so far). */
+struct desc_names {
+	struct pd_reader *r;
+	uint32_t i;
+	struct pc_error *err;
+};
+
+static int name_evsel(const uint8_t *attr, uint32_t attr_size, const char *name,
+		      const uint8_t *ids, uint32_t nr_ids, void *ctx)
+{
+	struct desc_names *d = ctx;
+	struct pd_evsel *e = d->i < d->r->nr_evsels ? &d->r->evsels[d->i] : NULL;
+
+	(void)attr, (void)attr_size, (void)ids, (void)nr_ids;
+	d->i++;
+	if (!e || e->name)
+		return 0;
+	e->name = strdup(name);
+	return e->name ? 0 : pc_error_set(d->err, ENOMEM, "out of memory");
+}
+
+/* Names the evsels from EVENT_DESC; those it does not name get perf's name for their attr. */
 int pd_read_event_desc(struct pd_reader *r, struct pc_error *err)
 {
-	struct cursor c = { 0 };
-	uint32_t nr, attr_size;
-	int ret;
+	struct desc_names d = { r, 0, err };
 
-	if (r->features[PD_FEAT_EVENT_DESC].size == 0)
-		goto synthesize;
-	ret = feature_cursor(r, PD_FEAT_EVENT_DESC, &c, err);
-	if (!ret)
-		ret = cur_u32(&c, &nr, err);
-	if (!ret)
-		ret = cur_u32(&c, &attr_size, err);
-	if (ret)
-		return ret;
-	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > 4096)
-		return pd_bad(r, err, c.off - 4, "EVENT_DESC: attr size %u is not valid", attr_size);
-	for (uint32_t i = 0; i < nr; i++) {
-		const uint8_t *p = NULL;
-		const char *name;
-		uint32_t nr_ids;
+	if (r->features[PD_FEAT_EVENT_DESC].size) {
+		int ret = pd_reader_event_desc(r, name_evsel, &d, err);
 
-		ret = cur_take(&c, attr_size, &p, err);
-		if (!ret)
-			ret = cur_u32(&c, &nr_ids, err);
-		if (!ret)
-			ret = cur_string(&c, &name, err);
-		if (!ret)
-			ret = cur_take(&c, (uint64_t)nr_ids * 8, &p, err);
 		if (ret)
 			return ret;
-		/* names belong to the attrs in the same order */
-		if (i < r->nr_evsels && !r->evsels[i].name) {
-			r->evsels[i].name = strdup(name);
-			if (!r->evsels[i].name)
-				return pc_error_set(err, ENOMEM, "out of memory");
-		}
 	}
-synthesize:
 	for (uint32_t i = 0; i < r->nr_evsels; i++) {
 		char buf[64];
 

@@ -99,40 +99,11 @@ static void count_records(struct pd_reader *r, const struct tb_prog *p, struct s
 
 static void count_features(struct pd_reader *r, const struct tb_prog *p, struct seen *s)
 {
-	const uint8_t *d;
-	const void *v;
-	size_t size, pos = 4;
-	uint32_t count;
+	int n = tb_prog_info_entries(r, p->id);
 
-	if (!pd_reader_feature(r, PD_FEAT_BPF_PROG_INFO, &v, &size) && size >= 4) {
-		d = v;
-		memcpy(&count, d, 4);
-		for (uint32_t n = 0; n < count && pos + 16 <= size; n++) {
-			uint32_t info_len, data_len;
-			struct bpf_prog_info info = { 0 };
-
-			memcpy(&info_len, d + pos, 4);
-			memcpy(&data_len, d + pos + 4, 4);
-			if (info_len > sizeof(info) || pos + 16 + info_len + data_len > size)
-				break;
-			memcpy(&info, d + pos + 16, info_len);
-			s->info_entries += info.id == p->id;
-			pos += 16 + info_len + data_len;
-		}
-	}
-	pos = 4;
-	if (p->btf_id && !pd_reader_feature(r, PD_FEAT_BPF_BTF, &v, &size) && size >= 4) {
-		d = v;
-		memcpy(&count, d, 4);
-		for (uint32_t n = 0; n < count && pos + 8 <= size; n++) {
-			uint32_t id, len;
-
-			memcpy(&id, d + pos, 4);
-			memcpy(&len, d + pos + 4, 4);
-			s->btf_entries += id == p->btf_id;
-			pos += 8 + (size_t)len;
-		}
-	}
+	s->info_entries += n > 0 ? n : 0;
+	n = p->btf_id ? tb_btf_entries(r, p->btf_id) : 0;
+	s->btf_entries += n > 0 ? n : 0;
 }
 
 /* Reads data's records, features and tracking attr about p into s: 0, or -1 with s->err. */

@@ -354,34 +354,13 @@ static int prog_info_has(const char *data, uint32_t id)
 {
 	struct pc_error err = { 0 };
 	struct pd_reader r;
-	const uint8_t *d;
-	const void *v;
-	size_t size, pos = 4;
-	uint32_t count;
-	int found = 0;
+	int n;
 
 	if (pd_reader_open(&r, data, &err))
 		return -1;
-	if (pd_reader_feature(&r, PD_FEAT_BPF_PROG_INFO, &v, &size) || size < 4) {
-		pd_reader_close(&r);
-		return -1;
-	}
-	d = v;
-	memcpy(&count, d, 4);
-	for (uint32_t n = 0; n < count && pos + 16 <= size; n++) {
-		uint32_t info_len, data_len;
-		struct bpf_prog_info info = { 0 };
-
-		memcpy(&info_len, d + pos, 4);
-		memcpy(&data_len, d + pos + 4, 4);
-		if (info_len > sizeof(info) || pos + 16 + info_len + data_len > size)
-			break;
-		memcpy(&info, d + pos + 16, info_len);
-		found |= info.id == id;
-		pos += 16 + info_len + data_len;
-	}
+	n = tb_prog_info_entries(&r, id);
 	pd_reader_close(&r);
-	return found;
+	return n < 0 ? -1 : n > 0;
 }
 
 TEST(loaded_during_system_wide_recording_gets_prog_info)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bpf_load.h"
+#include "perfdata/perfdata.h"
 
 static long sys_bpf(int cmd, union bpf_attr *a)
 {
@@ -169,4 +170,54 @@ void tb_func_name(const struct tb_prog *p, uint32_t i, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%02x", p->func_tag[i][b]);
 	if (n > 0 && (size_t)n < size)
 		snprintf(buf + n, size - n, "_%s", sname);
+}
+
+int tb_prog_info_entries(const struct pd_reader *r, uint32_t id)
+{
+	const uint8_t *d;
+	const void *v;
+	size_t size, pos = 4;
+	uint32_t count;
+	int found = 0;
+
+	if (pd_reader_feature(r, PD_FEAT_BPF_PROG_INFO, &v, &size) || size < 4)
+		return -1;
+	d = v;
+	memcpy(&count, d, 4);
+	for (uint32_t n = 0; n < count && pos + 16 <= size; n++) {
+		uint32_t info_len, data_len;
+		struct bpf_prog_info info = { 0 };
+
+		memcpy(&info_len, d + pos, 4);
+		memcpy(&data_len, d + pos + 4, 4);
+		if (info_len > sizeof(info) || pos + 16 + info_len + data_len > size)
+			break;
+		memcpy(&info, d + pos + 16, info_len);
+		found += info.id == id;
+		pos += 16 + info_len + data_len;
+	}
+	return found;
+}
+
+int tb_btf_entries(const struct pd_reader *r, uint32_t btf_id)
+{
+	const uint8_t *d;
+	const void *v;
+	size_t size, pos = 4;
+	uint32_t count;
+	int found = 0;
+
+	if (pd_reader_feature(r, PD_FEAT_BPF_BTF, &v, &size) || size < 4)
+		return -1;
+	d = v;
+	memcpy(&count, d, 4);
+	for (uint32_t n = 0; n < count && pos + 8 <= size; n++) {
+		uint32_t bid, len;
+
+		memcpy(&bid, d + pos, 4);
+		memcpy(&len, d + pos + 4, 4);
+		found += bid == btf_id;
+		pos += 8 + (size_t)len;
+	}
+	return found;
 }

@@ -8,7 +8,10 @@
 #ifndef PERFCHECK_SELFTESTS_BPF_LOAD_H
 #define PERFCHECK_SELFTESTS_BPF_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+struct pd_reader;
 
 enum tb_kind { TB_ONE, TB_TWO, TB_BTF };
 
@@ -32,5 +35,14 @@ int tb_load(enum tb_kind kind, struct tb_prog *p);
 void tb_close(struct tb_prog *p);
 /* The name perf gives function i of p: bpf_prog_<tag>_<name>. */
 void tb_func_name(const struct tb_prog *p, uint32_t i, char *buf, size_t size);
+
+/*
+ * The entries a recording's header holds for a program, walked from the raw
+ * feature bytes (not through lib/perfdata's decoder, which the tests check):
+ * BPF_PROG_INFO entries whose bpf_prog_info.id is id, BPF_BTF entries whose
+ * id is btf_id.  -1 when the file has no such feature.
+ */
+int tb_prog_info_entries(const struct pd_reader *r, uint32_t id);
+int tb_btf_entries(const struct pd_reader *r, uint32_t btf_id);
 
 #endif

@@ -15,21 +15,25 @@
 #include "lib/testutil.h"
 
 /*
- * A perf that lists two tests; test 2 fails until it has run FAILS times.
- * Its run count lives in the script's directory.
+ * A perf that lists three tests; test 2 fails until it has run FAILS times
+ * (its run count lives in the script's directory), test 3 is skipped without
+ * a reason and says why only under -v, above usage text.
  */
 static const char fake_perf[] =
 	"#!/bin/sh\n"
 	"d=$(dirname \"$0\")\n"
 	"case \"$2\" in\n"
-	"list) printf '  1: Always good\\n  2: Races with the machine\\n'; exit 0;;\n"
+	"list) printf '  1: Always good\\n  2: Races with the machine\\n  3: Quiet skip\\n'; exit 0;;\n"
 	"-h) echo 'usage: perf test'; exit 0;;\n"
+	"-v) printf '  3: Quiet skip :\\n--- start ---\\ntest child forked, pid 1\\n"
+	"Skipping: no widget here\\n Usage: perf widget\\n\\ntest child finished with -2\\n"
+	"---- end ----\\nQuiet skip: Skip\\n'; exit 0;;\n"
 	"esac\n"
 	"n=$(cat \"$d/runs\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$d/runs\"\n"
 	"v=Ok; [ $n -le $(cat \"$d/fails\") ] && v='FAILED!'\n"
 	"case \"$2\" in\n"
 	"2) echo \"  2: Races with the machine : $v\";;\n"
-	"*) echo '  1: Always good : Ok'; echo \"  2: Races with the machine : $v\";;\n"
+	"*) echo '  1: Always good : Ok'; echo \"  2: Races with the machine : $v\"; echo '  3: Quiet skip : Skip';;\n"
 	"esac\n";
 
 FIXTURE(perftest) {
@@ -96,7 +100,6 @@ static void run_with_failures(struct __test_metadata *_metadata, FIXTURE_DATA(pe
 	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
 	ASSERT_EQ(0, self->run.exit_code);
 	ASSERT_NE(NULL, self->run.out);
-	TH_LOG("%s", self->run.out);
 }
 
 TEST_F_TIMEOUT(perftest, failed_test_that_passes_on_its_third_rerun_is_flaky, 90)
@@ -120,6 +123,13 @@ TEST_F_TIMEOUT(perftest, passing_tests_are_not_run_again, 90)
 	EXPECT_NE(NULL, strstr(self->run.out, "\nok 2 2:Races with the machine\n"));
 	EXPECT_EQ(NULL, strstr(self->run.out, "not ok"));
 	EXPECT_EQ(1, perf_runs(self));
+}
+
+TEST_F_TIMEOUT(perftest, skip_without_reason_takes_the_skip_line_perf_test_v_printed, 90)
+{
+	run_with_failures(_metadata, self, 0);
+	EXPECT_NE(NULL, strstr(self->run.out, "3:Quiet skip # SKIP perf test -v: Skipping: no widget here\n"));
+	EXPECT_NE(NULL, strstr(self->run.out, "\n1..3\n"));
 }
 
 TEST_HARNESS_MAIN
