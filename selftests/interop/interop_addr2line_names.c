@@ -15,6 +15,7 @@
  *   libc_start_call_main.h);
  * - an address addr2line can name nothing at (stripped ls, no symbol at or
  *   below it): the srcline is "ls[address]".
+ * - C++ operator templates keep their name ("std::operator< <char, ...>");
  * - an address without a line that addr2line names (a program built
  *   without -g): "FILE:0" from a static function's file symbol, "??:0"
  *   (left out, but for the entries of DWARF chains) for a global one.
@@ -226,6 +227,33 @@ TEST_F(a2l, report_srcline_without_lines_as_perf)
 	lines_with(self->c.perf.out, "inner+", NULL, a, sizeof(a));
 	lines_with(self->c.ours.out, "inner+", NULL, b, sizeof(b));
 	EXPECT_STREQ(a, b);
+}
+
+static const char strings_cc[] =
+	"#include <algorithm>\n"
+	"#include <cstdio>\n"
+	"#include <string>\n"
+	"#include <vector>\n"
+	"int main()\n"
+	"{\n"
+	"\tstd::vector<std::string> v;\n"
+	"\tfor (int i = 0; i < 200000; i++)\n"
+	"\t\tv.push_back(std::to_string(i * 7919 % 100003));\n"
+	"\tfor (int k = 0; k < 5; k++) {\n"
+	"\t\tstd::sort(v.begin(), v.end());\n"
+	"\t\tstd::reverse(v.begin(), v.end());\n"
+	"\t}\n"
+	"\tstd::printf(\"%s\\n\", v[0].c_str());\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/* an operator template: "std::operator< <char, ...>", its space is not a return type's */
+TEST_F(a2l, cxx_operator_template_entries_keep_their_name)
+{
+	PERFCMP_BUILD_RECORD(&self->c, "strs", strings_cc, "-x c++ " CFLAGS, "-lstdc++",
+			     ">/dev/null", DWARF_OPTS);
+	SAME_LINES("", "operator<", "std::operator< <", NULL,
+		   "no sample landed in an inlined std::string comparison");
 }
 #define LS_WORK "ls -lR /usr/share/doc /usr/share/man >/dev/null 2>&1"
 
