@@ -25,6 +25,8 @@
  * Each test skips, with the reason, where perf's own output shows that the
  * case is not there to compare (no libc6-dbg, a ls with symbols).
  */
+#include <regex.h>
+
 #include "lib/perfcmp.h"
 
 PERFCMP_FIXTURE(a2l, "interop-a2l-names")
@@ -247,14 +249,38 @@ static const char strings_cc[] =
 	"\treturn 0;\n"
 	"}\n";
 
-/* an operator template: "std::operator< <char, ...>", its space is not a return type's */
+/*
+ * an operator template: "std::operator< <char, ...>", its space is not a
+ * return type's.  perf's lines are compared one by one, not as a whole:
+ * under load perf 6.1's addr2line answers late and some samples lose
+ * their inline entries in perf's output (interop_report_inline's notes).
+ */
 TEST_F(a2l, cxx_operator_template_entries_keep_their_name)
 {
+	static char a[1 << 17];
+	regex_t cut;
+	int n;
+
 	PERFCMP_BUILD_RECORD(&self->c, "strs", strings_cc, "-x c++ " CFLAGS, "-lstdc++",
 			     ">/dev/null", DWARF_OPTS);
-	SAME_LINES("", "operator<", "std::operator< <", NULL,
-		   "no sample landed in an inlined std::string comparison");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 6.1", "-i '%s'",
+				 self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	n = lines_with(self->c.perf.out, "std::operator< <", NULL, a, sizeof(a));
+	if (!n)
+		SKIP(return, "perf 6.1 shows no 'std::operator< <' line here: "
+			     "no sample landed in an inlined std::string comparison");
+	for (char *l = a, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		*nl = '\0';
+		EXPECT_NE(NULL, strstr(self->c.ours.out, l)) TH_LOG("perf's '%s' is not ours", l);
+	}
+	/* no name cut at the operator's space, as before ("<char, ...>+0x1fa") */
+	ASSERT_EQ(0, regcomp(&cut, "[0-9a-f] <char, std::char_traits", REG_NOSUB));
+	EXPECT_NE(0, regexec(&cut, self->c.ours.out, 0, NULL, 0));
+	regfree(&cut);
 }
+
 #define LS_WORK "ls -lR /usr/share/doc /usr/share/man >/dev/null 2>&1"
 
 /* a sample in stripped ls code: no line, no symbol for addr2line either */
