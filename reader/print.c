@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "reader/a2l_answer.h"
 #include "reader/print.h"
 
 #define RD_MAX_STACK 127	/* perf script's default --max-stack */
@@ -334,44 +335,39 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 	return nr;
 }
 
-/* The address perf hands addr2line: the ELF address in an executable, else the file offset */
-static uint64_t objdump_addr(const struct rd_resolved *r)
-{
-	uint64_t vaddr;
-
-	if (r->obj && r->obj->exec && pc_dso_off_to_vaddr(r->obj, r->addr, &vaddr))
-		return vaddr;
-	return r->addr;
-}
-
 /*
- * A user object addr2line can read but without a line for the address
- * (libdw has no frame there): perf 6.1 leaves a sample's or a frame's srcline
- * out.  In a DWARF-unwound chain its entries show "??:0" where the object
- * has DWARF elsewhere (*dwarf), "object[address]" where it has none.  An
- * object addr2line cannot read gets "object[address]" (srcline_text).
+ * A user address libdw has no line for, in an object addr2line can read:
+ * what addr2line answers there decides perf 6.1's srcline.  With no symbol
+ * at or below the address either it answers "??:0", which perf takes as a
+ * failure and shows "object[address]" (false here: srcline_text says so).
+ * Else it names the function, with the source file of a file symbol or
+ * "??" and line 0 (true, *file that name or NULL): perf's script leaves
+ * "??:0" out, except for the entries of a DWARF-unwound chain it resolved
+ * to a symbol; "FILE:0" it shows.  An object addr2line cannot read gets
+ * "object[address]" too.
  */
 static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool kernel,
-			    const struct rd_resolved *r, bool *dwarf)
+			    const struct rd_resolved *r, const char **file)
 {
 	struct pc_src_frame fr[RD_INLINE_MAX];
 	char path[4096];
-	int covered;
 
-	*dwarf = false;
+	*file = NULL;
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	if (access(path, R_OK))
-		return false;
 	if (!p->src)
 		p->src = pc_srcline_new(NULL);
-	if (!p->src)
-		return false;
-	covered = pc_srcline_covered(p->src, path, objdump_addr(r));
-	*dwarf = covered >= 0;
-	return covered >= 0 || covered == -ENODATA;
+	return p->src && rd_a2l_no_line(p->src, s, r, path, file) > 0;
+}
+
+/* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
+static void srcline_no_line(struct rd_out *o, const char *prefix, const char *file)
+{
+	rd_out_str(o, prefix);
+	rd_out_str(o, file ? pc_srcline_basename(file) : "??");
+	rd_out_mem(o, ":0", 2);
 }
 
 /*
@@ -415,14 +411,17 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 	}
 	rd_out_mem(o, base, base_len);
 	rd_out_char(o, '[');
-	rd_out_hex(o, kernel ? ip : objdump_addr(r), 0);
+	rd_out_hex(o, kernel ? ip : rd_a2l_addr(r), 0);
 	rd_out_char(o, ']');
 }
 
 /*
  * perf's unwind entries: each function inlined at the address, innermost
  * first, is "name+off (inlined)"; the outer (real) function too when its
- * DWARF name is not the symbol's (a clone, an alias).  False: no DWARF.
+ * DWARF name is not the symbol's (a clone, an alias).  An entry with the
+ * symbol's own name is its ordinary line wherever it is in the list, as
+ * perf reuses the symbol for it (ld.so's call_init inlined into a copy of
+ * itself: two plain call_init lines).  False: no DWARF.
  */
 static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
 			  uint64_t ip, const struct rd_resolved *r)
@@ -437,9 +436,10 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 		return false;
 	for (uint32_t i = 0; i < nr; i++) {
 		bool last = i == nr - 1;
+		bool own = fr[i].func && strlen(fr[i].func) == r->sym->name_len &&
+			   !memcmp(fr[i].func, r->sym->name, r->sym->name_len);
 
-		if (last && (!fr[i].func || (strlen(fr[i].func) == r->sym->name_len &&
-					      !memcmp(fr[i].func, r->sym->name, r->sym->name_len)))) {
+		if (own || (last && !fr[i].func)) {
 			if (nr == 1)
 				return false;	/* nothing inlined: the ordinary line */
 			/* the real function: its ordinary line, at its call's line */
@@ -454,7 +454,9 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 				srcline_text(p, s, false, ip, r, &fr[i]);
 				rd_out_char(o, '\n');
 			}
-			return true;
+			if (last)
+				return true;
+			continue;
 		}
 		if (f & RF_IP) {
 			rd_out_char(o, '\t');
@@ -504,14 +506,15 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 		rd_out_char(o, '\n');
 	/* in a chain each frame with a map has its srcline under it */
 	if ((f & RF_SRCLINE) && !oneline && !cookie && r.dso) {
-		bool dwarf;
+		const char *file;
 
-		if (!srcline_unknown(p, s, kernel, &r, &dwarf) || ((f & RF_INLINES) && !dwarf)) {
+		if (!srcline_unknown(p, s, kernel, &r, &file)) {
 			rd_out_mem(o, "  ", 2);
 			srcline_text(p, s, kernel, ip, &r, NULL);
 			rd_out_char(o, '\n');
-		} else if (f & RF_INLINES) {
-			rd_out_mem(o, "  ??:0\n", 7);
+		} else if (file || ((f & RF_INLINES) && r.sym)) {
+			srcline_no_line(o, "  ", file);
+			rd_out_char(o, '\n');
 		}
 	}
 }
@@ -819,7 +822,8 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 		     void *ctx)
 {
 	struct rd_printer *p = ctx;
-	bool kernel = is_kernel_mode(ev->rec->header.misc), dwarf;
+	bool kernel = is_kernel_mode(ev->rec->header.misc);
+	const char *file;
 	struct rd_resolved r;
 
 	/* with a callchain shown, each frame has its own (print_frame) */
@@ -827,8 +831,11 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 	    (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return 0;
 	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
-	if (srcline_unknown(p, s, kernel, &r, &dwarf))
+	if (srcline_unknown(p, s, kernel, &r, &file)) {
+		if (file)
+			srcline_no_line(o, "\n  ", file);
 		return 0;
+	}
 	rd_out_mem(o, "\n  ", 3);
 	srcline_text(p, s, kernel, ev->sample->ip, &r, NULL);
 	return 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "reader/a2l_answer.h"
 #include "reader/callgraph.h"
 #include "reader/filter.h"
 #include "reader/hist.h"
@@ -225,9 +226,10 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 {
 	struct pc_src_frame fr[16];
 	char path[4096];
+	const char *file;
 	uint32_t nr = 0;
 
-	if (f->kernel || !f->r.sym || !f->r.dso || f->r.dso[0] != '/')
+	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
 		return NULL;
 	if (!rp->src)
 		rp->src = pc_srcline_new(s->dsos.debug_dir);
@@ -235,8 +237,14 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		return NULL;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)f->r.dso_len, f->r.dso);
-	if (pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) || !nr)
-		return NULL;
+	if (!f->r.sym || pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) ||
+	    !nr) {
+		/* no line: "FILE:0" or "??:0" where addr2line names the function */
+		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
+			return NULL;
+		snprintf(buf, size, "%s:0", file ? pc_srcline_basename(file) : "??");
+		return buf;
+	}
 	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ? pc_srcline_basename(fr[0].file) :
 		 "", fr[0].file ? fr[0].line : 0);
 	return buf;

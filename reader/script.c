@@ -312,6 +312,7 @@ static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *
  * (check_event_fields); fields this reader does not print: an error of our
  * own; trace on events that are not tracepoints is ignored with a warning,
  * as perf does.
+ * -1: perf's error (perf 6.1 exits 255 after it), -2: ours.
  */
 static int check_fields(struct rd_session *s, struct rd_printer *pr)
 {
@@ -334,12 +335,12 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 		if ((f & RF_TRACE) && !pr->trace) {
 			fprintf(stderr, "perfcheck script: 'trace' needs the tracepoint formatter, "
 				"which this build does not have\n");
-			return -1;
+			return -2;
 		}
 		if ((f & RF_SRCLINE) && !(f & RF_IP)) {
 			fprintf(stderr, "Display of source line number requested but sample IP is not\n"
 				"selected. Hence, no address to lookup the source line number.\n");
-			return -2;
+			return -1;
 		}
 	}
 	if (pr->fields.mask & RF_NOT_PRINTED) {
@@ -347,7 +348,7 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 			if (pr->fields.mask & b)
 				fprintf(stderr, "perfcheck script: the samples carry '%s', "
 					"which perfcheck does not print yet\n", rd_field_name(b));
-		return -1;
+		return -2;
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;
@@ -593,8 +594,8 @@ int cmd_script(int argc, char **argv)
 		s->dsos.buildid_dir = NULL;
 	}
 	if (!ret && !dump && !header_only) {
-		if (check_fields(s, prp)) {
-			usage_err = 1;
+		if ((usage_err = check_fields(s, prp))) {
+			usage_err = usage_err == -1 ? 255 : 1;	/* perf's -1; ours */
 		} else if (rd_filter_cpus_usable(flt, &s->r)) {
 			usage_err = 255;	/* perf's -1 */
 		} else if (trace_shown(s, prp) && rd_trace_open(&sc.tr, s)) {

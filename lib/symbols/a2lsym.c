@@ -15,6 +15,7 @@ struct a2l_ent {
 	Dwarf_Addr addr, size;		/* size 0 counts as 1, as binutils does */
 	Dwarf_Addr sec_lo, sec_hi;	/* the symbol's section, biased */
 	const char *name;		/* libdwfl's string (lives with the module) */
+	const char *file;		/* the file symbol addr2line names with it, or NULL */
 	size_t idx;			/* symbol-table order */
 };
 
@@ -52,6 +53,9 @@ static struct pc_a2lsyms *build(Dwfl_Module *mod)
 {
 	struct pc_a2lsyms *c = calloc(1, sizeof(*c));
 	int n = dwfl_module_getsymtab(mod);
+	/* binutils' view of file symbols: one after any other symbol ends the globals' */
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	const char *file = NULL;
 
 	if (!c)
 		return NULL;
@@ -70,6 +74,14 @@ static struct pc_a2lsyms *build(Dwfl_Module *mod)
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf,
 							   &bias);
 
+		if (name && GELF_ST_TYPE(sym.st_info) == STT_FILE) {
+			file = name;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
 		if (!name || !*name || !elf || !function_like(&sym))
 			continue;
 		scn = elf_getscn(elf, shndx);
@@ -81,6 +93,8 @@ static struct pc_a2lsyms *build(Dwfl_Module *mod)
 			.sec_lo = sh.sh_addr + bias,
 			.sec_hi = sh.sh_addr + bias + sh.sh_size,
 			.name = name,
+			.file = GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL ?
+				file : NULL,
 			.idx = (size_t)i,
 		};
 	}
@@ -93,8 +107,8 @@ static bool in_section(const struct a2l_ent *e, Dwarf_Addr addr)
 	return addr >= e->sec_lo && addr < e->sec_hi;
 }
 
-const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
-			   Dwarf_Addr *start)
+const char *pc_a2lsym_find(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
+			   Dwarf_Addr *start, const char **file)
 {
 	struct pc_a2lsyms *c = *cache;
 	const struct a2l_ent *best = NULL;
@@ -136,7 +150,15 @@ const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Ad
 	if (!best)
 		return NULL;
 	*start = best->addr;
+	if (file)
+		*file = best->file;
 	return best->name;
+}
+
+const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
+			   Dwarf_Addr *start)
+{
+	return pc_a2lsym_find(mod, cache, addr, start, NULL);
 }
 
 void pc_a2lsyms_free(struct pc_a2lsyms *c)

@@ -4,11 +4,12 @@
  * symbol table, which perf 6.1 (built without libbfd, as Debian's is)
  * shows for its inline entries: among the function-like symbols of the
  * address's section that start at or below it, the one starting closest;
- * among aliases at that start, the first in symbol-table order (a local
- * __GI_getxattr before the global getxattr), unless a later one is a
- * better fit by size (the smallest that still covers the address).  perf's
- * own symbol choice (symtab.c: global over local...) differs, which is why
- * perf shows "__GI_getxattr (inlined)" for an assembly function.
+ * among aliases at that start, the first in symbol-table order, unless a
+ * later one is a better fit by size (the smallest that still covers the
+ * address).  addr2line asks the table where the DWARF has no function
+ * with a linkage name there (assembly has DIEs of its own: srcline.c), and
+ * for the file and name of an address without a line.  perf's own symbol
+ * choice (global over local...) differs: the entry is then "(inlined)".
  */
 #ifndef PERFCHECK_SYMBOLS_A2LSYM_H
 #define PERFCHECK_SYMBOLS_A2LSYM_H
@@ -24,6 +25,15 @@ struct pc_a2lsyms;
  */
 const char *pc_a2lsym_name(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
 			   Dwarf_Addr *start);
+/*
+ * The same, and in *file the name addr2line gives as the source file of an
+ * address without a line: that of the file symbol last before the chosen
+ * one in the table, for a local symbol (for a global one too where no
+ * file symbol follows another symbol), else NULL ("??").  ld.so's _dl_start_user follows an
+ * empty file symbol: addr2line says ":?", perf 6.1 shows ":0".
+ */
+const char *pc_a2lsym_find(Dwfl_Module *mod, struct pc_a2lsyms **cache, Dwarf_Addr addr,
+			   Dwarf_Addr *start, const char **file);
 void pc_a2lsyms_free(struct pc_a2lsyms *c);
 
 #endif

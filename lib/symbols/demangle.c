@@ -49,11 +49,12 @@ static size_t operator_len(const char *p)
 static void strip_signature(char *s)
 {
 	int angle = 0, paren = 0;
-	char *last_open = NULL, *name_start = s;
+	char *last_open = NULL, *name_start = s, *op_end = NULL;
 
 	for (char *p = s; *p; p++) {
 		if (!strncmp(p, "operator", 8) && (p == s || p[-1] == ':' || p[-1] == ' ')) {
 			p += 8 + operator_len(p + 8);
+			op_end = p;	/* "operator< <char>": that space is no return type's */
 			p--;
 			continue;
 		}
@@ -77,8 +78,8 @@ static void strip_signature(char *s)
 			break;
 		case ' ':
 			/* a top-level space ends the return type ("void ns::f") */
-			if (!angle && !paren && !last_open && p[1] && strncmp(p - 8 >= s ? p - 8 : s,
-									      "operator", 8))
+			if (!angle && !paren && !last_open && p[1] && p != op_end &&
+			    strncmp(p - 8 >= s ? p - 8 : s, "operator", 8))
 				name_start = p + 1;
 			break;
 		}

@@ -6,6 +6,7 @@
  * DW_AT_call_line the position of the frame around it.
  */
 #include "symbols/srcline.h"
+#include "symbols/a2lline.h"
 #include "symbols/a2lsym.h"
 #include "symbols/debuginfo.h"
 #include "symbols/symbols.h"
@@ -72,6 +73,7 @@ struct sl_file {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;	/* NULL: the file did not open */
 	struct pc_a2lsyms *a2l;	/* addr2line's symbol names, built on first use */
+	struct pc_a2llines *a2ll;	/* addr2line's DWARF 5 file names, per unit */
 	struct sl_str *strs;
 	struct sl_file *next;
 };
@@ -145,6 +147,7 @@ void pc_srcline_free(struct pc_srcline_cache *c)
 				}
 			}
 			pc_a2lsyms_free(f->a2l);
+			pc_a2llines_free(f->a2ll);
 			for (struct sl_str *t = f->strs, *tn; t; t = tn) {
 				tn = t->next;
 				free(t);
@@ -215,9 +218,12 @@ static const char *die_name(Dwarf_Die *die, bool *linkage)
 }
 
 /*
- * binutils takes DW_AT_name as the symbol's name in these languages; not
- * in assembly, whose DIEs gas names after the global symbol (getxattr)
- * while addr2line names the first alias (__GI_getxattr).
+ * binutils takes DW_AT_name as the symbol's name in these languages,
+ * assembly included: gas 2.40 gives each function symbol of a .S file a
+ * DW_TAG_subprogram of its own named after it, one per alias (at
+ * mprotect: __mprotect, __GI___mprotect, mprotect, __GI_mprotect), and
+ * a2l_holder picks the one addr2line names.  The vendor codes dwarf.h
+ * lacks: GNU UPC 0x8765, HP Basic91 0x8004, IMacro 0x8006, Assembler 0x8007.
  */
 static bool lang_unmangled(Dwarf_Die *cu)
 {
@@ -225,6 +231,7 @@ static bool lang_unmangled(Dwarf_Die *cu)
 	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
 	case DW_LANG_Ada83: case DW_LANG_Ada95: case DW_LANG_Cobol74: case DW_LANG_Cobol85:
 	case DW_LANG_Fortran77: case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_Mips_Assembler: case 0x8765: case 0x8004: case 0x8006: case 0x8007:
 		return true;
 	default:
 		return false;
@@ -479,6 +486,13 @@ static struct sl_unit *unit_get(struct sl_file *f, Dwarf_Die *cu)
 	return u;
 }
 
+static bool unit_indexed(struct sl_file *f, Dwarf_Die *cu)
+{
+	struct sl_unit *u = unit_get(f, cu);
+
+	return u && u->indexed;
+}
+
 /* Whether a DIE is one of the unit's children (the index lists them in order). */
 static bool unit_has_kid(const struct sl_unit *u, Dwarf_Off off)
 {
@@ -516,6 +530,42 @@ static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out
 		const struct sl_range *r = &u->r[lo];
 
 		if (r->lo <= pc && pc < r->hi && (!best || r->ord < best->ord))
+			best = r;
+	}
+	if (!best)
+		return 0;
+	*out = best->die;
+	return 1;
+}
+
+/*
+ * The function binutils names at pc among the unit's children: of the
+ * ranges holding pc the shortest, and of equal ones the DIE read last
+ * (addr2line keeps the later of two equal fits).  Where gas gives one
+ * symbol's aliases a DIE each, that is the last alias.  1 and *out, or 0.
+ */
+static int a2l_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	const struct sl_range *best = NULL;
+	size_t lo = 0, hi = u->nr;
+
+	while (lo < hi) {		/* past the last entry starting at or before pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->r[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && u->r[lo].max_hi > pc) {
+		const struct sl_range *r = &u->r[lo];
+		Dwarf_Die die = r->die;
+		int tag = dwarf_tag(&die);
+
+		if (pc >= r->hi || (tag != DW_TAG_subprogram && tag != DW_TAG_entry_point))
+			continue;
+		if (!best || r->hi - r->lo < best->hi - best->lo ||
+		    (r->hi - r->lo == best->hi - best->lo && r->ord > best->ord))
 			best = r;
 	}
 	if (!best)
@@ -624,6 +674,12 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 		cur.line = line_nr > 0 ? (uint32_t)line_nr : 0;
 	}
 	cu = dwfl_module_addrdie(f->mod, addr, &cubias);
+	if (line && cu) {
+		const char *a2l_file = pc_a2lline_file(&f->a2ll, cu, addr - cubias);
+
+		if (a2l_file)
+			cur.file = a2l_file;
+	}
 	/*
 	 * Not dwarf_getscopes's list, which continues an inlined instance with
 	 * its abstract definition: the frames are the DIE tree, the parents of
@@ -648,6 +704,9 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
+		/* nothing inlined at pc, a function of the unit: binutils' pick of the unit's */
+		if (tag == DW_TAG_subprogram && !*nr && i == nscopes - 2 && unit_indexed(f, cu))
+			a2l_holder(unit_get(f, cu), addr - cubias, &scopes[i]);
 		cur.func = die_name(&scopes[i], &linkage);
 		/*
 		 * A real function named only by DW_AT_name in a language
@@ -693,6 +752,21 @@ int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t va
 	if (dwfl_module_addrdie(f->mod, vaddr + bias, &cubias))
 		return 1;
 	return dwfl_module_getdwarf(f->mod, &cubias) ? 0 : -ENODATA;
+}
+
+int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
+		     const char **file)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, at;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod || !dwfl_module_getelf(f->mod, &bias))
+		return -ENOENT;
+	if (file)
+		*file = NULL;
+	return pc_a2lsym_find(f->mod, &f->a2l, vaddr + bias, &at, file) != NULL;
 }
 
 #define SL_CACHE_MAX 16	/* frames kept per address */

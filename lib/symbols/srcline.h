@@ -42,6 +42,16 @@ int pc_srcline_frames(struct pc_srcline_cache *c, const char *path, uint64_t vad
  */
 int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
 
+/*
+ * Whether addr2line names a function at vaddr from path's symbol table
+ * (the closest function symbol at or below it in its section, a2lsym.h):
+ * 1 or 0; -ENOENT when no ELF.  Where it names none either, perf 6.1
+ * shows the "object[address]" srcline.  *file (when not NULL): the source
+ * file addr2line gives with the name (a file symbol's, see a2lsym.h), or NULL.
+ */
+int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
+		     const char **file);
+
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);
 

@@ -51,7 +51,7 @@ static void script(struct __test_metadata *_metadata, FIXTURE_DATA(f) *self, con
 TEST_F(f, field_without_its_sample_bit_names_event_and_field)
 {
 	script(_metadata, self, "ip,weight");
-	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_EQ(255, self->run.exit_code);
 	EXPECT_STREQ("Samples for 'cpu-clock' event do not have WEIGHT attribute set. "
 		     "Cannot print 'weight' field.\n", self->run.err);
 	EXPECT_STREQ("", self->run.out);
@@ -61,7 +61,7 @@ TEST_F(f, checks_come_in_perfs_order)
 {
 	/* perf checks ADDR before CPU */
 	script(_metadata, self, "cpu,addr");
-	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_EQ(255, self->run.exit_code);
 	EXPECT_NE(NULL, strstr(self->run.err, "do not have ADDR attribute set")) TH_LOG("%s",
 										    self->run.err);
 }
@@ -69,14 +69,14 @@ TEST_F(f, checks_come_in_perfs_order)
 TEST_F(f, symoff_without_sym_is_refused)
 {
 	script(_metadata, self, "ip,symoff");
-	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_EQ(255, self->run.exit_code);
 	EXPECT_STREQ("Display of offsets requested but symbol is notselected.\n", self->run.err);
 }
 
 TEST_F(f, srcline_without_ip_is_refused)
 {
 	script(_metadata, self, "comm,srcline");
-	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_EQ(255, self->run.exit_code);
 	EXPECT_STREQ("Display of source line number requested but sample IP is not\nselected. "
 		     "Hence, no address to lookup the source line number.\n", self->run.err);
 }
