@@ -181,7 +181,7 @@ static void verdict(int num, int sub, char *desc, const char *result)
 
 		if (!why && nquiet < MAX_QUIET_SKIPS) {
 			ntap--;	/* numbered when printed */
-			quiet[nquiet++] = (struct quiet_skip){ num, sub };
+			quiet[nquiet++] = (struct quiet_skip){ .num = num, .sub = sub };
 			snprintf(quiet[nquiet - 1].name, sizeof(quiet[0].name), "%s", name);
 			return;
 		}
@@ -236,18 +236,100 @@ static void list_tests(const char *perf)
 }
 
 /*
+ * Runs ARGV, its stdout and stderr a line at a time through LINE_FN (a line
+ * longer than the buffer comes in pieces).  LINE_FN returns non-zero when the
+ * line shows progress: the timeout counts from the last such line (or the
+ * start).  Returns 0 when the program ended, 1 when it was killed for the
+ * timeout, -1 when it could not be started.
+ */
+static int run_lines(char **argv, double timeout, int (*line_fn)(char *line, void *ctx), void *ctx)
+{
+	char line[1024];
+	size_t at = 0;
+	double deadline = now_s() + timeout;
+	int fd, status, timed_out = 1;
+	pid_t pid;
+
+	fd = spawn(argv, &pid);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		double left = deadline - now_s();
+		ssize_t n;
+
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
+		n = read(fd, line + at, sizeof(line) - 1 - at);
+		if (n <= 0) {
+			timed_out = 0;
+			break;
+		}
+		at += n;
+		line[at] = '\0';
+		for (char *nl; (nl = strchr(line, '\n')) || at == sizeof(line) - 1;) {
+			if (!nl)
+				nl = line + at - 1;
+			*nl = '\0';
+			if (line_fn(line, ctx))
+				deadline = now_s() + timeout;
+			at -= nl + 1 - line;
+			memmove(line, nl + 1, at);
+			line[at] = '\0';
+		}
+	}
+	if (timed_out)
+		kill(-pid, SIGKILL);
+	close(fd);
+	waitpid(pid, &status, 0);
+	return timed_out;
+}
+
+/*
  * One run of perf test over the tests not yet done.  Returns 0 when perf
  * finished, 1 when it was killed for a timeout (the test after the last
  * verdict is then reported and marked done).
  */
+/* What one run of the whole suite has seen so far. */
+struct suite_run {
+	int last;		/* the number of the last test with a verdict */
+	int parent_num;		/* the last test with subtests announced */
+	int summary;		/* past perf 7.x's closing summary */
+};
+
+static int suite_line(char *line, void *ctx)
+{
+	struct suite_run *run = ctx;
+	int num, sub;
+	char *desc, *result;
+
+	printf("# %s\n", line);
+	run->summary |= in_summary(line);
+	if (!run->summary && parse(line, &num, &sub, &desc, &result)) {
+		if (!strncmp(result, "Running", 7)) {
+			/* perf 7.x's progress line, not a verdict */
+		} else if (!*result && !sub) {
+			run->parent_num = num;
+		} else if (*result) {
+			verdict(num, sub, desc, result);
+			run->last = num;
+			if (!sub && num <= MAX_TESTS)
+				done[num] = 1;
+		}
+		return 1;
+	}
+	return !strncmp(line, "---- end", 8) && run->parent_num;
+}
+
 static int run_once(const char *perf, double timeout, int have_sequential)
 {
-	char skip[8192] = "", line[1024], parent[160] = "";
+	char skip[8192] = "";
 	char *argv[8];
-	int argc = 0, last = 0, parent_num = 0, fd, status, summary = 0;
-	size_t len = 0, at = 0;
-	double deadline;
-	pid_t pid;
+	int argc = 0;
+	size_t len = 0;
+	struct suite_run run = { 0 };
 
 	for (int i = 1; i <= MAX_TESTS; i++)
 		if (done[i])
@@ -264,65 +346,13 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 		argv[argc++] = skip;
 	}
 	argv[argc] = NULL;
-	fd = spawn(argv, &pid);
-	if (fd < 0)
+	if (run_lines(argv, timeout, suite_line, &run) != 1)
 		return 0;
-	deadline = now_s() + timeout;
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		double left = deadline - now_s();
-		ssize_t n;
-
-		if (left <= 0)
-			break;
-		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		n = read(fd, line + at, sizeof(line) - 1 - at);
-		if (n <= 0) {
-			close(fd);
-			waitpid(pid, &status, 0);
-			return 0;
-		}
-		at += n;
-		line[at] = '\0';
-		for (char *nl; (nl = strchr(line, '\n')) || at == sizeof(line) - 1;) {
-			int num, sub;
-			char *desc, *result;
-
-			if (!nl)
-				nl = line + at - 1;
-			*nl = '\0';
-			printf("# %s\n", line);
-			summary |= in_summary(line);
-			if (!summary && parse(line, &num, &sub, &desc, &result)) {
-				deadline = now_s() + timeout;
-				if (!strncmp(result, "Running", 7)) {
-					/* perf 7.x's progress line, not a verdict */
-				} else if (!*result && !sub) {
-					snprintf(parent, sizeof(parent), "%s", desc);
-					parent_num = num;
-				} else if (*result) {
-					verdict(num, sub, desc, result);
-					last = num;
-					if (!sub && num <= MAX_TESTS)
-						done[num] = 1;
-				}
-			} else if (!strncmp(line, "---- end", 8) && parent_num) {
-				deadline = now_s() + timeout;
-			}
-			at -= nl + 1 - line;
-			memmove(line, nl + 1, at);
-			line[at] = '\0';
-		}
-	}
 	/* timed out: the running test is the first listed one after the last verdict not done */
-	kill(-pid, SIGKILL);
-	close(fd);
-	waitpid(pid, &status, 0);
-	if (parent_num && parent_num >= last)
-		done[parent_num] = 1;
+	if (run.parent_num && run.parent_num >= run.last)
+		done[run.parent_num] = 1;
 	for (int i = 0; i < ntests; i++) {
-		if (tests[i].num < last || done[tests[i].num])
+		if (tests[i].num < run.last || done[tests[i].num])
 			continue;
 		char desc[160];
 
@@ -338,57 +368,35 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 }
 
 /* Runs test NUM alone; 1 when every verdict it printed is Ok or Skip. */
+struct rerun {
+	int seen, bad, summary;
+};
+
+static int rerun_line(char *line, void *ctx)
+{
+	struct rerun *r = ctx;
+	int tn, sub;
+	char *desc, *result;
+
+	r->summary |= in_summary(line);
+	if (!r->summary && parse(line, &tn, &sub, &desc, &result) && *result) {
+		r->seen = 1;
+		if (strncmp(result, "Ok", 2) && strncmp(result, "Skip", 4))
+			r->bad = 1;
+	}
+	return 0;
+}
+
 static int rerun_passes(const char *perf, int num, double timeout)
 {
-	char n[16], line[1024];
+	char n[16];
 	char *argv[] = { (char *)perf, "test", n, NULL };
-	int fd, status, bad = 0, seen = 0, summary = 0;
-	size_t at = 0;
-	double deadline = now_s() + timeout;
-	pid_t pid;
+	struct rerun r = { 0 };
 
 	snprintf(n, sizeof(n), "%d", num);
-	fd = spawn(argv, &pid);
-	if (fd < 0)
+	if (run_lines(argv, timeout, rerun_line, &r))
 		return 0;
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		double left = deadline - now_s();
-		ssize_t r;
-
-		if (left <= 0) {
-			bad = 1;
-			break;
-		}
-		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		r = read(fd, line + at, sizeof(line) - 1 - at);
-		if (r <= 0)
-			break;
-		at += r;
-		line[at] = '\0';
-		for (char *nl; (nl = strchr(line, '\n')) || at == sizeof(line) - 1;) {
-			int tn, sub;
-			char *desc, *result;
-
-			if (!nl)
-				nl = line + at - 1;
-			*nl = '\0';
-			summary |= in_summary(line);
-			if (!summary && parse(line, &tn, &sub, &desc, &result) && *result) {
-				seen = 1;
-				if (strncmp(result, "Ok", 2) && strncmp(result, "Skip", 4))
-					bad = 1;
-			}
-			at -= nl + 1 - line;
-			memmove(line, nl + 1, at);
-			line[at] = '\0';
-		}
-	}
-	kill(-pid, SIGKILL);
-	close(fd);
-	waitpid(pid, &status, 0);
-	return seen && !bad;
+	return r.seen && !r.bad;
 }
 
 /* Whether LINE is perf test's header of test NUM (SUB 0) or subtest NUM.SUB: "%3d[.%d]: ..." */
@@ -415,59 +423,43 @@ static int is_header(const char *line, int num, int sub)
  * ---" and "test child ..." lines), or the last one saying "skip" when there
  * is one, into why.  0 when it printed none.
  */
+struct skip_why {
+	int num, sub;
+	int inside;		/* in the test's block of output */
+	int found;		/* 1: a line, 2: a line saying "skip" */
+	char *why;
+	size_t size;
+};
+
+static int skip_why_line(char *line, void *ctx)
+{
+	struct skip_why *w = ctx;
+
+	trim(line);
+	if (is_header(line, w->num, w->sub))
+		w->inside = 1;
+	else if (w->inside && !strncmp(line, "---- end", 8))
+		w->inside = 0;
+	else if (w->inside && *line && strcmp(line, "--- start ---") &&
+		 strncmp(line, "test child ", 11) && !is_header(line, w->num, 0) &&
+		 (w->found < 2 || strcasestr(line, "skip"))) {
+		/* a line saying "skip" wins over usage text printed after it */
+		snprintf(w->why, w->size, "%.*s", (int)w->size - 1, line + strspn(line, " \t"));
+		w->found = strcasestr(line, "skip") ? 2 : 1;
+	}
+	return 0;
+}
+
 static int skip_reason(const char *perf, int num, int sub, double timeout, char *why, size_t size)
 {
-	char n[16], line[1024];
+	char n[16];
 	char *argv[] = { (char *)perf, "test", "-v", n, NULL };
-	int fd, status, inside = 0, found = 0;
-	size_t at = 0;
-	double deadline = now_s() + timeout;
-	pid_t pid;
+	struct skip_why w = { num, sub, 0, 0, why, size };
 
 	snprintf(n, sizeof(n), "%d", num);
-	fd = spawn(argv, &pid);
-	if (fd < 0)
-		return 0;
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		double left = deadline - now_s();
-		ssize_t r;
-
-		if (left <= 0)
-			break;
-		if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		r = read(fd, line + at, sizeof(line) - 1 - at);
-		if (r <= 0)
-			break;
-		at += r;
-		line[at] = '\0';
-		for (char *nl; (nl = strchr(line, '\n')) || at == sizeof(line) - 1;) {
-			if (!nl)
-				nl = line + at - 1;
-			*nl = '\0';
-			trim(line);
-			if (is_header(line, num, sub))
-				inside = 1;
-			else if (inside && !strncmp(line, "---- end", 8))
-				inside = 0;
-			else if (inside && *line && strcmp(line, "--- start ---") &&
-				 strncmp(line, "test child ", 11) && !is_header(line, num, 0) &&
-				 (found < 2 || strcasestr(line, "skip"))) {
-				/* a line saying "skip" wins over usage text printed after it */
-				snprintf(why, size, "%.*s", (int)size - 1, line + strspn(line, " \t"));
-				found = strcasestr(line, "skip") ? 2 : 1;
-			}
-			at -= nl + 1 - line;
-			memmove(line, nl + 1, at);
-			line[at] = '\0';
-		}
-	}
-	kill(-pid, SIGKILL);
-	close(fd);
-	waitpid(pid, &status, 0);
+	run_lines(argv, timeout, skip_why_line, &w);
 	tap_name(why);
-	return found;
+	return w.found != 0;
 }
 
 /* The skips perf gave no reason for, with what perf test -v says. */

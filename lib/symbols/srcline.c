@@ -512,12 +512,11 @@ static bool unit_has_kid(const struct sl_unit *u, Dwarf_Off off)
 }
 
 /* The unit's first child (in DIE order) with a range holding pc, from the index. */
-static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out)
+/* How many of the unit's ranges (sorted by start) start at or before pc. */
+static size_t ranges_from(const struct sl_unit *u, Dwarf_Addr pc)
 {
 	size_t lo = 0, hi = u->nr;
-	const struct sl_range *best = NULL;
 
-	/* the last entry starting at or before pc, then back while one may still hold it */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -526,6 +525,15 @@ static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	size_t lo = ranges_from(u, pc);
+	const struct sl_range *best = NULL;
+
+	/* back from the last entry starting at or before pc while one may still hold it */
 	while (lo-- > 0 && u->r[lo].max_hi > pc) {
 		const struct sl_range *r = &u->r[lo];
 
@@ -547,16 +555,8 @@ static int indexed_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out
 static int a2l_holder(const struct sl_unit *u, Dwarf_Addr pc, Dwarf_Die *out)
 {
 	const struct sl_range *best = NULL;
-	size_t lo = 0, hi = u->nr;
+	size_t lo = ranges_from(u, pc);
 
-	while (lo < hi) {		/* past the last entry starting at or before pc */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (u->r[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && u->r[lo].max_hi > pc) {
 		const struct sl_range *r = &u->r[lo];
 		Dwarf_Die die = r->die;
