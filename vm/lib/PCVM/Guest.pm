@@ -229,7 +229,10 @@ sub command {
 		# a fixed shift: with shift=auto QEMU's PMU counts no instructions (ENOENT, measured)
 		my $shift = $ENV{PERFCHECK_ARM64_ICOUNT_SHIFT} // 0;
 		# --smp N: N vCPUs, run round-robin by one host thread under -icount
-		return (qemu_bin($arch), qw(-M virt -cpu max -icount), "shift=$shift", qw(-m 1024), -smp => $o{smp} || 1,
+		# 2 GB: the whole tree is in the initramfs (a tmpfs of half the RAM) and perf 6.1
+		# reading interop_zstd's file reached 643 MB anon-rss: with 1 GB the OOM killer
+		# took it and the guest stopped answering (6.1-arm64, 2026-11-23)
+		return (qemu_bin($arch), qw(-M virt -cpu max -icount), "shift=$shift", qw(-m 2048), -smp => $o{smp} || 1,
 			qw(-nodefaults -display none -serial stdio -no-reboot),
 			-kernel => $o{kernel}, -initrd => $o{initrd},
 			-append => "console=ttyAMA0 quiet panic=-1 $o{append}", @disk);
