@@ -31,32 +31,6 @@
 
 PERFCMP_FIXTURE(a2l, "interop-a2l-names")
 
-/* The lines of text holding what (and also, when not NULL, also), in order, into buf. */
-static int lines_with(const char *text, const char *what, const char *also, char *buf,
-		      size_t size)
-{
-	size_t len = 0;
-	int n = 0;
-
-	buf[0] = '\0';
-	for (const char *l = text; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
-
-		if (memmem(l, ll, what, strlen(what)) && (!also || memmem(l, ll, also, strlen(also)))) {
-			if (len + ll + 2 < size) {
-				memcpy(buf + len, l, ll);
-				len += ll;
-				buf[len++] = '\n';
-				buf[len] = '\0';
-			}
-			n++;
-		}
-		l = nl ? nl + 1 : NULL;
-	}
-	return n;
-}
-
 /*
  * perf script ARGS and ours on the recording; the lines holding what are
  * the same.  Skips (why) where perf has no line holding need and need_too.
@@ -67,10 +41,10 @@ static int lines_with(const char *text, const char *what, const char *also, char
 		ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 6.1", "-i '%s' %s", \
 					 self->c.path, args));                             \
 		perfcmp_assert_ran(_metadata, &self->c);                                   \
-		if (!lines_with(self->c.perf.out, need, need_too, a_, sizeof(a_)))         \
+		if (!perfcmp_lines_with(self->c.perf.out, need, need_too, a_, sizeof(a_))) \
 			SKIP(return, "perf 6.1 shows no '%s' line here: %s", need, why);   \
-		lines_with(self->c.perf.out, what, NULL, a_, sizeof(a_));                  \
-		lines_with(self->c.ours.out, what, NULL, b_, sizeof(b_));                  \
+		perfcmp_lines_with(self->c.perf.out, what, NULL, a_, sizeof(a_));          \
+		perfcmp_lines_with(self->c.ours.out, what, NULL, b_, sizeof(b_));          \
 		EXPECT_STREQ(a_, b_) TH_LOG("%s, lines with '%s'", self->c.label, what);   \
 	} while (0)
 
@@ -222,12 +196,12 @@ TEST_F(a2l, report_srcline_without_lines_as_perf)
 			     ">/dev/null", "-e cpu-clock -c 1000000");
 	perfcmp_run_report(_metadata, &self->c, "--compat 6.1",
 			   "--no-children --sort srcline -g none");
-	EXPECT_LE(1, lines_with(self->c.perf.out, "nodebug.c:0", NULL, a, sizeof(a)))
+	EXPECT_LE(1, perfcmp_lines_with(self->c.perf.out, "nodebug.c:0", NULL, a, sizeof(a)))
 		TH_LOG("perf: %s", self->c.perf.out);
-	lines_with(self->c.ours.out, "nodebug.c:0", NULL, b, sizeof(b));
+	perfcmp_lines_with(self->c.ours.out, "nodebug.c:0", NULL, b, sizeof(b));
 	EXPECT_STREQ(a, b);
-	lines_with(self->c.perf.out, "inner+", NULL, a, sizeof(a));
-	lines_with(self->c.ours.out, "inner+", NULL, b, sizeof(b));
+	perfcmp_lines_with(self->c.perf.out, "inner+", NULL, a, sizeof(a));
+	perfcmp_lines_with(self->c.ours.out, "inner+", NULL, b, sizeof(b));
 	EXPECT_STREQ(a, b);
 }
 
@@ -266,7 +240,7 @@ TEST_F(a2l, cxx_operator_template_entries_keep_their_name)
 	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 6.1", "-i '%s'",
 				 self->c.path));
 	perfcmp_assert_ran(_metadata, &self->c);
-	n = lines_with(self->c.perf.out, "std::operator< <", NULL, a, sizeof(a));
+	n = perfcmp_lines_with(self->c.perf.out, "std::operator< <", NULL, a, sizeof(a));
 	if (!n)
 		SKIP(return, "perf 6.1 shows no 'std::operator< <' line here: "
 			     "no sample landed in an inlined std::string comparison");

@@ -82,33 +82,6 @@ FIXTURE_TEARDOWN(inl)
 			SKIP(return, "%s", why_);                                          \
 	} while (0)
 
-/* The lines of text holding what, in order, trailing blanks cut (into buf). */
-static int lines_with(const char *text, const char *what, char *buf, size_t size)
-{
-	size_t len = 0;
-	int n = 0;
-
-	buf[0] = '\0';
-	for (const char *l = text; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
-
-		if (memmem(l, ll, what, strlen(what))) {
-			while (ll && l[ll - 1] == ' ')
-				ll--;
-			if (len + ll + 2 < size) {
-				memcpy(buf + len, l, ll);
-				len += ll;
-				buf[len++] = '\n';
-				buf[len] = '\0';
-			}
-			n++;
-		}
-		l = nl ? nl + 1 : NULL;
-	}
-	return n;
-}
-
 /*
  * perf report and ours with args: the lines holding what are the same
  * (perf has at least min).  Only those: other rows differ where libc and
@@ -125,9 +98,9 @@ static void same_lines(struct __test_metadata *_metadata, FIXTURE_DATA(inl) *sel
 	perfcmp_assert_ran(_metadata, &self->c);
 	/* perf's closing tip is random: some hold what ("--sample 10") */
 	perfcmp_cut_tip(self->c.perf.out);
-	EXPECT_LE(min, lines_with(self->c.perf.out, what, a, sizeof(a))) TH_LOG("perf: %s",
-									     self->c.perf.out);
-	lines_with(self->c.ours.out, what, b, sizeof(b));
+	EXPECT_LE(min, perfcmp_lines_with(self->c.perf.out, what, NULL, a, sizeof(a)))
+		TH_LOG("perf: %s", self->c.perf.out);
+	perfcmp_lines_with(self->c.ours.out, what, NULL, b, sizeof(b));
 	EXPECT_STREQ(a, b) TH_LOG("perf report %s, lines with '%s'", args, what);
 }
 
@@ -264,8 +237,8 @@ TEST_F(inl, libc_chain_entries_in_script_match_perf)
 				pc_test_perfcheck(), self->c.path));
 	ASSERT_EQ(0, self->c.perf.exit_code) TH_LOG("%s", self->c.perf.err);
 	/* every __GI_ line, ld.so's start in libc's assembly (mprotect, memcpy) included */
-	EXPECT_LE(1, lines_with(self->c.perf.out, " __GI_", a, sizeof(a)));
-	lines_with(self->c.ours.out, " __GI_", b, sizeof(b));
+	EXPECT_LE(1, perfcmp_lines_with(self->c.perf.out, " __GI_", NULL, a, sizeof(a)));
+	perfcmp_lines_with(self->c.ours.out, " __GI_", NULL, b, sizeof(b));
 	EXPECT_STREQ(a, b);
 }
 

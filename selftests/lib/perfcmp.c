@@ -167,3 +167,30 @@ bool perfcmp_same(const char *a, const char *b, char *first, size_t n)
 	}
 	return true;
 }
+
+int perfcmp_lines_with(const char *text, const char *what, const char *also, char *buf,
+		       size_t size)
+{
+	size_t len = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (memmem(l, ll, what, strlen(what)) && (!also || memmem(l, ll, also, strlen(also)))) {
+			while (ll && l[ll - 1] == ' ')
+				ll--;
+			if (len + ll + 2 < size) {
+				memcpy(buf + len, l, ll);
+				len += ll;
+				buf[len++] = '\n';
+				buf[len] = '\0';
+			}
+			n++;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return n;
+}

@@ -69,6 +69,13 @@ int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char 
 void perfcmp_cut_tip(char *out);
 /* True when a and b are the same text; else the first differing line in first. */
 bool perfcmp_same(const char *a, const char *b, char *first, size_t n);
+/*
+ * The lines of text holding what (and also, when not NULL), in order and with
+ * trailing blanks cut, into buf (size bytes; lines that do not fit are left
+ * out but counted).  Returns how many lines held them.
+ */
+int perfcmp_lines_with(const char *text, const char *what, const char *also, char *buf,
+		       size_t size);
 
 #ifndef PERFCMP_NO_HARNESS
 #include "kselftest_harness.h"
