@@ -340,6 +340,120 @@ static void print_user_access(void)
 	fclose(f);
 }
 
+/*
+ * How long this machine takes from a task's EXIT record to its parent's
+ * SIGCHLD, counted in polls that return at once (POLLHUP) meanwhile: perf
+ * test's "Number of exit events" gives up after 1000 polls and counts these.
+ * One run: a child waiting on a pipe, a dummy event with task records on it,
+ * the parent's read-and-poll loop.  -1 when the event cannot be used.
+ */
+static volatile sig_atomic_t exit_race_reaped;
+
+static void exit_race_sigchld(int sig)
+{
+	(void)sig;
+	exit_race_reaped = 1;
+}
+
+static int exit_race_once(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)page * 9;
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *mp;
+	uint64_t tail = 0;
+	int go[2], fd, exits = 0, after = 0;
+	pid_t child;
+
+	if (pipe(go))
+		return -1;
+	exit_race_reaped = 0;
+	child = fork();
+	if (child == 0) {
+		char c;
+
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(go[0]);
+	if (child < 0) {
+		close(go[1]);
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_period = 1;
+	attr.exclude_kernel = 1;
+	attr.task = 1;
+	attr.wakeup_events = 1;
+	fd = (int)syscall(SYS_perf_event_open, &attr, child, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	mp = fd < 0 ? MAP_FAILED : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (write(go[1], "g", 1) != 1 || mp == MAP_FAILED) {
+		close(go[1]);
+		waitpid(child, NULL, 0);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(go[1]);
+	for (int polls = 0; polls < 100000; polls++) {
+		uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		while (tail + sizeof(struct perf_event_header) <= head) {
+			struct perf_event_header h;
+			size_t at = (size_t)(tail % ((size_t)page * 8));
+
+			if (at + sizeof(h) > (size_t)page * 8)
+				break;	/* a header never wraps: records are 8-byte aligned */
+			memcpy(&h, (char *)mp + page + at, sizeof(h));
+			if (!h.size)
+				break;
+			exits += h.type == PERF_RECORD_EXIT;
+			tail += h.size;
+		}
+		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+		if (exits && exit_race_reaped)
+			break;
+		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+			break;
+		after += exits > 0;
+	}
+	munmap(mp, len);
+	close(fd);
+	waitpid(child, NULL, 0);
+	return exits == 1 ? after : -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+static void print_exit_race(void)
+{
+	struct sigaction sa = { .sa_handler = exit_race_sigchld }, old;
+	int polls[21], n = 0;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGCHLD, &sa, &old))
+		return;
+	while (n < (int)(sizeof(polls) / sizeof(polls[0]))) {
+		int p = exit_race_once();
+
+		if (p < 0)
+			break;
+		polls[n++] = p;
+	}
+	sigaction(SIGCHLD, &old, NULL);
+	if (n < (int)(sizeof(polls) / sizeof(polls[0])))
+		return;
+	qsort(polls, n, sizeof(polls[0]), cmp_int);
+	printf("exit_race_polls %d\n", polls[n / 2]);
+}
+
 static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
@@ -373,6 +487,7 @@ static int print_facts(const char *perf)
 		closedir(d);
 	print_pmu_caps();
 	print_user_access();
+	print_exit_race();
 	printf("cpus %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	{
 		struct utsname u;
