@@ -76,29 +76,48 @@ static int synth_fork(struct rec_synth *s, pid_t pid, pid_t ppid, pid_t tid, pid
 	return emit(s, pd_encode_task(&s->buf, s->attr, PERF_RECORD_FORK, &t, &id));
 }
 
+const char *rec_kernel_ref_symbol(FILE *kallsyms, uint64_t *addr)
+{
+	static const char *const names[] = { "_text", "_stext" };	/* in perf's order */
+	uint64_t found[2] = { 0, 0 };
+	char line[512];
+
+	while (!found[0] && fgets(line, sizeof(line), kallsyms)) {
+		unsigned long long a;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3)
+			continue;
+		for (int i = 0; i < 2; i++)
+			if (!found[i] && !strcmp(name, names[i]))
+				found[i] = a;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (found[i]) {
+			*addr = found[i];
+			return names[i];
+		}
+	}
+	return NULL;	/* neither, or their addresses hidden (kptr_restrict) */
+}
+
 int rec_synth_kernel_mmap(struct rec_synth *s)
 {
-	char line[512];
+	char filename[64];
 	uint64_t text = 0;
-	struct pd_mmap m = { .pid = (uint32_t)-1, .filename = "[kernel.kallsyms]_text" };
+	struct pd_mmap m = { .pid = (uint32_t)-1, .filename = filename };
 	struct pd_sample id = trailer(s, -1, 0);
 	FILE *f = fopen("/proc/kallsyms", "r");
+	const char *ref;
 
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 &&
-		    !strcmp(name, "_text")) {
-			text = addr;
-			break;
-		}
-	}
+	ref = rec_kernel_ref_symbol(f, &text);
 	fclose(f);
-	if (!text)
+	if (!ref)
 		return 0;	/* addresses hidden (kptr_restrict): readers make their own */
+	/* the reference symbol rides in the name: readers relocate by its address (pgoff) */
+	snprintf(filename, sizeof(filename), "[kernel.kallsyms]%s", ref);
 	m.start = text;
 	m.len = ~0ULL - text;
 	m.pgoff = text;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "perfdata/codec.h"
@@ -21,6 +22,14 @@ struct rec_synth {
 
 /* Frees the encoding buffer. */
 void rec_synth_release(struct rec_synth *s);
+/*
+ * The kernel's reference symbol in a /proc/kallsyms text, as perf picks it:
+ * _text, else _stext (arm64 kernels without _text in kallsyms, seen on
+ * 6.1.192).  Its name, with its address in *addr, or NULL (neither, or
+ * addresses hidden).
+ */
+const char *rec_kernel_ref_symbol(FILE *kallsyms, uint64_t *addr);
+/* The kernel's MMAP, "[kernel.kallsyms]" and the reference symbol, pgoff its address. */
 int rec_synth_kernel_mmap(struct rec_synth *s);
 int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm);
 /* FORK, COMM and (for the leader) MMAP2 records of one process from /proc. */
