@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "attach_watch.h"
 #include "interop_attr.h"
 #include "interop_tools.h"
 
@@ -70,7 +71,7 @@ FIXTURE_TEARDOWN(parity)
 	pc_test_rmdir(self->dir);
 }
 
-/* A pcwork spinning for ms, replacing the previous target. */
+/* A pcwork spinning for ms (or until ended), replacing the previous target. */
 static int fresh_target(FIXTURE_DATA(parity) *self, int ms)
 {
 	char arg[16];
@@ -128,8 +129,9 @@ static char *record_pipe_vv(const char *tool, const char *const *opts, const cha
 
 /*
  * Records with TOOL.  Attached (-p), both tools record until the target
- * exits, and a slow guest may still be starting perf when it does (ESRCH):
- * each try gives a fresh target twice the life of the one before.
+ * exits: the target spins until the tool has held its events for a second
+ * (attach_watch.h), however long the tool takes to start.  A tool that still
+ * met a gone target (ESRCH: the events it held were probes) tries again.
  */
 static char *record_tool(struct __test_metadata *_metadata, FIXTURE_DATA(parity) *self,
 			 const FIXTURE_VARIANT(parity) *variant, const char *tool,
@@ -141,15 +143,19 @@ static char *record_tool(struct __test_metadata *_metadata, FIXTURE_DATA(parity)
 		return record_pipe_vv(tool, variant->opts, out, code);
 	if (!variant->attach)
 		return up_record_vv(tool, variant->opts, -1, out, code);
-	for (int ms = 2000; ms <= 32000; ms *= 2) {
+	for (int attempt = 1; attempt <= 3; attempt++) {
+		pid_t watcher;
+
 		free(text);
-		if (fresh_target(self, ms))
+		if (fresh_target(self, 600000))
 			return NULL;
+		watcher = attach_watch_start(self->target, 1000);
 		text = up_record_vv(tool, variant->opts, self->target, out, code);
+		attach_watch_end(watcher);
 		if (!*code || !text || (!strstr(text, "No such process") && !strstr(text, "ESRCH") &&
 					!strstr(text, "targets are gone")))
 			break;
-		TH_LOG("%s: the target ended before %s attached; retrying with a longer one", tool, tool);
+		TH_LOG("%s: the target ended before %s attached (attempt %d)", tool, tool, attempt);
 	}
 	return text;
 }
