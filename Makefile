@@ -116,9 +116,10 @@ $(BUILD)/obj/selftests/%.o: selftests/%.c $(LINUX_SRC)/.complete
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -c -o $@ $<
 
+# --wrap=alarm: the harness's per-test timeouts scale with a guest's slowdown (harness_timeout.c)
 $(BUILD)/selftests/%: $(BUILD)/obj/selftests/%.o $(TEST_LIB:%.c=$(BUILD)/obj/%.o) $(BUILD)/libperfcheck.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lpthread
+	$(CC) $(LDFLAGS) -Wl,--wrap=alarm -o $@ $^ $(LDLIBS) -lpthread
 
 selftests: $(TEST_BIN) $(BUILD)/perfcheck
 	@# a test whose source is gone (renamed or split) must not linger: vm/run runs every binary there
