@@ -279,6 +279,8 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 		rd_out_u64z(o, smp->cpu, 3);
 		rd_out_mem(o, "] ", 2);
 	}
+	if (f & RF_MISC)
+		rd_sample_fields_misc(o, ev->rec);
 	if (f & RF_TIME)
 		print_time(p, smp->time);
 }
@@ -789,6 +791,14 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (f & RF_ADDR)
 		print_addr(p, s, ev, f);
+	if ((f & (RF_BEFORE_IP | RF_AFTER_IP)) && !p->content) {
+		p->content = calloc(1, sizeof(*p->content));
+		if (!p->content)
+			return -ENOMEM;
+		p->content->arch = -1;
+	}
+	if (f & RF_BEFORE_IP)
+		rd_sample_fields_before_ip(p->content, o, smp, f);
 	if (f & RF_IP) {
 		if (chain) {
 			rd_out_char(o, '\n');
@@ -800,6 +810,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if ((f & RF_SRCLINE) && p->srcline)
 		p->srcline(o, s, ev, p->hook_ctx);
+	if (f & RF_AFTER_IP)
+		rd_sample_fields_after_ip(p->content, o, s, ev, f);
 	rd_out_char(o, '\n');
 	return o->error ? -o->error : 0;
 }
@@ -870,4 +882,6 @@ void rd_printer_free(struct rd_printer *p)
 	p->cache = NULL;
 	pc_srcline_free(p->src);
 	p->src = NULL;
+	free(p->content);
+	p->content = NULL;
 }

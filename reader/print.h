@@ -5,6 +5,7 @@
 
 #include "reader/fields.h"
 #include "reader/out.h"
+#include "reader/sample_fields.h"
 #include "reader/session.h"
 #include "symbols/srcline.h"
 
@@ -38,6 +39,7 @@ struct rd_printer {
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */
 	struct rd_print_cache *cache;	/* formatted pieces that repeat (print.c) */
 	struct pc_srcline_cache *src;	/* inline frames of DWARF chains */
+	struct rd_sample_fields *content;	/* weight, data_src, registers... (made when asked) */
 };
 
 void rd_printer_free(struct rd_printer *p);

@@ -17,6 +17,24 @@
 #include "reader/tracefmt.h"
 #include "util/log.h"
 
+/* the field names, wrapped under the option's text */
+static void field_names(FILE *f)
+{
+	const char *names = rd_fields_names();
+	size_t col = 0;
+
+	fputs("                            ", f);
+	for (const char *p = names; *p; p++) {
+		fputc(*p, f);
+		col++;
+		if (*p == ',' && col > 40) {
+			fputs("\n                            ", f);
+			col = 0;
+		}
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -29,9 +47,10 @@ static void usage(FILE *f)
 "Prints the samples of a perf.data file in perf script's layout.\n"
 "\n"
 "  -i, --input FILE          the file to read (default perf.data; - for stdin)\n"
-"  -F, --fields LIST         fields to show: %s\n"
-"                            (+f,-f edit the default); a field the samples do\n"
-"                            not carry is an error\n"
+"  -F, --fields LIST         fields to show (+f,-f edit the default); a field\n"
+"                            the samples do not carry is an error:\n");
+	field_names(f);
+	fprintf(f,
 "      --comms LIST          only these commands\n"
 "      --pid LIST            only these processes\n"
 "      --tid LIST            only these threads\n"
@@ -65,7 +84,7 @@ static void usage(FILE *f)
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "                            (with --header: the attrs and features, our layout)\n"
 "  -v, --verbose             merge statistics on stderr\n"
-"  -h, --help                this help\n", rd_fields_names());
+"  -h, --help                this help\n");
 }
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
@@ -344,8 +363,8 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 		}
 	}
 	if (pr->fields.mask & RF_NOT_PRINTED) {
-		for (unsigned int b = RF_WEIGHT; b <= RF_CGROUP; b <<= 1)
-			if (pr->fields.mask & b)
+		for (unsigned int b = RF_WEIGHT; b <= RF_MISC; b <<= 1)
+			if (pr->fields.mask & b & RF_NOT_PRINTED)
 				fprintf(stderr, "perfcheck script: the samples carry '%s', "
 					"which perfcheck does not print yet\n", rd_field_name(b));
 		return -2;

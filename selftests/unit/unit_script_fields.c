@@ -3,8 +3,9 @@
  * perfcheck script -F checks on synthesized files (no perf, no kernel),
  * each as perf 6.1 words it (checked against perf 6.1 on its own files):
  * a field the samples do not carry names the event and the field; symoff
- * without sym and srcline without ip are refused; a field perf knows but
- * this reader does not print is refused naming it, never printed empty.
+ * without sym and srcline without ip are refused; data_src is decoded; a
+ * field perf knows but this reader does not print is refused naming it,
+ * never printed empty.
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -81,19 +82,38 @@ TEST_F(f, srcline_without_ip_is_refused)
 		     "Hence, no address to lookup the source line number.\n", self->run.err);
 }
 
-/* the samples carry data_src, which this reader does not print: refused, not left empty */
-TEST_F(f, carried_field_not_printed_here_is_refused_naming_it)
+/* data_src: the raw word and perf 6.1's decoded text, padded to the widest yet */
+TEST_F(f, data_src_is_printed_decoded)
 {
 	struct pd_sample v = rt_id(100, 100, RT_SEC);
 
 	synth_free(&self->d);
 	self->a.attr.sample_type |= PERF_SAMPLE_DATA_SRC;
 	v.ip = 0x400123;
-	v.mem.data_src = 0x42;
+	/* load, L1 hit, snoop none, TLB L1 hit, not locked */
+	v.mem.data_src = 0x68100142ULL;
 	synth_sample(&self->d, &self->a.attr, &v);
-	script(_metadata, self, "ip,data_src");
+	script(_metadata, self, "data_src");
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("        68100142 |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|"
+		     "BLK  N/A\n", self->run.out);
+}
+
+/* the samples carry a branch stack, which this reader does not print: refused, not left empty */
+TEST_F(f, carried_field_not_printed_here_is_refused_naming_it)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+	uint64_t entry[3] = { 0x400100, 0x400200, 0 };
+
+	synth_free(&self->d);
+	self->a.attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	v.ip = 0x400123;
+	v.branch.nr = 1;
+	v.branch.entries = entry;
+	synth_sample(&self->d, &self->a.attr, &v);
+	script(_metadata, self, "ip,brstack");
 	EXPECT_EQ(1, self->run.exit_code);
-	EXPECT_NE(NULL, strstr(self->run.err, "'data_src', which perfcheck does not print yet"))
+	EXPECT_NE(NULL, strstr(self->run.err, "'brstack', which perfcheck does not print yet"))
 		TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("", self->run.out);
 }
