@@ -37,8 +37,8 @@ enum rd_field {
 	RF_MISC		= 1 << 26,
 };
 
-/* fields perf knows that this reader checks but does not print (an error) */
-#define RF_NOT_PRINTED (RF_CGROUP | RF_BRSTACK | RF_BRSTACKSYM | RF_BRSTACKOFF)
+/* fields perf 6.1 does not know (--compat 6.1 refuses them as unknown) */
+#define RF_NOT_IN_6_1 RF_CGROUP
 
 /* perf script's default for software events; CPU joins when samples carry it. */
 #define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \

@@ -767,6 +767,18 @@ static void print_period_event(struct rd_printer *p, struct rd_session *s,
 	pe->fields = fields;
 }
 
+struct rd_sample_fields *rd_print_content(struct rd_printer *p)
+{
+	if (!p->content) {
+		p->content = calloc(1, sizeof(*p->content));
+		if (!p->content)
+			return NULL;
+		p->content->arch = -1;
+		p->content->layout_7_2 = p->compat == RD_COMPAT_7_2;
+	}
+	return p->content;
+}
+
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct rd_printer *p = ctx;
@@ -791,12 +803,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (f & RF_ADDR)
 		print_addr(p, s, ev, f);
-	if ((f & (RF_BEFORE_IP | RF_AFTER_IP)) && !p->content) {
-		p->content = calloc(1, sizeof(*p->content));
-		if (!p->content)
-			return -ENOMEM;
-		p->content->arch = -1;
-	}
+	if ((f & (RF_BEFORE_IP | RF_AFTER_IP)) && !p->content && !rd_print_content(p))
+		return -ENOMEM;
 	if (f & RF_BEFORE_IP)
 		rd_sample_fields_before_ip(p->content, o, smp, f);
 	if (f & RF_IP) {
@@ -882,6 +890,6 @@ void rd_printer_free(struct rd_printer *p)
 	p->cache = NULL;
 	pc_srcline_free(p->src);
 	p->src = NULL;
-	free(p->content);
+	rd_sample_fields_free(p->content);
 	p->content = NULL;
 }

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "reader/sample_fields.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "reader/brstack.h"
+#include "perfdata/codec.h"
 #include "reader/datasrc.h"
 #include "symbols/regs.h"
 #include "uapi/perf_compat.h"
@@ -41,6 +46,50 @@ static void data_src(struct rd_sample_fields *sf, struct rd_out *o, uint64_t v)
 	rd_out_pad(o, text, -sf->data_src_width);
 }
 
+int rd_sample_fields_record(struct rd_sample_fields *sf, struct rd_session *s,
+			    const struct pd_record *rec, struct pc_error *err)
+{
+	struct rd_cgroup_name *n;
+	struct pd_cgroup c;
+	int ret;
+
+	if (rec->header.type != PC_RECORD_CGROUP)
+		return 0;
+	ret = pd_parse_cgroup(&s->r, rec, &c, NULL, err);
+	if (ret)
+		return ret;
+	if (sf->nr_cgroups == sf->cap_cgroups) {
+		size_t cap = sf->cap_cgroups ? 2 * sf->cap_cgroups : 16;
+
+		n = realloc(sf->cgroups, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		sf->cgroups = n;
+		sf->cap_cgroups = cap;
+	}
+	n = &sf->cgroups[sf->nr_cgroups];
+	n->id = c.id;
+	n->path = strdup(c.path);
+	if (!n->path)
+		return -ENOMEM;
+	sf->nr_cgroups++;
+	return 0;
+}
+
+/* " PATH" of the sample's cgroup, " unknown" when no record named it (the latest naming wins) */
+static void cgroup(const struct rd_sample_fields *sf, struct rd_out *o, uint64_t id)
+{
+	const char *name = "unknown";
+
+	for (size_t i = sf->nr_cgroups; i-- > 0;)
+		if (sf->cgroups[i].id == id) {
+			name = sf->cgroups[i].path;
+			break;
+		}
+	rd_out_char(o, ' ');
+	rd_out_str(o, name);
+}
+
 void rd_sample_fields_before_ip(struct rd_sample_fields *sf, struct rd_out *o,
 				const struct pd_sample *smp, unsigned int f)
 {
@@ -50,6 +99,8 @@ void rd_sample_fields_before_ip(struct rd_sample_fields *sf, struct rd_out *o,
 		rd_out_u64(o, weight_of(smp), 16);
 	if (f & RF_INS_LAT)
 		rd_out_u64(o, ins_lat_of(smp), 16);
+	if (f & RF_CGROUP)
+		cgroup(sf, o, smp->cgroup);
 }
 
 /*
@@ -119,6 +170,8 @@ void rd_sample_fields_after_ip(struct rd_sample_fields *sf, struct rd_out *o,
 		regs(o, &smp->regs_intr, a->sample_regs_intr, file_arch(sf, s));
 	if ((f & RF_UREGS) && a)
 		regs(o, &smp->regs_user, a->sample_regs_user, file_arch(sf, s));
+	if (f & (RF_BRSTACK | RF_BRSTACKSYM | RF_BRSTACKOFF))
+		rd_brstack_print(o, s, ev, f, sf->layout_7_2);
 	if (f & RF_PHYS_ADDR)
 		rd_out_hex(o, smp->mem.phys_addr, 16);
 	if (f & RF_DATA_PAGE_SIZE)
@@ -173,4 +226,14 @@ void rd_sample_fields_misc(struct rd_out *o, const struct pd_record *rec)
 	}
 	/* perf's "%*s" of " " in 6 - n columns: at least one blank */
 	rd_out_pad(o, " ", 6 - n > 1 ? 6 - n : 1);
+}
+
+void rd_sample_fields_free(struct rd_sample_fields *sf)
+{
+	if (!sf)
+		return;
+	for (size_t i = 0; i < sf->nr_cgroups; i++)
+		free(sf->cgroups[i].path);
+	free(sf->cgroups);
+	free(sf);
 }

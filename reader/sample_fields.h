@@ -15,15 +15,29 @@
 #include "reader/session.h"
 
 /* the fields perf prints between addr and ip, and those after ip (and srcline) */
-#define RF_BEFORE_IP (RF_DATA_SRC | RF_WEIGHT | RF_INS_LAT)
+#define RF_BEFORE_IP (RF_DATA_SRC | RF_WEIGHT | RF_INS_LAT | RF_CGROUP)
 #define RF_AFTER_IP (RF_IREGS | RF_UREGS | RF_BRSTACK | RF_BRSTACKSYM | RF_BRSTACKOFF | \
 		     RF_PHYS_ADDR | RF_DATA_PAGE_SIZE | RF_CODE_PAGE_SIZE)
+
+/* A cgroup's id and path, from its PERF_RECORD_CGROUP */
+struct rd_cgroup_name {
+	uint64_t id;
+	char *path;
+};
 
 /* What the fields keep from sample to sample. */
 struct rd_sample_fields {
 	int data_src_width;	/* perf pads data_src to the longest printed so far */
 	int arch;		/* enum pc_arch of the file's ARCH, -1 until known */
+	bool layout_7_2;	/* perf 7.2's branch flags (speculation, not taken) */
+	struct rd_cgroup_name *cgroups;
+	size_t nr_cgroups, cap_cgroups;
 };
+
+/* Learns a cgroup's path from a PERF_RECORD_CGROUP (other records are ignored). */
+int rd_sample_fields_record(struct rd_sample_fields *sf, struct rd_session *s,
+			    const struct pd_record *rec, struct pc_error *err);
+void rd_sample_fields_free(struct rd_sample_fields *sf);
 
 void rd_sample_fields_before_ip(struct rd_sample_fields *sf, struct rd_out *o,
 				const struct pd_sample *smp, unsigned int f);

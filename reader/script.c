@@ -51,6 +51,7 @@ static void usage(FILE *f)
 "                            the samples do not carry is an error:\n");
 	field_names(f);
 	fprintf(f,
+"                            (cgroup is perf 7.2's: not with --compat 6.1)\n"
 "      --comms LIST          only these commands\n"
 "      --pid LIST            only these processes\n"
 "      --tid LIST            only these threads\n"
@@ -196,6 +197,17 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
 }
 
+/* -F cgroup: the paths of PERF_RECORD_CGROUP, in time order before the samples that name them */
+static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct script *sc = ctx;
+	struct rd_sample_fields *sf = rd_print_content(&sc->pr);
+
+	if (!sf)
+		return -ENOMEM;
+	return rd_sample_fields_record(sf, s, ev->rec, &sc->err);
+}
+
 static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
@@ -320,6 +332,8 @@ static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *
 			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
 				"Cannot print '%s' field.\n", e->name ? e->name : "?",
 				attr_name, rd_field_name(*b));
+			if (*b == RF_CGROUP)
+				fprintf(stderr, "Hint: run 'perf record --all-cgroups ...'\n");
 			return -1;
 		}
 	}
@@ -361,13 +375,6 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 				"selected. Hence, no address to lookup the source line number.\n");
 			return -1;
 		}
-	}
-	if (pr->fields.mask & RF_NOT_PRINTED) {
-		for (unsigned int b = RF_WEIGHT; b <= RF_MISC; b <<= 1)
-			if (pr->fields.mask & b & RF_NOT_PRINTED)
-				fprintf(stderr, "perfcheck script: the samples carry '%s', "
-					"which perfcheck does not print yet\n", rd_field_name(b));
-		return -2;
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;
@@ -579,6 +586,13 @@ int cmd_script(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (prp->compat == RD_COMPAT_6_1 &&
+	    ((prp->fields.user_set | prp->fields.del) & RF_NOT_IN_6_1)) {
+		fprintf(stderr, "perfcheck script: unknown field 'cgroup' (perf 6.1 has none; "
+			"perf 7.2's layout has it)\n");
+		rd_filter_free(flt);
+		return 1;
+	}
 	if (usage_err) {
 		fprintf(stderr, "perfcheck script: a filter list is empty or malformed\n");
 		rd_filter_free(flt);
@@ -644,6 +658,8 @@ int cmd_script(int argc, char **argv)
 		s->ops.deferred = on_deferred;
 		if (sc.show)
 			s->ops.record = on_record;
+		if ((prp->fields.mask | prp->fields.add) & RF_CGROUP)
+			s->ops.other = on_other;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {

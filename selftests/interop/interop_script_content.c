@@ -10,11 +10,13 @@
  *  - on files written here with the project's encoder, for the values no
  *    software event gives: every part of data_src, page sizes around each
  *    unit, WEIGHT_STRUCT's weight and latency, x86_64 XMM and arm64
- *    register names.
+ *    register names, branch stacks (no LBR here) of every flag and type,
+ *    into an executable, a shared object, the kernel and no map.
  * Skips where no perf is installed or perf may not record.
  */
 #include "kselftest_harness.h"
 #include "lib/perfcmp.h"
+#include "lib/interop_tools.h"
 #include "lib/reader_util.h"
 
 PERFCMP_FIXTURE(content, "interop-script-content")
@@ -226,6 +228,57 @@ TEST_F(content, arm64_register_names_as_perf)
 {
 	regs_of_arch(_metadata, &self->c, "aarch64", (1ULL << 33) - 1, (1ULL << 33) - 1);
 	regs_of_arch(_metadata, &self->c, "aarch64", (1ULL << 47) - 1, 1ULL << 46);
+}
+
+/*
+ * Branch stacks of pcwork (ET_EXEC, addresses as they are) and libc
+ * (ET_DYN, map-relative for brstackoff), a kernel address (no kernel map:
+ * [unknown]) and an unmapped one; flags with every mispredict, transaction,
+ * abort and branch type (EXTEND_ABI with each new type), speculation and
+ * privilege bits (which perf 6.1 does not show).
+ */
+TEST_F(content, branch_stacks_as_perf)
+{
+	static const char libc[] = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	const char *pcwork = up_pcwork();
+	uint64_t e[3 * 48];
+	union pc_attr a;
+	struct synth d = { 0 };
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	if (!pcwork || access(libc, R_OK))
+		SKIP(return, "no pcwork next to perfcheck or no %s to map", libc);
+	event_attr(&a, PERF_SAMPLE_BRANCH_STACK);
+	a.attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	synth_comm(&d, &a.attr, 100, 100, "pcwork", &v);
+	synth_mmap2(&d, &a.attr, 100, 100, 0x401000, 0x1000, 0x1000, pcwork, &v);
+	synth_mmap2(&d, &a.attr, 100, 100, 0x7f0000026000, 0x155000, 0x26000, libc, &v);
+	for (unsigned int i = 0; i < 48; i++) {
+		static const uint64_t targets[] = { 0x40129e, 0x7f0000030010, 0xffffffff81000010, 0x7000 };
+		uint64_t type = i < 32 ? i % 16 : 15;
+
+		e[3 * i] = i % 3 ? 0x401000 + i * 0x11 : 0x7f0000027000 + i * 0x101;
+		e[3 * i + 1] = targets[i % 4] + i;
+		e[3 * i + 2] = (uint64_t)(i & 15) | ((uint64_t)(i * 1237) << 4 & 0xffff0) | type << 20 |
+			       (uint64_t)(i % 4) << 24 | (uint64_t)(i % 8) << 26 | (uint64_t)(i % 4) << 30;
+	}
+	v.ip = 0x401005;
+	for (unsigned int n = 0; n < 4; n++) {
+		v.time = RT_SEC + 10 + n;
+		v.branch.nr = n == 3 ? 0 : 16;	/* the last: an empty stack */
+		v.branch.entries = e + 3 * 16 * n;
+		synth_sample(&d, &a.attr, &v);
+	}
+	ASSERT_EQ(0, write_file(self->c.path, &a, &d, NULL));
+	synth_free(&d);
+	same_on_written(_metadata, &self->c, "ip,brstack", "/COND ", 2);
+	same_on_written(_metadata, &self->c, "ip,dso,brstack", "libc.so.6)/", 2);
+	same_on_written(_metadata, &self->c, "ip,sym,brstacksym", "/FAULT_ALGN ", 1);
+	same_on_written(_metadata, &self->c, "ip,sym,dso,brstacksym", "[unknown]([unknown])", 2);
+	same_on_written(_metadata, &self->c, "ip,brstackoff", "/ARCH_5 ", 1);
+	same_on_written(_metadata, &self->c, "ip,dso,brstackoff", "/M/", 2);
+	/* one of the three, brstack first, as perf */
+	same_on_written(_metadata, &self->c, "ip,brstack,brstacksym,brstackoff", "/P/", 2);
 }
 
 TEST_HARNESS_MAIN

@@ -3,9 +3,8 @@
  * perfcheck script -F checks on synthesized files (no perf, no kernel),
  * each as perf 6.1 words it (checked against perf 6.1 on its own files):
  * a field the samples do not carry names the event and the field; symoff
- * without sym and srcline without ip are refused; data_src is decoded; a
- * field perf knows but this reader does not print is refused naming it,
- * never printed empty.
+ * without sym and srcline without ip are refused; data_src is decoded;
+ * cgroup is perf 7.2's (refused with --compat 6.1).
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -99,22 +98,28 @@ TEST_F(f, data_src_is_printed_decoded)
 		     "BLK  N/A\n", self->run.out);
 }
 
-/* the samples carry a branch stack, which this reader does not print: refused, not left empty */
-TEST_F(f, carried_field_not_printed_here_is_refused_naming_it)
+/* cgroup: perf 6.1 has no such field; 7.2's layout names each sample's cgroup by its record */
+TEST_F(f, cgroup_is_named_by_its_record_in_7_2s_layout_only)
 {
 	struct pd_sample v = rt_id(100, 100, RT_SEC);
-	uint64_t entry[3] = { 0x400100, 0x400200, 0 };
 
 	synth_free(&self->d);
-	self->a.attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+	self->a.attr.sample_type |= PERF_SAMPLE_CGROUP;
+	synth_cgroup(&self->d, &self->a.attr, 7, "/system.slice/a.service", &v);
 	v.ip = 0x400123;
-	v.branch.nr = 1;
-	v.branch.entries = entry;
+	v.cgroup = 7;
 	synth_sample(&self->d, &self->a.attr, &v);
-	script(_metadata, self, "ip,brstack");
+	v.cgroup = 8;
+	synth_sample(&self->d, &self->a.attr, &v);
+	script(_metadata, self, "ip,cgroup");
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(" /system.slice/a.service           400123\n unknown           400123\n",
+		     self->run.out);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat", "6.1", "-i", self->path, "-F",
+				  "ip,cgroup"));
 	EXPECT_EQ(1, self->run.exit_code);
-	EXPECT_NE(NULL, strstr(self->run.err, "'brstack', which perfcheck does not print yet"))
-		TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'cgroup'")) TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("", self->run.out);
 }
 
