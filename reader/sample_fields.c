@@ -37,7 +37,7 @@ static void data_src(struct rd_sample_fields *sf, struct rd_out *o, uint64_t v)
 	char decode[100], text[100];
 	int len;
 
-	rd_data_src_text(v, decode, sizeof(decode));
+	rd_data_src_text(v, sf->layout_7_2, decode, sizeof(decode));
 	len = snprintf(text, sizeof(text), "%16llx %s", (unsigned long long)v, decode);
 	if (len > (int)sizeof(text) - 1)
 		len = (int)sizeof(text) - 1;

@@ -29,7 +29,7 @@ struct rd_cgroup_name {
 struct rd_sample_fields {
 	int data_src_width;	/* perf pads data_src to the longest printed so far */
 	int arch;		/* enum pc_arch of the file's ARCH, -1 until known */
-	bool layout_7_2;	/* perf 7.2's branch flags (speculation, not taken) */
+	bool layout_7_2;	/* perf 7.2's data_src level and branch flags */
 	struct rd_cgroup_name *cgroups;
 	size_t nr_cgroups, cap_cgroups;
 };

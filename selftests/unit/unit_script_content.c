@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfcheck script -F of the samples' content on synthesized files (no
- * perf, no kernel): a branch stack's entries (brstack) and perf 7.2's
- * branch flags, registers named by the file's arch (iregs), WEIGHT_STRUCT
- * split into weight and ins_lat, misc; and the decoder's refusals, exit 2
- * with the offset: a branch stack or a register mask that runs past the
- * sample.  interop_script_content compares the same with perf 6.1.
+ * perf, no kernel): a branch stack's entries (brstack), perf 7.2's branch
+ * flags and data_src level, registers named by the file's arch (iregs),
+ * WEIGHT_STRUCT split into weight and ins_lat, misc; and the decoder's
+ * refusals, exit 2 with the offset: a branch stack or a register mask that
+ * runs past the sample.  interop_script_content compares the same with
+ * perf 6.1.
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -81,6 +82,44 @@ TEST_F(c, branch_flags_in_7_2s_layout)
 	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("           400123 0x400100/0x400200/MN/-/-/0/COND/NON_SPEC_CORRECT_PATH  "
 		     "0x400300/0x400400/-/-/-/0//- \n", self->run.out);
+}
+
+/*
+ * Newer perf names the level number alone when set (remote and hops before
+ * it, a blank and hit or miss after it), else the PERF_MEM_LVL bits; 6.1
+ * lists both ("L1 or L3 hit")
+ */
+TEST_F(c, data_src_level_in_7_2s_layout)
+{
+	static const uint64_t values[] = {
+		0x68100142ULL,				/* L1 hit by PERF_MEM_LVL */
+		0x68100142ULL | 3ULL << 33,		/* and level number 3 */
+		0x1ULL | 0xdULL << 33 | 1ULL << 37 | 2ULL << 43,	/* remote RAM, hops */
+		0x1e05080021ULL,			/* N/A everywhere (software events) */
+	};
+	static const char *const levels[] = {
+		"|LVL L1 hit|", "|LVL L3 hit|", "|LVL Remote node, same socket RAM |", "|LVL N/A|",
+	};
+
+	self->a.attr.sample_type |= PERF_SAMPLE_DATA_SRC;
+	for (unsigned int i = 0; i < 4; i++) {
+		self->v.mem.data_src = values[i];
+		synth_sample(&self->d, &self->a.attr, &self->v);
+	}
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat", "7.2", "-i", self->path, "-F",
+				  "data_src"));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	for (unsigned int n = 0; n < 4; n++) {
+		const char *level = levels[n];
+
+		EXPECT_NE(NULL, strstr(self->run.out, level)) TH_LOG("%s: %s", level, self->run.out);
+	}
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat", "6.1", "-i", self->path, "-F",
+				  "data_src"));
+	EXPECT_NE(NULL, strstr(self->run.out, "|LVL L1 or L3 hit|")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "|LVL N/A or N/A|")) TH_LOG("%s", self->run.out);
 }
 
 TEST_F(c, registers_by_the_files_arch)
