@@ -190,6 +190,26 @@ TEST_F(content, page_sizes_weight_struct_and_ins_lat_as_perf)
 			"ip,weight,ins_lat,phys_addr,data_page_size,code_page_size", "N/A", 2);
 }
 
+/* a plain PERF_SAMPLE_WEIGHT is the whole word; ins_lat needs WEIGHT_STRUCT (perf's error) */
+TEST_F(content, plain_weight_as_perf)
+{
+	union pc_attr a;
+	struct synth d = { 0 };
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	event_attr(&a, PERF_SAMPLE_WEIGHT);
+	v.ip = 0x400123;
+	for (unsigned int i = 0; i < 4; i++) {
+		v.time = RT_SEC + i;
+		v.mem.weight = 0x123456789abcULL << (i * 4);
+		synth_sample(&d, &a.attr, &v);
+	}
+	ASSERT_EQ(0, write_file(self->c.path, &a, &d, NULL));
+	synth_free(&d);
+	same_on_written(_metadata, &self->c, "ip,weight", "400123", 4);
+	same_refusal(_metadata, &self->c, "-F ip,weight,ins_lat");
+}
+
 /* registers of every mask bit perf names, by the recording's arch */
 static void regs_of_arch(struct __test_metadata *_metadata, struct perfcmp *c, const char *arch,
 			 uint64_t intr_mask, uint64_t user_mask)
