@@ -4,33 +4,6 @@
 
 #include "reader/dump_sample.h"
 
-/* perf's register names by bit of sample_regs_user / sample_regs_intr */
-static const char *reg_name(enum pc_arch arch, unsigned int bit)
-{
-	static const char *const x86[] = {
-		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
-	};
-	static const char *const xmm[] = {
-		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7", "XMM8",
-		"XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
-	};
-	static const char *const arm64[] = {
-		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
-		"x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22",
-		"x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc", "vg",
-	};
-
-	if (arch == PC_ARCH_X86_64 && bit < sizeof(x86) / sizeof(x86[0]))
-		return x86[bit];
-	/* XMM registers take two bits each, from bit 32 */
-	if (arch == PC_ARCH_X86_64 && bit >= 32 && (bit - 32) / 2 < 16)
-		return xmm[(bit - 32) / 2];
-	if (arch == PC_ARCH_AARCH64 && bit < sizeof(arm64) / sizeof(arm64[0]))
-		return arm64[bit];
-	return "unknown";
-}
-
 static const char *abi_name(uint64_t abi)
 {
 	switch (abi) {
@@ -54,7 +27,7 @@ static void regs(struct rd_out *o, const char *type, uint64_t mask,
 		      abi_name(r->abi));
 	for (unsigned int bit = 0; bit < 64; bit++)
 		if (mask & (1ULL << bit))
-			rd_out_printf(o, ".... %-5s 0x%016llx\n", reg_name(arch, bit),
+			rd_out_printf(o, ".... %-5s 0x%016llx\n", pc_reg_name(arch, bit),
 				      (unsigned long long)r->regs[i++]);
 }
 

@@ -19,7 +19,9 @@ static const struct {
 	{ "weight", RF_WEIGHT },	{ "data_src", RF_DATA_SRC },
 	{ "phys_addr", RF_PHYS_ADDR },	{ "iregs", RF_IREGS },	{ "uregs", RF_UREGS },
 	{ "data_page_size", RF_DATA_PAGE_SIZE },	{ "code_page_size", RF_CODE_PAGE_SIZE },
-	{ "ins_lat", RF_INS_LAT },
+	{ "ins_lat", RF_INS_LAT },	{ "misc", RF_MISC },
+	{ "brstack", RF_BRSTACK },	{ "brstacksym", RF_BRSTACKSYM },
+	{ "brstackoff", RF_BRSTACKOFF },	{ "cgroup", RF_CGROUP },
 };
 
 /* perf 6.1's order of checks (sym, symoff, dso, srcline are checked in script.c) */
@@ -91,7 +93,9 @@ const char *rd_field_name(unsigned int bit)
 
 const char *rd_fields_names(void)
 {
-	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace";
+	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace,"
+	       "weight,ins_lat,data_src,phys_addr,data_page_size,code_page_size,iregs,uregs,misc,"
+	       "brstack,brstacksym,brstackoff,cgroup";
 }
 
 int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size)

@@ -21,7 +21,7 @@ enum rd_field {
 	RF_ADDR		= 1 << 11,
 	RF_SRCLINE	= 1 << 12,	/* printed by a hook (line info: lib/symbols) */
 	RF_TRACE	= 1 << 13,	/* printed by a hook (tracepoints: lib/trace) */
-	/* fields perf knows that this reader checks but does not print (an error) */
+	/* the sample's content (reader/sample_fields.c) */
 	RF_WEIGHT	= 1 << 14,
 	RF_DATA_SRC	= 1 << 15,
 	RF_PHYS_ADDR	= 1 << 16,
@@ -31,10 +31,14 @@ enum rd_field {
 	RF_CODE_PAGE_SIZE = 1 << 20,
 	RF_INS_LAT	= 1 << 21,
 	RF_CGROUP	= 1 << 22,
+	RF_BRSTACK	= 1 << 23,
+	RF_BRSTACKSYM	= 1 << 24,
+	RF_BRSTACKOFF	= 1 << 25,
+	RF_MISC		= 1 << 26,
 };
 
-#define RF_NOT_PRINTED (RF_WEIGHT | RF_DATA_SRC | RF_PHYS_ADDR | RF_IREGS | RF_UREGS | \
-			RF_DATA_PAGE_SIZE | RF_CODE_PAGE_SIZE | RF_INS_LAT | RF_CGROUP)
+/* fields perf 6.1 does not know (--compat 6.1 refuses them as unknown) */
+#define RF_NOT_IN_6_1 RF_CGROUP
 
 /* perf script's default for software events; CPU joins when samples carry it. */
 #define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \

@@ -279,6 +279,8 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 		rd_out_u64z(o, smp->cpu, 3);
 		rd_out_mem(o, "] ", 2);
 	}
+	if (f & RF_MISC)
+		rd_sample_fields_misc(o, ev->rec);
 	if (f & RF_TIME)
 		print_time(p, smp->time);
 }
@@ -765,6 +767,18 @@ static void print_period_event(struct rd_printer *p, struct rd_session *s,
 	pe->fields = fields;
 }
 
+struct rd_sample_fields *rd_print_content(struct rd_printer *p)
+{
+	if (!p->content) {
+		p->content = calloc(1, sizeof(*p->content));
+		if (!p->content)
+			return NULL;
+		p->content->arch = -1;
+		p->content->layout_7_2 = p->compat == RD_COMPAT_7_2;
+	}
+	return p->content;
+}
+
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct rd_printer *p = ctx;
@@ -789,6 +803,10 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (f & RF_ADDR)
 		print_addr(p, s, ev, f);
+	if ((f & (RF_BEFORE_IP | RF_AFTER_IP)) && !p->content && !rd_print_content(p))
+		return -ENOMEM;
+	if (f & RF_BEFORE_IP)
+		rd_sample_fields_before_ip(p->content, o, smp, f);
 	if (f & RF_IP) {
 		if (chain) {
 			rd_out_char(o, '\n');
@@ -800,6 +818,8 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if ((f & RF_SRCLINE) && p->srcline)
 		p->srcline(o, s, ev, p->hook_ctx);
+	if (f & RF_AFTER_IP)
+		rd_sample_fields_after_ip(p->content, o, s, ev, f);
 	rd_out_char(o, '\n');
 	return o->error ? -o->error : 0;
 }
@@ -870,4 +890,6 @@ void rd_printer_free(struct rd_printer *p)
 	p->cache = NULL;
 	pc_srcline_free(p->src);
 	p->src = NULL;
+	rd_sample_fields_free(p->content);
+	p->content = NULL;
 }

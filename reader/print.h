@@ -5,6 +5,7 @@
 
 #include "reader/fields.h"
 #include "reader/out.h"
+#include "reader/sample_fields.h"
 #include "reader/session.h"
 #include "symbols/srcline.h"
 
@@ -38,11 +39,14 @@ struct rd_printer {
 	struct rd_line *lines;		/* formatted callchain lines (print.c) */
 	struct rd_print_cache *cache;	/* formatted pieces that repeat (print.c) */
 	struct pc_srcline_cache *src;	/* inline frames of DWARF chains */
+	struct rd_sample_fields *content;	/* weight, data_src, registers... (made when asked) */
 };
 
 void rd_printer_free(struct rd_printer *p);
 
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx);
+/* The state of the content fields (weight, registers, cgroups...), made at the first call; NULL: no memory. */
+struct rd_sample_fields *rd_print_content(struct rd_printer *p);
 /* The fields an event's samples show (its type's default, -F's list or edits). */
 unsigned int rd_print_fields(const struct rd_printer *p, const struct pd_evsel *e);
 /* The srcline hook (ctx: the printer): "\n  file.c:LINE" as perf prints it. */

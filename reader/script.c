@@ -17,6 +17,24 @@
 #include "reader/tracefmt.h"
 #include "util/log.h"
 
+/* the field names, wrapped under the option's text */
+static void field_names(FILE *f)
+{
+	const char *names = rd_fields_names();
+	size_t col = 0;
+
+	fputs("                            ", f);
+	for (const char *p = names; *p; p++) {
+		fputc(*p, f);
+		col++;
+		if (*p == ',' && col > 40) {
+			fputs("\n                            ", f);
+			col = 0;
+		}
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -29,9 +47,11 @@ static void usage(FILE *f)
 "Prints the samples of a perf.data file in perf script's layout.\n"
 "\n"
 "  -i, --input FILE          the file to read (default perf.data; - for stdin)\n"
-"  -F, --fields LIST         fields to show: %s\n"
-"                            (+f,-f edit the default); a field the samples do\n"
-"                            not carry is an error\n"
+"  -F, --fields LIST         fields to show (+f,-f edit the default); a field\n"
+"                            the samples do not carry is an error:\n");
+	field_names(f);
+	fprintf(f,
+"                            (cgroup is perf 7.2's: not with --compat 6.1)\n"
 "      --comms LIST          only these commands\n"
 "      --pid LIST            only these processes\n"
 "      --tid LIST            only these threads\n"
@@ -65,7 +85,7 @@ static void usage(FILE *f)
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "                            (with --header: the attrs and features, our layout)\n"
 "  -v, --verbose             merge statistics on stderr\n"
-"  -h, --help                this help\n", rd_fields_names());
+"  -h, --help                this help\n");
 }
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
@@ -175,6 +195,17 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		sc->pr.name_width_evsels = 0;	/* names may have changed */
 	}
 	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
+}
+
+/* -F cgroup: the paths of PERF_RECORD_CGROUP, in time order before the samples that name them */
+static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct script *sc = ctx;
+	struct rd_sample_fields *sf = rd_print_content(&sc->pr);
+
+	if (!sf)
+		return -ENOMEM;
+	return rd_sample_fields_record(sf, s, ev->rec, &sc->err);
 }
 
 static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ctx)
@@ -301,6 +332,8 @@ static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *
 			fprintf(stderr, "Samples for '%s' event do not have %s attribute set. "
 				"Cannot print '%s' field.\n", e->name ? e->name : "?",
 				attr_name, rd_field_name(*b));
+			if (*b == RF_CGROUP)
+				fprintf(stderr, "Hint: run 'perf record --all-cgroups ...'\n");
 			return -1;
 		}
 	}
@@ -342,13 +375,6 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 				"selected. Hence, no address to lookup the source line number.\n");
 			return -1;
 		}
-	}
-	if (pr->fields.mask & RF_NOT_PRINTED) {
-		for (unsigned int b = RF_WEIGHT; b <= RF_CGROUP; b <<= 1)
-			if (pr->fields.mask & b)
-				fprintf(stderr, "perfcheck script: the samples carry '%s', "
-					"which perfcheck does not print yet\n", rd_field_name(b));
-		return -2;
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;
@@ -560,6 +586,13 @@ int cmd_script(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (prp->compat == RD_COMPAT_6_1 &&
+	    ((prp->fields.user_set | prp->fields.del) & RF_NOT_IN_6_1)) {
+		fprintf(stderr, "perfcheck script: unknown field 'cgroup' (perf 6.1 has none; "
+			"perf 7.2's layout has it)\n");
+		rd_filter_free(flt);
+		return 1;
+	}
 	if (usage_err) {
 		fprintf(stderr, "perfcheck script: a filter list is empty or malformed\n");
 		rd_filter_free(flt);
@@ -625,6 +658,8 @@ int cmd_script(int argc, char **argv)
 		s->ops.deferred = on_deferred;
 		if (sc.show)
 			s->ops.record = on_record;
+		if ((prp->fields.mask | prp->fields.add) & RF_CGROUP)
+			s->ops.other = on_other;
 		s->ops.ctx = &sc;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {

@@ -143,6 +143,8 @@ int pd_parse_mmap(const struct pd_reader *r, const struct pd_record *rec, struct
 		  struct pd_sample *id, struct pc_error *err);
 int pd_parse_lost(const struct pd_reader *r, const struct pd_record *rec, struct pd_lost *l,
 		  struct pd_sample *id, struct pc_error *err);
+int pd_parse_cgroup(const struct pd_reader *r, const struct pd_record *rec, struct pd_cgroup *c,
+		    struct pd_sample *id, struct pc_error *err);
 
 /* The same on a record whose body (trailer excluded) is size bytes; path for messages. */
 int pd_decode_comm(const char *path, const struct pd_record *rec, size_t size,
@@ -153,5 +155,7 @@ int pd_decode_mmap(const char *path, const struct pd_record *rec, size_t size,
 		   struct pd_mmap *m, struct pc_error *err);
 int pd_decode_lost(const char *path, const struct pd_record *rec, size_t size,
 		   struct pd_lost *l, struct pc_error *err);
+int pd_decode_cgroup(const char *path, const struct pd_record *rec, size_t size,
+		     struct pd_cgroup *c, struct pc_error *err);
 
 #endif

@@ -113,6 +113,15 @@ int pd_decode_lost(const char *path, const struct pd_record *rec, size_t size,
 	return 0;
 }
 
+int pd_decode_cgroup(const char *path, const struct pd_record *rec, size_t size,
+		     struct pd_cgroup *c, struct pc_error *err)
+{
+	if (size <= 16)
+		return bad(path, rec, err, "CGROUP record too short");
+	memcpy(&c->id, (const uint8_t *)rec->data + 8, 8);
+	return string_at(path, rec, 16, size, "CGROUP path is not NUL-terminated", &c->path, err);
+}
+
 int pd_parse_comm(const struct pd_reader *r, const struct pd_record *rec, struct pd_comm *c,
 		  struct pd_sample *id, struct pc_error *err)
 {
@@ -147,4 +156,13 @@ int pd_parse_lost(const struct pd_reader *r, const struct pd_record *rec, struct
 	int ret = body(r, rec, id, &size, err);
 
 	return ret ? ret : pd_decode_lost(r->path, rec, size, l, err);
+}
+
+int pd_parse_cgroup(const struct pd_reader *r, const struct pd_record *rec, struct pd_cgroup *c,
+		    struct pd_sample *id, struct pc_error *err)
+{
+	size_t size;
+	int ret = body(r, rec, id, &size, err);
+
+	return ret ? ret : pd_decode_cgroup(r->path, rec, size, c, err);
 }

@@ -109,6 +109,27 @@ struct pd_sample_branch {
 	const uint64_t *counters;	/* nr u64, or NULL */
 };
 
+/* The third word of a branch entry (perf_branch_entry's bit fields, low bits first) */
+struct pd_branch_flags {
+	bool mispred, predicted, in_tx, abort;
+	uint16_t cycles;
+	uint8_t type;		/* PERF_BR_*; PERF_BR_EXTEND_ABI: new_type says */
+	uint8_t spec;		/* PERF_BR_SPEC_* */
+	uint8_t new_type;	/* PERF_BR_NEW_* */
+	uint8_t priv;		/* PERF_BR_PRIV_* */
+};
+
+static inline struct pd_branch_flags pd_branch_flags(uint64_t w)
+{
+	struct pd_branch_flags f = {
+		.mispred = w & 1, .predicted = (w >> 1) & 1, .in_tx = (w >> 2) & 1,
+		.abort = (w >> 3) & 1, .cycles = (uint16_t)(w >> 4), .type = (w >> 20) & 0xf,
+		.spec = (w >> 24) & 3, .new_type = (w >> 26) & 0xf, .priv = (w >> 30) & 7,
+	};
+
+	return f;
+}
+
 /* PERF_SAMPLE_REGS_USER / PERF_SAMPLE_REGS_INTR */
 struct pd_sample_regs {
 	uint64_t abi;

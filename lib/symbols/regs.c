@@ -63,6 +63,36 @@ const char *pc_arch_name(enum pc_arch arch)
 	}
 }
 
+/* perf's names, by bit of sample_regs_user / sample_regs_intr */
+const char *pc_reg_name(enum pc_arch arch, unsigned int bit)
+{
+	static const char *const x86[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+	static const char *const xmm[] = {
+		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7", "XMM8",
+		"XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+	};
+	static const char *const arm64[] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11",
+		"x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22",
+		"x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc",
+	};
+
+	if (arch == PC_ARCH_X86_64 && bit < sizeof(x86) / sizeof(x86[0]))
+		return x86[bit];
+	/* XMM registers take two bits each, from bit 32 */
+	if (arch == PC_ARCH_X86_64 && bit >= 32 && (bit - 32) / 2 < 16)
+		return xmm[(bit - 32) / 2];
+	if (arch == PC_ARCH_AARCH64 && bit < sizeof(arm64) / sizeof(arm64[0]))
+		return arm64[bit];
+	/* SVE's vector granule register */
+	if (arch == PC_ARCH_AARCH64 && bit == 46)
+		return "vg";
+	return "unknown";
+}
+
 unsigned pc_arch_elf_machine(enum pc_arch arch)
 {
 	switch (arch) {

@@ -23,6 +23,8 @@ enum pc_arch {
  * "aarch64" or "arm64"; PC_ARCH_UNKNOWN for anything else. */
 enum pc_arch pc_arch_from_name(const char *machine);
 const char *pc_arch_name(enum pc_arch arch);
+/* perf's name of a register by its bit in a sample_regs mask ("AX", "XMM0", "lr"; "unknown"). */
+const char *pc_reg_name(enum pc_arch arch, unsigned int bit);
 /* The ELF e_machine of the arch (EM_X86_64, EM_AARCH64). */
 unsigned pc_arch_elf_machine(enum pc_arch arch);
 

@@ -50,6 +50,15 @@ void synth_sample(struct synth *s, const struct perf_event_attr *attr, const str
 	keep(s, &b, pd_encode_sample(&b, attr, PERF_RECORD_MISC_USER, v));
 }
 
+void synth_cgroup(struct synth *s, const struct perf_event_attr *attr, uint64_t id,
+		  const char *path, const struct pd_sample *sid)
+{
+	struct pd_cgroup c = { id, path };
+	struct pd_buf b = view(s);
+
+	keep(s, &b, pd_encode_cgroup(&b, attr, &c, sid));
+}
+
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id)
 {

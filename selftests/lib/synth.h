@@ -23,6 +23,9 @@ void synth_free(struct synth *s);
 void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
 /* The sample_id trailer (when attr->sample_id_all), fields from v. */
 void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
+/* PERF_RECORD_CGROUP: the cgroup id's path */
+void synth_cgroup(struct synth *s, const struct perf_event_attr *attr, uint64_t id,
+		  const char *path, const struct pd_sample *sid);
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id);
 void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,

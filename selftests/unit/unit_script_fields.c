@@ -3,8 +3,8 @@
  * perfcheck script -F checks on synthesized files (no perf, no kernel),
  * each as perf 6.1 words it (checked against perf 6.1 on its own files):
  * a field the samples do not carry names the event and the field; symoff
- * without sym and srcline without ip are refused; a field perf knows but
- * this reader does not print is refused naming it, never printed empty.
+ * without sym and srcline without ip are refused; data_src is decoded;
+ * cgroup is perf 7.2's (refused with --compat 6.1).
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -81,20 +81,45 @@ TEST_F(f, srcline_without_ip_is_refused)
 		     "Hence, no address to lookup the source line number.\n", self->run.err);
 }
 
-/* the samples carry data_src, which this reader does not print: refused, not left empty */
-TEST_F(f, carried_field_not_printed_here_is_refused_naming_it)
+/* data_src: the raw word and perf 6.1's decoded text, padded to the widest yet */
+TEST_F(f, data_src_is_printed_decoded)
 {
 	struct pd_sample v = rt_id(100, 100, RT_SEC);
 
 	synth_free(&self->d);
 	self->a.attr.sample_type |= PERF_SAMPLE_DATA_SRC;
 	v.ip = 0x400123;
-	v.mem.data_src = 0x42;
+	/* load, L1 hit, snoop none, TLB L1 hit, not locked */
+	v.mem.data_src = 0x68100142ULL;
 	synth_sample(&self->d, &self->a.attr, &v);
-	script(_metadata, self, "ip,data_src");
+	script(_metadata, self, "data_src");
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("        68100142 |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|"
+		     "BLK  N/A\n", self->run.out);
+}
+
+/* cgroup: perf 6.1 has no such field; 7.2's layout names each sample's cgroup by its record */
+TEST_F(f, cgroup_is_named_by_its_record_in_7_2s_layout_only)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	synth_free(&self->d);
+	self->a.attr.sample_type |= PERF_SAMPLE_CGROUP;
+	synth_cgroup(&self->d, &self->a.attr, 7, "/system.slice/a.service", &v);
+	v.ip = 0x400123;
+	v.cgroup = 7;
+	synth_sample(&self->d, &self->a.attr, &v);
+	v.cgroup = 8;
+	synth_sample(&self->d, &self->a.attr, &v);
+	script(_metadata, self, "ip,cgroup");
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(" /system.slice/a.service           400123\n unknown           400123\n",
+		     self->run.out);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat", "6.1", "-i", self->path, "-F",
+				  "ip,cgroup"));
 	EXPECT_EQ(1, self->run.exit_code);
-	EXPECT_NE(NULL, strstr(self->run.err, "'data_src', which perfcheck does not print yet"))
-		TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'cgroup'")) TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("", self->run.out);
 }
 
