@@ -288,14 +288,19 @@ static const struct pctx *sort_ctx;
 
 /*
  * perf 6.1 keeps branches ordered by object (the address of its object
- * record: objects made first are lower, no object lowest), then by symbol
- * start or, unresolved, by address; equal shares come out highest first.
- * The rank of each frame's object (machine.h) is that order.
+ * record: objects made first are lower, no object lowest), then, when both
+ * frames are resolved, by symbol start, else by the addresses sampled
+ * (match_chain: a symbol's start is in the object's address space, an
+ * unresolved frame has only its address in the process, so a resolved
+ * frame beside an unresolved one is compared by an address of its own);
+ * equal shares come out highest first.  The rank of each frame's object
+ * (machine.h) is that order.
  */
 static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
 {
-	uint64_t xa = a->sym ? ((const struct pc_symbol *)a->sym)->start : a->addr;
-	uint64_t xb = b->sym ? ((const struct pc_symbol *)b->sym)->start : b->addr;
+	bool by_start = a->sym && b->sym;
+	uint64_t xa = by_start ? ((const struct pc_symbol *)a->sym)->start : a->addr;
+	uint64_t xb = by_start ? ((const struct pc_symbol *)b->sym)->start : b->addr;
 
 	if (a->dso_rank != b->dso_rank)
 		return a->dso_rank > b->dso_rank ? 1 : -1;

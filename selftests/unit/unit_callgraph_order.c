@@ -2,7 +2,8 @@
 /*
  * reader/callgraph.c: branches of equal share come out in perf 6.1's
  * order, the higher object first (the rank machine.h gives each object:
- * the order perf made its records of them), then the higher address.  The
+ * the order perf made its records of them), then the higher symbol start
+ * or, beside an unresolved frame, the higher address sampled.  The
  * object's rank decides, never where its name happens to lie in memory:
  * under AddressSanitizer's allocator names met later can lie lower, and
  * the order of a report must not depend on the build.
@@ -15,6 +16,7 @@
 #include "kselftest_harness.h"
 #include "reader/callgraph.h"
 #include "reader/machine.h"
+#include "symbols/symbols.h"
 
 /* Names of two objects: the first lies lower in memory than the second. */
 static const char names[2][8] = { "/lo", "/hi" };
@@ -89,6 +91,30 @@ TEST(equal_shares_in_one_object_come_higher_address_first)
 
 	print_two(_metadata, &a, &b, out, sizeof(out));
 	EXPECT_STREQ("0x2000", first_of(out, "0x1000", "0x2000")) TH_LOG("%s", out);
+}
+
+/*
+ * A symbol beside an unresolved address of the same object: perf 6.1
+ * compares the addresses sampled (the symbol's start is in the object's
+ * space, 0x500 here, far below any address in the process).  A sample in
+ * libselinux's lgetfilecon_raw and one at an address of libselinux without
+ * a symbol came out the other way round under SAN=1 (interop_report fractal).
+ */
+TEST(a_symbol_beside_an_unresolved_address_is_ordered_by_the_address_sampled)
+{
+	static const struct pc_symbol sym = { .start = 0x500, .end = 0x600, .name = "func",
+					      .name_len = 4 };
+	struct cg_frame_key s = { .sym = &sym, .dso = names[0], .dso_rank = RD_RANK_DSO,
+				  .ip = 0x7f0000001520ULL, .name = "func", .name_len = 4 };
+	struct cg_frame_key u = { .dso = names[0], .dso_rank = RD_RANK_DSO,
+				  .ip = 0x7f0000000e70ULL, .name = "0x7f0000000e70",
+				  .name_len = 14 };
+	char out[4096];
+
+	print_two(_metadata, &s, &u, out, sizeof(out));
+	EXPECT_STREQ("func", first_of(out, "func", "0x7f0000000e70")) TH_LOG("%s", out);
+	print_two(_metadata, &u, &s, out, sizeof(out));
+	EXPECT_STREQ("func", first_of(out, "func", "0x7f0000000e70")) TH_LOG("%s", out);
 }
 
 /* the kernel below every file's object, no object below the kernel */
