@@ -79,10 +79,7 @@ TEST_F(content, field_the_samples_lack_is_perfs_error)
 /* A cpu-clock event writing samples of sample_type (ip, tid, time and more) */
 static void event_attr(union pc_attr *a, uint64_t sample_type)
 {
-	rt_attr(a, PERF_ATTR_SIZE_VER7);
-	pc_attr_set(&a->attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&a->attr, PC_ATTR_defer_output, 0);
-	a->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | sample_type;
+	rt_plain_attr(a, sample_type);
 }
 
 /* the file of one event, its ARCH header arch (NULL: this machine's) */

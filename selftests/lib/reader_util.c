@@ -19,6 +19,14 @@ void rt_attr(union pc_attr *a, uint32_t size)
 	pc_attr_set(&a->attr, PC_ATTR_defer_output, 1);
 }
 
+void rt_plain_attr(union pc_attr *a, uint64_t sample_type)
+{
+	rt_attr(a, PERF_ATTR_SIZE_VER7);
+	pc_attr_set(&a->attr, PC_ATTR_defer_callchain, 0);
+	pc_attr_set(&a->attr, PC_ATTR_defer_output, 0);
+	a->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | sample_type;
+}
+
 struct pd_sample rt_id(uint32_t pid, uint32_t tid, uint64_t time)
 {
 	struct pd_sample v;

@@ -18,6 +18,9 @@
 #define RT_KIP(n) (0xffff888000001000ULL + (n) * 0x10)
 
 void rt_attr(union pc_attr *a, uint32_t size);
+/* A cpu-clock attr of PERF_ATTR_SIZE_VER7 without deferred callchains, sampling
+ * IP, TID, TIME and what sample_type adds. */
+void rt_plain_attr(union pc_attr *a, uint64_t sample_type);
 
 struct pd_sample rt_id(uint32_t pid, uint32_t tid, uint64_t time);
 

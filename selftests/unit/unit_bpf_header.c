@@ -128,11 +128,7 @@ FIXTURE_SETUP(bh)
 	ASSERT_NE(NULL, self->dir);
 	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
 	memset(&self->run, 0, sizeof(self->run));
-	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
-	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				   PERF_SAMPLE_PERIOD;
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
+	rt_plain_attr(&self->a, PERF_SAMPLE_PERIOD);
 }
 
 FIXTURE_TEARDOWN(bh)

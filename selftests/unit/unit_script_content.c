@@ -27,10 +27,7 @@ FIXTURE_SETUP(c)
 	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
-	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
-	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	rt_plain_attr(&self->a, 0);
 	self->v = rt_id(100, 100, RT_SEC);
 	self->v.ip = 0x400123;
 }

@@ -64,11 +64,7 @@ FIXTURE_SETUP(ev)
 	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
-	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
-	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				   PERF_SAMPLE_PERIOD;
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
+	rt_plain_attr(&self->a, PERF_SAMPLE_PERIOD);
 	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &id);
 	put_record(&self->d, &self->a.attr, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &m,
 		   sizeof(m), RT_SEC + 1000);

@@ -26,10 +26,7 @@ FIXTURE_SETUP(f)
 	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
-	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
-	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	rt_plain_attr(&self->a, 0);
 	v.ip = 0x400123;
 	synth_sample(&self->d, &self->a.attr, &v);
 }

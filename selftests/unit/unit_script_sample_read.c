@@ -27,11 +27,7 @@ FIXTURE_SETUP(sr)
 	snprintf(self->path, sizeof(self->path), "%s/perf.data", self->dir);
 	memset(&self->d, 0, sizeof(self->d));
 	memset(&self->run, 0, sizeof(self->run));
-	rt_attr(&self->a, PERF_ATTR_SIZE_VER7);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_callchain, 0);
-	pc_attr_set(&self->a.attr, PC_ATTR_defer_output, 0);
-	self->a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				   PERF_SAMPLE_ID | PERF_SAMPLE_READ;
+	rt_plain_attr(&self->a, PERF_SAMPLE_ID | PERF_SAMPLE_READ);
 	self->a.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	self->b = self->a;
 	self->b.attr.config = PERF_COUNT_SW_TASK_CLOCK;
