@@ -32,6 +32,7 @@ static inline struct pc_dso *rd_map_dso(const struct pc_map *map)
 struct rd_thread {
 	uint32_t pid, tid;
 	char comm[RD_COMM_LEN];
+	uint32_t comm_gen;		/* bumped when comm is written: caches compare it */
 	struct pc_aspace *proc;		/* its address space, shared by its process */
 	struct rd_thread *next;
 };

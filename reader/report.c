@@ -42,7 +42,7 @@ struct table {
  * Direct-mapped caches of rows (by thread, address, context) and resolved
  * frames (by space and address).  A file of a million samples has some
  * 100k rows' keys: at 4096 slots every fifth row was made again from its
- * key (snprintf), a third of the run; 65536 slots (3.5 and 5.5 MB,
+ * key (snprintf), a third of the run; 65536 slots (4 and 5.5 MB,
  * touched as used) miss a quarter as often, and more slots only add
  * cache misses.
  */
@@ -62,7 +62,9 @@ struct ecache {
 	const void *space;
 	const struct table *t;
 	struct entry *e;
+	const struct pc_symbol *sym;	/* e's */
 	uint32_t tid;
+	uint32_t comm_gen;	/* the thread's when e was found: e has its comm */
 	int32_t cpu;
 	uint8_t flags;
 };
@@ -287,10 +289,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 
 		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
 		/* the symbol too: inlined entries share their frame's address */
+		/* one thread per tid: its comm unchanged is the entry's comm */
 		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
 		    c->cpu == cpu && c->gen == gen && c->space == space && c->t == t &&
-		    c->e->sym == f->r.sym &&
-		    !strcmp(c->e->comm, ev->thread->comm))
+		    c->sym == f->r.sym && c->comm_gen == ev->thread->comm_gen)
 			return c->e;
 	}
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
@@ -324,8 +326,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	}
 	if (c && e) {
 		c->e = e;
+		c->sym = e->sym;
 		c->ip = f->ip;
 		c->tid = ev->sample->tid;
+		c->comm_gen = ev->thread->comm_gen;
 		c->flags = flags;
 		c->cpu = cpu;
 		c->gen = gen;

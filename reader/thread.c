@@ -142,6 +142,7 @@ static int set_comm(struct rd_machine *m, const struct pd_record *rec, size_t si
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	snprintf(t->comm, sizeof(t->comm), "%s", c.comm);
+	t->comm_gen++;
 	return 0;
 }
 
@@ -163,8 +164,10 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 		return 0;
 	/* as perf: a parent known only by its ":TID" placeholder gives no comm */
 	snprintf(placeholder, sizeof(placeholder), ":%d", (int)parent->tid);
-	if (strcmp(parent->comm, placeholder))
+	if (strcmp(parent->comm, placeholder)) {
 		memcpy(child->comm, parent->comm, sizeof(child->comm));
+		child->comm_gen++;
+	}
 	/* a new process starts with a copy of its parent's address space */
 	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    pc_maps_copy(&child->proc->maps, &parent->proc->maps))
