@@ -77,6 +77,7 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->links);
 	free(f->hits);
 	free(f->nodes);
+	cg_children_free(&f->children);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -179,6 +180,68 @@ uint32_t cg_tree_new(struct cg_forest *f)
 	return node_new(f, UINT32_MAX);
 }
 
+struct by_use {
+	uint64_t key;		/* last use << 32 | ~place in the list: larger first */
+	uint32_t node;
+};
+
+static int by_use_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct by_use *)a)->key, y = ((const struct by_use *)b)->key;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * Puts each node's children in the order of their last use, the most
+ * recent first: the order a list that moved each child found to its front
+ * would have (chains repeat; perf's order of equal branches follows it).
+ * Equal stamps (0, from before a restamp) keep their order in the list.
+ */
+static int order_children(struct cg_forest *f)
+{
+	uint32_t *used = calloc(f->nr_nodes ? f->nr_nodes : 1, sizeof(*used));
+	struct by_use *v = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	if (!used)
+		return -ENOMEM;
+	cg_children_stamps(&f->children, used, f->nr_nodes);
+	for (uint32_t n = 0; n < f->nr_nodes && !ret; n++) {
+		struct cg_link *l = f->links;
+		uint32_t c = l[n].child, place = 0;
+		size_t nr = 0;
+
+		if (!c || !l[c - 1].sibling)
+			continue;
+		for (; c; c = l[c - 1].sibling) {
+			if (nr == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct by_use *nv = realloc(v, nc * sizeof(*nv));
+
+				if (!nv) {
+					ret = -ENOMEM;
+					break;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[nr++] = (struct by_use){ .key = (uint64_t)used[c - 1] << 32 | ~place++,
+						   .node = c };
+		}
+		if (ret)
+			break;
+		qsort(v, nr, sizeof(*v), by_use_cmp);
+		l[n].child = v[0].node;
+		for (size_t i = 0; i < nr; i++)
+			l[v[i].node - 1].sibling = i + 1 < nr ? v[i + 1].node : 0;
+	}
+	free(v);
+	free(used);
+	return ret;
+}
+
 /* True when the chain ending at node `last` is frames[0..nr) below root. */
 static bool same_chain(const struct cg_forest *f, uint32_t root, uint32_t last,
 		       const uint32_t *frames, size_t nr)
@@ -203,23 +266,16 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 		return 0;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct cg_link *l = f->links;
-		uint32_t c, prev = 0;
+		uint32_t c = cg_children_find(&f->children, n, frames[i]);
 
-		for (c = l[n - 1].child; c; prev = c, c = l[c - 1].sibling)
-			if (l[c - 1].frame == frames[i])
-				break;
 		if (!c) {
+			struct cg_link *l;
+
 			c = node_new(f, frames[i]);
-			if (!c)
+			if (!c || cg_children_add(&f->children, n, frames[i], c))
 				return -ENOMEM;
 			l = f->links;
 			l[c - 1].parent = n;
-			l[c - 1].sibling = l[n - 1].child;
-			l[n - 1].child = c;
-		} else if (prev) {
-			/* most recently used first: chains repeat */
-			l[prev - 1].sibling = l[c - 1].sibling;
 			l[c - 1].sibling = l[n - 1].child;
 			l[n - 1].child = c;
 		}
@@ -227,6 +283,12 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 	}
 	f->hits[n - 1] += period;
 	*last = n;
+	/* the stamps are about to wrap: the lists take their order, the stamps start over */
+	if (f->children.clock > CG_CHILDREN_CLOCK_LIMIT) {
+		if (order_children(f))
+			return -ENOMEM;
+		cg_children_restamp(&f->children);
+	}
 	return 0;
 }
 
@@ -237,6 +299,8 @@ int cg_forest_finish(struct cg_forest *f)
 	f->nodes = NULL;
 	if (!f->nr_nodes)
 		return 0;
+	if (order_children(f))
+		return -ENOMEM;
 	f->nodes = calloc(f->nr_nodes, sizeof(*f->nodes));
 	if (!f->nodes)
 		return -ENOMEM;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reader/cg_children.h"
 #include "reader/out.h"
 
 enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
@@ -83,6 +84,7 @@ struct cg_forest {
 	struct cg_link *links;
 	uint64_t *hits;
 	uint32_t nr_nodes, cap_nodes;
+	struct cg_children children;	/* a node's child by frame, and the order of use */
 	struct cg_node *nodes;	/* after cg_forest_finish */
 };
 

@@ -14,7 +14,7 @@
 struct rd_rcache {
 	uint64_t ip;
 	const void *space;	/* the process, or the machine (kernel) */
-	uint64_t gen;
+	uint64_t gen;		/* the space's generation + 1 */
 	struct rd_resolved r;
 };
 
@@ -178,6 +178,7 @@ void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, 
 {
 	const void *space = kernel ? (const void *)m : (t ? (const void *)t->proc : NULL);
 	struct rd_rcache *c;
+	uint64_t gen;
 
 	if (!m->rcache) {
 		m->rcache = calloc(RD_RCACHE_SIZE, sizeof(*m->rcache));
@@ -186,15 +187,16 @@ void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, 
 			return;
 		}
 	}
+	gen = rd_machine_space_gen(m, t, kernel) + 1;	/* an empty entry has 0 */
 	c = &m->rcache[((ip >> 2) ^ ((uintptr_t)space >> 4)) * 0x9E3779B97F4A7C15ULL >> 50];
-	if (c->space == space && c->ip == ip && c->gen == m->gen + 1) {
+	if (c->space == space && c->ip == ip && c->gen == gen) {
 		*out = c->r;
 		return;
 	}
 	resolve(m, t, kernel, ip, out);
 	c->space = space;
 	c->ip = ip;
-	c->gen = m->gen + 1;
+	c->gen = gen;
 	c->r = *out;
 }
 

@@ -2,7 +2,8 @@
 /*
  * The machine stage: threads and processes with their address spaces
  * (COMM, FORK, MMAP, MMAP2), the kernel's maps and kallsyms, and resolving
- * an ip to a symbol and DSO (with a cache valid while gen is unchanged).
+ * an ip to a symbol and DSO (with a cache valid while the generation of
+ * the ip's address space is unchanged).
  * Samples and deferred records go on to the consumer; state records end
  * here unless pass_records is set (then they go on once applied).
  */
@@ -31,6 +32,7 @@ static inline struct pc_dso *rd_map_dso(const struct pc_map *map)
 struct rd_thread {
 	uint32_t pid, tid;
 	char comm[RD_COMM_LEN];
+	uint32_t comm_gen;		/* bumped when comm is written: caches compare it */
 	struct pc_aspace *proc;		/* its address space, shared by its process */
 	struct rd_thread *next;
 };
@@ -71,7 +73,7 @@ struct rd_machine {
 	bool kernel_map;		/* the kernel's own MMAP came: without it perf has no kernel map */
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;
-	uint64_t gen;			/* bumped when any map changes */
+	uint64_t kernel_gen;		/* bumped when the kernel's maps change */
 	struct rd_unwind *unwind;	/* DWARF user frames, NULL: none (owned) */
 	bool pass_records;		/* state and other records go on too, once applied */
 	struct rd_sink out;
@@ -89,6 +91,21 @@ struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t
 void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
 			struct rd_resolved *out);
 void rd_machine_free(struct rd_machine *m);
+
+/*
+ * What a resolution of an ip in the kernel's or t's address space depends
+ * on, as a number that changes when it does: the kernel's maps, or the
+ * maps of t's process.  Processes live as long as the machine, so a space
+ * and its generation always name the same maps: a cache keyed on both is
+ * not emptied by every process's exec and forks, as one on gen would be.
+ */
+static inline uint64_t rd_machine_space_gen(const struct rd_machine *m,
+					    const struct rd_thread *t, bool kernel)
+{
+	if (kernel)
+		return m->kernel_gen;
+	return t && t->proc ? t->proc->maps.gen : 0;
+}
 
 /* thread.c: frees the threads and address spaces */
 void rd_machine_threads_free(struct rd_machine *m);

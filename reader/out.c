@@ -141,16 +141,32 @@ void rd_out_s64(struct rd_out *o, int64_t v, int width)
 	put_digits(o, b + sizeof(b) - n, n, width, ' ');
 }
 
-void rd_out_hex(struct rd_out *o, uint64_t v, int width)
+static int hex(char *end, uint64_t v)
 {
-	static const char hex[] = "0123456789abcdef";
-	char b[16], *p = b + sizeof(b);
+	static const char digits[] = "0123456789abcdef";
+	char *p = end;
 
 	do {
-		*--p = hex[v & 15];
+		*--p = digits[v & 15];
 		v >>= 4;
 	} while (v);
-	put_digits(o, p, (int)(b + sizeof(b) - p), width, ' ');
+	return (int)(end - p);
+}
+
+void rd_out_hex(struct rd_out *o, uint64_t v, int width)
+{
+	char b[16];
+	int n = hex(b + sizeof(b), v);
+
+	put_digits(o, b + sizeof(b) - n, n, width, ' ');
+}
+
+void rd_out_hexz(struct rd_out *o, uint64_t v, int width)
+{
+	char b[16];
+	int n = hex(b + sizeof(b), v);
+
+	put_digits(o, b + sizeof(b) - n, n, width, '0');
 }
 
 void rd_out_printf(struct rd_out *o, const char *fmt, ...)

@@ -48,8 +48,9 @@ void rd_out_pad(struct rd_out *o, const char *s, int width);
 void rd_out_u64(struct rd_out *o, uint64_t v, int width);
 void rd_out_s64(struct rd_out *o, int64_t v, int width);
 void rd_out_hex(struct rd_out *o, uint64_t v, int width);
-/* printf "%0*llu" */
+/* printf "%0*llu" / "%0*llx" */
 void rd_out_u64z(struct rd_out *o, uint64_t v, int width);
+void rd_out_hexz(struct rd_out *o, uint64_t v, int width);
 void rd_out_printf(struct rd_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

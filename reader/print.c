@@ -523,9 +523,9 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 
 /*
  * Callchain lines repeat the same few thousand frames: keep each one's
- * formatted line, keyed like the resolution (address space, ip, maps
- * generation) plus the fields.  Sets of two (the newest first), so that
- * two hot frames seldom push each other out; each entry is two cache
+ * formatted line, keyed like the resolution (address space, ip, the
+ * space's generation) plus the fields.  Sets of two (the newest first), so
+ * that two hot frames seldom push each other out; each entry is two cache
  * lines, and a hit copies its text at a fixed size (no length-driven
  * copy), which the output's room allows.
  */
@@ -592,6 +592,7 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 	struct rd_out *o = p->out;
 	struct rd_line *set, *l;
 	struct rd_out tmp;
+	uint64_t gen;
 
 	if (!p->lines) {
 		/*
@@ -608,9 +609,10 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 		}
 		p->lines = m;
 	}
+	gen = rd_resolve_gen(s, ev->thread, kernel);
 	set = line_set(p, ip, space);
-	l = line_is(&set[0], ip, space, s->maps_gen, f) ? &set[0] :
-	    line_is(&set[1], ip, space, s->maps_gen, f) ? &set[1] : NULL;
+	l = line_is(&set[0], ip, space, gen, f) ? &set[0] :
+	    line_is(&set[1], ip, space, gen, f) ? &set[1] : NULL;
 	if (l) {
 		if (o->len + LINE_TEXT > o->cap)
 			rd_out_flush(o);
@@ -631,7 +633,7 @@ static void chain_frame(struct rd_printer *p, struct rd_session *s, const struct
 	memcpy(l->text, o->buf + tmp.len, l->len);
 	l->ip = ip;
 	l->space = space;
-	l->gen = s->maps_gen;
+	l->gen = gen;
 	l->fields = f;
 }
 

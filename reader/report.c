@@ -38,8 +38,16 @@ struct table {
 	uint64_t samples, total;
 };
 
-#define ECACHE_BITS 12
-#define FCACHE_BITS 12
+/*
+ * Direct-mapped caches of rows (by thread, address, context) and resolved
+ * frames (by space and address).  A file of a million samples has some
+ * 100k rows' keys: at 4096 slots every fifth row was made again from its
+ * key (snprintf), a third of the run; 65536 slots (4 and 5.5 MB,
+ * touched as used) miss a quarter as often, and more slots only add
+ * cache misses.
+ */
+#define ECACHE_BITS 16
+#define FCACHE_BITS 16
 
 struct fcache {
 	uint64_t ip, gen;
@@ -50,10 +58,13 @@ struct fcache {
 };
 
 struct ecache {
-	uint64_t ip, gen;
+	uint64_t ip, gen;	/* gen: of space, where the frame was resolved */
+	const void *space;
 	const struct table *t;
 	struct entry *e;
+	const struct pc_symbol *sym;	/* e's */
 	uint32_t tid;
+	uint32_t comm_gen;	/* the thread's when e was found: e has its comm */
 	int32_t cpu;
 	uint8_t flags;
 };
@@ -61,13 +72,14 @@ struct ecache {
 /*
  * The last chain of a thread, with the row and tree node each of its frames
  * charged: a thread often repeats its chain, and then each row's node only
- * takes the period (the walk down each row's tree is what costs).
+ * takes the period (the walk down each row's tree is what costs).  The
+ * maps need not be the same: rows are compared, and the same frames below
+ * the same row are the same path down its tree.
  */
 #define MEMO_SLOTS 64
 
 struct memo {
 	uint32_t tid, n;
-	uint64_t gen;
 	const struct table *t;
 	bool valid, caller;
 	uint32_t cg[MAX_STACK];
@@ -252,7 +264,8 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 
 /*
  * The row of one frame: from the cache when this thread, address, context
- * and maps gave it before (and the command is the same), else by its key.
+ * and the maps of the frame's address space (their generation) gave it
+ * before (and the command is the same), else by its key.
  */
 static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
 			      const struct rd_event *ev, const struct frame *f, bool chain,
@@ -267,6 +280,8 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
 		      (int32_t)ev->sample->cpu : -1;
 	struct ecache *c = NULL;
+	const void *space = f->kernel ? (const void *)s : (const void *)ev->thread->proc;
+	uint64_t gen = rd_resolve_gen(s, ev->thread, f->kernel);
 
 	if (rp->ecache) {
 		uint64_t h = (f->ip ^ ((uint64_t)ev->sample->tid << 40) ^ ((uint64_t)flags << 56) ^
@@ -274,9 +289,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 
 		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
 		/* the symbol too: inlined entries share their frame's address */
+		/* one thread per tid: its comm unchanged is the entry's comm */
 		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
-		    c->cpu == cpu && c->gen == s->maps_gen && c->t == t && c->e->sym == f->r.sym &&
-		    !strcmp(c->e->comm, ev->thread->comm))
+		    c->cpu == cpu && c->gen == gen && c->space == space && c->t == t &&
+		    c->sym == f->r.sym && c->comm_gen == ev->thread->comm_gen)
 			return c->e;
 	}
 	to_sk(ev, f, chain, rp->compat_6_1, &k);
@@ -310,11 +326,14 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	}
 	if (c && e) {
 		c->e = e;
+		c->sym = e->sym;
 		c->ip = f->ip;
 		c->tid = ev->sample->tid;
+		c->comm_gen = ev->thread->comm_gen;
 		c->flags = flags;
 		c->cpu = cpu;
-		c->gen = s->maps_gen;
+		c->gen = gen;
+		c->space = space;
 		c->t = t;
 	}
 	return e;
@@ -424,6 +443,7 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 			 bool graphs, struct frame *f)
 {
 	const void *space = f->kernel ? (const void *)s : (const void *)t->proc;
+	uint64_t gen = rd_resolve_gen(s, t, f->kernel);
 	struct fcache *c = NULL;
 
 	if (rp->fcache && graphs) {
@@ -431,7 +451,7 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 
 		c = &rp->fcache[h >> (64 - FCACHE_BITS)];
 		if (c->valid && c->ip == f->ip && c->space == space && c->kernel == f->kernel &&
-		    c->gen == s->maps_gen) {
+		    c->gen == gen) {
 			f->r = c->r;
 			f->cg = c->cg;
 			return 0;
@@ -445,7 +465,7 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 		c->ip = f->ip;
 		c->space = space;
 		c->kernel = f->kernel;
-		c->gen = s->maps_gen;
+		c->gen = gen;
 		c->r = f->r;
 		c->cg = f->cg;
 	}
@@ -506,14 +526,13 @@ static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
 }
 
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
-static int remember(struct memo *mm, uint32_t tid, int n, uint64_t gen, const struct table *t,
-		    bool caller, const struct frame *fr)
+static int remember(struct memo *mm, uint32_t tid, int n, const struct table *t, bool caller,
+		    const struct frame *fr)
 {
 	if (!mm)
 		return 0;
 	mm->tid = tid;
 	mm->n = (uint32_t)n;
-	mm->gen = gen;
 	mm->t = t;
 	mm->caller = caller;
 	for (int i = 0; i < n; i++)
@@ -600,7 +619,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (graphs && n && rp->memo) {
 		mm = &rp->memo[(smp->tid * 0x9E3779B1u) >> 26];
 		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
-		       mm->gen == s->maps_gen && mm->t == t && mm->caller == caller;
+		       mm->t == t && mm->caller == caller;
 		for (int i = 0; i < n && same; i++)
 			same = mm->cg[i] == fr[i].cg;
 	}
@@ -626,7 +645,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		}
 	}
 	if (!children)
-		return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
+		return remember(mm, smp->tid, n, t, caller, fr);
 	/*
 	 * perf fills one location per frame, and a frame without a map leaves
 	 * the previous one's level ([k] or [.]): the sample's to begin with.
@@ -662,7 +681,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			mm->node[k + 1] = en->last;
 		}
 	}
-	return remember(mm, smp->tid, n, s->maps_gen, t, caller, fr);
+	return remember(mm, smp->tid, n, t, caller, fr);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group)

@@ -105,7 +105,6 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 	struct pd_sample *smp = it->p ? &it->p->smp : NULL;
 
 	memcpy(&rec.header, it->data, sizeof(rec.header));
-	s->maps_gen = s->machine.gen;
 	if (it->type != PERF_RECORD_SAMPLE && it->type != PC_RECORD_CALLCHAIN_DEFERRED) {
 		ev.sample = it->p ? &it->p->smp : NULL;
 		return s->ops.record ? s->ops.record(s, &ev, s->ops.ctx) : 0;

@@ -85,7 +85,6 @@ struct rd_session {
 	bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
-	uint64_t maps_gen;	/* changes when a map does (for consumers' caches) */
 	struct rd_stats stats;
 	/* the stages */
 	struct rd_input in;
@@ -105,6 +104,15 @@ void rd_session_close(struct rd_session *s);
 /* Resolves one ip of thread t; kernel selects the kernel maps. */
 void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,
 		struct rd_resolved *out);
+/*
+ * A number that changes when what rd_resolve answers in the kernel's or
+ * t's address space may: a cache of resolved ips keys on it and the space.
+ */
+static inline uint64_t rd_resolve_gen(const struct rd_session *s, const struct rd_thread *t,
+				      bool kernel)
+{
+	return rd_machine_space_gen(&s->machine, t, kernel);
+}
 /* The thread a tid belongs to, created (comm ":TID") when unknown. */
 struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid);
 

@@ -8,6 +8,7 @@
  * order: the part, '\x1f', the shown text, '\x1e'.
  */
 #include "reader/sortkeys.h"
+#include "reader/out.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,13 +135,28 @@ static void putf(struct kb *b, const char *fmt, ...)
 	put(b, tmp, (size_t)n);
 }
 
+/*
+ * "%0*llx" without vsnprintf: a row's key is made for every frame the row
+ * cache has not seen, and vsnprintf was most of the cost of making one.
+ */
+static void put_hex(struct kb *b, uint64_t v, int width)
+{
+	char t[16];
+	struct rd_out o = { .buf = t, .cap = sizeof(t) };
+
+	rd_out_hexz(&o, v, width);
+	put(b, t, o.len);
+}
+
 /* perf's "%-#.*llx": a zero shows no 0x */
 static void put_addr(struct kb *b, uint64_t a)
 {
-	if (a)
-		putf(b, "0x%016llx", (unsigned long long)a);
-	else
+	if (a) {
+		put(b, "0x", 2);
+		put_hex(b, a, 16);
+	} else {
 		put(b, "0000000000000000", 16);
+	}
 }
 
 /* The level ([k] or [.]) is not part of a row's identity: a placeholder, see sk_text. */
@@ -149,8 +165,10 @@ static void sym_text(struct kb *b, const struct sk_frame *f, bool with_off)
 	put(b, "[\x01] ", 4);
 	if (f->sym) {
 		put(b, f->sym->name, f->sym->name_len);
-		if (with_off)
-			putf(b, "+0x%llx", (unsigned long long)f->off);
+		if (with_off) {
+			put(b, "+0x", 3);
+			put_hex(b, f->off, 0);
+		}
 	} else {
 		put_addr(b, f->addr);
 	}
@@ -165,7 +183,9 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 	for (int i = 0; i < l->nr; i++) {
 		switch (l->keys[i]) {
 		case SK_COMM:
-			putf(&b, "%s\x1f%s", f->comm, f->comm);
+			put(&b, f->comm, strlen(f->comm));
+			put(&b, "\x1f", 1);
+			put(&b, f->comm, strlen(f->comm));
 			break;
 		case SK_DSO:
 			d = short_dso(f, &dl);
@@ -180,12 +200,14 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 				put(&b, "\x01", 1);
 				put(&b, f->sym->name, f->sym->name_len);
 				/* distinct symbols of one name stay distinct rows */
-				putf(&b, "\x01%016llx", (unsigned long long)f->sym->start);
+				put(&b, "\x01", 1);
+				put_hex(&b, f->sym->start, 16);
 			} else {
-				putf(&b, "\x02%016llx", (unsigned long long)f->addr);
+				put(&b, "\x02", 1);
+				put_hex(&b, f->addr, 16);
 			}
 			if (l->keys[i] == SK_SYMOFF && f->sym)
-				putf(&b, "%016llx", (unsigned long long)f->off);
+				put_hex(&b, f->off, 16);
 			/* perf compares the objects too: one symbol of two objects is two rows */
 			d = short_dso(f, &dl);
 			put(&b, "\x03", 1);

@@ -82,6 +82,7 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	struct pc_map map = { 0 };
 	struct pc_dso *dso;
 	struct pc_maps *maps;
+	bool had_kernel_map;
 	int ret = pd_decode_mmap(m->path, rec, size, &mm, err);
 
 	if (ret)
@@ -108,6 +109,7 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 		for (uint8_t i = 0; i < mm.build_id_size; i++)
 			snprintf(dso->build_id + 2 * i, 3, "%02x", mm.build_id[i]);
 	/* perf's kernel map is made by the kernel's MMAP ("[kernel.kallsyms]_text") alone */
+	had_kernel_map = m->kernel_map;
 	if ((rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
 	    !strncmp(name, "[kernel.kallsyms", 16))
 		m->kernel_map = true;
@@ -122,7 +124,8 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	}
 	if (pc_maps_insert(maps, &map))
 		return pc_error_set(err, ENOMEM, "out of memory");
-	m->gen++;
+	if (maps == &m->kmaps || m->kernel_map != had_kernel_map)
+		m->kernel_gen++;
 	return 0;
 }
 
@@ -139,6 +142,7 @@ static int set_comm(struct rd_machine *m, const struct pd_record *rec, size_t si
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
 	snprintf(t->comm, sizeof(t->comm), "%s", c.comm);
+	t->comm_gen++;
 	return 0;
 }
 
@@ -160,13 +164,14 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 		return 0;
 	/* as perf: a parent known only by its ":TID" placeholder gives no comm */
 	snprintf(placeholder, sizeof(placeholder), ":%d", (int)parent->tid);
-	if (strcmp(parent->comm, placeholder))
+	if (strcmp(parent->comm, placeholder)) {
 		memcpy(child->comm, parent->comm, sizeof(child->comm));
+		child->comm_gen++;
+	}
 	/* a new process starts with a copy of its parent's address space */
 	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    pc_maps_copy(&child->proc->maps, &parent->proc->maps))
 		return pc_error_set(err, ENOMEM, "out of memory");
-	m->gen++;
 	return 0;
 }
 
