@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "reader/expand.h"
+#include "util/log.h"
 
 static int start(struct rd_expand_zstd *x, const struct pd_reader *r, struct pc_error *err)
 {
@@ -49,7 +50,20 @@ int rd_expand_zstd(void *ctx, struct rd_input *in, const struct pd_record *rec,
 
 int rd_expand_zstd_finish(struct rd_expand_zstd *x, struct pc_error *err)
 {
-	return x->started ? pd_decomp_finish(&x->d, err) : 0;
+	size_t left;
+
+	if (!x->started)
+		return 0;
+	/* a tail perf's writer left unfinished (pd_decomp_unfinished): shown as perf
+	 * shows it, not at all, but named */
+	left = pd_decomp_unfinished(&x->d);
+	if (left) {
+		pc_warn("%s: offset %#llx: the compressed stream ends inside a record (%zu bytes "
+			"of it): not shown, as perf does not show it\n", x->d.path,
+			(unsigned long long)x->d.cur_offset, left);
+		return 0;
+	}
+	return pd_decomp_finish(&x->d, err);
 }
 
 void rd_expand_zstd_free(struct rd_expand_zstd *x)

@@ -257,6 +257,11 @@ int pd_decomp_finish(struct pd_decomp *d, struct pc_error *err)
 		   avail, (unsigned long long)d->head_pos);
 }
 
+size_t pd_decomp_unfinished(const struct pd_decomp *d)
+{
+	return d->drained ? d->tail - d->head : 0;
+}
+
 void pd_decomp_fini(struct pd_decomp *d)
 {
 	ZSTD_freeDStream(d->zds);

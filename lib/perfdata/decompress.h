@@ -114,6 +114,15 @@ int pd_decomp_feed_record(struct pd_decomp *d, const struct pd_record *rec, stru
 int pd_decomp_next(struct pd_decomp *d, struct pd_record *rec, struct pc_error *err);
 /* At the end of the data: an error when the stream ends inside a record. */
 int pd_decomp_finish(struct pd_decomp *d, struct pc_error *err);
+/*
+ * Once drained at the end of the data: the bytes of a record the stream began
+ * and never finished (0 when it ended on a record boundary).  perf 6.1's
+ * writer leaves what zstd still buffers after its last push unwritten (each
+ * push flushes the stream, none ends it), and its reader drops such a tail
+ * without a word: a reader that reads perf's files as perf does asks this
+ * before pd_decomp_finish.
+ */
+size_t pd_decomp_unfinished(const struct pd_decomp *d);
 void pd_decomp_fini(struct pd_decomp *d);
 
 #endif
