@@ -85,6 +85,7 @@ struct run {
 	int ret;
 	struct pc_error err;
 	struct pd_decomp_stats stats;
+	size_t unfinished;		/* pd_decomp_unfinished() before finishing */
 };
 
 static void run_stream(const uint8_t *z, size_t zlen, size_t cut, const uint8_t *expect,
@@ -116,6 +117,7 @@ static void run_stream(const uint8_t *z, size_t zlen, size_t cut, const uint8_t 
 		at = off;
 	}
 	(void)at;
+	r->unfinished = r->ret ? 0 : pd_decomp_unfinished(&d);
 	if (!r->ret)
 		r->ret = pd_decomp_finish(&d, &r->err);
 	r->stats = d.stats;
@@ -515,6 +517,20 @@ TEST(a_record_longer_than_the_stream_is_an_error_at_the_end)
 	EXPECT_NE(NULL, strstr(r.err.msg,
 			       "t.data: offset 0x1000: the compressed stream ends inside a record: 48 of its 4000 bytes"))
 		TH_LOG("%s", r.err.msg);
+}
+
+/* what perf's writer leaves after its last push: the reader drops it, as perf, by its count */
+TEST(an_unfinished_last_record_is_counted_for_the_reader_to_drop)
+{
+	struct run r;
+
+	one_bad_record((struct perf_event_header){ .type = 9, .size = 4000 }, &r);
+	EXPECT_EQ(1, r.nr);
+	EXPECT_EQ(48, r.unfinished);
+	one_bad_record((struct perf_event_header){ .type = 9, .size = 48 }, &r);
+	EXPECT_EQ(0, r.ret) TH_LOG("%s", r.err.msg);
+	EXPECT_EQ(2, r.nr);
+	EXPECT_EQ(0, r.unfinished);
 }
 
 TEST(feeding_before_draining_is_refused)
