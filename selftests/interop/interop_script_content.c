@@ -52,10 +52,10 @@ TEST_F(content, registers_as_perf)
 TEST_F(content, misc_of_samples_and_records_as_perf)
 {
 	PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 200000 --sample-cpu", PERFCMP_SPIN);
-	perfcmp_same_script(_metadata, &self->c, "-F comm,tid,cpu,misc,time,ip,sym", " U      ", 1);
+	perfcmp_same_script(_metadata, &self->c, "-F comm,tid,cpu,misc,time,ip,sym", "] U ", 1);
 	perfcmp_same_script(_metadata, &self->c,
 			    "-F comm,tid,cpu,misc,time,ip --show-mmap-events --show-task-events",
-			    " E     ", 1);
+			    "] E ", 1);
 }
 
 TEST_F(content, added_fields_join_the_default_as_perf)
