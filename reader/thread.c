@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "perfdata/codec.h"
 #include "reader/machine.h"
@@ -73,6 +74,13 @@ struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t
 	return t;
 }
 
+static bool map_is_exec(const struct pd_record *rec, const struct pd_mmap *mm)
+{
+	if (rec->header.type == PERF_RECORD_MMAP2)
+		return mm->prot & PROT_EXEC;
+	return !(rec->header.misc & PERF_RECORD_MISC_MMAP_DATA);
+}
+
 static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t size,
 		   struct pc_error *err)
 {
@@ -93,9 +101,14 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	map.start = mm.start;
 	map.end = mm.start + mm.len;
 	map.pgoff = mm.pgoff;
-	/* anonymous executable memory is JIT code, named as perf names it */
-	if (mm.pid != (uint32_t)-1 && (!strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
-				       !strncmp(name, "/anon_hugepage", 14))) {
+	/*
+	 * anonymous executable memory is JIT code, named as perf names it; a
+	 * data map (-d) keeps its name ("//anon"): MMAP2 says PROT_EXEC, MMAP
+	 * marks data maps with MISC_MMAP_DATA
+	 */
+	if (mm.pid != (uint32_t)-1 && map_is_exec(rec, &mm) &&
+	    (!strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	     !strncmp(name, "/anon_hugepage", 14))) {
 		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)mm.pid);
 		name = jit;
 		map.flags = RD_MAP_JIT;

@@ -83,7 +83,7 @@ static int load_segments(struct pc_dso *dso, Elf *e)
 		if (!gelf_getphdr(e, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		dso->segs[dso->nr_segs++] = (struct pc_load_seg){
-			ph.p_offset, ph.p_filesz, ph.p_vaddr };
+			ph.p_offset, ph.p_filesz, ph.p_memsz, ph.p_vaddr };
 	}
 	return 0;
 }
@@ -387,16 +387,24 @@ void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
 	pc_symtab_finish_raw(&dso->tab);
 }
 
+/*
+ * A file offset's virtual address: in the segment whose file bytes hold it,
+ * else past the file bytes of a segment that is longer in memory (.bss: a
+ * data address there has the offset the file mapping gives it, as perf
+ * reads it).
+ */
 bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr)
 {
-	for (size_t i = 0; i < dso->nr_segs; i++) {
-		const struct pc_load_seg *s = &dso->segs[i];
+	for (int in_memory = 0; in_memory < 2; in_memory++)
+		for (size_t i = 0; i < dso->nr_segs; i++) {
+			const struct pc_load_seg *s = &dso->segs[i];
+			uint64_t size = in_memory ? s->memsz : s->filesz;
 
-		if (off >= s->off && off - s->off < s->filesz) {
-			*vaddr = off - s->off + s->vaddr;
-			return true;
+			if (off >= s->off && off - s->off < size) {
+				*vaddr = off - s->off + s->vaddr;
+				return true;
+			}
 		}
-	}
 	return false;
 }
 

@@ -63,7 +63,7 @@ struct pc_dso {
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */
 	bool exec;		/* ET_EXEC: addresses are absolute */
-	struct pc_load_seg { uint64_t off, filesz, vaddr; } *segs;
+	struct pc_load_seg { uint64_t off, filesz, memsz, vaddr; } *segs;
 	size_t nr_segs;
 	struct pc_symtab tab;	/* ELF virtual addresses */
 	uint32_t seq;		/* the cache made it seq-th (0 first): the order objects are met */
