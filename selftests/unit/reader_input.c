@@ -2,9 +2,11 @@
 /*
  * What perfcheck script accepts: every attr size from VER0 up to perf
  * 7.2's, a pipe on stdin, a file whose recording was never finalized
- * (data size 0), and -F field selection.
+ * (data size 0), a -z stream that ends inside a record, and -F field
+ * selection.
  */
 #include <unistd.h>
+#include <zstd.h>
 
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -112,6 +114,49 @@ TEST_F(input, unfinished_file_is_read_to_its_last_whole_record_with_a_warning)
 	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
 	EXPECT_EQ(2, pc_count_substr(self->run.out, "cpu-clock:"));
 	EXPECT_NE(NULL, strstr(self->run.err, "Warning")) TH_LOG("%s", self->run.err);
+}
+
+/*
+ * -z: the records, then the first 12 bytes of one more, as one zstd stream
+ * flushed but never ended in one PERF_RECORD_COMPRESSED: what perf 6.1
+ * leaves when its last push is cut (perf reads the whole records, silently)
+ */
+TEST_F(input, compressed_stream_ending_inside_a_record_prints_its_whole_records_with_a_warning)
+{
+	/* HEADER_COMPRESSED: version, type 1 (zstd), level, ratio, mmap_len */
+	const uint32_t feat[5] = { 0, 1, 1, 0, 528384 };
+	uint8_t rec[1 << 16];
+	struct perf_event_header h = { 81 /* PERF_RECORD_COMPRESSED */, 0, 0 };
+	ZSTD_CCtx *cs = ZSTD_createCCtx();
+	ZSTD_outBuffer out = { rec + sizeof(h), sizeof(rec) - sizeof(h), 0 };
+	ZSTD_inBuffer in;
+	struct pd_writer w;
+	struct pc_error err;
+	size_t whole;
+
+	ASSERT_NE(NULL, cs);
+	two_samples(self);
+	whole = self->d.len;
+	/* one more sample, of which only 12 bytes go into the stream */
+	rt_sample(&self->d, &self->a.attr, 100, 100, 3 * RT_SEC, RT_KIP(3), 0);
+	in = (ZSTD_inBuffer){ self->d.buf, whole + 12, 0 };
+	ASSERT_EQ(0, ZSTD_compressStream2(cs, &out, &in, ZSTD_e_flush));
+	ZSTD_freeCCtx(cs);
+	h.size = (uint16_t)(sizeof(h) + out.pos);
+	memcpy(rec, &h, sizeof(h));
+
+	ASSERT_EQ(0, pd_writer_open(&w, self->path, &err));
+	ASSERT_EQ(0, pd_writer_add_evsel(&w, &self->a.attr, NULL, 0, "cpu-clock", &err));
+	ASSERT_EQ(0, pd_writer_set_feature(&w, PD_FEAT_COMPRESSED, feat, sizeof(feat)));
+	ASSERT_EQ(0, pd_writer_begin_data(&w, &err));
+	ASSERT_EQ(0, pd_writer_write(&w, rec, h.size, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pd_writer_finish(&w, &err)) TH_LOG("%s", err.msg);
+
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, NULL, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(2, pc_count_substr(self->run.out, "cpu-clock:")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.err, "ends inside a record (12 bytes"))
+		TH_LOG("%s", self->run.err);
 }
 
 TEST_F(input, fields_select_and_order_as_perf_script_F)
