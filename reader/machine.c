@@ -48,21 +48,27 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 		return rd_sink_put(&m->out, it, err);
 	case PC_RECORD_CALLCHAIN_DEFERRED:
 		return rd_sink_put(&m->out, it, err);
-	case PERF_RECORD_EXIT:
-		/* a process's end: its unwinding state goes (its pid == tid) */
-		if (m->unwind && ((const struct perf_event_header *)it->data)->size >=
-				     sizeof(struct perf_event_header) + 8) {
-			uint32_t ids[2];
+	case PERF_RECORD_EXIT: {
+		uint32_t ids[4];	/* pid, ppid, tid, ptid */
+		bool whole = ((const struct perf_event_header *)it->data)->size >=
+			     sizeof(struct perf_event_header) + sizeof(ids);
 
+		if (whole)
 			memcpy(ids, (const uint8_t *)it->data + sizeof(struct perf_event_header),
 			       sizeof(ids));
-			if (ids[0] == ids[1])
-				rd_unwind_forget(m->unwind, ids[0]);
-		}
+		/* a process's end: its unwinding state goes (its pid == tid) */
+		if (m->unwind && whole && ids[0] == ids[2])
+			rd_unwind_forget(m->unwind, ids[0]);
+		/* shown (--show-task-events) with the thread it ends, then forgotten */
+		ret = 0;
 		if (m->pass_records)
-			return rd_sink_put(&m->out, it, err);
-		rd_item_release(it);
-		return 0;
+			ret = rd_sink_put(&m->out, it, err);
+		else
+			rd_item_release(it);
+		if (m->forget_exited && whole)
+			rd_machine_exit(m, ids[0], ids[2]);
+		return ret;
+	}
 	case PERF_RECORD_COMM:
 		/* an exec replaces the address space the unwinder knew */
 		if (m->unwind && (((const struct perf_event_header *)it->data)->misc &

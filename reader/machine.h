@@ -76,6 +76,13 @@ struct rd_machine {
 	uint64_t kernel_gen;		/* bumped when the kernel's maps change */
 	struct rd_unwind *unwind;	/* DWARF user frames, NULL: none (owned) */
 	bool pass_records;		/* state and other records go on too, once applied */
+	/*
+	 * perf script since 6.8 (keep_exited_threads unset): a thread's EXIT
+	 * removes it, and a process's its maps; what comes after (deferred
+	 * samples, samples of the exit path) finds a new ":TID" with none
+	 */
+	bool forget_exited;
+	struct rd_thread *exited;	/* threads removed so, freed with the machine */
 	struct rd_sink out;
 };
 
@@ -109,5 +116,7 @@ static inline uint64_t rd_machine_space_gen(const struct rd_machine *m,
 
 /* thread.c: frees the threads and address spaces */
 void rd_machine_threads_free(struct rd_machine *m);
+/* Thread tid exited (forget_exited): unlinked, and its process's maps when it led it. */
+void rd_machine_exit(struct rd_machine *m, uint32_t pid, uint32_t tid);
 
 #endif

@@ -661,6 +661,9 @@ int cmd_script(int argc, char **argv)
 		if ((prp->fields.mask | prp->fields.add) & RF_CGROUP)
 			s->ops.other = on_other;
 		s->ops.ctx = &sc;
+		/* perf 7.2 keeps exited threads only for AUX area traces */
+		s->machine.forget_exited = prp->compat != RD_COMPAT_6_1 &&
+					   !s->r.features[PD_FEAT_AUXTRACE].size;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {
 			ret = rd_perf_header(s, &out, show_info, &err);

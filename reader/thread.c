@@ -210,12 +210,38 @@ int rd_machine_record(struct rd_machine *m, const struct pd_record *rec, size_t 
 	}
 }
 
+void rd_machine_exit(struct rd_machine *m, uint32_t pid, uint32_t tid)
+{
+	struct rd_thread **link;
+
+	if (!m->threads)
+		return;
+	for (link = &m->threads[hash_id(tid, m->nr_thread_buckets)]; *link;
+	     link = &(*link)->next) {
+		struct rd_thread *t = *link;
+
+		if (t->tid != tid)
+			continue;
+		*link = t->next;
+		t->next = m->exited;
+		m->exited = t;
+		break;
+	}
+	if (pid == tid)
+		pc_aspaces_forget(&m->procs, pid);
+}
+
 void rd_machine_threads_free(struct rd_machine *m)
 {
-	for (size_t b = 0; b < m->nr_thread_buckets; b++) {
-		struct rd_thread *t = m->threads[b], *n;
+	struct rd_thread *t, *n;
 
-		for (; t; t = n) {
+	for (t = m->exited; t; t = n) {
+		n = t->next;
+		free(t);
+	}
+	m->exited = NULL;
+	for (size_t b = 0; b < m->nr_thread_buckets; b++) {
+		for (t = m->threads[b]; t; t = n) {
 			n = t->next;
 			free(t);
 		}

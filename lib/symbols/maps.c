@@ -182,6 +182,25 @@ struct pc_aspace *pc_aspaces_get(struct pc_aspaces *a, uint32_t pid)
 	return p;
 }
 
+void pc_aspaces_forget(struct pc_aspaces *a, uint32_t pid)
+{
+	struct pc_aspace **link;
+
+	if (!a->nr_buckets)
+		return;
+	for (link = &a->buckets[bucket(pid, a->nr_buckets)]; *link; link = &(*link)->next) {
+		struct pc_aspace *p = *link;
+
+		if (p->pid != pid)
+			continue;
+		*link = p->next;
+		p->next = a->forgotten;
+		a->forgotten = p;
+		a->nr--;
+		return;
+	}
+}
+
 int pc_aspaces_for_each(const struct pc_aspaces *a,
 			int (*fn)(const struct pc_aspace *as, void *priv), void *priv)
 {
@@ -195,17 +214,22 @@ int pc_aspaces_for_each(const struct pc_aspaces *a,
 	return 0;
 }
 
+static void free_chain(struct pc_aspace *p)
+{
+	struct pc_aspace *next;
+
+	for (; p; p = next) {
+		next = p->next;
+		pc_maps_free(&p->maps);
+		free(p);
+	}
+}
+
 void pc_aspaces_free(struct pc_aspaces *a)
 {
-	for (size_t i = 0; i < a->nr_buckets; i++) {
-		struct pc_aspace *p = a->buckets[i], *next;
-
-		for (; p; p = next) {
-			next = p->next;
-			pc_maps_free(&p->maps);
-			free(p);
-		}
-	}
+	for (size_t i = 0; i < a->nr_buckets; i++)
+		free_chain(a->buckets[i]);
+	free_chain(a->forgotten);
 	free(a->buckets);
 	memset(a, 0, sizeof(*a));
 }

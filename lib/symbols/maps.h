@@ -44,11 +44,17 @@ struct pc_aspace {
 struct pc_aspaces {
 	struct pc_aspace **buckets;
 	size_t nr_buckets, nr;
+	struct pc_aspace *forgotten;	/* unlinked by pc_aspaces_forget, freed with the rest */
 };
 
 /* The process pid, created (with no maps) on first use; NULL on ENOMEM. */
 struct pc_aspace *pc_aspaces_get(struct pc_aspaces *a, uint32_t pid);
 struct pc_aspace *pc_aspaces_find(const struct pc_aspaces *a, uint32_t pid);
+/*
+ * Process pid is gone (its exit): the next get makes a new one with no
+ * maps; the old one stays valid for whoever holds it until pc_aspaces_free.
+ */
+void pc_aspaces_forget(struct pc_aspaces *a, uint32_t pid);
 /* Calls fn on every process until it returns non-zero (returned). */
 int pc_aspaces_for_each(const struct pc_aspaces *a,
 			int (*fn)(const struct pc_aspace *as, void *priv), void *priv);

@@ -122,6 +122,25 @@ TEST_F(ev, task_events_show_comm_and_exit_in_time_order)
 		     self->run.out);
 }
 
+/*
+ * perf script since 6.8 forgets a thread at its EXIT (and a process's maps
+ * with its leader): a sample after it, such as those of the exit path or a
+ * deferred callchain's, is a new thread ":TID".  perf 6.1 keeps the thread,
+ * and so does --compat 6.1.
+ */
+TEST_F(ev, sample_after_its_threads_exit_is_a_new_thread_but_in_6_1)
+{
+	put_sample(&self->d, &self->a.attr, RT_SEC + 7000);
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, NULL, NULL, NULL, NULL));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(1, pc_count_substr(self->run.out, " alpha ")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(1, pc_count_substr(self->run.out, " :100 ")) TH_LOG("%s", self->run.out);
+	script(_metadata, self, NULL, NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(2, pc_count_substr(self->run.out, " alpha ")) TH_LOG("%s", self->run.out);
+}
+
 TEST_F(ev, mmap2_shows_prot_device_and_inode)
 {
 	script(_metadata, self, "--show-mmap-events", NULL);
