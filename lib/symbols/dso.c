@@ -459,8 +459,8 @@ static void load_plt(struct pc_dso *dso, Elf *e, bool as_6_1)
 	if (!as_6_1) {
 		if (!entry)
 			return;
-		/* a symbol stretched from below (.init) over .plt ends where .plt starts */
-		pc_symtab_clip_last(&dso->tab, plt_sh.sh_addr);
+		/* a symbol stretched from below (_init) over .plt ends where .plt starts */
+		pc_symtab_clip_at(&dso->tab, plt_sh.sh_addr);
 		head = dso->tab.nr;
 		if (pc_symtab_add(&dso->tab, plt_sh.sh_addr, sec ? plt_sh.sh_size : header,
 				  ".plt", PC_BIND_PLT, NULL) ||

@@ -65,10 +65,10 @@ const char *pc_symtab_ifunc_at(const struct pc_symtab *t, uint64_t addr);
 /* While building: perf erases late symbol i (an index of the adds) now. */
 void pc_symtab_retract(struct pc_symtab *t, size_t i);
 /*
- * While building: perf 6.3+ cuts the highest symbol at limit when it
- * starts below limit and its end (as finish would close it) passes it.
+ * While building: perf 6.3+ cuts the symbol holding limit (its end as
+ * finish would close it) at limit when it starts below.
  */
-void pc_symtab_clip_last(struct pc_symtab *t, uint64_t limit);
+void pc_symtab_clip_at(struct pc_symtab *t, uint64_t limit);
 /* As perf takes a JIT's perf-PID.map: every line a symbol as it is, none dropped or closed. */
 void pc_symtab_finish_raw(struct pc_symtab *t);
 const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr);

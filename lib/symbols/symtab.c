@@ -308,45 +308,48 @@ void pc_symtab_retract(struct pc_symtab *t, size_t i)
 	}
 }
 
-/* The end finish gives symbol i when it is the last not late one at its address. */
-static uint64_t closed_end(const struct pc_symtab *t, size_t i, bool last_of_all)
-{
-	const struct pc_symbol *s = &t->syms[i];
-
-	if (s->end != s->start)
-		return s->end;
-	if (last_of_all)
-		return ((s->start + 4095) & ~4095ULL) + 4096;
-	return s->start + 1;	/* it closes on the next address up: not empty */
-}
-
-/* The last symbol added that is not late and starts at the highest address; nr if none. */
-static size_t highest(const struct pc_symtab *t)
+/*
+ * The symbol holding limit as finish would close the ends: the last one
+ * added (not late) of those with the highest start below limit; nr if
+ * none.  Its unsized aliases added before it stay empty.
+ */
+static size_t below(const struct pc_symtab *t, uint64_t limit, uint64_t *next)
 {
 	size_t top = t->nr;
 
-	for (size_t i = 0; i < t->nr; i++)
-		if (bind_of(t, i) != PC_BIND_PLT &&
-		    (top == t->nr || t->syms[i].start >= t->syms[top].start))
+	*next = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		uint64_t at = t->syms[i].start;
+
+		if (bind_of(t, i) == PC_BIND_PLT)
+			continue;
+		if (at < limit && (top == t->nr || at >= t->syms[top].start))
 			top = i;
+	}
+	for (size_t i = 0; top < t->nr && i < t->nr; i++)
+		if (bind_of(t, i) != PC_BIND_PLT && t->syms[i].start > t->syms[top].start &&
+		    (!*next || t->syms[i].start < *next))
+			*next = t->syms[i].start;
 	return top;
 }
 
-void pc_symtab_clip_last(struct pc_symtab *t, uint64_t limit)
+void pc_symtab_clip_at(struct pc_symtab *t, uint64_t limit)
 {
-	size_t top = highest(t);
-	uint64_t at;
+	uint64_t next;
+	size_t top = below(t, limit, &next);
 
-	if (top == t->nr || t->syms[top].start >= limit)
+	if (top == t->nr)
 		return;
-	at = t->syms[top].start;
 	/* each alias that would hold limit: the one perf keeps is among them */
 	for (size_t i = 0; i < t->nr; i++) {
 		struct pc_symbol *s = &t->syms[i];
+		uint64_t end = s->end;
 
-		if (bind_of(t, i) == PC_BIND_PLT || s->start != at)
+		if (bind_of(t, i) == PC_BIND_PLT || s->start != t->syms[top].start)
 			continue;
-		if (closed_end(t, i, i == top) > limit)
+		if (end == s->start && i == top)
+			end = next ? next : ((s->start + 4095) & ~4095ULL) + 4096;
+		if (end > limit)
 			s->end = limit;
 	}
 }
@@ -381,8 +384,8 @@ const char *pc_symtab_ifunc_at(const struct pc_symtab *t, uint64_t addr)
 		if (cur.sym.start != addr || cur.bind == PC_BIND_PLT)
 			continue;
 		/* finish closes the group's last open end past addr: it is sized */
-		if (i == last)
-			cur.sym.end = closed_end(t, i, false);
+		if (i == last && cur.sym.end == cur.sym.start)
+			cur.sym.end = addr + 1;
 		if (!have) {
 			have = true;
 		} else if (!prefer(t, &win, &cur)) {
