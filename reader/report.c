@@ -1304,6 +1304,8 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	ret = rd_session_open(s, input, &err);
+	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
+	s->dsos.plt_6_1 = rp.compat_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

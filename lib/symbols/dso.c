@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,10 +148,11 @@ static size_t load_table(struct pc_symtab *t, Elf *e, Elf64_Word type)
 			if (!name || !*name)
 				continue;
 			bind = GELF_ST_BIND(s.st_info);
-			if (pc_symtab_add(t, s.st_value, s.st_size, name,
-					  bind == STB_WEAK ? PC_BIND_WEAK :
-					  bind == STB_GLOBAL ? PC_BIND_GLOBAL :
-					  PC_BIND_LOCAL, NULL))
+			bind = bind == STB_WEAK ? PC_BIND_WEAK :
+			       bind == STB_GLOBAL ? PC_BIND_GLOBAL : PC_BIND_LOCAL;
+			if (GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC)
+				bind |= PC_SYM_IFUNC;
+			if (pc_symtab_add(t, s.st_value, s.st_size, name, bind, NULL))
 				return added;
 			added++;
 		}
@@ -178,54 +180,314 @@ static Elf_Scn *section_named(Elf *e, const char *want, GElf_Shdr *sh)
 	return NULL;
 }
 
-/*
- * "name@plt" for each PLT slot, from .rela.plt and its dynamic symbols:
- * slot i sits after .plt's header entry, or at entry i of .plt.sec where
- * IBT splits the PLT in two.
- */
-static void load_plt(struct pc_symtab *t, Elf *e)
+static bool is_x86(const GElf_Ehdr *eh)
 {
-	GElf_Shdr rel_sh, plt_sh, dyn_sh;
-	Elf_Scn *rel = section_named(e, ".rela.plt", &rel_sh);
-	Elf_Scn *plt = section_named(e, ".plt.sec", &plt_sh), *dyn;
-	Elf_Data *rd, *dd;
-	uint64_t base, entsize = 16;
-	size_t count;
+	return eh->e_machine == EM_X86_64 || eh->e_machine == EM_386;
+}
 
-	if (plt) {
-		base = plt_sh.sh_addr;
-	} else {
-		plt = section_named(e, ".plt", &plt_sh);
-		base = plt_sh.sh_addr + entsize;
+/*
+ * The size of a PLT's header and of its entries, 0 when unknown.  arm64's
+ * are fixed; x86's .plt holds entries of its sh_entsize (6.3+: 8 or 16,
+ * else its alignment tells) behind a header of one entry.
+ */
+static void plt_sizes(const GElf_Ehdr *eh, const GElf_Shdr *sh, bool as_6_1,
+		      uint64_t *header, uint64_t *entry)
+{
+	if (eh->e_machine == EM_AARCH64) {
+		*header = 32;
+		*entry = 16;
+		return;
 	}
-	if (!rel || !plt || rel_sh.sh_type != SHT_RELA || !rel_sh.sh_entsize)
-		return;
-	dyn = elf_getscn(e, rel_sh.sh_link);
-	if (!dyn || !gelf_getshdr(dyn, &dyn_sh))
-		return;
-	rd = elf_getdata(rel, NULL);
-	dd = elf_getdata(dyn, NULL);
-	if (!rd || !dd)
-		return;
-	count = rel_sh.sh_size / rel_sh.sh_entsize;
-	for (size_t i = 0; i < count; i++) {
-		GElf_Rela r;
-		GElf_Sym sym;
-		const char *name;
-		char buf[512];
+	*entry = sh->sh_entsize;
+	if (as_6_1 && !*entry)
+		*entry = 16;
+	else if (!as_6_1 && is_x86(eh) && *entry != 8 && *entry != 16)
+		*entry = sh->sh_addralign == 8 ? 8 : 16;
+	*header = *entry;
+}
 
-		if (!gelf_getrela(rd, (int)i, &r) ||
-		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+/* One relocation of .rela.plt or .rela.dyn. */
+struct plt_rel {
+	uint64_t offset;
+	int64_t addend;
+	uint32_t sym;
+	uint32_t seq;		/* its place in the section: qsort is not stable */
+};
+
+static int plt_rel__cmp(const void *a, const void *b)
+{
+	const struct plt_rel *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int plt_rel__off_cmp(const void *a, const void *b)
+{
+	const struct plt_rel *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The relocations of a RELA section; with_sym: only those naming a symbol. */
+static struct plt_rel *read_rels(Elf_Scn *scn, const GElf_Shdr *sh, bool with_sym, size_t *nr)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t count = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct plt_rel *r = calloc(count ? count : 1, sizeof(*r));
+
+	*nr = 0;
+	if (!d || !r) {
+		free(r);
+		return NULL;
+	}
+	for (size_t i = 0; i < count; i++) {
+		GElf_Rela ra;
+
+		if (!gelf_getrela(d, (int)i, &ra))
 			break;
-		/* IRELATIVE slots have no symbol: perf names them "@plt" */
-		name = elf_strptr(e, dyn_sh.sh_link, sym.st_name);
-		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
-		if (base + (i + 1) * entsize > plt_sh.sh_addr + plt_sh.sh_size)
+		if (with_sym && !GELF_R_SYM(ra.r_info))
+			continue;
+		r[(*nr)++] = (struct plt_rel){ ra.r_offset, ra.r_addend,
+					       (uint32_t)GELF_R_SYM(ra.r_info), (uint32_t)i };
+	}
+	return r;
+}
+
+/* The name of symbol i of the symbol table at scn ("" when none). */
+static const char *sym_name(Elf *e, Elf_Scn *scn, uint32_t i)
+{
+	GElf_Shdr sh;
+	GElf_Sym s;
+	Elf_Data *d;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)) ||
+	    !gelf_getsym(d, (int)i, &s))
+		return NULL;
+	name = elf_strptr(e, sh.sh_link, s.st_name);
+	return name ? name : "";
+}
+
+/*
+ * Where the jmp *disp(%rip) of a .plt.got entry at p (n bytes) lands,
+ * from the entry's start (an endbr64 and a bnd prefix may come first);
+ * 0 when it is no such jump.  Unsigned as perf adds it: a GOT below the
+ * entry is not found.
+ */
+static uint32_t plt_got_jump(const uint8_t *p, size_t n)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	size_t at = 0;
+	uint32_t disp;
+
+	if (n >= sizeof(endbr64) && !memcmp(p, endbr64, sizeof(endbr64)))
+		at += sizeof(endbr64);
+	if (at < n && p[at] == 0xf2)
+		at++;
+	if (at + 6 > n || p[at] != 0xff || p[at + 1] != 0x25)
+		return 0;
+	at += 2;
+	disp = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
+	       (uint32_t)p[at + 3] << 24;
+	return (uint32_t)(at + 4) + disp;
+}
+
+/*
+ * perf 6.3+ names each .plt.got entry (x86) after the symbol of the
+ * .rela.dyn relocation of the GOT slot it jumps through (x86-64 only),
+ * else "offset_0x...@plt" by its file offset.  It takes the section's
+ * file offset for the GOT's address (the same where text is mapped at
+ * its offset, as usual).
+ */
+static int add_plt_got(struct pc_symtab *t, Elf *e, const GElf_Ehdr *eh)
+{
+	GElf_Shdr sh, rsh;
+	Elf_Scn *got = section_named(e, ".plt.got", &sh);
+	Elf_Scn *rel = eh->e_machine == EM_X86_64 ? section_named(e, ".rela.dyn", &rsh) : NULL;
+	Elf_Scn *dyn = rel && rsh.sh_link ? elf_getscn(e, rsh.sh_link) : NULL;
+	Elf_Data *d;
+	struct plt_rel *r = NULL;
+	size_t nr = 0;
+	int err = 0;
+
+	if (!got || !sh.sh_entsize || !(d = elf_getdata(got, NULL)))
+		return 0;
+	if (dyn && rsh.sh_entsize)
+		r = read_rels(rel, &rsh, true, &nr);
+	if (r)
+		qsort(r, nr, sizeof(*r), plt_rel__cmp);
+	for (uint64_t i = 0; !err && i < sh.sh_size; i += sh.sh_entsize) {
+		uint32_t jump = i < d->d_size ? plt_got_jump((uint8_t *)d->d_buf + i,
+							     d->d_size - i) : 0;
+		struct plt_rel key = { sh.sh_offset + d->d_off + i + jump, 0, 0, 0 }, *hit = NULL;
+		const char *name = NULL;
+		char buf[1024];
+
+		if (jump && r)
+			hit = bsearch(&key, r, nr, sizeof(*r), plt_rel__off_cmp);
+		if (hit)
+			name = sym_name(e, dyn, hit->sym);
+		if (name && *name)
+			snprintf(buf, sizeof(buf), "%s@plt", name);
+		else
+			snprintf(buf, sizeof(buf), "offset_%#" PRIx64 "@plt", sh.sh_offset + i);
+		err = pc_symtab_add(t, sh.sh_addr + i, sh.sh_entsize, buf, PC_BIND_PLT, NULL);
+	}
+	free(r);
+	return err;
+}
+
+/* Whether vaddr lies in one of the object's PT_LOAD segments. */
+static bool in_segment(const struct pc_dso *dso, uint64_t vaddr)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++)
+		if (vaddr >= dso->segs[i].vaddr &&
+		    vaddr < dso->segs[i].vaddr + dso->segs[i].memsz)
+			return true;
+	return false;
+}
+
+/* Where the slots lie and how perf names them. */
+struct plt_slots {
+	uint64_t addr, off;	/* the first slot's address and file offset */
+	uint64_t entry;
+	uint64_t end;		/* the section's end: no slot past it */
+	bool as_6_1;
+};
+
+/*
+ * A slot's name: its symbol's, "name@plt".  A slot without one (an
+ * IRELATIVE's, whose addend is the IFUNC resolver) is "@plt" to perf 6.1;
+ * perf 6.3+ names it after the resolver's symbol, else after its offset.
+ */
+static void slot_name(const struct pc_dso *dso, const struct plt_slots *p,
+		      const struct plt_rel *r, const char *name, size_t i, char *buf,
+		      size_t size)
+{
+	const char *resolver = NULL;
+
+	if (!name)
+		name = "";
+	if (p->as_6_1 || *name) {
+		snprintf(buf, size, "%s@plt", name);
+		return;
+	}
+	if (in_segment(dso, (uint64_t)r->addend))
+		resolver = pc_symtab_ifunc_at(&dso->tab, (uint64_t)r->addend);
+	if (resolver)
+		snprintf(buf, size, "%s@plt", resolver);
+	else
+		snprintf(buf, size, "offset_%#" PRIx64 "@plt", p->off + i * p->entry);
+}
+
+/* One symbol per .rela.plt relocation, slot after slot. */
+static void add_slots(struct pc_dso *dso, Elf *e, Elf_Scn *rel, const GElf_Shdr *rel_sh,
+		      const struct plt_slots *p, bool sort)
+{
+	Elf_Scn *syms = elf_getscn(e, rel_sh->sh_link);
+	size_t nr;
+	struct plt_rel *r = read_rels(rel, rel_sh, false, &nr);
+
+	if (!r)
+		return;
+	/* IFUNCs' IRELATIVE relocations are not in PLT order on x86: the GOT's order is */
+	if (sort)
+		qsort(r, nr, sizeof(*r), plt_rel__cmp);
+	for (size_t i = 0; i < nr; i++) {
+		const char *name = sym_name(e, syms, r[i].sym);
+		char buf[1024];
+
+		if (!name && p->as_6_1)
 			break;
+		if (p->addr + (i + 1) * p->entry > p->end)
+			break;
+		slot_name(dso, p, &r[i], name, i, buf, sizeof(buf));
 		/* perf adds them after closing the other symbols' ends (over them) */
-		if (pc_symtab_add(t, base + i * entsize, entsize, buf, PC_BIND_PLT, NULL))
+		if (pc_symtab_add(&dso->tab, p->addr + i * p->entry, p->entry, buf, PC_BIND_PLT,
+				  NULL))
+			break;
+	}
+	free(r);
+}
+
+/* The .rela.plt perf reads: its symbols are .dynsym's (or a static binary's .symtab). */
+static Elf_Scn *plt_relocs(Elf *e, GElf_Shdr *sh, bool as_6_1)
+{
+	Elf_Scn *rel = section_named(e, ".rela.plt", sh), *syms;
+	GElf_Shdr ssh;
+
+	if (!rel || sh->sh_type != SHT_RELA || !sh->sh_entsize)
+		return NULL;
+	if (as_6_1)
+		return rel;
+	syms = sh->sh_link ? elf_getscn(e, sh->sh_link) : NULL;
+	if (!syms || !gelf_getshdr(syms, &ssh) ||
+	    (ssh.sh_type != SHT_DYNSYM && ssh.sh_type != SHT_SYMTAB))
+		return NULL;
+	return rel;
+}
+
+/*
+ * "name@plt" for each PLT slot, from .rela.plt and its symbols: slot i
+ * sits after .plt's header, or at entry i of .plt.sec where IBT splits
+ * the PLT in two.  perf 6.3+ (as_6_1 false) adds more: ".plt" for the
+ * header (all of .plt beside a .plt.sec), the .plt.got entries, no header
+ * where .plt holds exactly one entry per relocation, slots in GOT order,
+ * and names for the slots without a symbol.
+ */
+static void load_plt(struct pc_dso *dso, Elf *e, bool as_6_1)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr plt_sh, sec_sh, rel_sh;
+	Elf_Scn *plt = section_named(e, ".plt", &plt_sh), *sec, *rel;
+	struct plt_slots p = { .as_6_1 = as_6_1 };
+	uint64_t header = 0, entry = 0;
+	size_t head = 0, nr;
+	bool x86;
+
+	if (!gelf_getehdr(e, &eh))
+		return;
+	x86 = is_x86(&eh);
+	/* 6.1 takes a .plt.sec on any machine, 6.3+ only x86's */
+	sec = as_6_1 || x86 ? section_named(e, ".plt.sec", &sec_sh) : NULL;
+	if (!as_6_1 && !plt)
+		return;
+	if (plt)
+		plt_sizes(&eh, &plt_sh, as_6_1, &header, &entry);
+	if (!as_6_1) {
+		if (!entry)
+			return;
+		/* a symbol stretched from below (_init) over .plt ends where .plt starts */
+		pc_symtab_clip_at(&dso->tab, plt_sh.sh_addr);
+		head = dso->tab.nr;
+		if (pc_symtab_add(&dso->tab, plt_sh.sh_addr, sec ? plt_sh.sh_size : header,
+				  ".plt", PC_BIND_PLT, NULL) ||
+		    (x86 && add_plt_got(&dso->tab, e, &eh)))
 			return;
 	}
+	if (sec) {
+		plt_sizes(&eh, &sec_sh, as_6_1, &header, &entry);
+		p = (struct plt_slots){ sec_sh.sh_addr, sec_sh.sh_offset, entry,
+					sec_sh.sh_addr + sec_sh.sh_size, as_6_1 };
+	} else if (plt) {
+		p = (struct plt_slots){ plt_sh.sh_addr + header, plt_sh.sh_offset + header, entry,
+					plt_sh.sh_addr + plt_sh.sh_size, as_6_1 };
+	} else {
+		return;
+	}
+	rel = plt_relocs(e, &rel_sh, as_6_1);
+	if (!rel || !p.entry)
+		return;
+	nr = rel_sh.sh_size / rel_sh.sh_entsize;
+	/* 6.3+: as many entries as relocations is a PLT bound at load time: no header */
+	if (!as_6_1 && !sec && nr * entry == plt_sh.sh_size) {
+		pc_symtab_retract(&dso->tab, head);
+		p.addr -= header;
+		p.off -= header;
+	}
+	add_slots(dso, e, rel, &rel_sh, &p, !as_6_1 && x86);
 }
 
 static size_t load_symtab_from(struct pc_symtab *t, const char *path)
@@ -325,7 +587,7 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 		goto done;
 	load_table(&dso->tab, e, SHT_DYNSYM);
 done:
-	load_plt(&dso->tab, e);
+	load_plt(dso, e, c->plt_6_1);
 	pc_symtab_finish(&dso->tab);
 out:
 	elf_close(e, fd);

@@ -24,6 +24,12 @@ struct pc_symbol {
  * ends and dropped their aliases (its PLT entries), kept as it is.
  */
 enum pc_sym_bind { PC_BIND_LOCAL, PC_BIND_GLOBAL, PC_BIND_WEAK, PC_BIND_PLT };
+/*
+ * Or'ed into a bind: the ELF symbol is an STT_GNU_IFUNC.  perf 6.3+ names
+ * an IRELATIVE PLT slot after the symbol at its resolver when that one is
+ * an IFUNC or won over one among its aliases.
+ */
+#define PC_SYM_IFUNC 0x80
 
 struct pc_symtab {
 	struct pc_symbol *syms;
@@ -38,12 +44,31 @@ struct pc_symtab {
 	 */
 	uint32_t *kids;
 	uint32_t root;
+	/*
+	 * A late symbol (index + 1, 0: none) perf erases from its tree again
+	 * once retract_at symbols were added (6.3+: a .plt header that is no
+	 * header); the tree's shape remembers it.
+	 */
+	size_t retracted, retract_at;
 };
 
 /* Builder: add, then finish (sorts, drops aliases, closes open ends). */
 int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 		  const char *name, enum pc_sym_bind bind, const char *module);
 void pc_symtab_finish(struct pc_symtab *t);
+/*
+ * While building: the name perf 6.3+ gives the resolver of an IRELATIVE
+ * PLT slot, the symbol it keeps among those starting at addr when that is
+ * an IFUNC or won over one; NULL if none.  Valid until the next add.
+ */
+const char *pc_symtab_ifunc_at(const struct pc_symtab *t, uint64_t addr);
+/* While building: perf erases late symbol i (an index of the adds) now. */
+void pc_symtab_retract(struct pc_symtab *t, size_t i);
+/*
+ * While building: perf 6.3+ cuts the symbol holding limit (its end as
+ * finish would close it) at limit when it starts below.
+ */
+void pc_symtab_clip_at(struct pc_symtab *t, uint64_t limit);
 /* As perf takes a JIT's perf-PID.map: every line a symbol as it is, none dropped or closed. */
 void pc_symtab_finish_raw(struct pc_symtab *t);
 const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr);
@@ -77,6 +102,7 @@ struct pc_dso_cache {
 	const char *debug_dir;	/* "/usr/lib/debug" unless overridden */
 	bool own_vdso;		/* "[vdso]" is this process's (recorded on this kernel) */
 	const char *buildid_dir;	/* perf's build-id cache ($HOME/.debug), or NULL */
+	bool plt_6_1;		/* PLT entries named as perf 6.1 (--compat 6.1), else as 6.3+ */
 };
 
 void pc_dso_cache_init(struct pc_dso_cache *c);

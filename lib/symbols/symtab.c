@@ -84,6 +84,12 @@ static const char *symtab__str(const struct pc_symtab *t, const char *p)
 	return off ? t->names + off - 1 : NULL;
 }
 
+/* The bind of symbol i as added, without its IFUNC flag. */
+static uint8_t bind_of(const struct pc_symtab *t, size_t i)
+{
+	return t->bind[i] & (uint8_t)~PC_SYM_IFUNC;
+}
+
 struct sort_ent {
 	struct pc_symbol sym;
 	uint8_t bind;
@@ -185,9 +191,14 @@ static void build_tree(struct pc_symtab *t, const struct sort_ent *e, size_t n,
 			pc_rb_insert(&tree, start, (int32_t)i);
 	for (size_t i = 0; i < nr_gone; i++)
 		pc_rb_erase(&tree, (int32_t)gone[i]);
-	for (size_t i = 0; i < nr_all; i++)
+	for (size_t i = 0; i < nr_all; i++) {
+		if (t->retracted && i == t->retract_at)
+			pc_rb_erase(&tree, (int32_t)(t->retracted - 1));
 		if (all[i].bind == PC_BIND_PLT)
 			pc_rb_insert(&tree, start, (int32_t)i);
+	}
+	if (t->retracted && t->retract_at == nr_all)
+		pc_rb_erase(&tree, (int32_t)(t->retracted - 1));
 	for (size_t i = 0; i < n; i++)
 		pos[e[i].seq] = (int32_t)i;
 	for (size_t i = 0; i < n; i++) {
@@ -218,7 +229,7 @@ static void finish(struct pc_symtab *t, bool raw)
 		goto strings;
 	}
 	for (i = 0; i < t->nr; i++)
-		e[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
+		e[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : bind_of(t, i), i };
 	sort_by_start(e, t->nr);
 	/*
 	 * Close open ends first, then drop aliases, in perf's order: an unsized
@@ -247,6 +258,8 @@ static void finish(struct pc_symtab *t, bool raw)
 		/* the last kept symbol that is not late: aliases are its to decide */
 		while (last && e[last - 1].bind == PC_BIND_PLT)
 			last--;
+		if (t->retracted && e[i].seq == t->retracted - 1)
+			continue;	/* gone again: build_tree erases it in its turn */
 		if (e[i].bind != PC_BIND_PLT && last &&
 		    e[last - 1].sym.start == e[i].sym.start) {
 			if (prefer(t, &e[last - 1], &e[i])) {
@@ -267,7 +280,7 @@ static void finish(struct pc_symtab *t, bool raw)
 		if (!all)
 			out = 0;	/* no memory: an empty table, as above */
 		for (i = 0; all && i < nr_all; i++)
-			all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : t->bind[i], i };
+			all[i] = (struct sort_ent){ t->syms[i], raw ? PC_BIND_PLT : bind_of(t, i), i };
 		if (all)
 			build_tree(t, e, out, all, nr_all, gone, nr_gone);
 	}
@@ -285,6 +298,106 @@ strings:
 	}
 	free(t->bind);
 	t->bind = NULL;
+}
+
+void pc_symtab_retract(struct pc_symtab *t, size_t i)
+{
+	if (i < t->nr && bind_of(t, i) == PC_BIND_PLT) {
+		t->retracted = i + 1;
+		t->retract_at = t->nr;
+	}
+}
+
+/*
+ * The symbol holding limit as finish would close the ends: the last one
+ * added (not late) of those with the highest start below limit; nr if
+ * none.  Its unsized aliases added before it stay empty.
+ */
+static size_t below(const struct pc_symtab *t, uint64_t limit, uint64_t *next)
+{
+	size_t top = t->nr;
+
+	*next = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		uint64_t at = t->syms[i].start;
+
+		if (bind_of(t, i) == PC_BIND_PLT)
+			continue;
+		if (at < limit && (top == t->nr || at >= t->syms[top].start))
+			top = i;
+	}
+	for (size_t i = 0; top < t->nr && i < t->nr; i++)
+		if (bind_of(t, i) != PC_BIND_PLT && t->syms[i].start > t->syms[top].start &&
+		    (!*next || t->syms[i].start < *next))
+			*next = t->syms[i].start;
+	return top;
+}
+
+void pc_symtab_clip_at(struct pc_symtab *t, uint64_t limit)
+{
+	uint64_t next;
+	size_t top = below(t, limit, &next);
+
+	if (top == t->nr)
+		return;
+	/* each alias that would hold limit: the one perf keeps is among them */
+	for (size_t i = 0; i < t->nr; i++) {
+		struct pc_symbol *s = &t->syms[i];
+		uint64_t end = s->end;
+
+		if (bind_of(t, i) == PC_BIND_PLT || s->start != t->syms[top].start)
+			continue;
+		if (end == s->start && i == top)
+			end = next ? next : ((s->start + 4095) & ~4095ULL) + 4096;
+		if (end > limit)
+			s->end = limit;
+	}
+}
+
+/* The last symbol added that is not late and starts at addr; nr if none. */
+static size_t last_at(const struct pc_symtab *t, uint64_t addr)
+{
+	size_t last = t->nr;
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->syms[i].start == addr && bind_of(t, i) != PC_BIND_PLT)
+			last = i;
+	return last;
+}
+
+/*
+ * perf drops aliases pairwise in the order added, the kept one against the
+ * next; the winner of a pair is marked an IFUNC's alias when the loser was
+ * an IFUNC (the mark is the winner's own: a later win over a marked one
+ * does not carry it).
+ */
+const char *pc_symtab_ifunc_at(const struct pc_symtab *t, uint64_t addr)
+{
+	size_t last = last_at(t, addr);
+	struct sort_ent win = { 0 };
+	bool have = false, win_ifunc = false, marked = false;
+
+	for (size_t i = 0; i <= last && i < t->nr; i++) {
+		struct sort_ent cur = { t->syms[i], bind_of(t, i), i };
+		bool ifunc = t->bind[i] & PC_SYM_IFUNC;
+
+		if (cur.sym.start != addr || cur.bind == PC_BIND_PLT)
+			continue;
+		/* finish closes the group's last open end past addr: it is sized */
+		if (i == last && cur.sym.end == cur.sym.start)
+			cur.sym.end = addr + 1;
+		if (!have) {
+			have = true;
+		} else if (!prefer(t, &win, &cur)) {
+			marked |= ifunc;
+			continue;
+		} else {
+			marked = win_ifunc;
+		}
+		win = cur;
+		win_ifunc = ifunc;
+	}
+	return have && (win_ifunc || marked) ? symtab__str(t, win.sym.name) : NULL;
 }
 
 void pc_symtab_finish(struct pc_symtab *t)

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PLT symbols of a program built here, without perf: its .plt, .plt.sec
+ * (IBT) and .plt.got named as perf 6.3+ names them (the default layout)
+ * and as perf 6.1 does (--compat 6.1), the expected names taken from the
+ * ELF facts: the IRELATIVE slot of the program's IFUNC "scaled" is
+ * "scaled@plt" (6.1: "@plt"), the .plt header is ".plt" (6.1: none), the
+ * .plt.got entries are named by their GOT relocation (6.1: none).  Skips
+ * where cc cannot build such a program.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "symbols/symbols.h"
+
+static const char prog_c[] =
+	"#include <stdio.h>\n"
+	"#include <stdlib.h>\n"
+	"static long twice(long x) { return 2 * x; }\n"
+	"static void *pick(void) { return (void *)twice; }\n"
+	"long scaled(long x) __attribute__((ifunc(\"pick\")));\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tlong (*volatile f)(long) = labs;\n"
+	"\tprintf(\"%ld %ld %ld\\n\", scaled(argc), labs(argc - 9), f(-3));\n"
+	"\tputs(argv[0]);\n"
+	"\treturn 0;\n"
+	"}\n";
+
+FIXTURE(plt) {
+	char dir[64], path[128];
+	uint64_t plt, plt_size, sec, sec_size, got, got_size;
+};
+
+/* start and size of section name, from readelf -SW (0, 0 when none) */
+static void section(const char *path, const char *name, uint64_t *addr, uint64_t *size)
+{
+	char cmd[400], line[512];
+	FILE *p;
+
+	*addr = *size = 0;
+	snprintf(cmd, sizeof(cmd), "readelf -SW '%s'", path);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		char *s = strstr(line, name);
+		unsigned long long a, o, z;
+
+		if (s && s[strlen(name)] == ' ' && s[-1] == ' ' &&
+		    sscanf(s + strlen(name), " PROGBITS %llx %llx %llx", &a, &o, &z) == 3) {
+			*addr = a;
+			*size = z;
+		}
+	}
+	if (p)
+		pclose(p);
+}
+
+FIXTURE_SETUP(plt)
+{
+	char cmd[600];
+	FILE *f;
+
+	snprintf(self->dir, sizeof(self->dir), "/tmp/perfcheck-symbols-plt-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	snprintf(self->path, sizeof(self->path), "%s/prog", self->dir);
+	snprintf(cmd, sizeof(cmd), "%s/prog.c", self->dir);
+	f = fopen(cmd, "w");
+	ASSERT_NE(NULL, f);
+	fputs(prog_c, f);
+	ASSERT_EQ(0, fclose(f));
+	snprintf(cmd, sizeof(cmd),
+		 "cc -O2 -fno-builtin -fcf-protection=full -Wl,-z,ibtplt -o '%s' '%s.c' "
+		 "2>/dev/null", self->path, self->path);
+	if (system(cmd))
+		SKIP(return, "cc cannot build an IBT program here");
+	section(self->path, ".plt", &self->plt, &self->plt_size);
+	section(self->path, ".plt.sec", &self->sec, &self->sec_size);
+	section(self->path, ".plt.got", &self->got, &self->got_size);
+	if (!self->plt || !self->sec || !self->got)
+		SKIP(return, "the linker made no .plt, .plt.sec and .plt.got here");
+}
+
+FIXTURE_TEARDOWN(plt)
+{
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", self->dir);
+}
+
+/* the object's table, its PLTs named as perf 6.1 (as_6_1) or 6.3+ */
+static struct pc_dso *load(struct pc_dso_cache *c, const char *path, bool as_6_1)
+{
+	struct pc_dso *d;
+
+	pc_dso_cache_init(c);
+	c->debug_dir = "/nonexistent";
+	c->plt_6_1 = as_6_1;
+	d = pc_dso_cache_get(c, path);
+	if (d)
+		pc_dso_load(c, d);
+	return d;
+}
+
+static const char *name_at(const struct pc_dso *d, uint64_t addr)
+{
+	const struct pc_symbol *s = pc_symtab_find(&d->tab, addr);
+
+	return s ? s->name : "(none)";
+}
+
+/*
+ * How many symbols of the table start in [start, start + size) and are
+ * called name (lookups may find a stretched _init first, as perf's tree
+ * does: interop_symbol_tree)
+ */
+static int slots_named(const struct pc_dso *d, uint64_t start, uint64_t size, const char *name)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < d->tab.nr; i++)
+		n += d->tab.syms[i].start >= start && d->tab.syms[i].start < start + size &&
+		     !strcmp(d->tab.syms[i].name, name);
+	return n;
+}
+
+TEST_F(plt, default_layout_names_header_ifunc_slot_and_plt_got)
+{
+	struct pc_dso_cache c;
+	struct pc_dso *d = load(&c, self->path, false);
+
+	ASSERT_NE(NULL, d);
+	ASSERT_TRUE(d->found);
+	/* beside a .plt.sec the whole .plt is its header (and _init ends where it starts) */
+	EXPECT_EQ(1, slots_named(d, self->plt, 1, ".plt"));
+	EXPECT_STREQ(".plt", name_at(d, self->plt));
+	EXPECT_STREQ(".plt", name_at(d, self->plt + self->plt_size - 1));
+	EXPECT_EQ(1, slots_named(d, self->sec, self->sec_size, "scaled@plt"));
+	EXPECT_EQ(1, slots_named(d, self->sec, self->sec_size, "puts@plt"));
+	EXPECT_EQ(1, slots_named(d, self->sec, self->sec_size, "printf@plt"));
+	EXPECT_EQ(0, slots_named(d, self->sec, self->sec_size, "@plt"));
+	/* labs's address is taken: its GLOB_DAT slot is jumped through from .plt.got */
+	EXPECT_EQ(1, slots_named(d, self->got, self->got_size, "labs@plt"));
+	EXPECT_EQ(1, slots_named(d, self->got, self->got_size, "__cxa_finalize@plt"));
+	pc_dso_cache_free(&c);
+}
+
+TEST_F(plt, compat_6_1_names_only_slots_and_the_ifunc_one_bare)
+{
+	struct pc_dso_cache c;
+	struct pc_dso *d = load(&c, self->path, true);
+
+	ASSERT_NE(NULL, d);
+	ASSERT_TRUE(d->found);
+	EXPECT_EQ(0, slots_named(d, self->plt, self->plt_size, ".plt"));
+	EXPECT_EQ(1, slots_named(d, self->sec, self->sec_size, "@plt"));
+	EXPECT_EQ(0, slots_named(d, self->sec, self->sec_size, "scaled@plt"));
+	EXPECT_EQ(1, slots_named(d, self->sec, self->sec_size, "puts@plt"));
+	EXPECT_EQ(0, slots_named(d, self->got, self->got_size, "labs@plt"));
+	pc_dso_cache_free(&c);
+}
+
+TEST_HARNESS_MAIN
