@@ -256,17 +256,43 @@ out:
 }
 
 /*
- * code_page_size: cpu-clock samples in this program's own text (4 KiB
- * pages of a file mapping) say the base page size.
+ * Whether [ip rounded down to size, + size) lies inside one mapping of
+ * this process (/proc/self/maps): a leaf larger than the base page (arm64's
+ * contiguous PTEs, 64 KiB over 4 KiB pages; a huge page of text) is
+ * aligned to its size and never spans two mappings.
+ */
+static bool block_in_one_mapping(uint64_t ip, uint64_t size)
+{
+	uint64_t lo = ip & ~(size - 1), hi = lo + size;
+	unsigned long long start, end;
+	char line[512];
+	bool in = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return false;
+	while (!in && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &start, &end) == 2 && start <= lo && hi <= end)
+			in = true;
+	fclose(f);
+	return in;
+}
+
+/*
+ * code_page_size: cpu-clock samples in this program's own text say the
+ * size of the page-table leaf that maps their ip: the base page, or a
+ * larger power of two (up to 1 GiB) whose aligned block lies in one
+ * mapping.  Any other size, or 0, is broken.
  */
 void bh_check_code_page_size(struct pc_behaviour_result *r)
 {
 	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CODE_PAGE_SIZE;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	const struct perf_event_header *h;
 	struct bh_ring ring;
 	union pc_attr a;
-	uint64_t other;
-	int fd, n, ok;
+	uint64_t bad = 0, larger = 0;
+	int fd, n = 0, base = 0, big = 0;
 
 	bh_attr_sampling(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 100000, st);
 	a.attr.disabled = 1;
@@ -281,12 +307,34 @@ void bh_check_code_page_size(struct pc_behaviour_result *r)
 	bh_enable(fd, true);
 	spin_for_samples(&ring, 5);
 	bh_enable(fd, false);
-	count_sizes(&ring, st, NULL, page, true, &n, &ok, &other);
+	while ((h = bh_ring_next(&ring))) {
+		struct bh_sample s;
+		uint64_t size;
+
+		if (h->type != PERF_RECORD_SAMPLE || bh_parse_sample(h, st, 0, &s) < 0)
+			continue;
+		n++;
+		size = s.code_page_size;
+		if (size == page) {
+			base++;
+		} else if (size > page && size <= (1ULL << 30) && !(size & (size - 1)) &&
+			   block_in_one_mapping(s.ip, size)) {
+			big++;
+			larger = size;
+		} else {
+			bad = size ? size : 1;
+		}
+	}
 	if (!n)
 		bh_broken(r, "no samples in 5 to 505 ms of cpu-clock at 100 us");
-	else if (ok != n)
-		bh_broken(r, "%d of %d user samples say code page size %zu (another: %llu)", ok, n, page,
-			  (unsigned long long)other);
+	else if (bad)
+		bh_broken(r, "%d of %d user samples say neither the page size %zu nor a larger "
+			  "aligned leaf of their mapping (one says %llu)", n - base - big, n, page,
+			  (unsigned long long)(bad == 1 ? 0 : bad));
+	else if (big)
+		bh_proven(r, "%d samples in this program's text: %d say %zu, %d say %llu (a larger "
+			  "leaf, aligned inside the text's mapping)", n, base, page, big,
+			  (unsigned long long)larger);
 	else
 		bh_proven(r, "%d samples in this program's text say %zu (no huge-page text here)", n, page);
 	bh_ring_unmap(&ring);
