@@ -412,7 +412,11 @@ static void add_slots(struct pc_dso *dso, Elf *e, Elf_Scn *rel, const GElf_Shdr 
 	free(r);
 }
 
-/* The .rela.plt perf reads: its symbols are .dynsym's (or a static binary's .symtab). */
+/*
+ * The .rela.plt perf reads: its symbols are .dynsym's, or for perf 6.3+
+ * also a static binary's .symtab (perf 6.1 synthesizes nothing without a
+ * .dynsym, so a static binary has no PLT names there).
+ */
 static Elf_Scn *plt_relocs(Elf *e, GElf_Shdr *sh, bool as_6_1)
 {
 	Elf_Scn *rel = section_named(e, ".rela.plt", sh), *syms;
@@ -420,11 +424,10 @@ static Elf_Scn *plt_relocs(Elf *e, GElf_Shdr *sh, bool as_6_1)
 
 	if (!rel || sh->sh_type != SHT_RELA || !sh->sh_entsize)
 		return NULL;
-	if (as_6_1)
-		return rel;
 	syms = sh->sh_link ? elf_getscn(e, sh->sh_link) : NULL;
-	if (!syms || !gelf_getshdr(syms, &ssh) ||
-	    (ssh.sh_type != SHT_DYNSYM && ssh.sh_type != SHT_SYMTAB))
+	if (!syms || !gelf_getshdr(syms, &ssh))
+		return NULL;
+	if (ssh.sh_type != SHT_DYNSYM && (as_6_1 || ssh.sh_type != SHT_SYMTAB))
 		return NULL;
 	return rel;
 }

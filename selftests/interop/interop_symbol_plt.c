@@ -194,11 +194,10 @@ TEST_F(plt, static_plt_without_header_is_named_as_perf)
 {
 	char path[600];
 
-	if (!strcmp(up_compat(&self->v), "6.1"))
-		SKIP(return, "perf 6.1 names no PLT entry of a static binary (ours does)");
 	if (!build(_metadata, &self->c, "static", "-static", path, sizeof(path)))
 		SKIP(return, "cc cannot build a static program here");
-	same_plt_names(_metadata, self, path, "@plt+0x");
+	/* perf 6.1 synthesizes no PLT names without a .dynsym: the bytes fall in _init and others */
+	same_plt_names(_metadata, self, path, strcmp(up_compat(&self->v), "6.1") ? "@plt+0x" : "+0x");
 }
 
 TEST_HARNESS_MAIN
