@@ -419,11 +419,14 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 
 /*
  * perf's unwind entries: each function inlined at the address, innermost
- * first, is "name+off (inlined)"; the outer (real) function too when its
- * DWARF name is not the symbol's (a clone, an alias).  An entry with the
- * symbol's own name is its ordinary line wherever it is in the list, as
- * perf reuses the symbol for it (ld.so's call_init inlined into a copy of
- * itself: two plain call_init lines).  False: no DWARF.
+ * first, is "name+off (inlined)"; the outer (real) function is its
+ * ordinary line (symbol and object), but to perf 6.1 it is inlined too
+ * when its DWARF name is not the symbol's (a clone, an alias: perf 7.2
+ * shows "_Fork+0x23 (libc.so.6)" where 6.1 shows "__GI__Fork+0x23
+ * (inlined)").  An entry with the symbol's own name is its ordinary line
+ * wherever it is in the list, as perf reuses the symbol for it (ld.so's
+ * call_init inlined into a copy of itself: two plain call_init lines).
+ * False: no DWARF.
  */
 static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned int f,
 			  uint64_t ip, const struct rd_resolved *r)
@@ -441,7 +444,7 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 		bool own = fr[i].func && strlen(fr[i].func) == r->sym->name_len &&
 			   !memcmp(fr[i].func, r->sym->name, r->sym->name_len);
 
-		if (own || (last && !fr[i].func)) {
+		if (own || (last && (!fr[i].func || p->compat != RD_COMPAT_6_1))) {
 			if (nr == 1)
 				return false;	/* nothing inlined: the ordinary line */
 			/* the real function: its ordinary line, at its call's line */

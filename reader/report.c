@@ -477,8 +477,9 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
  * unwinder's entries only; frame-pointer chains are not expanded): one
  * entry per function the line table places at its address, innermost
  * first, each named by DWARF, "NAME (inlined)" when that is not the ELF
- * symbol's name (rd_isym_get); the frame as it is when its object has no
- * DWARF there.  As script's chains (print.c).  Fills fr[0..) up to room; returns how many (>= 1), -ENOMEM.
+ * symbol's name (rd_isym_get); the outer (real) function is the ELF symbol
+ * except to perf 6.1 (as script's, print.c); the frame as it is when its
+ * object has no DWARF there.  As script's chains (print.c).  Fills fr[0..) up to room; returns how many (>= 1), -ENOMEM.
  */
 static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, struct frame *fr,
 			 int room)
@@ -487,7 +488,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	const struct pc_symbol *base = fr[0].r.sym;
 	struct frame orig;
 	char path[4096];
-	uint32_t nr = 0;
+	uint32_t nr = 0, all;
 
 	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
 		return 1;
@@ -499,11 +500,13 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 		 (int)fr[0].r.dso_len, fr[0].r.dso);
 	if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &nr) || !nr)
 		return 1;
+	all = nr;
 	if ((int)nr > room)
 		nr = (uint32_t)room;
 	orig = fr[0];
 	for (uint32_t j = 0; j < nr; j++) {
-		const struct pc_symbol *sym = rd_isym_get(&rp->isyms, base, src[j].func);
+		const struct pc_symbol *sym = j == all - 1 && !rp->compat_6_1 ? base :
+					      rd_isym_get(&rp->isyms, base, src[j].func);
 
 		if (!sym)
 			return -ENOMEM;
