@@ -144,7 +144,7 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 		close(fd);
 		goto out_mount;
 	}
-	bh_spin_ms(5);
+	bh_spin_for_records(&ring, 5);
 	snprintf(sub, sizeof(sub), "%s/perfcheck-bh-%d", strcmp(cg, "/") ? dir : mnt, (int)getpid());
 	snprintf(want_path, sizeof(want_path), "%s/perfcheck-bh-%d", strcmp(cg, "/") ? cg : "",
 		 (int)getpid());
@@ -187,7 +187,7 @@ void bh_check_cgroup(struct pc_behaviour_result *r)
 		}
 	}
 	if (!samples)
-		bh_broken(r, "no samples in 5 ms of cpu-clock at 100 us");
+		bh_broken(r, "no samples in 5 to 505 ms of cpu-clock at 100 us");
 	else if (wrong)
 		bh_broken(r, "%d of %d samples carry cgroup id %llu, the cgroup %s is inode %llu", wrong,
 			  samples, (unsigned long long)wrong_id, cg, (unsigned long long)st.st_ino);

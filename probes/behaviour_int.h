@@ -108,6 +108,8 @@ void bh_stub_status(struct pc_behaviour_result *r, int status);
 int bh_touch_pages(size_t n);
 /* spins for about ms of this thread's CPU time */
 void bh_spin_ms(double ms);
+/* spins ms, then on in 1 ms steps until the ring holds a record, 500 ms at most */
+void bh_spin_for_records(const struct bh_ring *ring, double ms);
 double bh_now_ms(void);
 
 /* the checks, one per row */

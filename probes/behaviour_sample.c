@@ -32,21 +32,6 @@ static uint64_t mono_ns(clockid_t clk)
 }
 
 /*
- * Spins ms of this thread's CPU time, then on in 1 ms steps until the ring
- * holds a record, for 500 ms at most: in a QEMU TCG guest on a loaded host a
- * few milliseconds of CPU time can pass with few or no timer interrupts
- * (0 cpu-clock samples in 3 ms at 100 us, twice, in the 7.2 guest; 5 where
- * 30 were due in the 6.1 and 6.12 guests: 2026-11-23), and a check that
- * saw no sample cannot tell anything.
- */
-static void spin_for_samples(const struct bh_ring *ring, double ms)
-{
-	bh_spin_ms(ms);
-	for (int i = 0; i < 500 && !bh_ring_head(ring); i++)
-		bh_spin_ms(1);
-}
-
-/*
  * use_clockid: samples of a cpu-clock event asking for CLOCK_MONOTONIC
  * must be stamped within the CLOCK_MONOTONIC readings taken before enabling
  * and after disabling it.
@@ -74,7 +59,7 @@ void bh_check_use_clockid(struct pc_behaviour_result *r)
 	}
 	t0 = mono_ns(CLOCK_MONOTONIC);
 	bh_enable(fd, true);
-	spin_for_samples(&ring, 5);
+	bh_spin_for_records(&ring, 5);
 	bh_enable(fd, false);
 	t1 = mono_ns(CLOCK_MONOTONIC);
 	while ((h = bh_ring_next(&ring))) {
@@ -305,7 +290,7 @@ void bh_check_code_page_size(struct pc_behaviour_result *r)
 		return;
 	}
 	bh_enable(fd, true);
-	spin_for_samples(&ring, 5);
+	bh_spin_for_records(&ring, 5);
 	bh_enable(fd, false);
 	while ((h = bh_ring_next(&ring))) {
 		struct bh_sample s;
@@ -363,7 +348,7 @@ void bh_check_weight_struct(struct pc_behaviour_result *r)
 		return;
 	}
 	bh_enable(fd, true);
-	spin_for_samples(&ring, 3);
+	bh_spin_for_records(&ring, 3);
 	bh_enable(fd, false);
 	while ((h = bh_ring_next(&ring))) {
 		struct bh_sample s;
