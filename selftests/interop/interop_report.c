@@ -175,7 +175,7 @@ TEST_F(report, srcline_without_line_info_matches_perf)
 	same_report(_metadata, self, "-s srcline -g none --no-children");
 }
 
-/* symoff is perfcheck's own key: each row's sym+0xoff is one perf script shows */
+/* symoff is perfcheck's own key: each row's sym+0xoff is one perf script (6.1's names) shows */
 TEST_F(report, symoff_rows_are_perf_script_symbol_offsets)
 {
 	int rows = 0, found = 0;
@@ -184,7 +184,7 @@ TEST_F(report, symoff_rows_are_perf_script_symbol_offsets)
 	RECORD("");
 	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf script -i '%s' -F ip,sym,symoff 2>/dev/null",
 				self->c.path));
-	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --stdio -s symoff -g none",
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report --compat 6.1 -i '%s' --stdio -s symoff -g none",
 				pc_test_perfcheck(), self->c.path));
 	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
 	for (p = strstr(self->c.ours.out, "] "); p; p = strstr(p + 1, "] ")) {
