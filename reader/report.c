@@ -652,13 +652,17 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	/*
 	 * perf fills one location per frame, and a frame without a map leaves
 	 * the previous one's level ([k] or [.]): the sample's to begin with.
+	 * perf 7.2 gives every frame it fills "." (its kernel frames' maps are
+	 * not found to be the kernel's): a kernel row first made by a caller's
+	 * frame shows [.], one first made by its own sample [k] (seen with perf
+	 * 7.2.13 on the host and in the 7.2 guest).
 	 */
 	level = self.kernel;
 	for (int k = 0; k < n; k++) {
 		int i = caller ? n - 1 - k : k;
 
 		if (fr[i].r.dso)
-			level = fr[i].kernel;
+			level = rp->compat_6_1 && fr[i].kernel;
 		en = entry_of(rp, s, t, ev, &fr[i], true, level);
 		if (!en)
 			return -ENOMEM;
