@@ -20,23 +20,10 @@
 #include "kselftest_harness.h"
 #include "lib/perfcmp.h"
 #include "lib/interop_tools.h"
+#include "lib/plt_prog.h"
 #include "lib/reader_util.h"
 
 #define BASE 0x7f0000000000ULL
-
-static const char ifunc_c[] =
-	"#include <stdio.h>\n"
-	"#include <stdlib.h>\n"
-	"static long twice(long x) { return 2 * x; }\n"
-	"static void *pick(void) { return (void *)twice; }\n"
-	"long scaled(long x) __attribute__((ifunc(\"pick\")));\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tlong (*volatile f)(long) = labs;\n"
-	"\tprintf(\"%ld %ld %ld\\n\", scaled(argc), labs(argc - 9), f(-3));\n"
-	"\tputs(argv[0]);\n"
-	"\treturn 0;\n"
-	"}\n";
 
 FIXTURE(plt) {
 	struct perfcmp c;
@@ -56,28 +43,19 @@ FIXTURE_TEARDOWN(plt)
 	perfcmp_fini(&self->c);
 }
 
-/* A sample at each byte of section name (and 8 bytes either side); how many. */
-static int sample_section(Elf *e, const char *name, struct synth *d,
+/* A sample at each byte of path's section name (and 8 bytes either side); how many. */
+static int sample_section(const char *path, const char *name, struct synth *d,
 			  const union pc_attr *a, struct pd_sample *v)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	uint64_t addr, size;
 	int n = 0;
 
-	if (elf_getshdrstrndx(e, &shstrndx))
+	if (!plt_prog_section(path, name, &addr, &size))
 		return 0;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *s;
-
-		if (!gelf_getshdr(scn, &sh) || !(s = elf_strptr(e, shstrndx, sh.sh_name)) ||
-		    strcmp(s, name))
-			continue;
-		for (uint64_t at = sh.sh_addr - 8; at < sh.sh_addr + sh.sh_size + 8; at++, n++) {
-			v->ip = BASE + at;
-			v->time++;
-			synth_sample(d, &a->attr, v);
-		}
+	for (uint64_t at = addr - 8; at < addr + size + 8; at++, n++) {
+		v->ip = BASE + at;
+		v->time++;
+		synth_sample(d, &a->attr, v);
 	}
 	return n;
 }
@@ -108,10 +86,10 @@ static bool write_plt_samples(const char *out, const char *path)
 			    ph.p_offset & ~0xfffULL, path, &v);
 	}
 	if (e) {
-		n += sample_section(e, ".plt", &d, &a, &v);
-		n += sample_section(e, ".plt.sec", &d, &a, &v);
-		n += sample_section(e, ".plt.got", &d, &a, &v);
 		elf_end(e);
+		n += sample_section(path, ".plt", &d, &a, &v);
+		n += sample_section(path, ".plt.sec", &d, &a, &v);
+		n += sample_section(path, ".plt.got", &d, &a, &v);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -158,34 +136,13 @@ TEST_F(plt, glib_plt_got_entries_are_named_as_perf)
 	same_plt_names(_metadata, self, "/usr/lib/x86_64-linux-gnu/libglib-2.0.so.0", "@plt+0x");
 }
 
-/* Builds ifunc_c as DIR/name with cflags: false (a SKIP) when cc cannot. */
-static bool build(struct __test_metadata *_metadata, struct perfcmp *c, const char *name,
-		  const char *cflags, char *path, size_t n)
-{
-	char src[600];
-	struct pc_run run;
-	bool ok;
-	FILE *f;
-
-	snprintf(src, sizeof(src), "%s/ifunc.c", c->dir);
-	snprintf(path, n, "%s/%s", c->dir, name);
-	f = fopen(src, "w");
-	if (!f || fputs(ifunc_c, f) < 0 || fclose(f))
-		return false;
-	if (perfcmp_sh(&run, "cc -O2 -fno-builtin %s -o '%s' '%s'", cflags, path, src))
-		return false;
-	ok = !run.exit_code;
-	pc_run_free(&run);
-	return ok;
-}
-
 /* .plt.sec (IBT), an IFUNC of the program's own, .plt.got entries (labs's address taken) */
 TEST_F(plt, ibt_plt_sec_and_own_ifunc_are_named_as_perf)
 {
 	char path[600];
 
-	if (!build(_metadata, &self->c, "ibt", "-fcf-protection=full -Wl,-z,ibtplt", path,
-		   sizeof(path)))
+	if (!plt_prog_build(self->c.dir, "ibt", "-fcf-protection=full -Wl,-z,ibtplt", path,
+			    sizeof(path)))
 		SKIP(return, "cc cannot build an IBT program here");
 	same_plt_names(_metadata, self, path, "+0x");
 }
@@ -194,7 +151,7 @@ TEST_F(plt, static_plt_without_header_is_named_as_perf)
 {
 	char path[600];
 
-	if (!build(_metadata, &self->c, "static", "-static", path, sizeof(path)))
+	if (!plt_prog_build(self->c.dir, "static", "-static", path, sizeof(path)))
 		SKIP(return, "cc cannot build a static program here");
 	/* perf 6.1 synthesizes no PLT names without a .dynsym: the bytes fall in _init and others */
 	same_plt_names(_metadata, self, path, strcmp(up_compat(&self->v), "6.1") ? "@plt+0x" : "+0x");

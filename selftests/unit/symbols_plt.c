@@ -13,82 +13,32 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "plt_prog.h"
+#include "testutil.h"
 #include "symbols/symbols.h"
 
-static const char prog_c[] =
-	"#include <stdio.h>\n"
-	"#include <stdlib.h>\n"
-	"static long twice(long x) { return 2 * x; }\n"
-	"static void *pick(void) { return (void *)twice; }\n"
-	"long scaled(long x) __attribute__((ifunc(\"pick\")));\n"
-	"int main(int argc, char **argv)\n"
-	"{\n"
-	"\tlong (*volatile f)(long) = labs;\n"
-	"\tprintf(\"%ld %ld %ld\\n\", scaled(argc), labs(argc - 9), f(-3));\n"
-	"\tputs(argv[0]);\n"
-	"\treturn 0;\n"
-	"}\n";
-
 FIXTURE(plt) {
-	char dir[64], path[128];
+	char *dir;
+	char path[600];
 	uint64_t plt, plt_size, sec, sec_size, got, got_size;
 };
 
-/* start and size of section name, from readelf -SW (0, 0 when none) */
-static void section(const char *path, const char *name, uint64_t *addr, uint64_t *size)
-{
-	char cmd[400], line[512];
-	FILE *p;
-
-	*addr = *size = 0;
-	snprintf(cmd, sizeof(cmd), "readelf -SW '%s'", path);
-	p = popen(cmd, "r");
-	while (p && fgets(line, sizeof(line), p)) {
-		char *s = strstr(line, name);
-		unsigned long long a, o, z;
-
-		if (s && s[strlen(name)] == ' ' && s[-1] == ' ' &&
-		    sscanf(s + strlen(name), " PROGBITS %llx %llx %llx", &a, &o, &z) == 3) {
-			*addr = a;
-			*size = z;
-		}
-	}
-	if (p)
-		pclose(p);
-}
-
 FIXTURE_SETUP(plt)
 {
-	char cmd[600];
-	FILE *f;
-
-	snprintf(self->dir, sizeof(self->dir), "/tmp/perfcheck-symbols-plt-XXXXXX");
-	ASSERT_NE(NULL, mkdtemp(self->dir));
-	snprintf(self->path, sizeof(self->path), "%s/prog", self->dir);
-	snprintf(cmd, sizeof(cmd), "%s/prog.c", self->dir);
-	f = fopen(cmd, "w");
-	ASSERT_NE(NULL, f);
-	fputs(prog_c, f);
-	ASSERT_EQ(0, fclose(f));
-	snprintf(cmd, sizeof(cmd),
-		 "cc -O2 -fno-builtin -fcf-protection=full -Wl,-z,ibtplt -o '%s' '%s.c' "
-		 "2>/dev/null", self->path, self->path);
-	if (system(cmd))
+	self->dir = pc_test_mkdtemp("symbols-plt");
+	ASSERT_NE(NULL, self->dir);
+	if (!plt_prog_build(self->dir, "prog", "-fcf-protection=full -Wl,-z,ibtplt", self->path,
+			    sizeof(self->path)))
 		SKIP(return, "cc cannot build an IBT program here");
-	section(self->path, ".plt", &self->plt, &self->plt_size);
-	section(self->path, ".plt.sec", &self->sec, &self->sec_size);
-	section(self->path, ".plt.got", &self->got, &self->got_size);
-	if (!self->plt || !self->sec || !self->got)
+	if (!plt_prog_section(self->path, ".plt", &self->plt, &self->plt_size) ||
+	    !plt_prog_section(self->path, ".plt.sec", &self->sec, &self->sec_size) ||
+	    !plt_prog_section(self->path, ".plt.got", &self->got, &self->got_size))
 		SKIP(return, "the linker made no .plt, .plt.sec and .plt.got here");
 }
 
 FIXTURE_TEARDOWN(plt)
 {
-	char cmd[200];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
-	if (system(cmd))
-		TH_LOG("cannot remove %s", self->dir);
+	pc_test_rmdir(self->dir);
 }
 
 /* the object's table, its PLTs named as perf 6.1 (as_6_1) or 6.3+ */
