@@ -76,6 +76,8 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->frame_hash);
 	free(f->links);
 	free(f->hits);
+	free(f->ends);
+	free(f->chains);
 	free(f->nodes);
 	cg_children_free(&f->children);
 	memset(f, 0, sizeof(*f));
@@ -168,10 +170,15 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 		if (!h)
 			return 0;
 		f->hits = h;
+		h = realloc(f->ends, (size_t)cap * sizeof(*h));
+		if (!h)
+			return 0;
+		f->ends = h;
 		f->cap_nodes = cap;
 	}
 	f->links[f->nr_nodes] = (struct cg_link){ .frame = frame };
 	f->hits[f->nr_nodes] = 0;
+	f->ends[f->nr_nodes] = 0;
 	return ++f->nr_nodes;
 }
 
@@ -181,33 +188,43 @@ uint32_t cg_tree_new(struct cg_forest *f)
 }
 
 struct by_use {
-	uint64_t key;		/* last use << 32 | ~place in the list: larger first */
+	uint64_t used;		/* the last add through the node: larger first */
+	uint32_t place;		/* in the list: smaller first (used is unique among siblings) */
 	uint32_t node;
 };
 
 static int by_use_cmp(const void *a, const void *b)
 {
-	uint64_t x = ((const struct by_use *)a)->key, y = ((const struct by_use *)b)->key;
+	const struct by_use *x = a, *y = b;
 
-	return (x < y) - (x > y);
+	if (x->used != y->used)
+		return (x->used < y->used) - (x->used > y->used);
+	return (x->place > y->place) - (x->place < y->place);
 }
 
 /*
  * Puts each node's children in the order of their last use, the most
  * recent first: the order a list that moved each child found to its front
  * would have (chains repeat; perf's order of equal branches follows it).
- * Equal stamps (0, from before a restamp) keep their order in the list.
+ * A node's last use is the latest add that ended in its subtree; a child
+ * is made after its parent, so one pass from the end carries it up.
  */
 static int order_children(struct cg_forest *f)
 {
-	uint32_t *used = calloc(f->nr_nodes ? f->nr_nodes : 1, sizeof(*used));
+	uint64_t *used = malloc((f->nr_nodes ? f->nr_nodes : 1) * sizeof(*used));
 	struct by_use *v = NULL;
 	size_t cap = 0;
 	int ret = 0;
 
 	if (!used)
 		return -ENOMEM;
-	cg_children_stamps(&f->children, used, f->nr_nodes);
+	memcpy(used, f->ends, f->nr_nodes * sizeof(*used));
+	for (uint32_t i = f->nr_nodes; i-- > 0;) {
+		uint32_t parent = f->links[i].parent;
+
+		if (parent && used[parent - 1] < used[i])
+			used[parent - 1] = used[i];
+	}
 	for (uint32_t n = 0; n < f->nr_nodes && !ret; n++) {
 		struct cg_link *l = f->links;
 		uint32_t c = l[n].child, place = 0;
@@ -227,8 +244,7 @@ static int order_children(struct cg_forest *f)
 				v = nv;
 				cap = nc;
 			}
-			v[nr++] = (struct by_use){ .key = (uint64_t)used[c - 1] << 32 | ~place++,
-						   .node = c };
+			v[nr++] = (struct by_use){ .used = used[c - 1], .place = place++, .node = c };
 		}
 		if (ret)
 			break;
@@ -242,29 +258,20 @@ static int order_children(struct cg_forest *f)
 	return ret;
 }
 
-/* True when the chain ending at node `last` is frames[0..nr) below root. */
-static bool same_chain(const struct cg_forest *f, uint32_t root, uint32_t last,
-		       const uint32_t *frames, size_t nr)
+static uint64_t chain_hash(uint32_t root, const uint32_t *frames, size_t nr)
 {
-	uint32_t n = last;
+	uint64_t h = ((uint64_t)root << 32 | nr) * 0x9E3779B97F4A7C15ULL;
 
-	for (size_t i = nr; i-- > 0;) {
-		if (n == root || f->links[n - 1].frame != frames[i])
-			return false;
-		n = f->links[n - 1].parent;
-	}
-	return n == root;
+	for (size_t i = 0; i < nr; i++)
+		h = (h ^ frames[i]) * 0x9E3779B97F4A7C15ULL;
+	return h ^ h >> 29;
 }
 
-int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
-		uint64_t period, uint32_t *last)
+/* The descent: the node frames[0..nr) ends at below root, made where missing; 0 on ENOMEM. */
+static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr)
 {
 	uint32_t n = root;
 
-	if (*last && same_chain(f, root, *last, frames, nr)) {
-		f->hits[*last - 1] += period;
-		return 0;
-	}
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t c = cg_children_find(&f->children, n, frames[i]);
 
@@ -273,7 +280,7 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 
 			c = node_new(f, frames[i]);
 			if (!c || cg_children_add(&f->children, n, frames[i], c))
-				return -ENOMEM;
+				return 0;
 			l = f->links;
 			l[c - 1].parent = n;
 			l[c - 1].sibling = l[n - 1].child;
@@ -281,13 +288,41 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 		}
 		n = c;
 	}
-	f->hits[n - 1] += period;
-	*last = n;
-	/* the stamps are about to wrap: the lists take their order, the stamps start over */
-	if (f->children.clock > CG_CHILDREN_CLOCK_LIMIT) {
-		if (order_children(f))
+	return n;
+}
+
+int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
+		uint64_t period, uint32_t *last)
+{
+	struct cg_chain_slot *slot = NULL;
+	uint64_t h = 0;
+	uint32_t n;
+
+	if (nr <= CG_CHAIN_FRAMES) {
+		if (!f->chains)
+			f->chains = calloc((size_t)1 << CG_CHAIN_SLOTS_BITS, sizeof(*f->chains));
+		if (!f->chains)
 			return -ENOMEM;
-		cg_children_restamp(&f->children);
+		h = chain_hash(root, frames, nr);
+		slot = &f->chains[h >> (64 - CG_CHAIN_SLOTS_BITS)];
+		if (slot->node && slot->hash == h && slot->root == root && slot->nr == nr &&
+		    !memcmp(slot->frames, frames, nr * sizeof(*frames))) {
+			cg_hit(f, slot->node, period);
+			*last = slot->node;
+			return 0;
+		}
+	}
+	n = descend(f, root, frames, nr);
+	if (!n)
+		return -ENOMEM;
+	cg_hit(f, n, period);
+	*last = n;
+	if (slot) {
+		slot->hash = h;
+		slot->root = root;
+		slot->nr = (uint32_t)nr;
+		slot->node = n;
+		memcpy(slot->frames, frames, nr * sizeof(*frames));
 	}
 	return 0;
 }

@@ -76,6 +76,21 @@ struct cg_link {
  * While the trees grow a node is its links and its hit, apart; nodes (the
  * whole cg_node) are made by cg_forest_finish, for printing.
  */
+/*
+ * A chain added before, by its frames: a repeated chain (the common case:
+ * a loop sampled again and again) finds its last node with one compare of
+ * contiguous memory instead of a descent whose every step is a cache miss.
+ * Direct mapped; longer chains are not kept.
+ */
+#define CG_CHAIN_FRAMES 58
+#define CG_CHAIN_SLOTS_BITS 14
+
+struct cg_chain_slot {
+	uint64_t hash;
+	uint32_t root, nr, node;	/* node 0: an empty slot */
+	uint32_t frames[CG_CHAIN_FRAMES];
+};
+
 struct cg_forest {
 	struct cg_frame *frames;
 	uint32_t nr_frames, cap_frames;
@@ -83,8 +98,16 @@ struct cg_forest {
 	uint32_t nr_frame_hash;
 	struct cg_link *links;
 	uint64_t *hits;
+	/*
+	 * The last add that ended at each node (a clock of adds).  A node was
+	 * last used by the latest add ending in its subtree: the order of equal
+	 * branches (most recently used first) is derived from these at finish.
+	 */
+	uint64_t *ends;
+	uint64_t clock;
 	uint32_t nr_nodes, cap_nodes;
-	struct cg_children children;	/* a node's child by frame, and the order of use */
+	struct cg_children children;	/* a node's child by frame */
+	struct cg_chain_slot *chains;	/* 1 << CG_CHAIN_SLOTS_BITS, made on first use */
 	struct cg_node *nodes;	/* after cg_forest_finish */
 };
 
@@ -92,6 +115,7 @@ struct cg_forest {
 static inline void cg_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 {
 	f->hits[node - 1] += period;
+	f->ends[node - 1] = ++f->clock;
 }
 
 void cg_forest_free(struct cg_forest *f);
@@ -100,9 +124,8 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k);
 /* A new empty tree: its root's index + 1 (0 on ENOMEM). */
 uint32_t cg_tree_new(struct cg_forest *f);
 /*
- * Appends one chain of frame indices (in the tree's order).  *last is the
- * node the previous chain of this tree ended at (0: none), and is set to
- * this one's: a chain equal to the previous one costs a walk up, not down.
+ * Appends one chain of frame indices (in the tree's order) with its period;
+ * *last is set to the node the chain ends at (for cg_hit of the same chain).
  */
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
 		uint64_t period, uint32_t *last);

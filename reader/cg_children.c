@@ -43,32 +43,14 @@ int cg_children_add(struct cg_children *c, uint32_t parent, uint32_t frame, uint
 
 	if ((!c->slots || (uint64_t)(c->nr + 1) * 4 > (uint64_t)(c->mask + 1) * 3) && grow(c))
 		return -ENOMEM;
-	n.used = ++c->clock;
 	put(c, &n);
 	c->nr++;
 	return 0;
-}
-
-void cg_children_stamps(const struct cg_children *c, uint32_t *used, uint32_t nr_nodes)
-{
-	for (uint32_t i = 0; c->slots && i <= c->mask; i++) {
-		const struct cg_child_slot *s = &c->slots[i];
-
-		if (s->child && s->child <= nr_nodes)
-			used[s->child - 1] = s->used;
-	}
-}
-
-void cg_children_restamp(struct cg_children *c)
-{
-	for (uint32_t i = 0; c->slots && i <= c->mask; i++)
-		c->slots[i].used = 0;
-	c->clock = 0;
 }
 
 void cg_children_free(struct cg_children *c)
 {
 	free(c->slots);
 	c->slots = NULL;
-	c->nr = c->mask = c->clock = 0;
+	c->nr = c->mask = 0;
 }
