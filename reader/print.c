@@ -313,7 +313,10 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
 	}
 }
 
-/* frames of a DWARF chain: perf 6.1 adds the inline frames at each */
+/*
+ * The inline frames at a chain's user frame: perf 6.1 adds them to
+ * DWARF-unwound frames only, perf 7.2 to every frame (frame pointers too).
+ */
 #define RF_INLINES (1u << 31)
 #define RD_INLINE_MAX 16
 
@@ -709,8 +712,9 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			if (cookie)
 				print_frame(p, s, ev, f, kernel, ip, true, false);
 			else
-				chain_frame(p, s, ev, part && ev->unwound ? f | RF_INLINES : f,
-					    kernel, ip);
+				chain_frame(p, s, ev,
+					    (part && ev->unwound) || p->compat != RD_COMPAT_6_1 ?
+					    f | RF_INLINES : f, kernel, ip);
 			shown++;
 		}
 	}

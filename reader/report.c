@@ -195,7 +195,7 @@ struct frame {
 };
 
 static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
-		  bool compat_6_1, struct sk_frame *k)
+		  struct sk_frame *k)
 {
 	const struct pd_sample *smp = ev->sample;
 
@@ -213,8 +213,11 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 		k->dso_short = f->r.obj->short_name;
 		k->dso_short_len = f->r.obj->short_len;
 	}
-	/* perf 6.1 shows an unresolved callchain frame at its sampled address */
-	k->addr = chain && compat_6_1 ? f->ip : f->r.addr;
+	/*
+	 * perf (6.1 and 7.2) shows an unresolved callchain frame at its sampled
+	 * address, a sample's own at its object's: two rows for one address
+	 */
+	k->addr = chain ? f->ip : f->r.addr;
 	k->off = f->r.off;
 	k->rel = f->r.addr;
 }
@@ -295,7 +298,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		    c->sym == f->r.sym && c->comm_gen == ev->thread->comm_gen)
 			return c->e;
 	}
-	to_sk(ev, f, chain, rp->compat_6_1, &k);
+	to_sk(ev, f, chain, &k);
 	k.kernel = level;
 	if (sorts_by_srcline(rp))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
@@ -603,7 +606,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 					return -ENOMEM;
 				if (!n)
 					first = fr[0];
-				added = part && ev->unwound ?
+				/* perf 6.1 expands unwound frames only, perf 7.2 every frame */
+				added = (part && ev->unwound) || !rp->compat_6_1 ?
 					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
 				if (added < 0)
 					return added;

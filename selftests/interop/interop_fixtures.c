@@ -20,6 +20,7 @@
 #include "kselftest_harness.h"
 #include "interop_script.h"
 #include "interop_tools.h"
+#include "lib/perfcmp.h"
 
 struct fx {
 	char dir[PATH_MAX];
@@ -111,6 +112,10 @@ FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_arm64_fp) {
 FIXTURE_VARIANT_ADD(upstream_file, perf_6_1_arm64_fp) {
 	.name = "6.1-arm64-fp", .file = "perf-script.txt", .min_samples = 50 };
 
+/* perf 7.2 on this kind of host: a static-pie program with DWARF inline frames (see below) */
+FIXTURE_VARIANT_ADD(upstream_file, perf_7_2_host_inline) {
+	.name = "7.2-host-inline", .file = "perf-script.txt", .min_samples = 50 };
+
 FIXTURE_SETUP(upstream_file)
 {
 	ASSERT_EQ(0, fx_load(&self->x, variant->name, variant->file))
@@ -142,6 +147,113 @@ TEST_F(upstream_file, perfcheck_script_prints_what_upstream_perf_script_printed)
 	/* user frames resolved on both sides, in the fixture's workload */
 	EXPECT_LT(0, c.sym_both);
 	free(ours);
+}
+
+/*
+ * ------------------------------------------- perf 7.2's layout, byte for byte
+ *
+ * fixtures/upstream/7.2-host-inline (its record.sh): perf 7.2 recorded a
+ * static-pie program built with DWARF and frame pointers, user space only
+ * (no kernel symbols to differ), whose hot loop is an always_inline
+ * function, whose caller shown() calls it from an inlined helper, and
+ * whose hidden() has its symbol removed.  perfcheck's default layout is
+ * perf 7.2's: its output must be perf's, every byte (perf report's random
+ * closing tip cut).
+ */
+FIXTURE(inline_file) {
+	struct fx x;
+	struct pc_run run;
+};
+
+FIXTURE_SETUP(inline_file)
+{
+	memset(&self->run, 0, sizeof(self->run));
+	ASSERT_EQ(0, fx_load(&self->x, "7.2-host-inline", "perf-script.txt"))
+		TH_LOG("fixtures/upstream/7.2-host-inline is missing (its record.sh)");
+}
+
+FIXTURE_TEARDOWN(inline_file)
+{
+	free(self->x.perf_text);
+	pc_run_free(&self->run);
+}
+
+/* perfcheck SUB [OPT] --symfs DIR/symfs -i DIR/perf.data in the default layout: its output */
+static const char *pc_default(struct __test_metadata *_metadata, FIXTURE_DATA(inline_file) *self,
+			      const char *sub, const char *opt)
+{
+	char data[PATH_MAX + 16], symfs[PATH_MAX + 16];
+	char *argv[8] = { (char *)pc_test_perfcheck(), (char *)sub, "--symfs", symfs, "-i", data };
+
+	argv[6] = (char *)opt;
+	snprintf(data, sizeof(data), "%s/perf.data", self->x.dir);
+	snprintf(symfs, sizeof(symfs), "%s/symfs", self->x.dir);
+	if (up_run(&self->run, 300, argv))
+		return NULL;
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("perfcheck %s: %s", sub, self->run.err);
+	return self->run.out ? self->run.out : "";
+}
+
+/* perf's output kept as FILE in the fixture, its closing tip cut */
+static char *perf_kept(const struct fx *x, const char *file)
+{
+	char path[PATH_MAX + 64];
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", x->dir, file);
+	text = pc_test_slurp(path, NULL);
+	if (text)
+		perfcmp_cut_tip(text);
+	return text;
+}
+
+static void expect_same_text(struct __test_metadata *_metadata, const char *what,
+			     const char *perf, const char *ours)
+{
+	char first[800];
+
+	ASSERT_NE(NULL, ours);
+	EXPECT_TRUE(perfcmp_same(perf, ours, first, sizeof(first)))
+		TH_LOG("%s: first difference at %s", what, first);
+}
+
+/* perf 7.2 adds the inline frames at every user frame of a frame-pointer chain */
+TEST_F(inline_file, script_adds_inline_frames_to_frame_pointer_chains_as_perf_7_2)
+{
+	const char *ours = pc_default(_metadata, self, "script", NULL);
+
+	/* at the sampled address, and at a caller's return address */
+	EXPECT_LE(50, pc_count_substr(self->x.perf_text, " mix+0x"));
+	EXPECT_LE(10, pc_count_substr(self->x.perf_text, " twice+0x"));
+	expect_same_text(_metadata, "perfcheck script", self->x.perf_text, ours);
+}
+
+/*
+ * perf 7.2's Children rows: a row per inlined function, and an unresolved
+ * caller frame is a row at its sampled address, apart from the row of
+ * samples at that address (shown at the object's address)
+ */
+TEST_F(inline_file, report_children_rows_and_graphs_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report.txt");
+	const char *ours = pc_default(_metadata, self, "report", NULL);
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "[.] twice (inlined)"));
+	EXPECT_LE(2, pc_count_substr(perf, "[.] 0x00007f"));
+	expect_same_text(_metadata, "perfcheck report", perf, ours);
+	free(perf);
+}
+
+TEST_F(inline_file, report_self_rows_and_graphs_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-no-children.txt");
+	const char *ours = pc_default(_metadata, self, "report", "--no-children");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "mix (inlined)"));
+	expect_same_text(_metadata, "perfcheck report --no-children", perf, ours);
+	free(perf);
 }
 
 /* ---------------------------------------------------- the comparison itself */
