@@ -579,7 +579,7 @@ static void prefetch_lines(const struct rd_printer *p, struct rd_session *s,
 		for (uint64_t i = 0; i < nr && i < 32; i++) {
 			const struct rd_line *set;
 
-			if (pc_is_context(ips[i])) {
+			if (rd_chain_context(ev, part, i, ips[i])) {
 				kernel = ips[i] == PC_CONTEXT_KERNEL || ips[i] == PC_CONTEXT_GUEST_KERNEL;
 				continue;
 			}
@@ -701,7 +701,7 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 			uint64_t ip = ips[i];
 			bool cookie = false;
 
-			if (pc_is_context(ip)) {
+			if (rd_chain_context(ev, part, i, ip)) {
 				kernel = ip == PC_CONTEXT_KERNEL || ip == PC_CONTEXT_GUEST_KERNEL;
 				continue;
 			}

@@ -590,7 +590,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			if (caller && part == 0)
 				skip = chain_excess(ips, nr, rp->max_stack);
 			for (uint64_t i = 0; i < nr && taken < rp->max_stack && n < MAX_STACK; i++) {
-				if (pc_is_context(ips[i])) {
+				if (rd_chain_context(ev, part, i, ips[i])) {
 					kernel = ips[i] == PC_CONTEXT_KERNEL ||
 						 ips[i] == PC_CONTEXT_GUEST_KERNEL;
 					continue;
@@ -1317,6 +1317,7 @@ int cmd_report(int argc, char **argv)
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.plt_6_1 = rp.compat_6_1;
+	s->zero_unreadable = rp.compat_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

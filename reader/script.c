@@ -656,6 +656,7 @@ int cmd_script(int argc, char **argv)
 		s->merge = prp->merge;
 		s->merge_late = late && prp->merge;
 		s->leaf_lr = leaf_lr;
+		s->zero_unreadable = prp->compat == RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)

@@ -46,6 +46,16 @@ struct rd_event {
 	const struct pd_deferred *deferred;
 };
 
+/*
+ * Is ips[i] of a chain's part (0 base, 1 extra) a context marker?  In an
+ * unwound part only the first entry is (PC_CONTEXT_USER): the frames after
+ * it are addresses, perf 6.1's (u64)-1 end frame included.
+ */
+static inline bool rd_chain_context(const struct rd_event *ev, int part, uint64_t i, uint64_t ip)
+{
+	return pc_is_context(ip) && !(part && ev->unwound && i);
+}
+
 struct rd_session;
 
 struct rd_ops {
@@ -83,6 +93,7 @@ struct rd_session {
 	bool kernel_local;	/* the file was recorded on this kernel */
 	bool local_pending;	/* a pipe whose features have not come yet */
 	bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
+	bool zero_unreadable;	/* perf 6.1's unwinder memory (rd_unwind_set_zero_unreadable) */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	struct rd_stats stats;

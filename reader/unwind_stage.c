@@ -161,6 +161,12 @@ void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on)
 		u->leaf_lr = on;
 }
 
+void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on)
+{
+	if (u)
+		pc_unwinder_set_zero_unreadable(u->u, on);
+}
+
 bool rd_unwind_lr_mask(uint64_t sample_regs_user)
 {
 	return sample_regs_user & (1ULL << RD_ARM64_LR);

@@ -113,6 +113,7 @@ struct pc_unwinder {
 	struct pc_unwind_stats stats;
 	struct pc_regs_plan plan;	/* of the last mask seen, when valid */
 	bool plan_ok;
+	bool zero_unreadable;	/* perf 6.1's memory (pc_unwinder_set_zero_unreadable) */
 };
 
 struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
@@ -193,6 +194,11 @@ void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid)
 void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast)
 {
 	u->fast_nregs = fast ? pc_cfi_nregs(u->arch) : 0;
+}
+
+void pc_unwinder_set_zero_unreadable(struct pc_unwinder *u, bool on)
+{
+	u->zero_unreadable = on;
 }
 
 const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u)
@@ -422,23 +428,51 @@ static bool fast_addr(struct pc_unwinder *u, const struct uw_fmap *f, uint64_t a
 	return true;
 }
 
+/*
+ * A word neither the dump nor a file gave: 0 in perf 6.1's memory where a
+ * map holds addr (pc_unwinder_set_zero_unreadable), else unreadable.
+ */
+static bool unreadable_word(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
+{
+	const struct pc_unwind_sample *s = u->cur.s;
+	struct pc_unwind_map m = { 0 };
+
+	if (!u->zero_unreadable || s->find_map(s->map_ctx, addr, &m))
+		return false;
+	*result = 0;
+	return true;
+}
+
+/*
+ * A word of the sample's stack dump (its dyn_size valid bytes from SP).
+ * perf 6.1's accessor takes the dump's last word for outside it (it tests
+ * addr + 8 >= end): in its memory that word is not the dump's.
+ */
+static bool dump_word(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
+{
+	const struct pc_unwind_sample *s = u->cur.s;
+	uint64_t sp = u->cur.regs.sp, off;
+	uint64_t need = sizeof(*result) + (u->zero_unreadable ? 1 : 0);
+
+	if (addr < sp || (off = addr - sp) >= s->stack_dyn_size || s->stack_dyn_size - off < need)
+		return false;
+	memcpy(result, (const uint8_t *)s->stack + off, sizeof(*result));
+	return true;
+}
+
 /* A word of the sample's stack, else of the mapped file (the fast path's memory). */
 static bool fast_read(struct pc_unwinder *u, uint64_t addr, uint64_t *result)
 {
-	const struct pc_unwind_sample *s = u->cur.s;
-	uint64_t sp = u->cur.regs.sp, off, own;
+	uint64_t off, own;
 	struct uw_fmap f;
 
-	if (addr >= sp && (off = addr - sp) < s->stack_dyn_size &&
-	    s->stack_dyn_size - off >= sizeof(*result)) {
-		memcpy(result, (const uint8_t *)s->stack + off, sizeof(*result));
+	if (dump_word(u, addr, result))
 		return true;
-	}
 	if (!fast_map(u, addr, &f) || !fast_addr(u, &f, addr, &own))
-		return false;
+		return unreadable_word(u, addr, result);
 	off = addr - f.start + f.pgoff;
 	if (!f.dso->raw || off > f.dso->raw_size || f.dso->raw_size - off < sizeof(*result))
-		return false;
+		return unreadable_word(u, addr, result);
 	memcpy(result, f.dso->raw + off, sizeof(*result));
 	return true;
 }
@@ -545,15 +579,9 @@ static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct pc_unwinder *u = arg;
-	const struct pc_unwind_sample *s = u->cur.s;
-	uint64_t sp = u->cur.regs.sp, off;
 
-	if (addr >= sp && (off = addr - sp) < s->stack_dyn_size &&
-	    s->stack_dyn_size - off >= sizeof(*result)) {
-		memcpy(result, (const uint8_t *)s->stack + off, sizeof(*result));
-		return true;
-	}
-	return read_file_word(u, addr, result);
+	return dump_word(u, addr, result) || read_file_word(u, addr, result) ||
+	       unreadable_word(u, addr, result);
 }
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -587,9 +615,13 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* a return address of 0 ends the stack, as in perf's unwinders (decremented,
-	 * it would be (u64)-1, which a reader takes for a callchain context) */
-	if (!pc)
+	 * it would be (u64)-1, which a reader takes for a callchain context); perf
+	 * 6.1's shows that (u64)-1 as the last frame */
+	if (!pc) {
+		if (u->zero_unreadable && u->cur.nr && u->cur.nr < u->cur.max)
+			u->cur.ips[u->cur.nr++] = UINT64_MAX;
 		return DWARF_CB_ABORT;
+	}
 	/* the module must be known before asking whether this is an activation */
 	report(u, pc, &m);
 	if (!dwfl_frame_pc(state, &pc, &activation))
@@ -685,6 +717,10 @@ static int fast_unwind(struct pc_unwinder *u)
 		activation = initial || signal || (more && row->signal);
 		if (activation || pc != 1)	/* no zero entry, as cb_frame */
 			c->ips[c->nr++] = activation ? pc : pc - 1;
+		/* a return address read as 0: perf 6.1's last frame, (u64)-1 */
+		if (!more && u->zero_unreadable && row->ra_kind != PC_CFI_UNDEF &&
+		    (valid >> row->ra_reg & 1) && c->nr < c->max)
+			c->ips[c->nr++] = UINT64_MAX;
 		if (!more || c->nr >= c->max)
 			return 0;
 		pc = npc;

@@ -109,6 +109,17 @@ void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid);
  * sample through libdwfl (to check one against the other).
  */
 void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast);
+/*
+ * perf 6.1's unwinder (libunwind) and memory (default off).  perf 6.1's
+ * accessor answers a word outside the stack dump from the file mapped
+ * there; where a map has no file to read it from (the [stack] past the
+ * dump, [heap], anonymous memory, past a file's end) its error code is
+ * positive, which libunwind takes for success with a zero value.  On: such
+ * words read as 0 (outside every map a read still fails), and a return
+ * address read as 0 is a last frame, (u64)-1 as perf 6.1 shows it
+ * (ffffffffffffffff [unknown]).
+ */
+void pc_unwinder_set_zero_unreadable(struct pc_unwinder *u, bool on);
 const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u);
 
 /*
