@@ -81,8 +81,12 @@ struct ecache {
 struct memo {
 	uint32_t tid, n;
 	const struct table *t;
+	const struct rd_thread *thread;
+	uint32_t comm_gen;	/* the thread's: the rows' comm */
 	bool valid, caller;
+	bool rows;		/* row[1..n] all set by the last sample (a NULL: a repeated row) */
 	uint32_t cg[MAX_STACK];
+	bool kernel[MAX_STACK];
 	struct entry *row[MAX_STACK + 1];	/* [0] the Self row, [k + 1] frame k's, or NULL */
 	uint32_t node[MAX_STACK + 1];
 };
@@ -532,19 +536,43 @@ static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
 }
 
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
-static int remember(struct memo *mm, uint32_t tid, int n, const struct table *t, bool caller,
-		    const struct frame *fr)
+static int remember(struct memo *mm, const struct rd_event *ev, int n, const struct table *t,
+		    bool caller, const struct frame *fr, bool rows)
 {
 	if (!mm)
 		return 0;
-	mm->tid = tid;
+	mm->tid = ev->sample->tid;
+	mm->thread = ev->thread;
+	mm->comm_gen = ev->thread->comm_gen;
 	mm->n = (uint32_t)n;
 	mm->t = t;
 	mm->caller = caller;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		mm->cg[i] = fr[i].cg;
+		mm->kernel[i] = fr[i].kernel;
+	}
 	mm->valid = true;
+	mm->rows = rows;
 	return 0;
+}
+
+/*
+ * The rows of a chain the memo holds, again: the same thread (and comm),
+ * table, order and frames (by call-graph frame and context) make the same
+ * rows when no sort key looks at more than the frame's symbol (cpu,
+ * srcline and symoff do), so that the rows' lookups are left out.
+ */
+static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
+			   const struct rd_event *ev, const struct entry *self)
+{
+	if (!mm->rows || mm->row[0] != self || mm->thread != ev->thread ||
+	    mm->comm_gen != ev->thread->comm_gen)
+		return false;
+	for (int i = 0; i < rp->keys.nr; i++)
+		if (rp->keys.keys[i] == SK_CPU || rp->keys.keys[i] == SK_SRCLINE ||
+		    rp->keys.keys[i] == SK_SYMOFF)
+			return false;
+	return true;
 }
 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
@@ -628,7 +656,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
 		       mm->t == t && mm->caller == caller;
 		for (int i = 0; i < n && same; i++)
-			same = mm->cg[i] == fr[i].cg;
+			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel);
 	if (!en)
@@ -652,7 +680,18 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		}
 	}
 	if (!children)
-		return remember(mm, smp->tid, n, t, caller, fr);
+		return remember(mm, ev, n, t, caller, fr, false);
+	if (same && memo_rows_hold(rp, mm, ev, en)) {
+		for (int k = 0; k < n; k++) {
+			en = mm->row[k + 1];
+			if (!en)
+				continue;
+			en->stamp = rp->stamp;
+			en->children += smp->period;
+			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
+		}
+		return 0;
+	}
 	/*
 	 * perf fills one location per frame, and a frame without a map leaves
 	 * the previous one's level ([k] or [.]): the sample's to begin with.
@@ -692,7 +731,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			mm->node[k + 1] = en->last;
 		}
 	}
-	return remember(mm, smp->tid, n, t, caller, fr);
+	return remember(mm, ev, n, t, caller, fr, true);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group)
