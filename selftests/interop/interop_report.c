@@ -239,7 +239,8 @@ TEST_F(report, pipe_input_takes_perfs_pipe_defaults)
 			TH_LOG("first difference at %s", first);
 	}
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "# Overhead  Command"));
-	EXPECT_NE(NULL, strstr(self->c.ours.out, "---"));
+	/* call graphs were compared: a single branch ("---") or several ("|--") */
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "--")) TH_LOG("%s", self->c.ours.out);
 }
 
 TEST_F(report, header_only_matches_perf)
