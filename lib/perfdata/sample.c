@@ -130,7 +130,15 @@ int pd_parse_sample_as(const struct pd_reader *r, const struct pd_evsel *evsel,
 	uint64_t type, v;
 	int ret;
 
-	memset(s, 0, sizeof(*s));
+	/*
+	 * The size hidden from the compiler: it would clear these 336 bytes
+	 * with an inline `rep stos`, which costs more than all of the parsing
+	 * on a million samples; libc's memset clears them with vector stores.
+	 */
+	size_t clear = sizeof(*s);
+
+	__asm__("" : "+r"(clear));
+	memset(s, 0, clear);
 	s->cpu = (uint32_t)-1;
 	b.end = b.p + (rec->header.size - sizeof(struct perf_event_header)) / 8;
 	if (r->nr_evsels == 0)
