@@ -147,6 +147,8 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 					  names ? names[i] : NULL, &err);
 	if (!ret)
 		ret = pd_writer_set_host_features(&w, "perfcheck-selftest");
+	if (!ret && data && data->arch)
+		ret = pd_writer_set_string(&w, PD_FEAT_ARCH, data->arch);
 	if (!ret)
 		ret = pd_writer_begin_data(&w, &err);
 	if (!ret && data && data->len)

@@ -15,6 +15,7 @@
 struct synth {
 	uint8_t *buf;
 	size_t len, cap;
+	const char *arch;	/* the file's ARCH feature (synth_write_file); NULL: this machine's */
 };
 
 void synth_put(struct synth *s, const void *p, size_t n);

@@ -123,6 +123,8 @@ TEST_F(c, registers_by_the_files_arch)
 {
 	uint64_t regs[3] = { 7, 0x7ffd1000, 0x401000 };
 
+	/* an x86_64 file, whatever machine reads it (arm64 would name these x0, x7, x8) */
+	self->d.arch = "x86_64";
 	self->a.attr.sample_type |= PERF_SAMPLE_REGS_INTR;
 	self->a.attr.sample_regs_intr = 1 | 1 << 7 | 1 << 8;	/* AX, SP, IP */
 	self->v.regs_intr.abi = PERF_SAMPLE_REGS_ABI_64;
