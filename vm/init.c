@@ -74,6 +74,9 @@
 #define CALIB_FORKS	25
 #define CALIB_SIGNALS	2500
 
+/* test_timeout lines a plan may hold: one per interop test and perf test, with room */
+#define PLAN_TIMEOUTS 128
+
 struct plan {
 	char nonce[64];
 	double ref_ns;
@@ -85,7 +88,7 @@ struct plan {
 	int retry;
 	char *noretry[64];	/* "SUITE NAME" */
 	int nnoretry;
-	char *ttimeout[16];	/* "SUITE NAME SECONDS" */
+	char *ttimeout[PLAN_TIMEOUTS];	/* "SUITE NAME SECONDS" */
 	int nttimeout;
 	int jobs;		/* tests running side by side */
 	char *alone[64];	/* "SUITE NAME": runs by itself */
@@ -994,7 +997,7 @@ static int read_plan(const char *path, char ***lines_out)
 			plan.timeout_s = atof(rest);
 		else if (!strcmp(word, "retry"))
 			plan.retry = atoi(rest);
-		else if (!strcmp(word, "test_timeout") && plan.nttimeout < 16) {
+		else if (!strcmp(word, "test_timeout") && plan.nttimeout < PLAN_TIMEOUTS) {
 			char *sn = strtok_r(NULL, "\n", &rest);
 
 			if (sn)

