@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Interned symbols of inlined functions (perf 6.1's "NAME (inlined)" entries). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,5 +97,41 @@ void rd_isyms_free(struct rd_isyms *t)
 		}
 	}
 	free(t->buckets);
+	free(t->exp);
 	memset(t, 0, sizeof(*t));
+}
+
+static size_t iexp_slot(const struct pc_symbol *base, uint64_t off)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)base ^ off * 0x9E3779B97F4A7C15ULL) *
+		     0x9E3779B97F4A7C15ULL;
+
+	return (size_t)(h >> (64 - RD_IEXP_BITS));
+}
+
+const struct rd_iexp *rd_iexp_find(const struct rd_isyms *t, const struct pc_symbol *base,
+				   uint64_t off)
+{
+	const struct rd_iexp *e = t->exp ? &t->exp[iexp_slot(base, off)] : NULL;
+
+	return e && e->base == base && e->off == off ? e : NULL;
+}
+
+int rd_iexp_keep(struct rd_isyms *t, const struct pc_symbol *base, uint64_t off,
+		 const struct pc_symbol *const *syms, uint32_t nr)
+{
+	struct rd_iexp *e;
+
+	if (nr > RD_IEXP_MAX)
+		return 0;
+	if (!t->exp)
+		t->exp = calloc((size_t)1 << RD_IEXP_BITS, sizeof(*t->exp));
+	if (!t->exp)
+		return -ENOMEM;
+	e = &t->exp[iexp_slot(base, off)];
+	e->base = base;
+	e->off = off;
+	e->nr = nr;
+	memcpy(e->syms, syms, nr * sizeof(*syms));
+	return 0;
 }

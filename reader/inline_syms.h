@@ -14,14 +14,37 @@
 
 struct rd_isym;
 
+/*
+ * The entries one address expands to, kept by (symbol, offset): a hot
+ * frame is found again without its object's path made and its line table
+ * asked.  nr 0: the address expands to nothing.
+ */
+#define RD_IEXP_MAX 8
+#define RD_IEXP_BITS 12
+
+struct rd_iexp {
+	const struct pc_symbol *base;	/* NULL: an empty slot */
+	uint64_t off;
+	uint32_t nr;
+	const struct pc_symbol *syms[RD_IEXP_MAX];	/* innermost first */
+};
+
 struct rd_isyms {
 	struct rd_isym **buckets;
 	size_t nr_buckets, nr;
+	struct rd_iexp *exp;	/* 1 << RD_IEXP_BITS, made on first use */
 };
 
 /* base itself when func is its name; NULL on ENOMEM */
 const struct pc_symbol *rd_isym_get(struct rd_isyms *t, const struct pc_symbol *base,
 				    const char *func);
 void rd_isyms_free(struct rd_isyms *t);
+
+/* The expansion kept for base+off, NULL when none is. */
+const struct rd_iexp *rd_iexp_find(const struct rd_isyms *t, const struct pc_symbol *base,
+				   uint64_t off);
+/* Keeps the expansion of base+off (nr above RD_IEXP_MAX: not kept); 0 or -ENOMEM. */
+int rd_iexp_keep(struct rd_isyms *t, const struct pc_symbol *base, uint64_t off,
+		 const struct pc_symbol *const *syms, uint32_t nr);
 
 #endif

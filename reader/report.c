@@ -492,34 +492,44 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 			 int room)
 {
 	struct pc_src_frame src[16];
-	const struct pc_symbol *base = fr[0].r.sym;
+	const struct pc_symbol *base = fr[0].r.sym, *syms[16];
+	const struct rd_iexp *kept;
 	struct frame orig;
 	char path[4096];
-	uint32_t nr = 0, all;
+	uint32_t nr, all = 0;
 
 	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
 		return 1;
-	if (!rp->src)
-		rp->src = pc_srcline_new(s->dsos.debug_dir);
-	if (!rp->src)
+	kept = rd_iexp_find(&rp->isyms, base, fr[0].r.off);
+	if (kept) {
+		all = kept->nr;
+		memcpy(syms, kept->syms, all * sizeof(*syms));
+	} else {
+		if (!rp->src)
+			rp->src = pc_srcline_new(s->dsos.debug_dir);
+		if (!rp->src)
+			return 1;
+		snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+			 (int)fr[0].r.dso_len, fr[0].r.dso);
+		if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &all))
+			all = 0;
+		for (uint32_t j = 0; j < all; j++) {
+			syms[j] = j == all - 1 && !rp->compat_6_1 ? base :
+				  rd_isym_get(&rp->isyms, base, src[j].func);
+			if (!syms[j])
+				return -ENOMEM;
+		}
+		if (rd_iexp_keep(&rp->isyms, base, fr[0].r.off, syms, all))
+			return -ENOMEM;
+	}
+	if (!all)
 		return 1;
-	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
-		 (int)fr[0].r.dso_len, fr[0].r.dso);
-	if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &nr) || !nr)
-		return 1;
-	all = nr;
-	if ((int)nr > room)
-		nr = (uint32_t)room;
+	nr = (int)all > room ? (uint32_t)room : all;
 	orig = fr[0];
 	for (uint32_t j = 0; j < nr; j++) {
-		const struct pc_symbol *sym = j == all - 1 && !rp->compat_6_1 ? base :
-					      rd_isym_get(&rp->isyms, base, src[j].func);
-
-		if (!sym)
-			return -ENOMEM;
 		fr[j] = orig;
-		fr[j].r.sym = sym;
-		if (graphs && sym != base && cg_index(rp, &fr[j]))
+		fr[j].r.sym = syms[j];
+		if (graphs && syms[j] != base && cg_index(rp, &fr[j]))
 			return -ENOMEM;
 	}
 	return (int)nr;
@@ -565,14 +575,8 @@ static int remember(struct memo *mm, const struct rd_event *ev, int n, const str
 static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
 			   const struct rd_event *ev, const struct entry *self)
 {
-	if (!mm->rows || mm->row[0] != self || mm->thread != ev->thread ||
-	    mm->comm_gen != ev->thread->comm_gen)
-		return false;
-	for (int i = 0; i < rp->keys.nr; i++)
-		if (rp->keys.keys[i] == SK_CPU || rp->keys.keys[i] == SK_SRCLINE ||
-		    rp->keys.keys[i] == SK_SYMOFF)
-			return false;
-	return true;
+	return mm->rows && mm->row[0] == self && mm->thread == ev->thread &&
+	       mm->comm_gen == ev->thread->comm_gen && !rp->keys.past_symbol;
 }
 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)

@@ -75,6 +75,7 @@ int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
 			break;
 		}
 		l->keys[l->nr++] = (enum sk_key)k;
+		l->past_symbol |= k == SK_CPU || k == SK_SRCLINE || k == SK_SYMOFF;
 	}
 	free(copy);
 	return ret;

@@ -24,6 +24,7 @@ struct sk_list {
 	enum sk_key keys[SK_MAX_KEYS];
 	int nr;
 	bool period, samples;	/* value columns asked for with -s */
+	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
 };
 
 /* "comm,dso,sym"; -1 with the unknown name in bad. */
