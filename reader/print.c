@@ -36,6 +36,16 @@ unsigned int rd_print_fields(const struct rd_printer *p, const struct pd_evsel *
 	 */
 	if (!p->fields.user || p->fields.edit) {
 		f = tp ? RF_TRACEPOINT_DEFAULT : RF_DEFAULT;
+		/*
+		 * perf's tracepoint default shows the callchain (ip, sym, symoff,
+		 * dso) when the events have one, unless -F edits it or -G hides
+		 * chains.  perf decides it once for all tracepoints, from the first
+		 * with a callchain; here each event decides for itself, which
+		 * differs only when some tracepoints of a file have chains and
+		 * others not.
+		 */
+		if (tp && !p->fields.edit && !p->hide_chain && (st & PERF_SAMPLE_CALLCHAIN))
+			f |= RF_IP | RF_SYM | RF_SYMOFF | RF_DSO;
 		if (st & PERF_SAMPLE_CPU)
 			f |= RF_CPU;
 		if (p->fields.edit)

@@ -36,6 +36,21 @@ TEST_F_TIMEOUT(trace, kernel_functions_in_formats_named_as_perf_script, 300)
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "function=hrtimer_wakeup"));
 }
 
+/* perf's tracepoint default shows the callchain when the samples carry one */
+TEST_F_TIMEOUT(trace, tracepoint_callchains_follow_the_trace_as_perf_script, 300)
+{
+	RECORD("-e sched:sched_switch -g");
+	perfcmp_same_script(_metadata, &self->c, "", "__schedule+", 1);
+}
+
+/* -F +FIELD edits the default: the trace and the field, no callchain */
+TEST_F_TIMEOUT(trace, edited_tracepoint_fields_leave_the_callchain_out_as_perf, 300)
+{
+	RECORD("-e sched:sched_switch -g");
+	perfcmp_same_script(_metadata, &self->c, "-F +period", "==> next_comm=", 1);
+	EXPECT_EQ(NULL, strstr(self->c.perf.out, "__schedule+"));
+}
+
 /* the TRACING_DATA feature's size in the section table lowered: the section is cut */
 TEST_F_TIMEOUT(trace, cut_tracing_data_is_an_offset_error_exit_2, 300)
 {
