@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "reader/filter.h"
+#include "reader/machine.h"
 #include "perfdata/perfdata.h"
 
+#include <errno.h>
 #include <stdio.h>
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,4 +272,70 @@ int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r)
 		return -1;
 	}
 	return 0;
+}
+
+/* The first and last sample times of a file. */
+static int sample_span(struct pd_reader *r, uint64_t *first, uint64_t *last, struct pc_error *err)
+{
+	const void *data;
+	size_t size;
+	struct pd_record rec;
+	struct pd_sample smp;
+	uint64_t pos = 0;
+	int ret;
+
+	if (!pd_reader_feature(r, PD_FEAT_SAMPLE_TIME, &data, &size) && size >= 16) {
+		memcpy(first, data, 8);
+		memcpy(last, (const uint8_t *)data + 8, 8);
+		return 0;
+	}
+	if (r->pipe_format)
+		return pc_error_set(err, EINVAL, "--time with percents needs a file, not a pipe");
+	*first = UINT64_MAX;
+	*last = 0;
+	while ((ret = pd_reader_next(r, &pos, &rec, err)) > 0) {
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		ret = pd_parse_sample(r, &rec, &smp, err);
+		if (ret)
+			return ret;
+		if (smp.evsel && (smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME)) {
+			if (smp.time < *first)
+				*first = smp.time;
+			if (smp.time > *last)
+				*last = smp.time;
+		}
+	}
+	if (*first > *last)
+		*first = *last = 0;
+	return ret;
+}
+
+int rd_filter_time_span(struct rd_filter *f, struct pd_reader *r, struct pc_error *err)
+{
+	uint64_t first = 0, last = 0;
+	int ret = sample_span(r, &first, &last, err);
+
+	if (!ret)
+		rd_filter_time_resolve(f, first, last);
+	return ret;
+}
+
+static bool dso_in(const struct rd_list *l, const struct rd_resolved *r)
+{
+	const char *slash;
+
+	if (!r->dso)
+		return rd_filter_in_list(l, "[unknown]", 9);
+	if (rd_filter_in_list(l, r->dso, r->dso_len))
+		return true;
+	slash = memrchr(r->dso, '/', r->dso_len);
+	return slash && rd_filter_in_list(l, slash + 1, r->dso_len - (size_t)(slash + 1 - r->dso));
+}
+
+bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r)
+{
+	if (f->dsos.nr && !dso_in(&f->dsos, r))
+		return false;
+	return !f->syms.nr || (r->sym && rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len));
 }

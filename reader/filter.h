@@ -41,9 +41,15 @@ int rd_filter_numbers(int64_t *v, size_t *nr, const char *spec, bool ranges);
 int rd_filter_time(struct rd_filter *f, const char *spec);
 /* Percent ranges become times once the recording's first and last sample are known. */
 void rd_filter_time_resolve(struct rd_filter *f, uint64_t first, uint64_t last);
+struct pd_reader;
+struct pc_error;
+/*
+ * The same from the file: its SAMPLE_TIME feature, else its samples read
+ * ahead (a pipe cannot be: an error).  0 or -errno.
+ */
+int rd_filter_time_span(struct rd_filter *f, struct pd_reader *r, struct pc_error *err);
 void rd_filter_free(struct rd_filter *f);
 
-struct pd_reader;
 /*
  * perf's test of -C against the input, before reading it: the first event
  * of each type must sample the CPU, and each CPU be below the number the
@@ -51,6 +57,13 @@ struct pd_reader;
  * fails there).  0, or -1 after perf's message on stderr.
  */
 int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r);
+
+struct rd_resolved;
+/*
+ * --dsos and -S/--symbols on a sample's own ip: its object by path or file
+ * name ("[unknown]" without a map) and its symbol by name.
+ */
+bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r);
 
 bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len);
 bool rd_filter_in_numbers(const int64_t *v, size_t nr, int64_t x);

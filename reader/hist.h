@@ -17,9 +17,11 @@ struct entry {
 	size_t key_len;
 	uint64_t self, children, nr_samples;
 	uint64_t stamp;		/* last sample that charged children */
-	uint32_t tree;		/* callgraph root (index + 1), 0 when none */
-	uint32_t max_depth;	/* longest chain appended to the tree */
-	uint32_t last;		/* the tree's node the previous chain ended at */
+	struct entry_graph {
+		uint32_t tree;		/* callgraph root (index + 1), 0 when none */
+		uint32_t max_depth;	/* longest chain appended to the tree */
+		uint32_t last;		/* the tree's node the previous chain ended at */
+	} graph;
 	/* what the keys compare, from the entry's first sample */
 	char *comm;
 	const char *thread_comm;	/* its thread's command, as it is at the end */
@@ -31,6 +33,14 @@ struct entry {
 	const char *dso;	/* short name, NULL when no map */
 	size_t dso_len;
 	uint64_t ip;		/* perf's he->ip: the shown address of an unresolved frame */
+	/*
+	 * hidden by report's --comms, --pid, --tid, --dsos or --symbols, by
+	 * its samples' thread and their own object and symbol (the rows of a
+	 * sample's callchain too); the period still counts in the total of
+	 * absolute percentages.  perf 6.1: the row's first sample decides;
+	 * perf 7.2: filtered samples make rows of their own.
+	 */
+	bool filtered;
 	struct entry *next;
 };
 
@@ -39,6 +49,7 @@ struct hist_order {
 	bool children;		/* Children first */
 	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
 	bool caller;		/* caller order */
+	uint32_t elided;	/* bit i: keys[i]'s column left out, and out of the order (perf's) */
 	/* a group's rows: after Self, the members' Self in order (perf's group sort) */
 	int (*members_cmp)(const struct entry *a, const struct entry *b, const void *ctx);
 	const void *members_ctx;

@@ -131,7 +131,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 		if (c)
 			return c;
 		if (o->graphs && a->tid == b->tid) {
-			int64_t d = (int64_t)b->max_depth - (int64_t)a->max_depth;
+			int64_t d = (int64_t)b->graph.max_depth - (int64_t)a->graph.max_depth;
 
 			if (o->caller)
 				d = -d;
@@ -150,6 +150,8 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			return c;
 	}
 	for (int i = 0; i < o->keys->nr; i++) {
+		if (o->elided & (1u << i))
+			continue;
 		switch (o->keys->keys[i]) {
 		case SK_COMM:
 			c = -sign64(strcmp(a->comm, b->comm));

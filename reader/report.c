@@ -98,7 +98,10 @@ struct report {
 	struct rp_view {
 		bool show_nr;	/* -n */
 		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
-		const struct rd_filter *cpus;	/* -C (NULL: all) */
+		bool relative;	/* --percentage relative: of the rows shown */
+		/* -C, --time leave samples out; --comms, --pid, --tid, --dsos, --symbols hide rows */
+		const struct rd_filter *flt;
+		const char *time_str;	/* --time as given, for the Samples line */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -276,13 +279,13 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
  */
 static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
 			      const struct rd_event *ev, const struct frame *f, bool chain,
-			      bool level)
+			      bool level, bool hidden)
 {
 	struct sk_frame k;
 	struct entry *e;
 	char key[2048], src[512];
 	size_t len;
-	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2);
+	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | hidden << 3);
 	int32_t cpu = ev->sample->evsel &&
 		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
 		      (int32_t)ev->sample->cpu : -1;
@@ -307,6 +310,15 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	if (sorts_by_srcline(rp))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
+	/*
+	 * perf 7.2 keeps a filtered sample's period out of the rows of samples
+	 * shown (a column past the keys: shown by none), where perf 6.1 lets
+	 * a row's first sample decide for all
+	 */
+	if (hidden && !rp->compat_6_1 && len + 2 <= sizeof(key)) {
+		key[len++] = '\x1e';
+		key[len++] = '\x7f';
+	}
 	e = table_get(t, key, len);
 	if (e && !e->comm) {
 		const char *slash = k.dso ? memrchr(k.dso, '/', k.dso_len) : NULL;
@@ -316,6 +328,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		if (!e->comm)
 			return NULL;
 		e->seq = rp->nr_entries++;
+		e->filtered = hidden;
 		e->tid = k.tid;
 		e->cpu = k.cpu;
 		e->level = k.kernel ? 'k' : '.';
@@ -375,9 +388,9 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 	size_t n = 0;
 	int step = from <= to ? 1 : -1;
 
-	if (!e->tree) {
-		e->tree = cg_tree_new(&rp->forest);
-		if (!e->tree)
+	if (!e->graph.tree) {
+		e->graph.tree = cg_tree_new(&rp->forest);
+		if (!e->graph.tree)
 			return -ENOMEM;
 	}
 	if (from >= 0)
@@ -386,9 +399,9 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 			if (i == to)
 				break;
 		}
-	if (n > e->max_depth)
-		e->max_depth = (uint32_t)n;
-	return cg_tree_add(&rp->forest, e->tree, idx, n, period, &e->last) ? -ENOMEM : 0;
+	if (n > e->graph.max_depth)
+		e->graph.max_depth = (uint32_t)n;
+	return cg_tree_add(&rp->forest, e->graph.tree, idx, n, period, &e->graph.last) ? -ENOMEM : 0;
 }
 
 static struct table *table_of(struct report *rp, struct rd_session *s, const struct pd_evsel *e)
@@ -579,6 +592,27 @@ static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
 	       mm->comm_gen == ev->thread->comm_gen && !rp->keys.past_symbol;
 }
 
+/*
+ * perf marks a sample's rows filtered by its thread (--comms, --pid,
+ * --tid) and by its own object and symbol (--dsos, --symbols): the rows of
+ * its callchain take the sample's mark, not their frames'.
+ */
+static bool row_hidden(const struct rd_filter *f, const struct rd_event *ev,
+		       const struct rd_resolved *own)
+{
+	const struct pd_sample *smp = ev->sample;
+
+	if (!f)
+		return false;
+	if (f->comms.nr && !rd_filter_in_list(&f->comms, ev->thread->comm, strlen(ev->thread->comm)))
+		return true;
+	if (f->nr_pids && !rd_filter_in_numbers(f->pids, f->nr_pids, (int32_t)smp->pid))
+		return true;
+	if (f->nr_tids && !rd_filter_in_numbers(f->tids, f->nr_tids, (int32_t)smp->tid))
+		return true;
+	return !rd_filter_object_ok(f, own);
+}
+
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct report *rp = ctx;
@@ -592,13 +626,15 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct entry *en;
 	struct memo *mm = NULL;
-	bool same = false;
+	const struct rd_filter *f = rp->view.flt;
+	bool same = false, hidden;
 	int n = 0, ret;
 
 	if (!t)
 		return -ENOMEM;
-	if (rp->view.cpus &&
-	    !rd_filter_in_numbers(rp->view.cpus->cpus, rp->view.cpus->nr_cpus, smp->cpu))
+	if (f && f->nr_cpus && !rd_filter_in_numbers(f->cpus, f->nr_cpus, smp->cpu))
+		return 0;
+	if (f && !rd_filter_time_ok(f, smp->time))
 		return 0;
 	t->samples++;
 	t->total += smp->period;
@@ -662,7 +698,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		for (int i = 0; i < n && same; i++)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
-	en = entry_of(rp, s, t, ev, &self, false, self.kernel);
+	hidden = row_hidden(f, ev, &self.r);
+	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden);
 	if (!en)
 		return -ENOMEM;
 	en->self += smp->period;
@@ -679,7 +716,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				return ret;
 			if (mm) {
 				mm->row[0] = en;
-				mm->node[0] = en->last;
+				mm->node[0] = en->graph.last;
 			}
 		}
 	}
@@ -710,7 +747,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 		if (fr[i].r.dso)
 			level = rp->compat_6_1 && fr[i].kernel;
-		en = entry_of(rp, s, t, ev, &fr[i], true, level);
+		en = entry_of(rp, s, t, ev, &fr[i], true, level, hidden);
 		if (!en)
 			return -ENOMEM;
 		if (en->stamp == rp->stamp) {
@@ -732,13 +769,14 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			return ret;
 		if (mm) {
 			mm->row[k + 1] = en;
-			mm->node[k + 1] = en->last;
+			mm->node[k + 1] = en->graph.last;
 		}
 	}
 	return remember(mm, ev, n, t, caller, fr, true);
 }
 
-static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group)
+static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group,
+			 const char *time_str)
 {
 	char unit = ' ';
 
@@ -752,8 +790,11 @@ static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool gr
 		n /= 1000;
 		unit = 'K';
 	}
-	rd_out_printf(o, "# Samples: %llu%c of event%s '%s'\n", (unsigned long long)n, unit,
+	rd_out_printf(o, "# Samples: %llu%c of event%s '%s'", (unsigned long long)n, unit,
 		      group ? "s" : "", name);
+	if (time_str)
+		rd_out_printf(o, " (time slices: %s)", time_str);
+	rd_out_char(o, '\n');
 }
 
 static void dots(struct rd_out *o, int w)
@@ -856,6 +897,79 @@ static void group_values(struct rd_out *o, const struct group_view *g, const str
 	}
 }
 
+/* The filter list of a sort key's column (NULL: none filters it). */
+static const struct rd_list *key_filter(const struct report *rp, int k)
+{
+	const struct rd_filter *f = rp->view.flt;
+
+	if (!f)
+		return NULL;
+	switch (rp->keys.keys[k]) {
+	case SK_COMM:
+		return &f->comms;
+	case SK_DSO:
+		return &f->dsos;
+	case SK_SYM:
+		return &f->syms;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * perf leaves out the column of a sort key filtered to one value, and says
+ * the value above the report ("# comm: ls"), unless every column would go:
+ * then all stay (the lines are said all the same).
+ */
+static bool key_elided(const struct report *rp, int k)
+{
+	const struct rd_list *l = key_filter(rp, k);
+
+	if (!l || l->nr != 1)
+		return false;
+	for (int j = 0; j < rp->keys.nr; j++) {
+		l = key_filter(rp, j);
+		if (!l || l->nr != 1)
+			return true;
+	}
+	return false;
+}
+
+static void elided_lines(const struct report *rp, struct rd_out *o)
+{
+	static const char *const what[] = { [SK_COMM] = "comm", [SK_DSO] = "dso",
+					    [SK_SYM] = "symbol" };
+
+	for (int k = 0; k < rp->keys.nr; k++) {
+		const struct rd_list *l = key_filter(rp, k);
+
+		if (l && l->nr == 1)
+			rd_out_printf(o, "# %s: %s\n", what[rp->keys.keys[k]], l->v[0]);
+	}
+}
+
+/* --percentage relative: the samples and period of the rows shown */
+static void shown_sums(const struct table *t, uint64_t *samples, uint64_t *period)
+{
+	*samples = *period = 0;
+	for (size_t b = 0; b < t->nr_buckets; b++)
+		for (const struct entry *e = t->buckets[b]; e; e = e->next)
+			if (!e->filtered) {
+				*samples += e->nr_samples;
+				*period += e->self;
+			}
+}
+
+static size_t drop_filtered(struct entry **v, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!v[i]->filtered)
+			v[kept++] = v[i];
+	return kept;
+}
+
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
 			struct group_view *g, bool leads)
 {
@@ -865,16 +979,21 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	struct entry **v;
 	size_t n = 0;
 	int width[SK_MAX_KEYS];
+	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
 
+	if (rp->view.relative && !g) {
+		shown_sums(t, &nr_samples, &period);
+		total = period ? (double)period : 1.0;
+	}
 	/* perf separates the events by the two blank lines each table ends with */
 	if (first)
 		rd_out_str(o, "#\n");
-	samples_line(o, group_sum(t, g, false),
-		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", leads);
-	rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
-		      (unsigned long long)group_sum(t, g, true));
+	samples_line(o, nr_samples,
+		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", leads,
+		     rp->view.time_str);
+	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)period);
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
 	if (!v)
 		return;
@@ -888,10 +1007,16 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 					 .caller = order_of(rp, t->evsel) == CG_CALLER,
 					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
 
+		for (int k = 0; k < rp->keys.nr; k++)
+			if (key_elided(rp, k))
+				ho.elided |= 1u << k;
+
+		/* filtered rows too: perf sorts them in, and equal rows keep that order */
 		if (hist_order(v, n, &ho)) {
 			free(v);
 			return;
 		}
+		n = drop_filtered(v, n);
 	}
 	for (int k = 0; k < rp->keys.nr; k++)
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
@@ -910,9 +1035,16 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
 				width[k] = len;
-			/* a row without a symbol widens perf's object column to an address's 16 */
-			if (rp->keys.keys[k] == SK_DSO && !v[i]->sym && width[k] < 16)
+			/*
+			 * a row without a symbol widens perf's object column to an
+			 * address's 16 (unless --dsos is given), and its symbol column
+			 * to the address and its "[.] " and 2 more
+			 */
+			if (rp->keys.keys[k] == SK_DSO && !v[i]->sym && width[k] < 16 &&
+			    !rp->view.flt->dsos.nr)
 				width[k] = 16;
+			if (rp->keys.keys[k] == SK_SYM && !v[i]->sym && width[k] < 22)
+				width[k] = 22;
 		}
 	if (g && children)
 		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
@@ -926,7 +1058,8 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	if (rp->keys.period)
 		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
 	for (int k = 0; k < rp->keys.nr; k++)
-		rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
+		if (!key_elided(rp, k))
+			rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
 	if (g) {
 		rd_out_str(o, "\n# ");
 		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
@@ -941,10 +1074,17 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	if (rp->keys.period)
 		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
 	for (int k = 0; k < rp->keys.nr; k++)
-		dots(o, width[k]);
+		if (!key_elided(rp, k))
+			dots(o, width[k]);
 	rd_out_str(o, "\n#\n");
 	if (rp->percent_limit > 0)
 		cg.min_percent = rp->percent_limit;
+	/*
+	 * --percentage relative: perf cuts the call graphs at a share of the
+	 * rows shown, and still prints each branch's share of all samples
+	 */
+	if (rp->view.relative && !g && t->total)
+		cg.min_percent *= total / (double)t->total;
 	cg.rest_inlined = !children;
 	cg.skip_first = rp->sort_sym_first;
 	for (size_t i = 0; i < n; i++) {
@@ -978,8 +1118,11 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			}
 		}
 		for (int k = 0; k < rp->keys.nr; k++) {
+			/* as perf, the last column is the last key's, elided or not */
 			bool last = k == rp->keys.nr - 1;
 
+			if (key_elided(rp, k))
+				continue;
 			sk_text(e->key, e->key_len, k, e->level, e->thread_comm, text, sizeof(text));
 			/* a command longer than its column is cut, as perf does */
 			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
@@ -989,7 +1132,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		}
 		rd_out_char(o, '\n');
 		if (graphs)
-			cg_print(o, &rp->forest, e->tree, &cg, t->total,
+			cg_print(o, &rp->forest, e->graph.tree, &cg, t->total,
 				 children ? e->children : e->self);
 	}
 	rd_out_str(o, "\n\n");
@@ -1157,9 +1300,19 @@ static void usage(FILE *f)
 "  -G, --inverted          caller order (as -g caller)\n"
 "  -n, --show-nr-samples   a Samples column\n"
 "      --percent-limit P   hide rows (and call-graph branches) below P%%\n"
-"      --percentage MODE   relative|absolute (the same here: report has no filters)\n"
+"      --percentage MODE   of all samples (absolute, the default) or of the rows\n"
+"                          the filters below leave (relative)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
+"      --time RANGE        only samples in START,END (seconds) or percent slices\n"
+"                          (10%%/2, 0%%-10%%,50%%-60%%), as perf script's\n"
+"  -c, --comms LIST        only the rows of these commands,\n"
+"      --pid LIST          of these processes,\n"
+"      --tid LIST          of these threads,\n"
+"  -d, --dsos LIST         of samples in these objects,\n"
+"  -S, --symbols LIST      of samples in these symbols; the rest still counts in\n"
+"                          the percentages (see --percentage); a key filtered to\n"
+"                          one value loses its column\n"
 "  -I, --show-info         the header's topology in full (with --header)\n"
 "      --group             an event group's members as columns of its leader's\n"
 "                          rows (the default for groups); all events as one group\n"
@@ -1176,7 +1329,8 @@ static void usage(FILE *f)
 }
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
-       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP };
+       OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
+       OPT_PID, OPT_TID, OPT_TIME };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1193,6 +1347,12 @@ static const struct option options[] = {
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "cpu", required_argument, NULL, 'C' },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
@@ -1238,7 +1398,7 @@ int cmd_report(int argc, char **argv)
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	struct rd_pipe_header ph;
-	struct rd_filter cpus = { .nr_cpus = 0 };
+	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
 	struct rd_out out;
 	uint64_t lost = 0;
@@ -1246,7 +1406,8 @@ int cmd_report(int argc, char **argv)
 
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:I", options, NULL)) != -1) {
+	rp.view.flt = &flt;
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1267,14 +1428,14 @@ int cmd_report(int argc, char **argv)
 			     !rp.keys.samples)) {
 				fprintf(stderr, "perfcheck report: unknown sort key '%s' (known: %s)\n",
 					bad, sk_names());
-				return 1;
+				goto bad_filter;
 			}
 			break;
 		case 'g':
 			g_given = true;
 			if (cg_parse(&rp.cg, optarg)) {
 				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", optarg);
-				return 1;
+				goto bad_filter;
 			}
 			break;
 		case 'G':
@@ -1288,20 +1449,21 @@ int cmd_report(int argc, char **argv)
 			rp.percent_limit = strtod(optarg, &end);
 			if (end == optarg || (*end && strcmp(end, "%")) || rp.percent_limit < 0) {
 				fprintf(stderr, "perfcheck report: bad --percent-limit '%s'\n", optarg);
-				return 1;
+				goto bad_filter;
 			}
 			break;
 		case OPT_PERCENTAGE:
 			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
 				fprintf(stderr, "perfcheck report: --percentage takes relative or absolute\n");
-				return 1;
+				goto bad_filter;
 			}
+			rp.view.relative = !strcmp(optarg, "relative");
 			break;
 		case OPT_MAX_STACK:
 			rp.max_stack = (int)strtol(optarg, &end, 10);
 			if (end == optarg || *end || rp.max_stack < 0 || rp.max_stack > MAX_STACK) {
 				fprintf(stderr, "perfcheck report: --max-stack takes 0..%d\n", MAX_STACK);
-				return 1;
+				goto bad_filter;
 			}
 			break;
 		case OPT_HEADER:
@@ -1311,11 +1473,33 @@ int cmd_report(int argc, char **argv)
 			show_info = true;
 			break;
 		case 'C':
-			if (rd_filter_numbers(cpus.cpus, &cpus.nr_cpus, optarg, true)) {
+			if (rd_filter_numbers(flt.cpus, &flt.nr_cpus, optarg, true)) {
 				fprintf(stderr, "perfcheck report: bad --cpu list '%s'\n", optarg);
-				return 1;
+				goto bad_filter;
 			}
-			rp.view.cpus = &cpus;
+			break;
+		case 'c':
+		case 'd':
+		case 'S':
+			if (rd_filter_list(c == 'c' ? &flt.comms : c == 'd' ? &flt.dsos : &flt.syms,
+					   optarg))
+				goto bad_filter;
+			break;
+		case OPT_PID:
+		case OPT_TID:
+			if (rd_filter_numbers(c == OPT_PID ? flt.pids : flt.tids,
+					      c == OPT_PID ? &flt.nr_pids : &flt.nr_tids, optarg, false)) {
+				fprintf(stderr, "perfcheck report: bad --%s list '%s'\n",
+					c == OPT_PID ? "pid" : "tid", optarg);
+				goto bad_filter;
+			}
+			break;
+		case OPT_TIME:
+			if (rd_filter_time(&flt, optarg)) {
+				fprintf(stderr, "perfcheck report: bad --time '%s'\n", optarg);
+				goto bad_filter;
+			}
+			rp.view.time_str = optarg;
 			break;
 		case OPT_GROUP:
 			rp.view.group = 1;
@@ -1329,7 +1513,7 @@ int cmd_report(int argc, char **argv)
 		case OPT_COMPAT:
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2")) {
 				fprintf(stderr, "perfcheck report: --compat takes 6.1 or 7.2\n");
-				return 1;
+				goto bad_filter;
 			}
 			rp.compat_6_1 = !strcmp(optarg, "6.1");
 			break;
@@ -1344,12 +1528,12 @@ int cmd_report(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return 1;
+			goto bad_filter;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
-		return 1;
+		goto bad_filter;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s || rd_out_init(&out, STDOUT_FILENO)) {
@@ -1385,7 +1569,7 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	/* as perf: -C the input cannot take ends the report after its first line, exit 0 */
-	if (!ret && !header_only && rd_filter_cpus_usable(&cpus, &s->r)) {
+	if (!ret && !header_only && rd_filter_cpus_usable(&flt, &s->r)) {
 		if (!header)
 			rd_out_str(&out, "# To display the perf.data header info, please use "
 					 "--header/--header-only options.\n#\n");
@@ -1402,6 +1586,8 @@ int cmd_report(int argc, char **argv)
 		ret = rd_session_process(s, &err);
 	if (!ret && !header_only)
 		ret = lost_samples(s, &lost, &err);
+	if (!ret && !header_only && flt.has_percent)
+		ret = rd_filter_time_span(&flt, &s->r, &err);
 	if (!ret && !header_only) {
 		s->merge = true;
 		rp.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.ecache));
@@ -1427,6 +1613,7 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
 			goto done;
 		}
+		elided_lines(&rp, &out);
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
 		ret = cg_forest_finish(&rp.forest);
 		if (!ret)
@@ -1437,10 +1624,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}
 done:
+	rd_filter_free(&flt);
 	rd_out_flush(&out);
 	free_tables(&rp);
 	rd_session_close(s);
 	free(s);
 	rd_out_free(&out);
 	return ret ? 2 : 0;
+bad_filter:
+	rd_filter_free(&flt);
+	return 1;
 }

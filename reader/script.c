@@ -139,18 +139,6 @@ struct script {
 	struct pc_error err;	/* of a record that could not be shown */
 };
 
-static bool dso_match(const struct rd_list *l, const struct rd_resolved *r)
-{
-	const char *slash;
-
-	if (!r->dso)
-		return rd_filter_in_list(l, "[unknown]", 9);
-	if (rd_filter_in_list(l, r->dso, r->dso_len))
-		return true;
-	slash = memrchr(r->dso, '/', r->dso_len);
-	return slash && rd_filter_in_list(l, slash + 1, r->dso_len - (size_t)(slash + 1 - r->dso));
-}
-
 /* Every filter given must pass. */
 static bool shown(struct rd_session *s, const struct rd_event *ev, const struct rd_filter *f)
 {
@@ -174,10 +162,7 @@ static bool shown(struct rd_session *s, const struct rd_event *ev, const struct 
 
 		rd_resolve(s, ev->thread, m == PERF_RECORD_MISC_KERNEL ||
 			   m == PERF_RECORD_MISC_GUEST_KERNEL, smp->ip, &r);
-		if (f->dsos.nr && !dso_match(&f->dsos, &r))
-			return false;
-		if (f->syms.nr && (!r.sym || !rd_filter_in_list(&f->syms, r.sym->name,
-								 r.sym->name_len)))
+		if (!rd_filter_object_ok(f, &r))
 			return false;
 	}
 	return true;
@@ -399,44 +384,6 @@ static bool trace_shown(struct rd_session *s, const struct rd_printer *pr)
 	return false;
 }
 
-/* The first and last sample times, for --time percent ranges. */
-static int sample_span(struct rd_session *s, uint64_t *first, uint64_t *last,
-		       struct pc_error *err)
-{
-	const void *data;
-	size_t size;
-	struct pd_record rec;
-	struct pd_sample smp;
-	uint64_t pos = 0;
-	int ret;
-
-	if (!pd_reader_feature(&s->r, PD_FEAT_SAMPLE_TIME, &data, &size) && size >= 16) {
-		memcpy(first, data, 8);
-		memcpy(last, (const uint8_t *)data + 8, 8);
-		return 0;
-	}
-	if (s->r.pipe_format)
-		return pc_error_set(err, EINVAL, "--time with percents needs a file, not a pipe");
-	*first = UINT64_MAX;
-	*last = 0;
-	while ((ret = pd_reader_next(&s->r, &pos, &rec, err)) > 0) {
-		if (rec.header.type != PERF_RECORD_SAMPLE)
-			continue;
-		ret = pd_parse_sample(&s->r, &rec, &smp, err);
-		if (ret)
-			return ret;
-		if (smp.evsel && (smp.evsel->attr.attr.sample_type & PERF_SAMPLE_TIME)) {
-			if (smp.time < *first)
-				*first = smp.time;
-			if (smp.time > *last)
-				*last = smp.time;
-		}
-	}
-	if (*first > *last)
-		*first = *last = 0;
-	return ret;
-}
-
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { .pr = { .compat = RD_COMPAT_7_2, .merge = true } };
@@ -636,12 +583,8 @@ int cmd_script(int argc, char **argv)
 		} else if (trace_shown(s, prp) && rd_trace_open(&sc.tr, s)) {
 		err = sc.tr.err;
 		ret = -(err.code ? err.code : EINVAL);
-	} else if (flt->has_percent) {
-			uint64_t first = 0, last = 0;
-
-			ret = sample_span(s, &first, &last, &err);
-			if (!ret)
-				rd_filter_time_resolve(flt, first, last);
+		} else if (flt->has_percent) {
+			ret = rd_filter_time_span(flt, &s->r, &err);
 		}
 	}
 	if (usage_err) {

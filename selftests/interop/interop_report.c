@@ -211,6 +211,44 @@ TEST_F(report, percentage_relative_is_absolute_without_filters)
 	same_report(_metadata, self, "--percentage relative -g none");
 }
 
+/* --comms: other commands' rows hidden, the Command column gone, "# comm: ls" said */
+TEST_F(report, comms_filter_hides_other_commands_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--comms ls");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "\n# comm: ls\n"));
+}
+
+/* --dsos: the object column goes; rows of the sample's own object, their callers too */
+TEST_F(report, dsos_filter_keeps_rows_of_samples_in_the_object_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--dsos '[kernel.kallsyms]'");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "\n# dso: [kernel.kallsyms]\n"));
+}
+
+/* --percentage relative: shares of what the filter leaves, graphs cut at that share */
+TEST_F(report, relative_percentages_of_filtered_rows_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--comms sh --percentage relative --no-children");
+}
+
+/* filters on every sort key: perf keeps every column */
+TEST_F(report, filters_on_every_key_keep_the_columns_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--comms ls --dsos '[kernel.kallsyms]' -s comm,dso");
+}
+
+/* --time percent slices leave samples out of the totals, named on the Samples line */
+TEST_F(report, time_slices_leave_samples_out_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--time 10%/2");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "(time slices: 10%/2)"));
+}
+
 /* From a pipe perf decides before it sees the events: no Children, caller order */
 TEST_F(report, pipe_input_takes_perfs_pipe_defaults)
 {

@@ -2,7 +2,8 @@
 /*
  * perfcheck report on synthesized files (no perf, no kernel needed): the
  * call-graph layouts built by perf's rules, the lost-sample total, the
- * sort keys perf 6.1 lacks (tid, symoff), and option errors.
+ * sort keys perf 6.1 lacks (tid, symoff), the row filters as perf 7.2 and
+ * 6.1 apply them, and option errors.
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -15,10 +16,11 @@ FIXTURE(rep) {
 	struct pc_run run;
 };
 
-/* A kernel-only sample of thread 100 whose chain is leaf..root */
-static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ips, int n)
+/* A kernel-only sample of thread pid whose chain is leaf..root */
+static void chain_sample_of(FIXTURE_DATA(rep) *self, uint32_t pid, uint64_t t,
+			    const uint64_t *ips, int n)
 {
-	struct pd_sample v = rt_id(100, 100, t);
+	struct pd_sample v = rt_id(pid, pid, t);
 	uint64_t chain[8] = { PC_CONTEXT_KERNEL };
 
 	for (int i = 0; i < n; i++)
@@ -27,6 +29,11 @@ static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ip
 	v.chain.ips = chain;
 	v.chain.nr = (uint64_t)n + 1;
 	synth_sample(&self->d, &self->a.attr, &v);
+}
+
+static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ips, int n)
+{
+	chain_sample_of(self, 100, t, ips, n);
 }
 
 FIXTURE_SETUP(rep)
@@ -191,6 +198,99 @@ TEST_F(rep, symoff_key_keeps_offsets_apart)
 	EXPECT_NE(NULL, strstr(self->run.out, "    66.67%  [k] 0xffff888000001010\n"))
 		TH_LOG("%s", self->run.out);
 	EXPECT_NE(NULL, strstr(self->run.out, "    33.33%  [k] 0xffff888000001040\n"));
+}
+
+/* perfcheck report -i FILE --stdio and up to 8 options (NULL-terminated) */
+static void report_with(struct __test_metadata *_metadata, FIXTURE_DATA(rep) *self,
+			const char *const *opts)
+{
+	char *argv[16] = { (char *)pc_test_perfcheck(), "report", "-i", self->path, "--stdio" };
+	int n = 5;
+
+	for (int i = 0; opts[i] && n < 15; i++)
+		argv[n++] = (char *)opts[i];
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, pc_test_run(&self->run, 120, argv));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+}
+
+/* thread 200 "beta" samples K1 (as alpha did twice) after alpha's samples */
+static void beta_sample(FIXTURE_DATA(rep) *self)
+{
+	struct pd_sample id = rt_id(200, 200, RT_SEC + 25);
+	const uint64_t a[] = { RT_KIP(1), RT_KIP(2), RT_KIP(3) };
+
+	synth_comm(&self->d, &self->a.attr, 200, 200, "beta", &id);
+	chain_sample_of(self, 200, RT_SEC + 30, a, 3);
+}
+
+/* perf 7.2: the samples --comms leaves out make rows of their own, hidden */
+TEST_F(rep, comm_filter_shows_only_that_commands_share_of_a_row)
+{
+	static const char *const o[] = { "--no-children", "-s", "sym", "-g", "none", "--comms",
+					 "beta", NULL };
+
+	beta_sample(self);
+	report_with(_metadata, self, o);
+	EXPECT_NE(NULL, strstr(self->run.out, "\n    25.00%  [k] 0xffff888000001010\n"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "0xffff888000001040"));
+}
+
+/* perf 6.1: a row is hidden or shown whole, as its first sample (alpha's) is */
+TEST_F(rep, comm_filter_follows_a_rows_first_sample_in_the_6_1_layout)
+{
+	static const char *const o[] = { "--compat", "6.1", "--no-children", "-s", "sym", "-g",
+					 "none", "--comms", "beta", NULL };
+	static const char *const alpha[] = { "--compat", "6.1", "--no-children", "-s", "sym",
+					     "-g", "none", "--comms", "alpha", NULL };
+
+	beta_sample(self);
+	report_with(_metadata, self, o);
+	EXPECT_EQ(NULL, strstr(self->run.out, "0xffff888000001010")) TH_LOG("%s", self->run.out);
+	report_with(_metadata, self, alpha);
+	EXPECT_NE(NULL, strstr(self->run.out, "\n    75.00%  [k] 0xffff888000001010\n"))
+		TH_LOG("%s", self->run.out);
+}
+
+/* the percentages of the rows left, and the header's counts, as perf's relative mode */
+TEST_F(rep, percentage_relative_is_of_the_rows_the_filters_leave)
+{
+	static const char *const o[] = { "--no-children", "-s", "sym", "-g", "none", "--comms",
+					 "beta", "--percentage", "relative", NULL };
+
+	beta_sample(self);
+	report_with(_metadata, self, o);
+	EXPECT_NE(NULL, strstr(self->run.out, "# Samples: 1  of event"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "\n   100.00%  [k] 0xffff888000001010\n"));
+}
+
+/* "# comm: beta" above the report, and no Command column */
+TEST_F(rep, key_filtered_to_one_value_loses_its_column_and_says_so)
+{
+	static const char *const o[] = { "--no-children", "-g", "none", "--comms", "beta", NULL };
+
+	beta_sample(self);
+	report_with(_metadata, self, o);
+	EXPECT_NE(NULL, strstr(self->run.out, "#\n# comm: beta\n#\n# Total Lost Samples:"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead  Shared Object      Symbol"));
+	EXPECT_NE(NULL, strstr(self->run.out, "    25.00%  [kernel.kallsyms]  [k] 0xffff888000001010"));
+}
+
+/* every column would go: perf keeps them all (and still says the values) */
+TEST_F(rep, filters_of_every_key_keep_all_columns)
+{
+	static const char *const o[] = { "--no-children", "-g", "none", "-s", "comm", "--comms",
+					 "beta", NULL };
+
+	beta_sample(self);
+	report_with(_metadata, self, o);
+	EXPECT_NE(NULL, strstr(self->run.out, "# comm: beta\n")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "# Overhead  Command"));
+	EXPECT_NE(NULL, strstr(self->run.out, "    25.00%  beta"));
 }
 
 TEST_F(rep, bad_call_graph_mode_is_a_usage_error)
