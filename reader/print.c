@@ -98,19 +98,19 @@ static void print_time(struct rd_printer *p, uint64_t t)
 	struct rd_sec_text *c = sec_cache(p);
 	char b[48], *end = b + sizeof(b), *q = end;
 	uint64_t shown = t, sec, frac;
-	int digits = p->ns ? 9 : 6, width = p->ns ? 15 : 12, n;
+	int digits = p->time.ns ? 9 : 6, width = p->time.ns ? 15 : 12, n;
 
-	if (p->time_mode == RD_TIME_REL) {
-		if (!p->first_time)
-			p->first_time = t;
-		shown = t - p->first_time;
-	} else if (p->time_mode == RD_TIME_DELTA) {
-		shown = p->prev_time ? t - p->prev_time : 0;
-		p->prev_time = t;
+	if (p->time.mode == RD_TIME_REL) {
+		if (!p->time.first)
+			p->time.first = t;
+		shown = t - p->time.first;
+	} else if (p->time.mode == RD_TIME_DELTA) {
+		shown = p->time.prev ? t - p->time.prev : 0;
+		p->time.prev = t;
 	}
 	sec = shown / 1000000000ULL;
 	frac = shown % 1000000000ULL;
-	if (!p->ns)
+	if (!p->time.ns)
 		frac /= 1000;
 	*--q = ' ';
 	*--q = ':';
@@ -723,7 +723,8 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 				print_frame(p, s, ev, f, kernel, ip, true, false);
 			else
 				chain_frame(p, s, ev,
-					    (part && ev->unwound) || p->compat != RD_COMPAT_6_1 ?
+					    !p->no_inline &&
+					    ((part && ev->unwound) || p->compat != RD_COMPAT_6_1) ?
 					    f | RF_INLINES : f, kernel, ip);
 			shown++;
 		}

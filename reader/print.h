@@ -26,9 +26,12 @@ struct rd_printer {
 	struct rd_fields fields;
 	enum rd_compat compat;
 	bool merge;		/* off: cookies print as "(cookie)" frames */
-	bool ns;		/* --ns: nanoseconds */
-	enum rd_time_mode time_mode;	/* --reltime, --deltatime */
-	uint64_t first_time, prev_time;	/* of the first / previous sample printed */
+	struct rd_time_view {
+		enum rd_time_mode mode;	/* --reltime, --deltatime */
+		bool ns;		/* --ns: nanoseconds */
+		uint64_t first, prev;	/* of the first / previous sample printed */
+	} time;
+	bool no_inline;		/* --no-inline: chains without their inlined entries */
 	bool hide_chain;	/* -G: the sample ip only */
 	int max_stack;		/* frames shown per chain (0: perf's default, 127) */
 	rd_field_hook srcline, trace;

@@ -102,6 +102,7 @@ struct report {
 		/* -C, --time leave samples out; --comms, --pid, --tid, --dsos, --symbols hide rows */
 		const struct rd_filter *flt;
 		const char *time_str;	/* --time as given, for the Samples line */
+		bool no_inline;		/* --no-inline: no inlined callchain entries */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -675,7 +676,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				if (!n)
 					first = fr[0];
 				/* perf 6.1 expands unwound frames only, perf 7.2 every frame */
-				added = (part && ev->unwound) || !rp->compat_6_1 ?
+				added = !rp->view.no_inline &&
+					((part && ev->unwound) || !rp->compat_6_1) ?
 					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
 				if (added < 0)
 					return added;
@@ -1303,6 +1305,9 @@ static void usage(FILE *f)
 "      --percentage MODE   of all samples (absolute, the default) or of the rows\n"
 "                          the filters below leave (relative)\n"
 "      --max-stack N       frames of a callchain taken (default 127)\n"
+"      --no-inline         callchains without their inlined entries\n"
+"      --inline            with them (the default)\n"
+"  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
 "      --time RANGE        only samples in START,END (seconds) or percent slices\n"
 "                          (10%%/2, 0%%-10%%,50%%-60%%), as perf script's\n"
@@ -1330,7 +1335,7 @@ static void usage(FILE *f)
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
-       OPT_PID, OPT_TID, OPT_TIME };
+       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1353,6 +1358,9 @@ static const struct option options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
@@ -1407,7 +1415,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:f", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1503,6 +1511,13 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_GROUP:
 			rp.view.group = 1;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			rp.view.no_inline = c == OPT_NO_INLINE;
+			break;
+		case 'f':
+			/* perf's check that the file is the user's: none here to force */
 			break;
 		case OPT_NO_GROUP:
 			rp.view.group = 0;

@@ -67,6 +67,10 @@ static void usage(FILE *f)
 "      --show-lost-events    also LOST records\n"
 "      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
 "      --ns                  times in nanoseconds\n"
+"      --no-inline           callchains without their inlined entries (perf 7.2\n"
+"                            adds them at every user frame, 6.1 at unwound ones)\n"
+"      --inline              with them (the default)\n"
+"  -f, --force               accepted as perf's (no ownership check to skip)\n"
 "      --reltime             times from the first sample shown\n"
 "      --deltatime           times from the previous sample shown\n"
 "  -G, --hide-call-graph     the sample ip only, not its callchain\n"
@@ -91,7 +95,7 @@ static void usage(FILE *f)
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
-       OPT_SHOW_BPF };
+       OPT_SHOW_BPF, OPT_INLINE, OPT_NO_INLINE };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16 };
@@ -115,6 +119,9 @@ static const struct option options[] = {
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "ns", no_argument, NULL, OPT_NS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "force", no_argument, NULL, 'f' },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
 	{ "hide-call-graph", no_argument, NULL, 'G' },
@@ -403,7 +410,7 @@ int cmd_script(int argc, char **argv)
 	optind = 1;
 	prp->trace = rd_trace_field;
 	prp->trace_ctx = &sc.tr;
-	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqhI", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:C:S:GDvqhIf", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -483,16 +490,23 @@ int cmd_script(int argc, char **argv)
 			}
 			break;
 		case OPT_NS:
-			prp->ns = true;
+			prp->time.ns = true;
 			break;
 		case OPT_RELTIME:
-			prp->time_mode = RD_TIME_REL;
+			prp->time.mode = RD_TIME_REL;
 			break;
 		case OPT_DELTATIME:
-			prp->time_mode = RD_TIME_DELTA;
+			prp->time.mode = RD_TIME_DELTA;
 			break;
 		case 'G':
 			prp->hide_chain = true;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			prp->no_inline = c == OPT_NO_INLINE;
+			break;
+		case 'f':
+			/* perf's check that the file is the user's: none here to force */
 			break;
 		case OPT_MAX_STACK:
 			prp->max_stack = (int)strtol(optarg, &end, 10);

@@ -228,6 +228,31 @@ TEST_F(inline_file, script_adds_inline_frames_to_frame_pointer_chains_as_perf_7_
 	expect_same_text(_metadata, "perfcheck script", self->x.perf_text, ours);
 }
 
+/* --no-inline: the chains without their inlined entries, as perf 7.2 prints them */
+TEST_F(inline_file, script_no_inline_leaves_the_inline_frames_out_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-script-no-inline.txt");
+	const char *ours = pc_default(_metadata, self, "script", "--no-inline");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_EQ(0, pc_count_substr(perf, "(inlined)"));
+	EXPECT_LE(50, pc_count_substr(perf, " main+0x"));
+	expect_same_text(_metadata, "perfcheck script --no-inline", perf, ours);
+	free(perf);
+}
+
+/* report --no-inline: no rows or graph nodes of inlined functions */
+TEST_F(inline_file, report_no_inline_has_no_inlined_rows_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-no-inline.txt");
+	const char *ours = pc_default(_metadata, self, "report", "--no-inline");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_EQ(0, pc_count_substr(perf, "(inlined)"));
+	expect_same_text(_metadata, "perfcheck report --no-inline", perf, ours);
+	free(perf);
+}
+
 /*
  * perf 7.2's Children rows: a row per inlined function, and an unresolved
  * caller frame is a row at its sampled address, apart from the row of
