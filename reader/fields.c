@@ -98,19 +98,57 @@ const char *rd_fields_names(void)
 	       "brstack,brstacksym,brstackoff,cgroup";
 }
 
-int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size)
+enum rd_output_type rd_output_type(uint32_t attr_type)
 {
-	char *copy = strdup(spec), *save = NULL, *tok;
-	unsigned int mask = 0;
+	if (attr_type == PC_PERF_TYPE_SYNTH)
+		return RD_OT_SYNTH;
+	return attr_type <= PERF_TYPE_BREAKPOINT ? (enum rd_output_type)attr_type : RD_OT_OTHER;
+}
+
+unsigned int rd_fields_default(enum rd_output_type t)
+{
+	switch (t) {
+	case RD_OT_TRACE:
+		return RF_TRACEPOINT_DEFAULT;
+	case RD_OT_RAW:
+		return RF_RAW_DEFAULT;
+	default:
+		return RF_DEFAULT;
+	}
+}
+
+/* perf's names of the types -F may name (the others take a -F without type only) */
+static int type_named(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum rd_output_type type;
+	} types[] = {
+		{ "hw", RD_OT_HW }, { "sw", RD_OT_SW }, { "trace", RD_OT_TRACE },
+		{ "raw", RD_OT_RAW }, { "break", RD_OT_BREAK }, { "synth", RD_OT_SYNTH },
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(name, types[i].name))
+			return (int)types[i].type;
+	return -1;
+}
+
+/* the list (after any "TYPE:") into one type's fields */
+static int parse_list(struct rd_type_fields *t, unsigned int dflt, const char *list, char *bad,
+		      size_t bad_size)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
 	int mode = 0;		/* 0 replace, '+' add, '-' remove */
 
 	if (!copy) {
 		snprintf(bad, bad_size, "(out of memory)");
 		return -1;
 	}
-	if (*spec == '+' || *spec == '-') {
-		mode = *spec;
-		mask = RF_DEFAULT;
+	memset(t, 0, sizeof(*t));
+	if (*list == '+' || *list == '-') {
+		mode = *list;
+		t->mask = dflt;
 	}
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
@@ -127,19 +165,71 @@ int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad
 			return -1;
 		}
 		if (op == '-') {
-			mask &= ~names[i].bit;
-			f->del |= names[i].bit;
-			f->add &= ~names[i].bit;
+			t->mask &= ~names[i].bit;
+			t->del |= names[i].bit;
+			t->add &= ~names[i].bit;
 		} else {
-			mask |= names[i].bit;
-			f->user_set |= names[i].bit;
-			f->add |= names[i].bit;
-			f->del &= ~names[i].bit;
+			t->mask |= names[i].bit;
+			t->user_set |= names[i].bit;
+			t->add |= names[i].bit;
+			t->del &= ~names[i].bit;
 		}
 	}
 	free(copy);
-	f->mask = mask;
-	f->user = 1;
-	f->edit = mode != 0;
+	t->user = true;
+	t->edit = mode != 0;
+	return 0;
+}
+
+int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size)
+{
+	const char *colon = strchr(spec, ':');
+	struct rd_type_fields one;
+	int type = -1;
+
+	if (colon) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+		type = type_named(name);
+		if (type < 0) {
+			snprintf(bad, bad_size, "%s:", name);
+			return -1;
+		}
+		spec = colon + 1;
+	}
+	if (parse_list(&one, type >= 0 ? rd_fields_default((enum rd_output_type)type) : RF_DEFAULT,
+		       spec, bad, bad_size))
+		return -1;
+	if (type >= 0) {
+		if (f->type[type].user)
+			fprintf(stderr, "Overriding previous field request for %s events.\n",
+				type == RD_OT_HW ? "hardware" : type == RD_OT_SW ? "software" :
+				type == RD_OT_TRACE ? "tracepoint" : type == RD_OT_RAW ? "raw" :
+				type == RD_OT_BREAK ? "breakpoint" : "synthesized");
+		f->type[type] = one;
+	} else {
+		if (f->user)
+			fprintf(stderr, "Overriding previous field request for all events.\n");
+		for (int t = 0; t < RD_OT_MAX; t++) {
+			f->type[t] = one;
+			/* an edit starts from each type's own default */
+			if (one.edit)
+				f->type[t].mask = (rd_fields_default((enum rd_output_type)t) | one.add) &
+						  ~one.del;
+		}
+		f->wild_set = one.user_set;
+	}
+	f->mask = f->user_set = f->add = f->del = 0;
+	f->user = 0;
+	for (int t = 0; t < RD_OT_MAX; t++) {
+		if (!f->type[t].user)
+			continue;
+		f->user = 1;
+		f->mask |= f->type[t].mask;
+		f->user_set |= f->type[t].user_set;
+		f->add |= f->type[t].add;
+		f->del |= f->type[t].del;
+	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef PERFCHECK_READER_FIELDS_H
 #define PERFCHECK_READER_FIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,14 +46,40 @@ enum rd_field {
 		    RF_DSO | RF_PERIOD)
 /* perf script's default for tracepoint events */
 #define RF_TRACEPOINT_DEFAULT (RF_COMM | RF_TID | RF_CPU | RF_TIME | RF_EVENT | RF_TRACE)
+/* and for raw PMU events (a core PMU's own encoding: perf mem's): what they may carry */
+#define RF_RAW_DEFAULT (RF_DEFAULT | RF_ADDR | RF_DATA_SRC | RF_WEIGHT | RF_PHYS_ADDR | \
+			RF_DATA_PAGE_SIZE | RF_CODE_PAGE_SIZE | RF_INS_LAT)
+
+/*
+ * perf script's output types, each with its default and its own -F: the
+ * attr types below PERF_TYPE_MAX, perf's synthesized events, and any
+ * other PMU (a dynamic type, arm64's armv8_pmuv3 for one).
+ */
+enum rd_output_type {
+	RD_OT_HW, RD_OT_SW, RD_OT_TRACE, RD_OT_HW_CACHE, RD_OT_RAW, RD_OT_BREAK,
+	RD_OT_SYNTH, RD_OT_OTHER, RD_OT_MAX
+};
+
+enum rd_output_type rd_output_type(uint32_t attr_type);
+unsigned int rd_fields_default(enum rd_output_type t);
+
+/* one output type's -F */
+struct rd_type_fields {
+	unsigned int mask;	/* the list, or the default with the edits */
+	unsigned int user_set;	/* fields named (a default field the samples lack is left out) */
+	unsigned int add, del;	/* "+a,-b": the type's default, a added, b taken away */
+	bool user;		/* -F given for the type (an empty list: its events are not shown) */
+	bool edit;		/* as "+a,-b" */
+};
 
 struct rd_fields {
+	/* what every -F asked, over all types */
 	unsigned int mask;
-	unsigned int user_set;	/* fields given with -F (CPU shown only if asked) */
-	int user;		/* -F given */
-	/* "+a,-b": each event type's own default, a added, b taken away */
-	int edit;
+	unsigned int user_set;
 	unsigned int add, del;
+	int user;		/* some -F given */
+	unsigned int wild_set;	/* fields of the last -F without a type (perf warns for trace) */
+	struct rd_type_fields type[RD_OT_MAX];
 };
 
 /*
@@ -65,8 +92,11 @@ uint64_t rd_field_needs(unsigned int bit, const char **attr_name);
 const char *rd_field_name(unsigned int bit);
 
 /*
- * "comm,tid,time" replaces the default; "+field,..." and "-field,..." edit
- * it.  Returns 0, or -1 with the unknown name copied into bad.
+ * "comm,tid,time" replaces the default of every type; "+field,..." and
+ * "-field,..." edit it; "TYPE:..." (hw, sw, trace, raw, break, synth) does
+ * either for one type.  A later -F overrides what an earlier one set for
+ * the same types (perf's warning on stderr).  Returns 0, or -1 with the
+ * unknown name (field or type) copied into bad.
  */
 int rd_fields_parse(struct rd_fields *f, const char *spec, char *bad, size_t bad_size);
 const char *rd_fields_names(void);

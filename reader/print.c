@@ -25,17 +25,19 @@ static int max_stack(const struct rd_printer *p)
 
 unsigned int rd_print_fields(const struct rd_printer *p, const struct pd_evsel *e)
 {
-	unsigned int f = p->fields.user ? p->fields.mask : RF_DEFAULT;
+	enum rd_output_type ot = e ? rd_output_type(e->attr.attr.type) : RD_OT_HW;
+	const struct rd_type_fields *tf = &p->fields.type[ot];
+	unsigned int f = tf->user ? tf->mask : rd_fields_default(ot);
 	uint64_t st = e ? e->attr.attr.sample_type : 0;
-	bool tp = e && e->attr.attr.type == PERF_TYPE_TRACEPOINT;
+	bool tp = ot == RD_OT_TRACE;
 
 	/*
 	 * Each type of event has perf's default (tracepoints: the fields, no
 	 * ip); "+a,-b" edits that default, a list replaces it.  trace is for
 	 * tracepoints alone (perf warns and leaves it out elsewhere).
 	 */
-	if (!p->fields.user || p->fields.edit) {
-		f = tp ? RF_TRACEPOINT_DEFAULT : RF_DEFAULT;
+	if (!tf->user || tf->edit) {
+		f = rd_fields_default(ot);
 		/*
 		 * perf's tracepoint default shows the callchain (ip, sym, symoff,
 		 * dso) when the events have one, unless -F edits it or -G hides
@@ -44,12 +46,20 @@ unsigned int rd_print_fields(const struct rd_printer *p, const struct pd_evsel *
 		 * differs only when some tracepoints of a file have chains and
 		 * others not.
 		 */
-		if (tp && !p->fields.edit && !p->hide_chain && (st & PERF_SAMPLE_CALLCHAIN))
+		if (tp && !tf->edit && !p->hide_chain && (st & PERF_SAMPLE_CALLCHAIN))
 			f |= RF_IP | RF_SYM | RF_SYMOFF | RF_DSO;
 		if (st & PERF_SAMPLE_CPU)
 			f |= RF_CPU;
-		if (p->fields.edit)
-			f = (f | p->fields.add) & ~p->fields.del;
+		/* a default field the samples cannot give is left out, quietly */
+		for (const unsigned int *b = rd_field_order; e && *b; b++) {
+			const char *name;
+			uint64_t need = rd_field_needs(*b, &name);
+
+			if ((f & *b) && need && !(st & need) && !(tf->add & *b))
+				f &= ~*b;
+		}
+		if (tf->edit)
+			f = (f | tf->add) & ~tf->del;
 	}
 	if (!tp)
 		f &= ~RF_TRACE;

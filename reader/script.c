@@ -288,10 +288,14 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
  * event and the field; symoff without sym, sym or dso without an address,
  * srcline without ip are perf's errors too.  Returns 0 or -1 (printed).
  */
-static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *fl)
+static int check_event_fields(const struct pd_evsel *e, const struct rd_fields *fields)
 {
 	uint64_t st = e->attr.attr.sample_type;
+	const struct rd_type_fields *fl = &fields->type[rd_output_type(e->attr.attr.type)];
 	unsigned int asked = fl->mask;
+
+	if (!fl->user)
+		return 0;
 
 	for (const unsigned int *b = rd_field_order; *b; b++) {
 		const char *attr_name;
@@ -344,7 +348,7 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 	if (!pr->fields.user)
 		return 0;
 	/* perf warns for each type of event but tracepoints, present or not */
-	if (pr->fields.user_set & RF_TRACE) {
+	if (pr->fields.wild_set & RF_TRACE) {
 		static const char *const types[] = { "hardware", "software", "hardware-cache",
 						     "unknown", "unknown", "unknown", "unknown" };
 
@@ -383,7 +387,9 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 /* A file (not a pipe: its section comes later) whose tracepoint samples show `trace` */
 static bool trace_shown(struct rd_session *s, const struct rd_printer *pr)
 {
-	if (s->r.pipe_format || (pr->fields.user && !(pr->fields.mask & RF_TRACE)))
+	const struct rd_type_fields *tp = &pr->fields.type[RD_OT_TRACE];
+
+	if (s->r.pipe_format || (tp->user && !(tp->mask & RF_TRACE)))
 		return false;
 	for (uint32_t i = 0; i < s->r.nr_evsels; i++)
 		if (s->r.evsels[i].attr.attr.type == PERF_TYPE_TRACEPOINT)
@@ -417,8 +423,13 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'F':
 			if (rd_fields_parse(&prp->fields, optarg, bad, sizeof(bad))) {
-				fprintf(stderr, "perfcheck script: unknown field '%s' (known: %s)\n",
-					bad, rd_fields_names());
+				if (bad[0] && bad[strlen(bad) - 1] == ':')
+					fprintf(stderr, "perfcheck script: unknown event type '%.*s' in "
+						"-F (known: hw, sw, trace, raw, break, synth)\n",
+						(int)strlen(bad) - 1, bad);
+				else
+					fprintf(stderr, "perfcheck script: unknown field '%s' (known: "
+						"%s)\n", bad, rd_fields_names());
 				return 1;
 			}
 			break;

@@ -208,4 +208,7 @@ _Static_assert(offsetof(struct perf_event_attr, sample_type) == 24, "attr layout
 _Static_assert(offsetof(struct perf_event_attr, read_format) == 32, "attr layout");
 _Static_assert(offsetof(struct perf_event_attr, bp_type) == 52, "attr layout");
 
+/* perf's attr type of the events it synthesizes (Intel PT's, ARM SPE's): INT_MAX + 1 */
+#define PC_PERF_TYPE_SYNTH 0x80000000u
+
 #endif

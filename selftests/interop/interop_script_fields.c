@@ -86,4 +86,22 @@ TEST_F(fields, addr_of_other_events_has_no_symbol_as_perf)
 	same(_metadata, self, "-F ip,sym,addr", false);
 }
 
+/* -F sw:LIST: software events show the list, tracepoints keep their default */
+TEST_F(fields, typed_fields_apply_to_their_type_only_as_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -e sched:sched_process_exec");
+	same(_metadata, self, "-F sw:comm,tid,ip", true);
+	EXPECT_LT(0, pc_count_substr(self->c.perf.out, "sched:sched_process_exec:"));
+}
+
+/* -F trace: (an empty list) leaves the tracepoints out; a later -F for all overrides it */
+TEST_F(fields, empty_typed_list_leaves_those_events_out_as_perf)
+{
+	RECORD("-e cpu-clock -c 100000 -e sched:sched_process_exec");
+	same(_metadata, self, "-F trace:", true);
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "sched_process_exec"));
+	same(_metadata, self, "-F trace: -F comm,tid,event", true);
+	EXPECT_NE(NULL, strstr(self->c.ours.err, "Overriding previous field request"));
+}
+
 TEST_HARNESS_MAIN

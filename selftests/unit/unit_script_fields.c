@@ -35,7 +35,8 @@ FIXTURE_TEARDOWN(f)
 {
 	pc_run_free(&self->run);
 	synth_free(&self->d);
-	pc_test_rmdir(self->dir);
+	if (!getenv("PERFCHECK_KEEP_TEST_FILES"))
+		pc_test_rmdir(self->dir);
 }
 
 static void script(struct __test_metadata *_metadata, FIXTURE_DATA(f) *self, const char *fields)
@@ -118,6 +119,77 @@ TEST_F(f, cgroup_is_named_by_its_record_in_7_2s_layout_only)
 	EXPECT_EQ(1, self->run.exit_code);
 	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'cgroup'")) TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("", self->run.out);
+}
+
+/* a sample with an address, a weight and a data source, of an event of attr type type */
+static void memory_sample(FIXTURE_DATA(f) *self, uint32_t type)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+	synth_free(&self->d);
+	self->a.attr.type = type;
+	self->a.attr.sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	v.ip = 0x400123;
+	v.addr = 0x7f0000001000ULL;
+	v.mem.weight = 42;
+	v.mem.data_src = 0x68100142ULL;
+	synth_sample(&self->d, &self->a.attr, &v);
+}
+
+/* perf's default for raw PMU events (perf mem's) shows what they carry: addr, weight, data_src */
+TEST_F(f, raw_events_show_their_memory_fields_by_default)
+{
+	char *explicit;
+
+	memory_sample(self, PERF_TYPE_RAW);
+	script(_metadata, self, "comm,tid,time,period,event,addr,weight,data_src,ip,sym,symoff,dso");
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	explicit = strdup(self->run.out);
+	ASSERT_NE(NULL, explicit);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, NULL, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.out, "7f0000001000")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "68100142"));
+	EXPECT_STREQ(explicit, self->run.out);
+	free(explicit);
+}
+
+/* the same sample of a software event: its default has none of them */
+TEST_F(f, software_events_leave_memory_fields_out_by_default)
+{
+	memory_sample(self, PERF_TYPE_SOFTWARE);
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, NULL, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, strstr(self->run.out, "7f0000001000")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "68100142"));
+}
+
+/* a raw event's default field its samples lack is left out quietly (a -F list's is an error) */
+TEST_F(f, raw_default_field_the_samples_lack_is_left_out_quietly)
+{
+	synth_free(&self->d);
+	self->a.attr.type = PERF_TYPE_RAW;
+	{
+		struct pd_sample v = rt_id(100, 100, RT_SEC);
+
+		v.ip = 0x400123;
+		synth_sample(&self->d, &self->a.attr, &v);
+	}
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, NULL, NULL, NULL, NULL));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.out, "400123")) TH_LOG("%s", self->run.out);
+}
+
+/* -F TYPE:list: an unknown type is refused, naming it */
+TEST_F(f, unknown_event_type_in_fields_is_refused)
+{
+	script(_metadata, self, "bogus:ip");
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown event type 'bogus'")) TH_LOG("%s", self->run.err);
 }
 
 TEST_HARNESS_MAIN
