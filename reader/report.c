@@ -24,6 +24,7 @@
 #include "reader/inline_syms.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
+#include "reader/report_stats.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
 #include "symbols/srcline.h"
@@ -1308,6 +1309,8 @@ static void usage(FILE *f)
 "      --no-inline         callchains without their inlined entries\n"
 "      --inline            with them (the default)\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
+"      --stats             only the records by type and each event's samples\n"
+"                          (perf's aggregated stats)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
 "      --time RANGE        only samples in START,END (seconds) or percent slices\n"
 "                          (10%%/2, 0%%-10%%,50%%-60%%), as perf script's\n"
@@ -1335,7 +1338,7 @@ static void usage(FILE *f)
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
-       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE };
+       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1359,6 +1362,7 @@ static const struct option options[] = {
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
@@ -1405,6 +1409,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
+	bool stats = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -1519,6 +1524,9 @@ int cmd_report(int argc, char **argv)
 		case 'f':
 			/* perf's check that the file is the user's: none here to force */
 			break;
+		case OPT_STATS:
+			stats = true;
+			break;
 		case OPT_NO_GROUP:
 			rp.view.group = 0;
 			break;
@@ -1571,6 +1579,12 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
+	if (!ret && stats) {
+		ret = rd_report_stats(s, &out, !rp.compat_6_1, &err);
+		if (ret)
+			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
+		goto done;
+	}
 	/* as perf: -g (not "none") on a file whose events have no callchain ends the report */
 	if (!ret && !header_only && !s->r.pipe_format && g_given && rp.cg.mode != CG_NONE &&
 	    !any_chains(&s->r)) {

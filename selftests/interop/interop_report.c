@@ -47,6 +47,15 @@ static void drop_rest_suffix(char *s)
 	*w = '\0';
 }
 
+/* perf report --stats and ours: the same text, records of several types */
+static void same_report_stats(struct __test_metadata *_metadata, FIXTURE_DATA(report) *self)
+{
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "--stats");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "SAMPLE events:"));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "MMAP2 events:"));
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 /* perf report --stdio ARGS and perfcheck report --compat 6.1 ARGS print the same */
 static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(report) *self,
 			const char *args)
@@ -247,6 +256,13 @@ TEST_F(report, time_slices_leave_samples_out_as_perf)
 	RECORD("-g");
 	same_report(_metadata, self, "--time 10%/2");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "(time slices: 10%/2)"));
+}
+
+/* --stats: every record by type as perf counts them, then each event's samples */
+TEST_F(report, stats_count_records_as_perf)
+{
+	RECORD("-g");
+	same_report_stats(_metadata, self);
 }
 
 /* From a pipe perf decides before it sees the events: no Children, caller order */

@@ -293,6 +293,35 @@ TEST_F(rep, filters_of_every_key_keep_all_columns)
 	EXPECT_NE(NULL, strstr(self->run.out, "    25.00%  beta"));
 }
 
+/* --stats: records by type with their share of the TOTAL, then each event's (perf 7.2's widths) */
+TEST_F(rep, stats_count_records_by_type_and_each_events_samples)
+{
+	static const char *const o[] = { "--stats", NULL };
+	static const char *const o61[] = { "--stats", "--compat", "6.1", NULL };
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
+	uint64_t rec[2] = { 0, 7 };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
+	synth_put(&self->d, rec, sizeof(rec));
+	synth_sample_id(&self->d, &self->a.attr, &id);
+	report_with(_metadata, self, o);
+	EXPECT_NE(NULL, strstr(self->run.out, "\nAggregated stats:\n"
+					     "               TOTAL events:          6\n"
+					     "                MMAP events:          1  (16.7%)\n"
+					     "                COMM events:          1  (16.7%)\n"
+					     "              SAMPLE events:          3  (50.0%)\n"
+					     "        LOST_SAMPLES events:          1  (16.7%)\n"))
+		TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, " stats:\n"
+					     "              SAMPLE events:          3\n"
+					     "        LOST_SAMPLES events:          7\n"));
+	report_with(_metadata, self, o61);
+	EXPECT_NE(NULL, strstr(self->run.out, "           TOTAL events:          6\n"))
+		TH_LOG("%s", self->run.out);
+}
+
 TEST_F(rep, bad_call_graph_mode_is_a_usage_error)
 {
 	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
