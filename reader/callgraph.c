@@ -55,6 +55,11 @@ int cg_parse(struct cg_params *p, const char *spec)
 			p->order_set = true;
 		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
 			/* perf's defaults: frames matched by function, values in percent */
+			p->value = CG_PERCENT;
+		} else if (!strcmp(tok, "period")) {
+			p->value = CG_PERIOD;
+		} else if (!strcmp(tok, "count")) {
+			p->value = CG_COUNT;
 		} else {
 			v = strtod(tok, &end);
 			if (end == tok || *end || v < 0 || v > 100) {
@@ -76,6 +81,7 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->frame_hash);
 	free(f->links);
 	free(f->hits);
+	free(f->counts);
 	free(f->ends);
 	free(f->chains);
 	free(f->nodes);
@@ -162,6 +168,7 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 		uint32_t cap = f->cap_nodes ? 2 * f->cap_nodes : 4096;
 		struct cg_link *l = realloc(f->links, (size_t)cap * sizeof(*l));
 		uint64_t *h;
+		uint32_t *n;
 
 		if (!l)
 			return 0;
@@ -174,10 +181,15 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 		if (!h)
 			return 0;
 		f->ends = h;
+		n = realloc(f->counts, (size_t)cap * sizeof(*n));
+		if (!n)
+			return 0;
+		f->counts = n;
 		f->cap_nodes = cap;
 	}
 	f->links[f->nr_nodes] = (struct cg_link){ .frame = frame };
 	f->hits[f->nr_nodes] = 0;
+	f->counts[f->nr_nodes] = 0;
 	f->ends[f->nr_nodes] = 0;
 	return ++f->nr_nodes;
 }
@@ -344,15 +356,17 @@ int cg_forest_finish(struct cg_forest *f)
 
 		f->nodes[i] = (struct cg_node){ .frame = l->frame, .parent = l->parent,
 						.child = l->child, .sibling = l->sibling,
-						.hit = f->hits[i] };
+						.hit = f->hits[i], .count = f->counts[i] };
 		if (l->parent)
 			f->nodes[l->parent - 1].nr_children++;
 	}
 	for (uint32_t i = f->nr_nodes; i-- > 0;) {
 		const struct cg_node *n = &f->nodes[i];
 
-		if (n->parent)
+		if (n->parent) {
 			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
+			f->nodes[n->parent - 1].children_count += n->count + n->children_count;
+		}
 	}
 	return 0;
 }
@@ -455,9 +469,20 @@ static void margin(const struct pctx *c, int left)
 	rd_out_pad(c->o, "", 12 + left);
 }
 
-static void percent(struct rd_out *o, uint64_t v, uint64_t total)
+/* a branch's value as -g asks: its period's share of total, the period, or its samples */
+static void value_of(const struct pctx *c, uint64_t period, uint64_t count, uint64_t total)
 {
-	rd_out_printf(o, "%.2f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+	if (c->p->value == CG_PERIOD)
+		rd_out_printf(c->o, "%llu", (unsigned long long)period);
+	else if (c->p->value == CG_COUNT)
+		rd_out_printf(c->o, "%llu", (unsigned long long)count);
+	else
+		rd_out_printf(c->o, "%.2f%%", total ? 100.0 * (double)period / (double)total : 0.0);
+}
+
+static uint64_t cumul_count(const struct pctx *c, uint32_t i)
+{
+	return N(c, i)->count + N(c, i)->children_count;
 }
 
 static void graph_line(const struct pctx *c, int depth, uint64_t mask, int left)
@@ -468,15 +493,15 @@ static void graph_line(const struct pctx *c, int depth, uint64_t mask, int left)
 	rd_out_char(c->o, '\n');
 }
 
-static void graph_frame(const struct pctx *c, uint64_t value, const char *name, int depth,
-			uint64_t mask, bool first, uint64_t total, int left)
+static void graph_frame(const struct pctx *c, uint64_t value, uint64_t count, const char *name,
+			int depth, uint64_t mask, bool first, uint64_t total, int left)
 {
 	margin(c, left);
 	for (int i = 0; i < depth; i++) {
 		rd_out_char(c->o, (mask >> i) & 1 ? '|' : ' ');
 		if (first && i == depth - 1) {
 			rd_out_str(c->o, "--");
-			percent(c->o, value, total);
+			value_of(c, value, count, total);
 			rd_out_str(c->o, "--");
 		} else {
 			rd_out_str(c->o, "          ");
@@ -490,6 +515,7 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 			  uint64_t mask, int left)
 {
 	uint64_t min_hit = level_min(c, parent, total), remaining = total, new_mask = mask;
+	uint64_t remaining_count = N(c, parent)->children_count;
 	size_t nr, lines = 0;
 	uint32_t *v = branches(c, parent, min_hit, &nr);
 
@@ -499,15 +525,16 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 	}
 	for (size_t k = 0; k < nr; k++) {
 		uint32_t first = v[k], last = run_end(c, first), i = first;
-		uint64_t value = cumul(c, first);
+		uint64_t value = cumul(c, first), count = cumul_count(c, first);
 
 		remaining -= value < remaining ? value : remaining;
+		remaining_count -= count < remaining_count ? count : remaining_count;
 		if (k + 1 == nr && (c->p->mode != CG_FRACTAL || !remaining))
 			new_mask &= ~(1ULL << (depth - 1));
 		graph_line(c, depth, mask, left);
 		for (bool head = true;; head = false) {
-			graph_frame(c, value, c->f->frames[N(c, i)->frame].name, depth, new_mask,
-				    head, total, left);
+			graph_frame(c, value, count, c->f->frames[N(c, i)->frame].name, depth,
+				    new_mask, head, total, left);
 			lines++;
 			if (i == last)
 				break;
@@ -517,11 +544,14 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 				     c->p->mode == CG_FRACTAL ? N(c, last)->children_hit : total,
 				     depth + 1, new_mask | (1ULL << depth), left);
 	}
-	if (c->p->mode == CG_FRACTAL && nr && remaining && remaining != total) {
+	/* in samples, perf shows the rest only when some samples are left to it */
+	if (c->p->mode == CG_FRACTAL && nr && remaining && remaining != total &&
+	    (c->p->value != CG_COUNT || remaining_count)) {
 		/* the rest of the level, with no "|" line before it */
 		new_mask &= ~(1ULL << (depth - 1));
-		graph_frame(c, remaining, c->p->rest_inlined ? "[...] (inlined)" : "[...]", depth,
-			    new_mask, true, total, left);
+		graph_frame(c, remaining, remaining_count,
+			    c->p->rest_inlined ? "[...] (inlined)" : "[...]", depth, new_mask, true,
+			    total, left);
 		lines++;
 	}
 	free(v);
@@ -683,7 +713,7 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 		if (!path_to(c, root, v[k].node, path, &len, sizeof(path) / sizeof(path[0])))
 			continue;
 		if (c->p->mode == CG_FOLDED) {
-			percent(c->o, v[k].hit, total);
+			value_of(c, v[k].hit, N(c, v[k].node)->count, total);
 			rd_out_char(c->o, ' ');
 			for (size_t i = 0; i < len; i++) {
 				if (i)
@@ -694,7 +724,7 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 			continue;
 		}
 		rd_out_str(c->o, "           ");
-		percent(c->o, cumul(c, v[k].node), total);
+		value_of(c, cumul(c, v[k].node), cumul_count(c, v[k].node), total);
 		rd_out_char(c->o, '\n');
 		for (size_t i = 0; i < len; i++) {
 			rd_out_str(c->o, "                ");

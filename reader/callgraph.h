@@ -19,10 +19,13 @@
 
 enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
 enum cg_order { CG_CALLER, CG_CALLEE };
+/* what a branch shows: its share (of the event, or of the parent in fractal), period or samples */
+enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
 
 struct cg_params {
 	enum cg_mode mode;
 	enum cg_order order;
+	enum cg_value value;
 	double min_percent;	/* chains below this share are not shown */
 	bool mode_set, order_set;	/* given by -g (else perf's defaults) */
 	/*
@@ -64,6 +67,7 @@ struct cg_node {
 	uint32_t nr_children;
 	uint64_t hit;		/* samples whose chain ends here */
 	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
+	uint64_t count, children_count;	/* the same in samples */
 };
 
 /* A node's links while the trees grow: what a descent reads, four to a cache line. */
@@ -98,6 +102,7 @@ struct cg_forest {
 	uint32_t nr_frame_hash;
 	struct cg_link *links;
 	uint64_t *hits;
+	uint32_t *counts;	/* samples beside hits' period */
 	/*
 	 * The last add that ended at each node (a clock of adds).  A node was
 	 * last used by the latest add ending in its subtree: the order of equal
@@ -115,6 +120,7 @@ struct cg_forest {
 static inline void cg_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 {
 	f->hits[node - 1] += period;
+	f->counts[node - 1]++;
 	f->ends[node - 1] = ++f->clock;
 }
 

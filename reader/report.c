@@ -1299,6 +1299,7 @@ static void usage(FILE *f)
 "  -s, --sort KEYS         group by %s\n"
 "                          (default comm,dso,sym)\n"
 "  -g, --call-graph MODE   graph|fractal|flat|folded|none[,MIN%%][,caller|callee]\n"
+"                          [,function][,percent|period|count] (the branches' values)\n"
 "                          (default graph,0.5: caller with children, else callee)\n"
 "  -G, --inverted          caller order (as -g caller)\n"
 "  -n, --show-nr-samples   a Samples column\n"

@@ -258,6 +258,14 @@ TEST_F(report, time_slices_leave_samples_out_as_perf)
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "(time slices: 10%/2)"));
 }
 
+/* -g ...,period and ...,count: branch values in period and in samples */
+TEST_F(report, graph_values_in_period_and_count_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-g graph,0.5,caller,function,period");
+	same_report(_metadata, self, "--no-children -g fractal,0.5,callee,function,count");
+}
+
 /* --stats: every record by type as perf counts them, then each event's samples */
 TEST_F(report, stats_count_records_as_perf)
 {

@@ -92,6 +92,30 @@ TEST_F(rep, caller_graph_of_a_children_row_branches_below_its_frame)
 		"\n")) TH_LOG("%s", self->run.out);
 }
 
+/* -g ...,period: the branches' periods where percentages were */
+TEST_F(rep, period_values_replace_the_branch_percentages)
+{
+	report(_metadata, self, "-g", "graph,0.5,caller,function,period", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"               |--500000--0xffff888000001010\n"
+		"               |          \n"
+		"                --250000--0xffff888000001040\n")) TH_LOG("%s", self->run.out);
+}
+
+/* -g ...,count: the samples of each branch; folded lines start with them */
+TEST_F(rep, count_values_are_the_branches_samples)
+{
+	report(_metadata, self, "-g", "graph,0.5,caller,function,count", NULL);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"               |--2--0xffff888000001010\n"
+		"               |          \n"
+		"                --1--0xffff888000001040\n")) TH_LOG("%s", self->run.out);
+	report(_metadata, self, "--no-children", "-g", "folded,0,callee,function,count");
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"\n2 0xffff888000001010;0xffff888000001020;0xffff888000001030\n"))
+		TH_LOG("%s", self->run.out);
+}
+
 TEST_F(rep, deeper_caller_row_comes_first_among_equal_children)
 {
 	report(_metadata, self, NULL, NULL, NULL);
