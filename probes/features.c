@@ -501,7 +501,7 @@ void pc_feature_clear(enum pc_feature feat, union pc_attr *a, unsigned long *fla
 		row->clear(a, flags);
 		return;
 	}
-	*pc_attr_flags(&a->attr) &= ~in->flag_bits;
+	pc_attr_flags_put(&a->attr, pc_attr_flags_get(&a->attr) & ~in->flag_bits);
 	a->attr.sample_type &= ~in->sample_type;
 	a->attr.read_format &= ~in->read_format;
 	a->attr.branch_sample_type &= ~in->branch_sample_type;
@@ -521,7 +521,7 @@ int pc_feature_probe_attr(enum pc_feature feat, union pc_attr *a, unsigned long 
 		row->setup(a, flags);
 		return 0;
 	}
-	*pc_attr_flags(&a->attr) |= row->info.flag_bits;
+	pc_attr_flags_put(&a->attr, pc_attr_flags_get(&a->attr) | row->info.flag_bits);
 	a->attr.sample_type |= row->info.sample_type;
 	a->attr.read_format |= row->info.read_format;
 	*flags |= row->info.open_flags;

@@ -136,6 +136,19 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->branch_sample_type |= opts->s.branch_type;
 	}
 	a->read_format = PERF_FORMAT_ID;
+	if (opts->s.running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* the part of each chain asked for, as perf sets it where chains are sampled */
+	if (a->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		if (opts->s.user_callchains)
+			a->exclude_callchain_kernel = 1;
+		if (opts->s.kernel_callchains)
+			a->exclude_callchain_user = 1;
+	}
+	if (opts->s.no_buffering) {
+		a->watermark = 0;
+		a->wakeup_events = 1;
+	}
 	if (opts->t.inherit_stat) {
 		a->inherit_stat = 1;
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -179,6 +192,7 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->context_switch = opts->sb.switch_events;
 		a->namespaces = opts->sb.namespaces;
 		a->cgroup = opts->sb.cgroups;
+		pc_attr_set(a, PC_ATTR_build_id, opts->sb.buildid_mmap);
 		if (cg == REC_CALLGRAPH_FP_DEFER)
 			pc_attr_set(a, PC_ATTR_defer_output, true);
 	}

@@ -46,6 +46,15 @@ void rec_usage(FILE *out)
 "      --namespaces           record namespace events\n"
 "      --all-cgroups          record cgroup events and sample the cgroup\n"
 "  -G, --cgroup NAME[,NAME]   only in these cgroups (with -a)\n"
+"  -P, --period               sample the period (always on)\n"
+"  -R, --raw-samples          sample raw data, time and cpu\n"
+"      --sample-identifier    the id first in each sample (always on)\n"
+"      --running-time         read values with the times enabled and running\n"
+"      --user-callchains      callchains without their kernel part\n"
+"      --kernel-callchains    callchains without their user part\n"
+"      --no-buffering         a wakeup for every record\n"
+"      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
+"                             no build-id section (as -B)\n"
 "      --no-bpf-event         no bpf_event records, no BPF side band, no\n"
 "                             BPF_PROG_INFO entries (KSYMBOLs stay, as perf)\n"
 "  -u, --uid USER             the processes of USER\n"
@@ -115,6 +124,12 @@ static const struct rec_opt_def defs[] = {
 	{ O_PER_THREAD, "per-thread", REC_NOARG }, { O_ALL_USER, "all-user", REC_NOARG },
 	{ O_ALL_KERNEL, "all-kernel", REC_NOARG }, { O_CLOCKID, "clockid", REC_ARG },
 	{ O_NO_BPF_EVENT, "no-bpf-event", REC_NOARG },
+	{ O_PERIOD, "period", REC_NOARG }, { O_RAW_SAMPLES, "raw-samples", REC_NOARG },
+	{ O_SAMPLE_IDENTIFIER, "sample-identifier", REC_NOARG },
+	{ O_RUNNING_TIME, "running-time", REC_NOARG },
+	{ O_USER_CALLCHAINS, "user-callchains", REC_NOARG },
+	{ O_KERNEL_CALLCHAINS, "kernel-callchains", REC_NOARG },
+	{ O_BUILDID_MMAP, "buildid-mmap", REC_NOARG }, { O_NO_BUFFERING, "no-buffering", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },

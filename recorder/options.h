@@ -38,6 +38,10 @@ struct rec_sampling {
 	bool data_mmap;			/* -d: mmap_data */
 	bool all_user, all_kernel;
 	int clockid;			/* -k, -1 = none */
+	bool running_time;		/* --running-time: read values with times enabled, running */
+	bool user_callchains;		/* --user-callchains: exclude_callchain_kernel */
+	bool kernel_callchains;		/* --kernel-callchains: exclude_callchain_user */
+	bool no_buffering;		/* --no-buffering: a wakeup for every record */
 };
 #define REC_FREQ_MAX 0xffffffffU
 
@@ -60,6 +64,7 @@ struct rec_sideband {
 	bool namespaces;
 	bool cgroups;			/* --all-cgroups */
 	bool no_bpf_event;		/* --no-bpf-event */
+	bool buildid_mmap;		/* --buildid-mmap: build ids in MMAP2, no build-id section */
 	const char **cgroup_names;	/* -G, one per event in order */
 	int nr_cgroup_names;
 };

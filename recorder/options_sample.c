@@ -228,6 +228,29 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 		return 0;
 	case O_CLOCKID:
 		return parse_clockid(val, &s->clockid, err);
+	case O_PERIOD:
+	case O_SAMPLE_IDENTIFIER:
+		/* perf asks for PERIOD and IDENTIFIER with these; the recorder always does */
+		return 0;
+	case O_RAW_SAMPLES:
+		s->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+		return 0;
+	case O_RUNNING_TIME:
+		s->running_time = true;
+		return 0;
+	case O_USER_CALLCHAINS:
+		s->user_callchains = true;
+		return 0;
+	case O_KERNEL_CALLCHAINS:
+		s->kernel_callchains = true;
+		return 0;
+	case O_NO_BUFFERING:
+		s->no_buffering = true;
+		return 0;
+	case O_BUILDID_MMAP:
+		opts->sb.buildid_mmap = true;
+		opts->out.no_buildid = true;
+		return 0;
 	}
 	return pc_error_set(err, EINVAL, "option %d is not handled", id);
 }
@@ -236,6 +259,9 @@ int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err)
 {
 	if (opts->s.all_user && opts->s.all_kernel)
 		return pc_error_set(err, EINVAL, "--all-user and --all-kernel cannot go together");
+	if (opts->s.user_callchains && opts->s.kernel_callchains)
+		return pc_error_set(err, EINVAL, "--user-callchains and --kernel-callchains "
+				    "cannot go together (a chain of neither part)");
 	if (opts->sb.nr_cgroup_names && !opts->t.system_wide)
 		return pc_error_set(err, EINVAL,
 				    "-G: cgroup monitoring only available in system-wide mode (-a)");

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 /* attr sizes, PERF_ATTR_SIZE_VER0..VER8 (VER7 in 5.12, VER8 in 6.3) */
 #ifndef PERF_ATTR_SIZE_VER7
@@ -166,14 +167,23 @@ enum pc_attr_flag_bit {
 	PC_ATTR_defer_output		= 39,
 };
 
-static inline uint64_t *pc_attr_flags(struct perf_event_attr *attr)
-{
-	return (uint64_t *)((char *)attr + PC_ATTR_FLAGS_OFFSET);
-}
-
+/*
+ * The flags word (disabled, inherit, ... defer_output) as one u64.  Read
+ * and written with memcpy: a store through a u64 pointer next to stores to
+ * the bitfields of the same word was reordered by GCC -O2 (strict aliasing)
+ * and undid them (mmap, comm, task... of the tracking event, 2026-11-27).
+ */
 static inline uint64_t pc_attr_flags_get(const struct perf_event_attr *attr)
 {
-	return *(const uint64_t *)((const char *)attr + PC_ATTR_FLAGS_OFFSET);
+	uint64_t v;
+
+	memcpy(&v, (const char *)attr + PC_ATTR_FLAGS_OFFSET, sizeof(v));
+	return v;
+}
+
+static inline void pc_attr_flags_put(struct perf_event_attr *attr, uint64_t v)
+{
+	memcpy((char *)attr + PC_ATTR_FLAGS_OFFSET, &v, sizeof(v));
 }
 
 static inline bool pc_attr_test(const struct perf_event_attr *attr, int bit)
@@ -183,10 +193,9 @@ static inline bool pc_attr_test(const struct perf_event_attr *attr, int bit)
 
 static inline void pc_attr_set(struct perf_event_attr *attr, int bit, bool on)
 {
-	if (on)
-		*pc_attr_flags(attr) |= 1ULL << bit;
-	else
-		*pc_attr_flags(attr) &= ~(1ULL << bit);
+	uint64_t v = pc_attr_flags_get(attr);
+
+	pc_attr_flags_put(attr, on ? v | (1ULL << bit) : v & ~(1ULL << bit));
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * Upstream interop, attr parity (interop_attr_parity.h): the sample content:
  * -d, --phys-data, page sizes, --sample-cpu, -T, -W, registers,
- * --call-graph dwarf.
+ * --call-graph dwarf, -P, -R, --sample-identifier, --running-time, the
+ * callchain parts, --no-buffering, --buildid-mmap.
  */
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
@@ -30,5 +31,21 @@ FIXTURE_VARIANT_ADD(parity, dwarf) {
 	.name = "dwarf", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf" } };
 FIXTURE_VARIANT_ADD(parity, dwarf_size) {
 	.name = "dwarf_size", .opts = { "-e", "cpu-clock", "--call-graph", "dwarf,4096" } };
+
+FIXTURE_VARIANT_ADD(parity, P) { .name = "P", .opts = { "-e", "cpu-clock", "-P" } };
+FIXTURE_VARIANT_ADD(parity, R) { .name = "R", .opts = { "-e", "cpu-clock", "-R" } };
+FIXTURE_VARIANT_ADD(parity, sample_identifier) {
+	.name = "sample_identifier", .opts = { "-e", "cpu-clock", "--sample-identifier" } };
+FIXTURE_VARIANT_ADD(parity, running_time) {
+	.name = "running_time", .opts = { "-e", "cpu-clock", "--running-time" } };
+FIXTURE_VARIANT_ADD(parity, user_callchains) {
+	.name = "user_callchains", .opts = { "-e", "cpu-clock", "-g", "--user-callchains" } };
+FIXTURE_VARIANT_ADD(parity, kernel_callchains) {
+	.name = "kernel_callchains", .opts = { "-e", "cpu-clock", "-g", "--kernel-callchains" } };
+FIXTURE_VARIANT_ADD(parity, no_buffering) {
+	.name = "no_buffering", .opts = { "-e", "cpu-clock", "--no-buffering" } };
+FIXTURE_VARIANT_ADD(parity, buildid_mmap) {
+	.name = "buildid_mmap", .opts = { "-e", "cpu-clock", "--buildid-mmap" },
+	.needs = 1 + PC_FEAT_BUILD_ID };
 
 TEST_HARNESS_MAIN

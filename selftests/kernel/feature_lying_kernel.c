@@ -34,7 +34,7 @@ static int lying_open(struct perf_event_attr *attr, pid_t pid, int cpu, int grou
 
 	memset(&a, 0, sizeof(a));
 	memcpy(&a, attr, n);
-	*pc_attr_flags(&a.attr) &= ~strip.flags;
+	pc_attr_flags_put(&a.attr, pc_attr_flags_get(&a.attr) & ~strip.flags);
 	a.attr.sample_type &= ~strip.sample_type;
 	a.attr.read_format &= ~strip.read_format;
 	if (strip.zero_max_stack)
