@@ -187,6 +187,9 @@ static int open_one(struct rec_evlist *evl, const struct rec_target *tg, int e, 
 	if (fd < 0)
 		return fd;
 	ev->fds[slot] = fd;
+	if (ev->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter) < 0)
+		return pc_error_set(err, errno, "failed to set filter \"%s\" on event %s with %d (%s)",
+				    ev->filter, ev->name, errno, strerror(errno));
 	if (info.fell_back_to_cpu_clock) {
 		pc_info("%s is not supported here, using cpu-clock\n", ev->name);
 		snprintf(ev->name, sizeof(ev->name), "cpu-clock");

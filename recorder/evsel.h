@@ -32,6 +32,7 @@ struct rec_evsel {
 	int leader;			/* index of its group leader (itself when alone) */
 	int nr_members;			/* on a leader: events in its group, itself included */
 	uint64_t requested, cleared;	/* 1ULL << enum pc_feature: asked for, cleared at open */
+	const char *filter;		/* --filter (the options' string), NULL when none */
 	int *fds;			/* [cpu][thread], -1 where not open */
 	uint64_t *ids;			/* same index */
 };

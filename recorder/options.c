@@ -55,6 +55,8 @@ void rec_usage(FILE *out)
 "      --no-buffering         a wakeup for every record\n"
 "      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
 "                             no build-id section (as -B)\n"
+"      --filter FILTER        the last -e's tracepoint filter (the kernel's, set by\n"
+"                             PERF_EVENT_IOC_SET_FILTER); a second joins with &&\n"
 "      --no-bpf-event         no bpf_event records, no BPF side band, no\n"
 "                             BPF_PROG_INFO entries (KSYMBOLs stay, as perf)\n"
 "  -u, --uid USER             the processes of USER\n"
@@ -130,6 +132,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_USER_CALLCHAINS, "user-callchains", REC_NOARG },
 	{ O_KERNEL_CALLCHAINS, "kernel-callchains", REC_NOARG },
 	{ O_BUILDID_MMAP, "buildid-mmap", REC_NOARG }, { O_NO_BUFFERING, "no-buffering", REC_NOARG },
+	{ O_FILTER, "filter", REC_ARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -242,6 +245,32 @@ static int parse_pids(struct rec_opts *opts, const char *s, bool tids, struct pc
 	return 0;
 }
 
+/*
+ * --filter FILTER: the tracepoint filter of the last -e's last event (the
+ * kernel's PERF_EVENT_IOC_SET_FILTER); a second one is joined to the first
+ * with &&, as perf does.
+ */
+static int add_filter(struct rec_opts *opts, const char *val, struct pc_error *err)
+{
+	char **f, *joined;
+
+	if (!opts->nr_event_specs)
+		return pc_error_set(err, EINVAL,
+				    "--filter option should follow a -e tracepoint or HW tracer option");
+	f = &opts->event_filters[opts->nr_event_specs - 1];
+	if (*f) {
+		if (asprintf(&joined, "(%s) && (%s)", *f, val) < 0)
+			return pc_error_set(err, ENOMEM, "out of memory");
+	} else {
+		joined = strdup(val);
+		if (!joined)
+			return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	free(*f);
+	*f = joined;
+	return 0;
+}
+
 static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error *err)
 {
 	uint64_t v = 0;
@@ -251,15 +280,23 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	case O_EVENT: {
 		const char **n = realloc(opts->event_specs,
 					 (opts->nr_event_specs + 1) * sizeof(*n));
+		char **f;
 
 		if (!n)
 			return pc_error_set(err, ENOMEM, "out of memory");
 		opts->event_specs = n;
+		f = realloc(opts->event_filters, (opts->nr_event_specs + 1) * sizeof(*f));
+		if (!f)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		opts->event_filters = f;
+		f[opts->nr_event_specs] = NULL;
 		n[opts->nr_event_specs++] = val;
 		if (!*val)
 			return pc_error_set(err, EINVAL, "-e: empty event list");
 		break;
 	}
+	case O_FILTER:
+		return add_filter(opts, val, err);
 	case O_COUNT:
 		ret = parse_u64(val, &v, 1, INT64_MAX, "-c", err);
 		opts->s.period = v;
@@ -462,6 +499,10 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 
 void rec_opts_free(struct rec_opts *opts)
 {
+	for (int i = 0; opts->event_filters && i < opts->nr_event_specs; i++)
+		free(opts->event_filters[i]);
+	free(opts->event_filters);
+	opts->event_filters = NULL;
 	free(opts->event_specs);
 	free(opts->t.pids);
 	free(opts->sb.cgroup_names);

@@ -71,6 +71,7 @@ struct rec_sideband {
 
 struct rec_opts {
 	const char **event_specs;	/* each -e argument, as given */
+	char **event_filters;		/* --filter after each -e (NULL: none; owned) */
 	int nr_event_specs;
 	struct rec_sampling s;
 	struct rec_targets t;

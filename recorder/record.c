@@ -540,8 +540,17 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 {
 	int ret = 0;
 
-	for (int i = 0; i < opts->nr_event_specs && !ret; i++)
+	for (int i = 0; i < opts->nr_event_specs && !ret; i++) {
 		ret = rec_events_parse(evl, opts->event_specs[i], err);
+		if (ret || !opts->event_filters[i])
+			continue;
+		/* perf puts a filter on the last event of its -e; no PMU here filters addresses */
+		if (!evl->nr_evsels || !evl->evsels[evl->nr_evsels - 1]->tracepoint)
+			ret = pc_error_set(err, EINVAL, "This CPU does not support address filtering "
+					   "(--filter on %s)", opts->event_specs[i]);
+		else
+			evl->evsels[evl->nr_evsels - 1]->filter = opts->event_filters[i];
+	}
 	if (!ret && !evl->nr_evsels)
 		ret = rec_events_parse(evl, "cycles", err);
 	/*

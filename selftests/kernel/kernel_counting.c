@@ -21,6 +21,7 @@
 
 #include "kselftest_harness.h"
 #include "probes/probe.h"
+#include "testutil.h"
 
 #define PAGES 64
 
@@ -290,32 +291,9 @@ out:
 	close(fd);
 }
 
-/* The id of a tracepoint from tracefs, or -1. */
-static long tracepoint_id(const char *sys, const char *name)
-{
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[256];
-
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		FILE *f;
-		long id = -1;
-
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%ld", &id) != 1)
-			id = -1;
-		fclose(f);
-		if (id >= 0)
-			return id;
-	}
-	return -1;
-}
-
 TEST_F(counting, set_filter_counts_only_matching_tracepoint_hits)
 {
-	long id = tracepoint_id("syscalls", "sys_enter_getppid");
+	long id = pc_test_tracepoint_id("syscalls", "sys_enter_getppid");
 	union pc_attr a;
 	struct pc_open_info info;
 	int all, filtered;

@@ -4,7 +4,7 @@
  * size and time writes perf's timestamped names, --switch-max-files keeps
  * the newest N, --timestamp-filename names the single file so; -D holds
  * the events back for its delay; --control's fifo and fd take perf's
- * commands and ack each.
+ * commands and ack each; --filter reaches the kernel's tracepoint filter.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -280,6 +280,51 @@ TEST_F(modes, control_without_enable_records_no_samples)
 	close(ctlpipe[1]);
 	close(ackpipe[0]);
 	close(ackpipe[1]);
+	pc_run_free(&run);
+}
+
+/* fork's samples of sched:sched_process_fork under FILTER: -1 when the recording failed */
+static long fork_samples(struct __test_metadata *_metadata, const char *out, const char *filter)
+{
+	const char *opts[] = { "-q", "-e", "sched:sched_process_fork", "--filter", filter, "-o", out,
+			       NULL };
+	struct pc_run run;
+	struct rt_file f;
+	long n = -1;
+
+	if (rt_record(&run, 60, opts, "fork", "0.2"))
+		return -1;
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	if (!run.exit_code && !rt_read(out, &f))
+		n = (long)f.samples;
+	pc_run_free(&run);
+	return n;
+}
+
+/* --filter: the kernel keeps the tracepoint's records the filter matches, and only those */
+TEST_F(modes, filter_keeps_only_the_tracepoint_records_it_matches)
+{
+	if (pc_test_tracepoint_id("sched", "sched_process_fork") < 0)
+		SKIP(return, "no sched:sched_process_fork in tracefs (not mounted here)");
+	/* the workload forks once: its record passes child_pid != 0, none passes == 0 */
+	EXPECT_LE(1, fork_samples(_metadata, self->out, "child_pid != 0"));
+	EXPECT_EQ(0, fork_samples(_metadata, self->out, "child_pid == 0"));
+}
+
+/* a filter the kernel refuses: perf's message and exit 255, no file left behind */
+TEST_F(modes, filter_the_kernel_refuses_fails_naming_it)
+{
+	const char *opts[] = { "-q", "-e", "sched:sched_process_fork", "--filter",
+			       "no_such_field == 1", "-o", self->out, NULL };
+	struct pc_run run;
+
+	if (pc_test_tracepoint_id("sched", "sched_process_fork") < 0)
+		SKIP(return, "no sched:sched_process_fork in tracefs (not mounted here)");
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "exit", "0"));
+	EXPECT_EQ(255, run.exit_code);
+	EXPECT_NE(NULL, strstr(run.err, "failed to set filter \"no_such_field == 1\" on event "
+					"sched:sched_process_fork with 22")) TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
 	pc_run_free(&run);
 }
 

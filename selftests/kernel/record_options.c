@@ -74,6 +74,9 @@ TEST_F(opt, bad_sample_options_are_usage_errors_naming_the_value)
 		{ "-k", "nosuchclock", "nosuchclock" }, { "-j", "nosuchbranch", "nosuchbranch" },
 		{ "--call-graph", "dwarf,0", "dwarf,0" }, { "-u", "no-such-user-pc", "no-such-user-pc" },
 		{ "-G", "/", "system-wide" }, { "--all-user", "--all-kernel", "cannot go together" },
+		{ "--user-callchains", "--kernel-callchains", "cannot go together" },
+		/* -e cpu-clock comes first: --filter on a software event */
+		{ "--filter", "x", "does not support address filtering" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -318,3 +318,25 @@ int pc_test_touch_pages(int n)
 		p[(size_t)i * pg] = 1;
 	return 0;
 }
+
+long pc_test_tracepoint_id(const char *sys, const char *name)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[256];
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		FILE *f;
+		long id = -1;
+
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i], sys, name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%ld", &id) != 1)
+			id = -1;
+		fclose(f);
+		if (id >= 0)
+			return id;
+	}
+	return -1;
+}

@@ -69,4 +69,7 @@ int pc_count_substr(const char *haystack, const char *needle);
  */
 int pc_test_touch_pages(int n);
 
+/* The id of tracepoint SYS:NAME from tracefs (either mount point), or -1. */
+long pc_test_tracepoint_id(const char *sys, const char *name);
+
 #endif
