@@ -15,6 +15,7 @@
 /* sample_type is IDENTIFIER|IP|TID|...: fixed u64 slots after the header */
 #define SAMPLE_IP_SLOT	1
 #define SAMPLE_PID_SLOT	2
+#define SAMPLE_TIME_SLOT 3
 
 static void note_record(struct rec_output *out, const struct perf_event_header *h)
 {
@@ -27,6 +28,14 @@ static void note_record(struct rec_output *out, const struct perf_event_header *
 		uint16_t mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
 		out->stats.samples++;
+		if (body >= 4 * 8) {
+			uint64_t t = u[SAMPLE_TIME_SLOT];
+
+			if (!out->stats.first_time || t < out->stats.first_time)
+				out->stats.first_time = t;
+			if (t > out->stats.last_time)
+				out->stats.last_time = t;
+		}
 		if (out->dsos && body >= 3 * 8)
 			rec_dsos_hit(out->dsos, w[SAMPLE_PID_SLOT * 2], u[SAMPLE_IP_SLOT],
 				     mode == PERF_RECORD_MISC_KERNEL);

@@ -19,6 +19,7 @@ struct rec_stats {
 	uint64_t bytes;			/* data bytes handed to the writer */
 	uint64_t wakeups;
 	uint64_t dumps;			/* snapshots written (SIGUSR2) */
+	uint64_t first_time, last_time;	/* of the samples written (0: none) */
 };
 
 struct rec_bpf_info;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "recorder/dsos.h"
+#include "recorder/machine_desc.h"
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
 #include "recorder/summary.h"
@@ -45,6 +46,7 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
+	rec_machine_desc_write(&r->w);
 	/* filled when the programs are synthesized; a pipe has them empty, as perf's */
 	if (rec_bpf_empty_features(&r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");
@@ -112,6 +114,13 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 
 	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+	/* perf's: the first and last sample time (0 when none was written) */
+	{
+		uint64_t span[2] = { r->out.stats.first_time, r->out.stats.last_time };
+
+		if (pd_writer_set_feature(&r->w, PD_FEAT_SAMPLE_TIME, span, sizeof(span)))
+			return pc_error_set(err, ENOMEM, "out of memory");
+	}
 	/* the programs of the start and those loaded since (a pipe has had its features) */
 	if (r->out.bpf && rec_bpf_info_write(r->out.bpf, &r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");

@@ -369,6 +369,23 @@ int pd_writer_write(struct pd_writer *w, const void *records, size_t len,
 int pd_writer_flush(struct pd_writer *w, struct pc_error *err);
 
 /* Feature payloads, set before finish. */
+/*
+ * A feature section's payload built field by field in perf's encodings;
+ * pd_feat_commit gives it to the writer (and frees it on error: -ENOMEM
+ * when a put failed, -EINVAL for a feature number out of range).
+ */
+struct pd_feat {
+	uint8_t *data;
+	size_t len, cap;
+	bool oom;
+};
+
+void pd_feat_put(struct pd_feat *b, const void *p, size_t n);
+void pd_feat_u32(struct pd_feat *b, uint32_t v);
+void pd_feat_u64(struct pd_feat *b, uint64_t v);
+/* perf's header string: u32 padded length, the bytes and NULs to a 64-byte multiple */
+void pd_feat_string(struct pd_feat *b, const char *s);
+int pd_feat_commit(struct pd_writer *w, int feat, struct pd_feat *b);
 int pd_writer_set_feature(struct pd_writer *w, int feat, const void *data,
 			  size_t size);
 int pd_writer_set_string(struct pd_writer *w, int feat, const char *s);

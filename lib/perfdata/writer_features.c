@@ -9,14 +9,7 @@
 #include "perfdata/perfdata.h"
 #include "perfdata/writer_int.h"
 
-/* A growable byte buffer for building one feature payload. */
-struct feat_buf {
-	uint8_t *data;
-	size_t len, cap;
-	bool oom;
-};
-
-static void fb_put(struct feat_buf *b, const void *p, size_t n)
+void pd_feat_put(struct pd_feat *b, const void *p, size_t n)
 {
 	if (b->oom || n == 0)
 		return;
@@ -38,24 +31,29 @@ static void fb_put(struct feat_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static void fb_u32(struct feat_buf *b, uint32_t v)
+void pd_feat_u32(struct pd_feat *b, uint32_t v)
 {
-	fb_put(b, &v, sizeof(v));
+	pd_feat_put(b, &v, sizeof(v));
+}
+
+void pd_feat_u64(struct pd_feat *b, uint64_t v)
+{
+	pd_feat_put(b, &v, sizeof(v));
 }
 
 /* perf_header_string: u32 length (padded to NAME_ALIGN), bytes, NUL padding */
-static void fb_string(struct feat_buf *b, const char *s)
+void pd_feat_string(struct pd_feat *b, const char *s)
 {
 	static const uint8_t zeros[PD_NAME_ALIGN];
 	size_t len = strlen(s) + 1;
 	size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
 
-	fb_u32(b, (uint32_t)padded);
-	fb_put(b, s, len);
-	fb_put(b, zeros, padded - len);
+	pd_feat_u32(b, (uint32_t)padded);
+	pd_feat_put(b, s, len);
+	pd_feat_put(b, zeros, padded - len);
 }
 
-static int fb_commit(struct pd_writer *w, int feat, struct feat_buf *b)
+int pd_feat_commit(struct pd_writer *w, int feat, struct pd_feat *b)
 {
 	if (b->oom) {
 		free(b->data);
@@ -73,44 +71,44 @@ static int fb_commit(struct pd_writer *w, int feat, struct feat_buf *b)
 
 int pd_writer_set_feature(struct pd_writer *w, int feat, const void *data, size_t size)
 {
-	struct feat_buf b = { 0 };
+	struct pd_feat b = { 0 };
 
-	fb_put(&b, data, size);
-	return fb_commit(w, feat, &b);
+	pd_feat_put(&b, data, size);
+	return pd_feat_commit(w, feat, &b);
 }
 
 int pd_writer_set_string(struct pd_writer *w, int feat, const char *s)
 {
-	struct feat_buf b = { 0 };
+	struct pd_feat b = { 0 };
 
-	fb_string(&b, s);
-	return fb_commit(w, feat, &b);
+	pd_feat_string(&b, s);
+	return pd_feat_commit(w, feat, &b);
 }
 
 int pd_writer_set_nrcpus(struct pd_writer *w, uint32_t avail, uint32_t online)
 {
-	struct feat_buf b = { 0 };
+	struct pd_feat b = { 0 };
 
-	fb_u32(&b, avail);
-	fb_u32(&b, online);
-	return fb_commit(w, PD_FEAT_NRCPUS, &b);
+	pd_feat_u32(&b, avail);
+	pd_feat_u32(&b, online);
+	return pd_feat_commit(w, PD_FEAT_NRCPUS, &b);
 }
 
 int pd_writer_set_cmdline(struct pd_writer *w, int argc, char *const argv[])
 {
-	struct feat_buf b = { 0 };
+	struct pd_feat b = { 0 };
 
-	fb_u32(&b, (uint32_t)argc);
+	pd_feat_u32(&b, (uint32_t)argc);
 	for (int i = 0; i < argc; i++)
-		fb_string(&b, argv[i]);
-	return fb_commit(w, PD_FEAT_CMDLINE, &b);
+		pd_feat_string(&b, argv[i]);
+	return pd_feat_commit(w, PD_FEAT_CMDLINE, &b);
 }
 
 int pd_writer_add_build_id(struct pd_writer *w, bool kernel, int32_t pid,
 			   const uint8_t *id, size_t id_size, const char *filename)
 {
 	struct pd_writer_feature *f = &w->features[PD_FEAT_BUILD_ID];
-	struct feat_buf b = { f->data, f->size, f->size, false };
+	struct pd_feat b = { f->data, f->size, f->size, false };
 	static const uint8_t zeros[PD_NAME_ALIGN];
 	struct pd_build_id_entry e;
 	size_t len = strlen(filename) + 1;
@@ -126,9 +124,9 @@ int pd_writer_add_build_id(struct pd_writer *w, bool kernel, int32_t pid,
 	e.pid = pid;
 	memcpy(e.build_id, id, id_size);
 	e.build_id[PD_BUILD_ID_MAX] = (uint8_t)id_size;
-	fb_put(&b, &e, sizeof(e));
-	fb_put(&b, filename, len);
-	fb_put(&b, zeros, padded - len);
+	pd_feat_put(&b, &e, sizeof(e));
+	pd_feat_put(&b, filename, len);
+	pd_feat_put(&b, zeros, padded - len);
 	if (b.oom)
 		return -ENOMEM;
 	f->data = b.data;
@@ -160,13 +158,13 @@ int pd_writer_set_host_features(struct pd_writer *w, const char *version)
 /* EVENT_DESC: u32 nr, u32 attr size, then per event attr, u32 nr_ids, name, ids */
 int pd_writer_event_desc(struct pd_writer *w)
 {
-	struct feat_buf b = { 0 };
+	struct pd_feat b = { 0 };
 	uint8_t attr[PC_ATTR_SIZE_MAX];
 
 	if (w->features[PD_FEAT_EVENT_DESC].data || !w->nr_evsels)
 		return 0;
-	fb_u32(&b, w->nr_evsels);
-	fb_u32(&b, w->attr_size);
+	pd_feat_u32(&b, w->nr_evsels);
+	pd_feat_u32(&b, w->attr_size);
 	for (uint32_t i = 0; i < w->nr_evsels; i++) {
 		const struct pd_evsel *e = &w->evsels[i];
 		char buf[64];
@@ -174,10 +172,10 @@ int pd_writer_event_desc(struct pd_writer *w)
 		memset(attr, 0, sizeof(attr));
 		memcpy(attr, &e->attr, e->file_attr_size);
 		((struct perf_event_attr *)attr)->size = w->attr_size;
-		fb_put(&b, attr, w->attr_size);
-		fb_u32(&b, e->nr_ids);
-		fb_string(&b, e->name ? e->name : pd_event_name(&e->attr.attr, buf, sizeof(buf)));
-		fb_put(&b, e->ids, e->nr_ids * sizeof(uint64_t));
+		pd_feat_put(&b, attr, w->attr_size);
+		pd_feat_u32(&b, e->nr_ids);
+		pd_feat_string(&b, e->name ? e->name : pd_event_name(&e->attr.attr, buf, sizeof(buf)));
+		pd_feat_put(&b, e->ids, e->nr_ids * sizeof(uint64_t));
 	}
-	return fb_commit(w, PD_FEAT_EVENT_DESC, &b);
+	return pd_feat_commit(w, PD_FEAT_EVENT_DESC, &b);
 }

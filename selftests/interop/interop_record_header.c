@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The header perfcheck record writes, as the system perf reads it: the
+ * machine's description (CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY,
+ * NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE) is what perf record writes on the
+ * same machine, line for line in `perf report --header-only -I` (the free
+ * memory of a node, which moves, left out), and SAMPLE_TIME spans the
+ * samples perf script prints.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/perfcmp.h"
+
+PERFCMP_FIXTURE(hdr, "interop-record-header")
+
+/* the description lines of a -I header: those that do not change between two recordings */
+static char *machine_lines(const char *text)
+{
+	static const char *const keep[] = { "# cpudesc", "# cpuid", "# total memory",
+					    "# sibling ", "# CPU ", "# node", "# pmu mappings",
+					    "# CPU cache info", "#  L" };
+	size_t n = 0, cap = strlen(text) + 1;
+	char *out = malloc(cap);
+	const char *p = text;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t len = strcspn(p, "\n"), take = len;
+		const char *free_at = memmem(p, len, ", free = ", 9);
+
+		for (size_t k = 0; k < sizeof(keep) / sizeof(keep[0]); k++) {
+			if (strncmp(p, keep[k], strlen(keep[k])))
+				continue;
+			if (free_at)
+				take = (size_t)(free_at - p);
+			memcpy(out + n, p, take);
+			n += take;
+			out[n++] = '\n';
+			break;
+		}
+		p += len + (p[len] == '\n');
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void record_ours(struct __test_metadata *_metadata, const char *path)
+{
+	struct pc_run run;
+
+	ASSERT_EQ(0, perfcmp_sh(&run, "'%s' record -q -e cpu-clock -o '%s' -- %s",
+				pc_test_perfcheck(), path, "ls -l /usr/bin"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+}
+
+TEST_F(hdr, machine_description_is_what_perf_record_writes)
+{
+	char ours[600], first[800];
+	char *a, *b;
+
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");
+	snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);
+	record_ours(_metadata, ours);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", ours));
+	a = machine_lines(self->c.perf.out ? self->c.perf.out : "");
+	b = machine_lines(self->c.ours.out ? self->c.ours.out : "");
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	EXPECT_NE(NULL, strstr(a, "# total memory")) TH_LOG("perf: %s", self->c.perf.out);
+	EXPECT_NE(NULL, strstr(a, "# pmu mappings"));
+	EXPECT_TRUE(perfcmp_same(a, b, first, sizeof(first)))
+		TH_LOG("first difference at %s\nperf's:\n%s\nours:\n%s", first, a, b);
+	EXPECT_EQ(NULL, strstr(self->c.ours.err, "Warning")) TH_LOG("%s", self->c.ours.err);
+	free(a);
+	free(b);
+}
+
+/* perf's "time of first sample" is the first time perf script prints, the last the last */
+TEST_F(hdr, sample_time_spans_the_samples_perf_script_prints)
+{
+	char first[64] = "", last[64] = "";
+	const char *p;
+
+	if (!pc_test_have_program("perf"))
+		SKIP(return, "no perf installed");
+	record_ours(_metadata, self->c.path);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -i '%s'", self->c.path));
+	p = strstr(self->c.perf.out ? self->c.perf.out : "", "# time of first sample : ");
+	ASSERT_NE(NULL, p) TH_LOG("%s", self->c.perf.out);
+	sscanf(p + 25, "%63s", first);
+	p = strstr(p, "# time of last sample : ");
+	ASSERT_NE(NULL, p);
+	sscanf(p + 24, "%63s", last);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf script -F time -i '%s' | sed -n '1p;$p'",
+				self->c.path));
+	ASSERT_NE(NULL, self->c.ours.out);
+	EXPECT_NE(0, strcmp(first, "0.000000"));
+	/* perf script prints "  39445.027387: " */
+	EXPECT_NE(NULL, strstr(self->c.ours.out, first)) TH_LOG("first %s: %s", first,
+								 self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.ours.out, last)) TH_LOG("last %s: %s", last,
+								self->c.ours.out);
+}
+
+TEST_HARNESS_MAIN
