@@ -6,10 +6,18 @@
 #include "reader/out.h"
 #include "reader/session.h"
 
-/* full: perf's -I, the topology features' own lines instead of "info available" */
-int rd_perf_header(struct rd_session *s, struct rd_out *o, bool full, struct pc_error *err);
+/*
+ * How the header prints: RD_HDR_FULL is perf's -I (the topology features'
+ * own lines instead of "info available"); RD_HDR_7_2 perf 7.2's layout
+ * (type and config named in each event line, empty BPF features said, the
+ * features it knows past PMU_CAPS), else perf 6.1's.
+ */
+enum { RD_HDR_FULL = 1, RD_HDR_7_2 = 2 };
+
+int rd_perf_header(struct rd_session *s, struct rd_out *o, unsigned int how,
+		   struct pc_error *err);
 /* One feature as perf prints it (nothing when the input has none). */
-int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f, bool full,
+int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f, unsigned int how,
 			   struct pc_error *err);
 /*
  * A pipe's features print as their records are read, as perf's do (after
@@ -19,10 +27,10 @@ int rd_perf_header_feature(struct rd_out *o, const struct pd_reader *r, int f, b
 struct rd_pipe_header {
 	struct rd_out *o;
 	const struct pd_reader *r;
-	bool full;
+	unsigned int how;
 };
 
-void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, bool full,
+void rd_perf_header_pipe(struct rd_session *s, struct rd_out *o, unsigned int how,
 			 struct rd_pipe_header *ph);
 
 #endif

@@ -1608,8 +1608,11 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	if (!ret && (header || header_only)) {
-		ret = rd_perf_header(s, &out, show_info, &err);
-		rd_perf_header_pipe(s, &out, show_info, &ph);
+		unsigned int header_how = (show_info ? RD_HDR_FULL : 0) |
+					  (rp.compat_6_1 ? 0 : RD_HDR_7_2);
+
+		ret = rd_perf_header(s, &out, header_how, &err);
+		rd_perf_header_pipe(s, &out, header_how, &ph);
 	}
 	/* perf reads a pipe whole for its features, and shows only them */
 	if (!ret && header_only && s->r.pipe_format)

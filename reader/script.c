@@ -410,6 +410,7 @@ int cmd_script(int argc, char **argv)
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
 	struct rd_pipe_header ph;
+	unsigned int header_how;
 	char bad[64];
 	int c, ret, usage_err = 0;
 
@@ -612,13 +613,14 @@ int cmd_script(int argc, char **argv)
 			ret = rd_filter_time_span(flt, &s->r, &err);
 		}
 	}
+	header_how = (show_info ? RD_HDR_FULL : 0) | (prp->compat == RD_COMPAT_6_1 ? 0 : RD_HDR_7_2);
 	if (usage_err) {
 		/* nothing printed */
 	} else if (!ret && dump) {
 		prp->out = &out;
 		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
-		ret = rd_perf_header(s, &out, show_info, &err);
+		ret = rd_perf_header(s, &out, header_how, &err);
 	} else if (!ret) {
 		prp->out = &out;
 		s->merge = prp->merge;
@@ -637,8 +639,8 @@ int cmd_script(int argc, char **argv)
 					   !s->r.features[PD_FEAT_AUXTRACE].size;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {
-			ret = rd_perf_header(s, &out, show_info, &err);
-			rd_perf_header_pipe(s, &out, show_info, &ph);
+			ret = rd_perf_header(s, &out, header_how, &err);
+			rd_perf_header_pipe(s, &out, header_how, &ph);
 		}
 		if (!ret)
 			ret = rd_session_process(s, &err);

@@ -70,6 +70,10 @@ enum pd_feature {
 	PD_FEAT_CLOCK_DATA	= 29,
 	PD_FEAT_HYBRID_TOPOLOGY	= 30,
 	PD_FEAT_PMU_CAPS	= 31,
+	/* perf 7.x's */
+	PD_FEAT_CPU_DOMAIN_INFO	= 32,
+	PD_FEAT_E_MACHINE	= 33,
+	PD_FEAT_CLN_SIZE	= 34,
 	PD_FEAT_LAST_KNOWN	= 34,
 	/*
 	 * perfcheck's own section: per event, the attr features asked for and

@@ -212,6 +212,11 @@ static char *pc_out(struct __test_metadata *_metadata, const char *cmd, const ch
 	if (!strcmp(cmd, "script") && !up_perf_version(&v)) {
 		argv[n++] = "--compat";
 		argv[n++] = (char *)up_compat(&v);
+	} else if (!strcmp(cmd, "report") && !up_perf_version(&v) &&
+		   !strcmp(up_compat(&v), "6.1")) {
+		/* report's layouts: perf 6.1's, else perf 7.2's */
+		argv[n++] = "--compat";
+		argv[n++] = "6.1";
 	}
 	argv[n++] = "-i";
 	argv[n++] = (char *)data;

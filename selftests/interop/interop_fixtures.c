@@ -149,6 +149,49 @@ TEST_F(upstream_file, perfcheck_script_prints_what_upstream_perf_script_printed)
 	free(ours);
 }
 
+/* text without its "# captured on" line: the file's mtime, which a checkout resets */
+static void drop_capture_time(char *t)
+{
+	char *p = t ? strstr(t, "# captured on") : NULL;
+	char *nl = p ? strchr(p, '\n') : NULL;
+
+	if (nl)
+		memmove(p, nl + 1, strlen(nl + 1) + 1);
+}
+
+/*
+ * report --header-only -I in the default layout against perf 7.2's on the
+ * same files (kept as perf72-header-I.txt): the event lines with type and
+ * config named (a hardware cycles event from the arm64 guest among them),
+ * empty BPF features said, perf 7.2's CPU_DOMAIN_INFO, E_MACHINE, CLN_SIZE
+ */
+TEST(header_of_upstream_files_is_perf_7_2s)
+{
+	static const char *const dirs[] = { "7.2-fp", "7.2-arm64-fp", "6.1-arm64-dwarf" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		struct fx x;
+		char path[PATH_MAX + 64], *perf;
+		char *argv[] = { (char *)pc_test_perfcheck(), "report", "--header-only", "-I", "-i",
+				 path, NULL };
+		struct pc_run run;
+		char first[800];
+
+		ASSERT_EQ(0, fx_load(&x, dirs[i], "perf72-header-I.txt")) TH_LOG("%s", dirs[i]);
+		perf = x.perf_text;
+		snprintf(path, sizeof(path), "%s/perf.data", x.dir);
+		ASSERT_EQ(0, up_run(&run, 120, argv));
+		EXPECT_EQ(0, run.exit_code) TH_LOG("%s: %s", dirs[i], run.err);
+		drop_capture_time(perf);
+		drop_capture_time(run.out);
+		EXPECT_NE(NULL, strstr(perf, "# event : name = ")) TH_LOG("%s", dirs[i]);
+		EXPECT_TRUE(perfcmp_same(perf, run.out ? run.out : "", first, sizeof(first)))
+			TH_LOG("%s: first difference at %s", dirs[i], first);
+		pc_run_free(&run);
+		free(x.perf_text);
+	}
+}
+
 /*
  * ------------------------------------------- perf 7.2's layout, byte for byte
  *

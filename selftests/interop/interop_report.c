@@ -308,7 +308,7 @@ TEST_F(report, pipe_input_takes_perfs_pipe_defaults)
 TEST_F(report, header_only_matches_perf)
 {
 	RECORD("-g");
-	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "", "-i '%s' --header-only",
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 6.1", "-i '%s' --header-only",
 				 self->c.path));
 	ASSERT_EQ(0, self->c.ours.exit_code);
 	ASSERT_NE(NULL, strstr(self->c.perf.out, "# captured on"));
@@ -344,7 +344,7 @@ TEST_F(report, header_lists_groups_clocks_and_compression_as_perf)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only 2>/dev/null",
 				self->c.path));
-	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only",
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report --compat 6.1 -i '%s' --header-only",
 				pc_test_perfcheck(), self->c.path));
 	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "# group: {cpu-clock,task-clock}\n"));
@@ -362,7 +362,7 @@ TEST_F(report, header_show_info_matches_perf)
 	RECORD("-g");
 	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only -I 2>/dev/null",
 				self->c.path));
-	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only -I",
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report --compat 6.1 -i '%s' --header-only -I",
 				pc_test_perfcheck(), self->c.path));
 	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "# sibling threads : "));
@@ -392,7 +392,8 @@ TEST_F(report, header_of_other_machines_files_matches_perf)
 		for (int full = 0; full < 2; full++) {
 			ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report -i '%s' --header-only %s 2>/dev/null",
 						path, full ? "-I" : ""));
-			ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' report -i '%s' --header-only %s",
+			ASSERT_EQ(0, perfcmp_sh(&self->c.ours,
+						"'%s' report --compat 6.1 -i '%s' --header-only %s",
 						pc_test_perfcheck(), path, full ? "-I" : ""));
 			ASSERT_EQ(0, self->c.perf.exit_code);
 			ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
