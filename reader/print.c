@@ -436,7 +436,13 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 	}
 	rd_out_mem(o, base, base_len);
 	rd_out_char(o, '[');
-	rd_out_hex(o, kernel ? ip : rd_a2l_addr(r), 0);
+	/*
+	 * perf's objdump address: an ET_EXEC object's vaddr once perf loaded
+	 * its symbols (their text offset), the map-relative address of one it
+	 * found none in (a stripped static busybox: perf 7.2 in its guest)
+	 */
+	rd_out_hex(o, kernel ? ip : r->obj && r->obj->exec && !r->obj->has_symtab ? r->addr
+										 : rd_a2l_addr(r), 0);
 	rd_out_char(o, ']');
 }
 

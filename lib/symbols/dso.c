@@ -583,12 +583,16 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 
 		snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug",
 			 c->debug_dir, id, id + 2);
-		if (load_symtab_from(&dso->tab, dbg))
+		if (load_symtab_from(&dso->tab, dbg)) {
+			dso->has_symtab = true;
 			goto done;
+		}
 	}
-	if (load_table(&dso->tab, e, SHT_SYMTAB))
+	if (load_table(&dso->tab, e, SHT_SYMTAB)) {
+		dso->has_symtab = true;
 		goto done;
-	load_table(&dso->tab, e, SHT_DYNSYM);
+	}
+	dso->has_symtab = load_table(&dso->tab, e, SHT_DYNSYM) > 0;
 done:
 	load_plt(dso, e, c->plt_6_1);
 	pc_symtab_finish(&dso->tab);

@@ -88,6 +88,7 @@ struct pc_dso {
 	bool loaded;		/* load attempted */
 	bool found;		/* the file could be read as ELF */
 	bool exec;		/* ET_EXEC: addresses are absolute */
+	bool has_symtab;	/* symbols read from a .symtab or .dynsym (perf: its text offset known) */
 	struct pc_load_seg { uint64_t off, filesz, memsz, vaddr; } *segs;
 	size_t nr_segs;
 	struct pc_symtab tab;	/* ELF virtual addresses */

@@ -267,10 +267,11 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 }
 
 /*
- * 1 KiB dumps: many chains run past the dump.  perf 6.1 (libunwind) reads
- * the dump's last word and what lies past it in [stack] as 0 and ends such
- * a chain with a ffffffffffffffff frame (measured: 575 of the chains of a
- * shell loop and ls); perf 7.x stops there.  Either is compared as is.
+ * 1 KiB dumps: many chains run past the dump.  Debian's perf 6.1 and 7.2
+ * alike (libunwind's memory) read the dump's last word and what lies past
+ * it in [stack] as 0 and end such a chain with a ffffffffffffffff frame
+ * (measured: 575 of the chains of a shell loop and ls with perf 6.1 here,
+ * 287 lines with perf 7.2 in its guest); the chains are compared as is.
  */
 TEST_F_TIMEOUT(dwarf_script, chains_past_small_stack_dumps_end_as_perfs, 600)
 {
@@ -298,7 +299,8 @@ TEST_F_TIMEOUT(dwarf_script, chains_past_small_stack_dumps_end_as_perfs, 600)
 				     "end is not exercised");
 		}
 	} else {
-		EXPECT_EQ(0, pc_count_substr(perf, "\tffffffffffffffff [unknown]"));
+		TH_LOG("%s: %d chains end at the dump", self->v.text,
+		       pc_count_substr(perf, "\tffffffffffffffff [unknown]"));
 	}
 	free(perf);
 }
