@@ -339,3 +339,10 @@ bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r)
 		return false;
 	return !f->syms.nr || (r->sym && rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len));
 }
+
+bool rd_filter_thread_ok(const struct rd_filter *f, const char *comm, int64_t pid, int64_t tid)
+{
+	return (!f->comms.nr || rd_filter_in_list(&f->comms, comm, strlen(comm))) &&
+	       (!f->nr_pids || rd_filter_in_numbers(f->pids, f->nr_pids, pid)) &&
+	       (!f->nr_tids || rd_filter_in_numbers(f->tids, f->nr_tids, tid));
+}

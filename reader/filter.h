@@ -58,6 +58,9 @@ void rd_filter_free(struct rd_filter *f);
  */
 int rd_filter_cpus_usable(const struct rd_filter *f, const struct pd_reader *r);
 
+/* --comms, --pid, --tid on a sample's thread */
+bool rd_filter_thread_ok(const struct rd_filter *f, const char *comm, int64_t pid, int64_t tid);
+
 struct rd_resolved;
 /*
  * --dsos and -S/--symbols on a sample's own ip: its object by path or file

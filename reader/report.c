@@ -606,13 +606,8 @@ static bool row_hidden(const struct rd_filter *f, const struct rd_event *ev,
 
 	if (!f)
 		return false;
-	if (f->comms.nr && !rd_filter_in_list(&f->comms, ev->thread->comm, strlen(ev->thread->comm)))
-		return true;
-	if (f->nr_pids && !rd_filter_in_numbers(f->pids, f->nr_pids, (int32_t)smp->pid))
-		return true;
-	if (f->nr_tids && !rd_filter_in_numbers(f->tids, f->nr_tids, (int32_t)smp->tid))
-		return true;
-	return !rd_filter_object_ok(f, own);
+	return !rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ||
+	       !rd_filter_object_ok(f, own);
 }
 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)

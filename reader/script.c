@@ -153,11 +153,7 @@ static bool shown(struct rd_session *s, const struct rd_event *ev, const struct 
 
 	if (!f->any)
 		return true;
-	if (f->comms.nr && !rd_filter_in_list(&f->comms, ev->thread->comm, strlen(ev->thread->comm)))
-		return false;
-	if (f->nr_pids && !rd_filter_in_numbers(f->pids, f->nr_pids, (int32_t)smp->pid))
-		return false;
-	if (f->nr_tids && !rd_filter_in_numbers(f->tids, f->nr_tids, (int32_t)smp->tid))
+	if (!rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid))
 		return false;
 	if (f->nr_cpus && !rd_filter_in_numbers(f->cpus, f->nr_cpus, smp->cpu))
 		return false;
