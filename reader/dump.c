@@ -8,8 +8,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "reader/dump.h"
 #include "reader/dump_sample.h"
 #include "reader/recfmt.h"
@@ -106,16 +108,16 @@ static int too_short(struct rd_session *s, const struct pd_record *rec,
 }
 
 /* "0-3,5": perf's cpu list */
-static void cpu_list(struct rd_out *o, const uint16_t *cpus, size_t n)
+static void cpu_list(struct rd_out *o, const int32_t *cpus, size_t n)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
 		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
 			j++;
-		rd_out_printf(o, "%s%u", i ? "," : "", cpus[i]);
+		rd_out_printf(o, "%s%d", i ? "," : "", cpus[i]);
 		if (j > i)
-			rd_out_printf(o, "-%u", cpus[j]);
+			rd_out_printf(o, "-%d", cpus[j]);
 		i = j + 1;
 	}
 }
@@ -123,50 +125,18 @@ static void cpu_list(struct rd_out *o, const uint16_t *cpus, size_t n)
 static int cpu_map(struct dump *d, struct rd_session *s, const struct pd_record *rec,
 		   struct pc_error *err)
 {
-	const uint8_t *p = (const uint8_t *)rec->data + 8;
-	size_t body = rec->header.size - 8;
-	uint16_t type, nr, cpus[64];
+	struct pd_cpu_list l;
+	size_t any;
 
-	if (body < 4)
-		return too_short(s, rec, 12, err);
-	memcpy(&type, p, 2);
-	memcpy(&nr, p + 2, 2);
+	if (pd_decode_cpu_map(s->r.path, rec, 8, &l, err))
+		return -EINVAL;
 	rd_out_str(d->o, ": ");
-	if (type == 0) {
-		/* u16 nr, u16 cpu[nr] */
-		if (body < 4 + 2ULL * nr)
-			return too_short(s, rec, 12 + 2ULL * nr, err);
-		if (nr > 64)
-			nr = 64;
-		memcpy(cpus, p + 4, 2ULL * nr);
-		cpu_list(d->o, cpus, nr);
-	} else if (type == 2) {
-		/* u8 any_cpu, u8 pad, u16 start, u16 end */
-		uint16_t start, end;
-
-		if (body < 8)
-			return too_short(s, rec, 16, err);
-		memcpy(&start, p + 4, 2);
-		memcpy(&end, p + 6, 2);
-		if (p[2])
-			rd_out_str(d->o, "-1,");
-		rd_out_printf(d->o, start == end ? "%u" : "%u-%u", start, end);
-	} else if (type == 1) {
-		/* u16 nr (of longs), u16 long size, then the mask */
-		uint16_t long_size;
-		size_t n = 0;
-
-		if (body < 8)
-			return too_short(s, rec, 16, err);
-		memcpy(&long_size, p + 4, 2);
-		if ((long_size != 4 && long_size != 8) || body < 8 + (size_t)nr * long_size)
-			return too_short(s, rec, 16 + (size_t)nr * long_size, err);
-		for (size_t bit = 0; bit < (size_t)nr * long_size * 8 && n < 64; bit++)
-			if (p[8 + bit / 8] & (1u << (bit % 8)))
-				cpus[n++] = (uint16_t)bit;
-		cpu_list(d->o, cpus, n);
-	}
+	any = l.nr && l.cpus[0] == -1 && l.nr > 1;
+	if (any)
+		rd_out_str(d->o, "-1,");
+	cpu_list(d->o, l.cpus + any, l.nr - any);
 	rd_out_char(d->o, '\n');
+	free(l.cpus);
 	return 0;
 }
 
@@ -194,18 +164,18 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 				      (long long)u64_at(rec, 32 + i * 32),
 				      (long long)u64_at(rec, 40 + i * 32));
 		return 0;
-	case PC_RECORD_THREAD_MAP:
-		/* u64 nr, then {u64 pid, char comm[16]} */
-		if (size < 16)
-			return too_short(s, rec, 16, err);
-		nr = u64_at(rec, 8);
-		if (nr > (size - 16) / 24)
-			return too_short(s, rec, 16 + nr * 24, err);
-		rd_out_printf(o, " nr: %llu thread%s: ", (unsigned long long)nr, nr > 1 ? "s" : "");
-		for (uint64_t i = 0; i < nr; i++)
-			rd_out_printf(o, "%s%d", i ? ", " : "", (int)u64_at(rec, 16 + i * 24));
+	case PC_RECORD_THREAD_MAP: {
+		struct pd_thread_list t;
+
+		if (pd_decode_thread_map(s->r.path, rec, &t, err))
+			return -EINVAL;
+		rd_out_printf(o, " nr: %u thread%s: ", t.nr, t.nr > 1 ? "s" : "");
+		for (uint32_t i = 0; i < t.nr; i++)
+			rd_out_printf(o, "%s%d", i ? ", " : "", t.pids[i]);
 		rd_out_char(o, '\n');
+		free(t.pids);
 		return 0;
+	}
 	case PC_RECORD_CPU_MAP:
 		return cpu_map(d, s, rec, err);
 	case PC_RECORD_EVENT_UPDATE: {

@@ -1638,7 +1638,7 @@ int cmd_report(int argc, char **argv)
 		/* as perf: the lines above, then this on stderr, exit 0 */
 		if (!samples) {
 			rd_out_flush(&out);
-			fprintf(stderr, "Error:\nThe perf.data data has no samples!\n");
+			fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 			goto done;
 		}
 		elided_lines(&rp, &out);

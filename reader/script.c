@@ -14,6 +14,7 @@
 #include "reader/print.h"
 #include "reader/recfmt.h"
 #include "reader/session.h"
+#include "reader/stat_script.h"
 #include "reader/tracefmt.h"
 #include "util/log.h"
 
@@ -144,6 +145,9 @@ struct script {
 	struct rd_trace tr;
 	unsigned int show;	/* SHOW_* */
 	struct pc_error err;	/* of a record that could not be shown */
+	struct rd_session *s;
+	struct rd_stat_script stat;	/* perf stat record files */
+	struct rd_input_tap next_tap;	/* the header's, when --header reads a pipe */
 };
 
 /* Every filter given must pass. */
@@ -201,6 +205,20 @@ static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ct
 	struct script *sc = ctx;
 
 	return shown(s, ev, &sc->flt) ? rd_print_deferred(s, ev, &sc->pr) : 0;
+}
+
+/* The records of perf stat record (user types, in file order), then the tap before this one. */
+static int on_user_record(void *ctx, const struct pd_record *rec, struct pc_error *err)
+{
+	struct script *sc = ctx;
+	int ret;
+
+	if (rd_stat_script_wants(rec->header.type)) {
+		ret = rd_stat_script_record(&sc->stat, &sc->s->r, rec, sc->pr.out, err);
+		if (ret)
+			return ret;
+	}
+	return sc->next_tap.fn ? sc->next_tap.fn(sc->next_tap.ctx, rec, err) : 0;
 }
 
 static unsigned int show_bit(uint32_t type)
@@ -409,6 +427,8 @@ int cmd_script(int argc, char **argv)
 	unsigned int header_how;
 	char bad[64];
 	int c, ret, usage_err = 0;
+
+	rd_stat_script_init(&sc.stat);
 
 	optind = 1;
 	prp->trace = rd_trace_field;
@@ -642,6 +662,9 @@ int cmd_script(int argc, char **argv)
 			ret = rd_perf_header(s, &out, header_how, &err);
 			rd_perf_header_pipe(s, &out, header_how, &ph);
 		}
+		sc.s = s;
+		sc.next_tap = s->in.tap;
+		s->in.tap = (struct rd_input_tap){ on_user_record, &sc };
 		if (!ret)
 			ret = rd_session_process(s, &err);
 	}
@@ -667,6 +690,7 @@ int cmd_script(int argc, char **argv)
 			(unsigned long long)s->stats.forced,
 			(unsigned long long)s->stats.unordered);
 	rd_trace_free(&sc.tr);
+	rd_stat_script_free(&sc.stat);
 	rd_session_close(s);
 	free(s);
 	rd_printer_free(prp);

@@ -92,6 +92,48 @@ struct pd_bpf_prog_info {
 	uint32_t data_len;
 };
 
+/*
+ * The records of perf stat record (user types: no sample_id).  THREAD_MAP
+ * and CPU_MAP say which threads and cpus the counters ran on; STAT is one
+ * counter's reading on one (cpu, thread index); STAT_ROUND closes a round
+ * of readings (an interval, or the final one); STAT_CONFIG carries the
+ * aggregation mode, the interval and whether counts scale.
+ */
+struct pd_stat {
+	uint64_t id;
+	uint32_t cpu;			/* perf >= 5.19: the cpu; before: its index */
+	uint32_t thread;		/* index into the THREAD_MAP */
+	uint64_t val, ena, run;
+};
+
+enum { PD_STAT_ROUND_INTERVAL = 0, PD_STAT_ROUND_FINAL = 1 };
+
+struct pd_stat_round {
+	uint64_t type;			/* PD_STAT_ROUND_* */
+	uint64_t time;			/* ns since the start */
+};
+
+/* perf's enum aggr_mode values as STAT_CONFIG carries them */
+enum { PD_AGGR_NONE = 0, PD_AGGR_GLOBAL = 1 };
+
+struct pd_stat_config {
+	uint64_t aggr_mode;		/* PD_AGGR_*; perf's default GLOBAL */
+	uint64_t interval;		/* ms; 0 without -I */
+	uint64_t scale;			/* 1: counts scale by ena/run */
+};
+
+/* A cpu map (CPU_MAP, or EVENT_UPDATE's CPUS): -1 is "any cpu". */
+struct pd_cpu_list {
+	int32_t *cpus;
+	uint32_t nr;
+};
+
+/* THREAD_MAP: the pid of each thread index (comms are not kept) */
+struct pd_thread_list {
+	int32_t *pids;
+	uint32_t nr;
+};
+
 int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
 		     const struct pd_sample *v);
 /* Only the trailer (no record): what the others append. */
@@ -125,6 +167,12 @@ int pd_encode_bpf_event(struct pd_buf *b, const struct perf_event_attr *attr,
  */
 int pd_encode_bpf_prog_info(struct pd_buf *b, const struct pd_bpf_prog_info *p);
 int pd_encode_btf(struct pd_buf *b, uint32_t id, const void *data, uint32_t size);
+int pd_encode_stat(struct pd_buf *b, const struct pd_stat *st);
+int pd_encode_stat_round(struct pd_buf *b, const struct pd_stat_round *rd);
+int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c);
+/* CPU_MAP as perf 6.1 writes a list (type 0: u16 nr, u16 cpus) */
+int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c);
+int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t);
 /* Pipe format: the 16-byte header, and an attr with its ids as a HEADER_ATTR record. */
 int pd_encode_pipe_header(struct pd_buf *b);
 int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,
@@ -157,5 +205,23 @@ int pd_decode_lost(const char *path, const struct pd_record *rec, size_t size,
 		   struct pd_lost *l, struct pc_error *err);
 int pd_decode_cgroup(const char *path, const struct pd_record *rec, size_t size,
 		     struct pd_cgroup *c, struct pc_error *err);
+
+/*
+ * The stat side.  A cpu map's body starts at off (8 in CPU_MAP, 24 in
+ * EVENT_UPDATE): a list, a bit mask (4- or 8-byte words) or a range, each
+ * bounded by the record; the lists are allocated (free them), the caller's
+ * left untouched on error.
+ */
+int pd_decode_stat(const char *path, const struct pd_record *rec, struct pd_stat *st,
+		   struct pc_error *err);
+int pd_decode_stat_round(const char *path, const struct pd_record *rec,
+			 struct pd_stat_round *rd, struct pc_error *err);
+/* Unknown tags are skipped (a later perf's); c keeps its defaults for tags not given. */
+int pd_decode_stat_config(const char *path, const struct pd_record *rec,
+			  struct pd_stat_config *c, struct pc_error *err);
+int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
+		      struct pd_cpu_list *out, struct pc_error *err);
+int pd_decode_thread_map(const char *path, const struct pd_record *rec,
+			 struct pd_thread_list *out, struct pc_error *err);
 
 #endif

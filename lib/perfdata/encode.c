@@ -445,3 +445,66 @@ int pd_encode_btf(struct pd_buf *b, uint32_t id, const void *data, uint32_t size
 		b->len = e.at;
 	return e.ret;
 }
+
+int pd_encode_stat(struct pd_buf *b, const struct pd_stat *st)
+{
+	struct enc e = begin(b, PC_RECORD_STAT, 0);
+
+	u64(&e, st->id);
+	u32(&e, st->cpu);
+	u32(&e, st->thread);
+	u64(&e, st->val);
+	u64(&e, st->ena);
+	u64(&e, st->run);
+	return finish(&e);
+}
+
+int pd_encode_stat_round(struct pd_buf *b, const struct pd_stat_round *rd)
+{
+	struct enc e = begin(b, PC_RECORD_STAT_ROUND, 0);
+
+	u64(&e, rd->type);
+	u64(&e, rd->time);
+	return finish(&e);
+}
+
+/* u64 nr, then (tag, value) pairs: AGGR_MODE 0, INTERVAL 1, SCALE 2 */
+int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c)
+{
+	struct enc e = begin(b, PC_RECORD_STAT_CONFIG, 0);
+	const uint64_t pairs[6] = { 0, c->aggr_mode, 1, c->interval, 2, c->scale };
+
+	u64(&e, 3);
+	put(&e, pairs, sizeof(pairs));
+	return finish(&e);
+}
+
+int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c)
+{
+	struct enc e = begin(b, PC_RECORD_CPU_MAP, 0);
+	uint16_t head[2] = { 0, (uint16_t)c->nr };
+
+	if (c->nr > UINT16_MAX)
+		e.ret = -E2BIG;
+	put(&e, head, sizeof(head));
+	for (uint32_t i = 0; i < c->nr && !e.ret; i++) {
+		uint16_t cpu = (uint16_t)c->cpus[i];	/* -1 is 0xffff, as perf writes it */
+
+		put(&e, &cpu, 2);
+	}
+	return finish(&e);
+}
+
+/* u64 nr, then {u64 pid, char comm[16]} (the comms left empty) */
+int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t)
+{
+	struct enc e = begin(b, PC_RECORD_THREAD_MAP, 0);
+	static const char comm[16];
+
+	u64(&e, t->nr);
+	for (uint32_t i = 0; i < t->nr && !e.ret; i++) {
+		u64(&e, (uint64_t)(int64_t)t->pids[i]);
+		put(&e, comm, sizeof(comm));
+	}
+	return finish(&e);
+}

@@ -63,6 +63,9 @@ int pd_feat_commit(struct pd_writer *w, int feat, struct pd_feat *b)
 		free(b->data);
 		return -EINVAL;
 	}
+	/* a feature without a body (perf stat record's STAT) is present all the same */
+	if (!b->data && !(b->data = calloc(1, 1)))
+		return -ENOMEM;
 	free(w->features[feat].data);
 	w->features[feat].data = b->data;
 	w->features[feat].size = b->len;

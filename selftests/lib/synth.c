@@ -149,6 +149,8 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 		ret = pd_writer_set_host_features(&w, "perfcheck-selftest");
 	if (!ret && data && data->arch)
 		ret = pd_writer_set_string(&w, PD_FEAT_ARCH, data->arch);
+	if (!ret && data && data->stat)
+		ret = pd_writer_set_feature(&w, PD_FEAT_STAT, NULL, 0);
 	if (!ret)
 		ret = pd_writer_begin_data(&w, &err);
 	if (!ret && data && data->len)

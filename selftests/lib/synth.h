@@ -7,6 +7,7 @@
 #ifndef PERFCHECK_SELFTESTS_SYNTH_H
 #define PERFCHECK_SELFTESTS_SYNTH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ struct synth {
 	uint8_t *buf;
 	size_t len, cap;
 	const char *arch;	/* the file's ARCH feature (synth_write_file); NULL: this machine's */
+	bool stat;		/* the file has the STAT feature (perf stat record's) */
 };
 
 void synth_put(struct synth *s, const void *p, size_t n);

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Decoding the records of perf stat record files, every size checked. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfdata/codec.h"
+
+static int too_short(const char *path, const struct pd_record *rec, size_t need,
+		     struct pc_error *err)
+{
+	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s record of %u bytes is too short "
+			    "for its fields (%zu bytes)", path, (unsigned long long)rec->offset,
+			    pd_record_name(rec->header.type) ?: "UNKNOWN", rec->header.size, need);
+}
+
+static uint64_t u64_at(const struct pd_record *rec, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)rec->data + off, 8);
+	return v;
+}
+
+static uint16_t u16_at(const struct pd_record *rec, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, (const uint8_t *)rec->data + off, 2);
+	return v;
+}
+
+int pd_decode_stat(const char *path, const struct pd_record *rec, struct pd_stat *st,
+		   struct pc_error *err)
+{
+	if (rec->header.size < 48)
+		return too_short(path, rec, 48, err);
+	st->id = u64_at(rec, 8);
+	memcpy(&st->cpu, (const uint8_t *)rec->data + 16, 4);
+	memcpy(&st->thread, (const uint8_t *)rec->data + 20, 4);
+	st->val = u64_at(rec, 24);
+	st->ena = u64_at(rec, 32);
+	st->run = u64_at(rec, 40);
+	return 0;
+}
+
+int pd_decode_stat_round(const char *path, const struct pd_record *rec,
+			 struct pd_stat_round *rd, struct pc_error *err)
+{
+	if (rec->header.size < 24)
+		return too_short(path, rec, 24, err);
+	rd->type = u64_at(rec, 8);
+	rd->time = u64_at(rec, 16);
+	return 0;
+}
+
+int pd_decode_stat_config(const char *path, const struct pd_record *rec,
+			  struct pd_stat_config *c, struct pc_error *err)
+{
+	size_t size = rec->header.size;
+	uint64_t nr;
+
+	if (size < 16)
+		return too_short(path, rec, 16, err);
+	nr = u64_at(rec, 8);
+	if (nr > (size - 16) / 16)
+		return too_short(path, rec, 16 + nr * 16, err);
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t tag = u64_at(rec, 16 + i * 16), val = u64_at(rec, 24 + i * 16);
+
+		if (tag == 0)
+			c->aggr_mode = val;
+		else if (tag == 1)
+			c->interval = val;
+		else if (tag == 2)
+			c->scale = val;
+	}
+	return 0;
+}
+
+static int cpus_from_mask(const struct pd_record *rec, size_t at, size_t bytes,
+			  struct pd_cpu_list *out)
+{
+	const uint8_t *mask = (const uint8_t *)rec->data + at;
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < bytes; i++)
+		n += (uint32_t)__builtin_popcount(mask[i]);
+	out->cpus = calloc(n ? n : 1, sizeof(*out->cpus));
+	if (!out->cpus)
+		return -ENOMEM;
+	out->nr = 0;
+	for (size_t bit = 0; bit < bytes * 8; bit++)
+		if (mask[bit / 8] & (1u << (bit % 8)))
+			out->cpus[out->nr++] = (int32_t)bit;
+	return 0;
+}
+
+int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
+		      struct pd_cpu_list *out, struct pc_error *err)
+{
+	size_t size = rec->header.size;
+	struct pd_cpu_list l = { 0 };
+	uint16_t type, nr;
+
+	if (size < off + 4)
+		return too_short(path, rec, off + 4, err);
+	type = u16_at(rec, off);
+	nr = u16_at(rec, off + 2);
+	if (type == 0) {
+		/* u16 nr, u16 cpu[nr]; (u16)-1 is any cpu */
+		if (size < off + 4 + 2ULL * nr)
+			return too_short(path, rec, off + 4 + 2ULL * nr, err);
+		l.cpus = calloc(nr ? nr : 1, sizeof(*l.cpus));
+		if (!l.cpus)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		for (l.nr = 0; l.nr < nr; l.nr++) {
+			uint16_t cpu = u16_at(rec, off + 4 + 2ULL * l.nr);
+
+			l.cpus[l.nr] = cpu == UINT16_MAX ? -1 : cpu;
+		}
+	} else if (type == 1) {
+		/* u16 nr (of words), u16 word size; 8-byte words after 4 bytes of padding */
+		uint16_t long_size;
+		size_t at;
+
+		if (size < off + 6)
+			return too_short(path, rec, off + 6, err);
+		long_size = u16_at(rec, off + 4);
+		if (long_size != 4 && long_size != 8)
+			return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP mask words of %u "
+					    "bytes (4 or 8 expected)", path,
+					    (unsigned long long)(rec->offset + off + 4), long_size);
+		at = off + (long_size == 4 ? 6 : 10);
+		if (size < at + (size_t)nr * long_size)
+			return too_short(path, rec, at + (size_t)nr * long_size, err);
+		if (cpus_from_mask(rec, at, (size_t)nr * long_size, &l))
+			return pc_error_set(err, ENOMEM, "out of memory");
+	} else if (type == 2) {
+		/* u8 any_cpu, u8 pad, u16 start, u16 end */
+		uint8_t any = ((const uint8_t *)rec->data)[off + 2];
+		uint16_t start, end;
+
+		if (size < off + 8)
+			return too_short(path, rec, off + 8, err);
+		start = u16_at(rec, off + 4);
+		end = u16_at(rec, off + 6);
+		if (end < start)
+			return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP range %u-%u ends "
+					    "before it starts", path,
+					    (unsigned long long)(rec->offset + off + 4), start, end);
+		l.cpus = calloc((size_t)(end - start) + 2, sizeof(*l.cpus));
+		if (!l.cpus)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		if (any)
+			l.cpus[l.nr++] = -1;
+		for (uint32_t c = start; c <= end; c++)
+			l.cpus[l.nr++] = (int32_t)c;
+	} else {
+		return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP of unknown type %u",
+				    path, (unsigned long long)(rec->offset + off), type);
+	}
+	*out = l;
+	return 0;
+}
+
+int pd_decode_thread_map(const char *path, const struct pd_record *rec,
+			 struct pd_thread_list *out, struct pc_error *err)
+{
+	size_t size = rec->header.size;
+	struct pd_thread_list t = { 0 };
+	uint64_t nr;
+
+	if (size < 16)
+		return too_short(path, rec, 16, err);
+	nr = u64_at(rec, 8);
+	if (nr > (size - 16) / 24)
+		return too_short(path, rec, 16 + nr * 24, err);
+	t.pids = calloc(nr ? nr : 1, sizeof(*t.pids));
+	if (!t.pids)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (t.nr = 0; t.nr < nr; t.nr++)
+		t.pids[t.nr] = (int32_t)u64_at(rec, 16 + 24ULL * t.nr);
+	*out = t;
+	return 0;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files of upstream perf stat record, read by perfcheck script as perf
+ * script reads them: the counts of every round, line for line.  perf 7.2's
+ * script prints no round of such files (its own or 6.1's); there perfcheck
+ * still must print them, and the comparison is left out naming why.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "interop_tools.h"
+#include "testutil.h"
+
+#define TOUCH 2000
+#define HEAD "CPU   THREAD             VAL             ENA             RUN            TIME EVENT\n"
+
+FIXTURE(stat_record) {
+	const char *perf;
+	char *dir;
+	char path[512];
+	struct pc_run rec, theirs, ours;
+};
+
+FIXTURE_SETUP(stat_record)
+{
+	memset(&self->rec, 0, sizeof(self->rec));
+	memset(&self->theirs, 0, sizeof(self->theirs));
+	memset(&self->ours, 0, sizeof(self->ours));
+	self->dir = NULL;
+	self->perf = up_perf();
+	if (!self->perf)
+		SKIP(return, "no upstream perf here (PERFCHECK_PERF, upstream/perf, or perf in PATH)");
+	self->dir = pc_test_mkdtemp("interop-stat-record");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->path, sizeof(self->path), "%s/stat.data", self->dir);
+}
+
+FIXTURE_TEARDOWN(stat_record)
+{
+	pc_run_free(&self->rec);
+	pc_run_free(&self->theirs);
+	pc_run_free(&self->ours);
+	if (self->dir && !getenv("PERFCHECK_KEEP_TEST_FILES"))
+		pc_test_rmdir(self->dir);
+}
+
+/* perf stat record -o PATH [OPTS...] -e task-clock,page-faults -- this binary --workload N */
+static int stat_record(FIXTURE_DATA(stat_record) *self, const char *o1, const char *o2,
+		       const char *o3)
+{
+	char exe[64], num[16];
+	char *argv[20];
+	int i = 0;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
+	snprintf(num, sizeof(num), "%d", TOUCH);
+	argv[i++] = (char *)self->perf;
+	argv[i++] = "stat";
+	argv[i++] = "record";
+	argv[i++] = "-o";
+	argv[i++] = self->path;
+	argv[i++] = "-e";
+	argv[i++] = "task-clock,page-faults";
+	if (o1)
+		argv[i++] = (char *)o1;
+	if (o2)
+		argv[i++] = (char *)o2;
+	if (o3)
+		argv[i++] = (char *)o3;
+	argv[i++] = "--";
+	argv[i++] = exe;
+	argv[i++] = "--workload";
+	argv[i++] = num;
+	argv[i] = NULL;
+	return up_run(&self->rec, 60, argv);
+}
+
+/* Both scripts of the file: ours prints its rounds; perf's the same, where it prints them. */
+static void compare(struct __test_metadata *_metadata, FIXTURE_DATA(stat_record) *self,
+		    int min_lines)
+{
+	char *theirs[] = { (char *)self->perf, "script", "-i", self->path, NULL };
+	char *ours[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-i",
+			 self->path, NULL };
+
+	ASSERT_EQ(0, up_run(&self->theirs, 60, theirs));
+	ASSERT_EQ(0, pc_test_run(&self->ours, 60, ours));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	ASSERT_NE(NULL, self->ours.out);
+	/* never an empty output for a file with counts */
+	EXPECT_EQ(0, strncmp(self->ours.out, HEAD, strlen(HEAD))) TH_LOG("%s", self->ours.out);
+	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " task-clock\n"))
+		TH_LOG("%s", self->ours.out);
+	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " page-faults\n"))
+		TH_LOG("%s", self->ours.out);
+	if (self->theirs.exit_code || !self->theirs.out || !strstr(self->theirs.out, HEAD))
+		SKIP(return, "perf's script prints no stat round of this file (exit %d: %.200s)",
+		     self->theirs.exit_code, self->theirs.err ? self->theirs.err : "");
+	EXPECT_STREQ(self->theirs.out, self->ours.out);
+}
+
+TEST_F(stat_record, counts_of_a_command_script_as_perf)
+{
+	ASSERT_EQ(0, stat_record(self, NULL, NULL, NULL));
+	if (self->rec.exit_code)
+		SKIP(return, "perf stat record failed: %.300s", self->rec.err);
+	compare(_metadata, self, 1);
+}
+
+TEST_F(stat_record, per_cpu_intervals_script_as_perf)
+{
+	ASSERT_EQ(0, stat_record(self, "-a", "-A", "-I100"));
+	if (self->rec.exit_code)
+		SKIP(return, "perf stat record -a -A -I100 failed: %.300s", self->rec.err);
+	compare(_metadata, self, 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--workload"))
+		return pc_test_touch_pages(atoi(argv[2]));
+	return test_harness_run(argc, argv);
+}
