@@ -27,6 +27,7 @@
 #include "reader/report_stats.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
+#include "reader/tracefmt.h"
 #include "symbols/srcline.h"
 #include "util/log.h"
 
@@ -115,9 +116,17 @@ struct report {
 	uint64_t stamp;
 	uint64_t nr_entries;
 	struct cg_forest forest;
-	struct ecache *ecache;	/* rows of recent frames (NULL: none) */
-	struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
-	struct fcache *fcache;	/* resolved frames (NULL: none) */
+	struct rp_caches {
+		struct ecache *ecache;	/* rows of recent frames (NULL: none) */
+		struct memo *memo;	/* MEMO_SLOTS by tid (NULL: none) */
+		struct fcache *fcache;	/* resolved frames (NULL: none) */
+	} cache;
+	/* -s trace: the sample's tracepoint text, formatted once per sample */
+	struct rp_trace {
+		struct rd_trace fmt;
+		const char *text;
+		size_t len;
+	} trace;
 	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
 	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
 	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
@@ -231,12 +240,25 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->rel = f->r.addr;
 }
 
-static bool sorts_by_srcline(const struct report *rp)
+static bool all_tracepoints(const struct pd_reader *r)
+{
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		if (r->evsels[i].attr.attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return r->nr_evsels > 0;
+}
+
+static bool sorts_by(const struct report *rp, enum sk_key key)
 {
 	for (int i = 0; i < rp->keys.nr; i++)
-		if (rp->keys.keys[i] == SK_SRCLINE)
+		if (rp->keys.keys[i] == key)
 			return true;
 	return false;
+}
+
+static bool sorts_by_srcline(const struct report *rp)
+{
+	return sorts_by(rp, SK_SRCLINE);
 }
 
 /*
@@ -295,11 +317,11 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	const void *space = f->kernel ? (const void *)s : (const void *)ev->thread->proc;
 	uint64_t gen = rd_resolve_gen(s, ev->thread, f->kernel);
 
-	if (rp->ecache) {
+	if (rp->cache.ecache) {
 		uint64_t h = (f->ip ^ ((uint64_t)ev->sample->tid << 40) ^ ((uint64_t)flags << 56) ^
 			      (uint64_t)(uint32_t)cpu << 20) * 0x9E3779B97F4A7C15ULL;
 
-		c = &rp->ecache[h >> (64 - ECACHE_BITS)];
+		c = &rp->cache.ecache[h >> (64 - ECACHE_BITS)];
 		/* the symbol too: inlined entries share their frame's address */
 		/* one thread per tid: its comm unchanged is the entry's comm */
 		if (c->e && c->ip == f->ip && c->tid == ev->sample->tid && c->flags == flags &&
@@ -309,6 +331,8 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	}
 	to_sk(ev, f, chain, &k);
 	k.kernel = level;
+	k.trace = rp->trace.text;
+	k.trace_len = rp->trace.len;
 	if (sorts_by_srcline(rp))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	len = sk_key(&rp->keys, &k, key, sizeof(key));
@@ -468,10 +492,10 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 	uint64_t gen = rd_resolve_gen(s, t, f->kernel);
 	struct fcache *c = NULL;
 
-	if (rp->fcache && graphs) {
+	if (rp->cache.fcache && graphs) {
 		uint64_t h = (f->ip ^ (uint64_t)(uintptr_t)space ^ f->kernel) * 0x9E3779B97F4A7C15ULL;
 
-		c = &rp->fcache[h >> (64 - FCACHE_BITS)];
+		c = &rp->cache.fcache[h >> (64 - FCACHE_BITS)];
 		if (c->valid && c->ip == f->ip && c->space == space && c->kernel == f->kernel &&
 		    c->gen == gen) {
 			f->r = c->r;
@@ -633,6 +657,13 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return 0;
 	if (f && !rd_filter_time_ok(f, smp->time))
 		return 0;
+	if (sorts_by(rp, SK_TRACE)) {
+		ret = rd_trace_text(&rp->trace.fmt, s, ev, &rp->trace.text);
+		if (ret < 0)
+			return ret;
+		/* a row key holds 2 KiB: longer texts compare by their start */
+		rp->trace.len = (size_t)ret < 1536 ? (size_t)ret : 1536;
+	}
 	t->samples++;
 	t->total += smp->period;
 	rp->stamp++;
@@ -689,8 +720,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
 	}
-	if (graphs && n && rp->memo) {
-		mm = &rp->memo[(smp->tid * 0x9E3779B1u) >> 26];
+	if (graphs && n && rp->cache.memo) {
+		mm = &rp->cache.memo[(smp->tid * 0x9E3779B1u) >> 26];
 		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
 		       mm->t == t && mm->caller == caller;
 		for (int i = 0; i < n && same; i++)
@@ -1389,9 +1420,10 @@ static void free_tables(struct report *rp)
 		free(t->buckets);
 	}
 	free(rp->tables);
-	free(rp->ecache);
-	free(rp->memo);
-	free(rp->fcache);
+	free(rp->cache.ecache);
+	free(rp->cache.memo);
+	free(rp->cache.fcache);
+	rd_trace_free(&rp->trace.fmt);
 	cg_forest_free(&rp->forest);
 	pc_srcline_free(rp->src);
 	rd_isyms_free(&rp->isyms);
@@ -1405,7 +1437,7 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL;
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
-	bool stats = false;
+	bool stats = false, sort_given = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -1430,6 +1462,7 @@ int cmd_report(int argc, char **argv)
 			rp.children = 0;
 			break;
 		case 's':
+			sort_given = true;
 			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
 			/* "overhead" (or period, sample) alone: one row of every sample, as perf */
 			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) ||
@@ -1618,14 +1651,22 @@ int cmd_report(int argc, char **argv)
 		ret = rd_filter_time_span(&flt, &s->r, &err);
 	if (!ret && !header_only) {
 		s->merge = true;
-		rp.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.ecache));
-		rp.memo = calloc(MEMO_SLOTS, sizeof(*rp.memo));
-		rp.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.fcache));
+		/* perf's default for files of tracepoints alone: a row per trace text */
+		if (!sort_given && all_tracepoints(&s->r))
+			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
+		/* rows of one address differ by their text: no row caches then */
+		if (!sorts_by(&rp, SK_TRACE)) {
+			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
+			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
+		}
+		rp.cache.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.cache.fcache));
 		s->ops.sample = on_sample;
 		s->ops.ctx = &rp;
 		if (s->r.pipe_format)
 			s->ops.other = on_other;
 		ret = rd_session_process(s, &err);
+		if (ret && !err.msg[0] && rp.trace.fmt.err.msg[0])
+			err = rp.trace.fmt.err;
 	}
 	if (!ret && !header_only) {
 		uint64_t samples = 0;

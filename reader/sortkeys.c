@@ -18,17 +18,18 @@
 static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
+	[SK_TRACE] = "trace",
 };
 
 static const char *const titles[SK_NR] = {
 	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
-	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol",
+	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
 };
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,overhead,period,sample";
+	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,overhead,period,sample";
 }
 
 const char *sk_title(enum sk_key k)
@@ -38,7 +39,7 @@ const char *sk_title(enum sk_key k)
 
 bool sk_pad_last(enum sk_key k)
 {
-	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF;
+	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE;
 }
 
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
@@ -237,6 +238,16 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 				     (unsigned long long)f->rel);
 			} else {
 				put(&b, "??:0\x1f??:0", 9);
+			}
+			break;
+		case SK_TRACE:
+			/* perf compares the texts (other events' samples: all one "N/A" row) */
+			if (f->trace) {
+				put(&b, f->trace, f->trace_len);
+				put(&b, "\x1f", 1);
+				put(&b, f->trace, f->trace_len);
+			} else {
+				put(&b, "N/A\x1fN/A", 7);
 			}
 			break;
 		default:

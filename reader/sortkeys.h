@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf report's -s/--sort: the keys that group samples into rows (comm,
- * dso, sym, pid, tid, cpu, srcline, symoff) and the value columns that may
+ * dso, sym, pid, tid, cpu, srcline, symoff, trace) and the value columns that may
  * be named among them (overhead, period, sample).  A row's key is a byte
  * string: per key, a part whose byte order is perf's order for rows of
  * equal overhead, then the text shown.
@@ -16,7 +16,7 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_NR };
+	      SK_TRACE, SK_NR };
 
 #define SK_MAX_KEYS 8
 
@@ -49,6 +49,8 @@ struct sk_frame {
 	uint64_t off;		/* ip - symbol start */
 	uint64_t rel;		/* map-relative address (srcline of unresolved frames) */
 	const char *srcline;	/* "file:line" from debug info, or NULL */
+	const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
+	size_t trace_len;
 };
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */

@@ -48,25 +48,33 @@ int rd_trace_open(struct rd_trace *tr, struct rd_session *s)
 	return 0;
 }
 
-int rd_trace_field(struct rd_out *o, struct rd_session *s, const struct rd_event *ev, void *ctx)
+int rd_trace_text(struct rd_trace *tr, struct rd_session *s, const struct rd_event *ev,
+		  const char **text)
 {
-	struct rd_trace *tr = ctx;
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
-	const char *text;
 	int ret;
 
+	*text = NULL;
 	if (!e || e->attr.attr.type != PERF_TYPE_TRACEPOINT)
 		return 0;
 	ret = rd_trace_open(tr, s);
 	if (ret)
 		return ret;
-	ret = tr_format(&tr->t, e->attr.attr.config, smp->raw.data, smp->raw.size,
-			(e->attr.attr.sample_type & PERF_SAMPLE_CPU) ? (int)smp->cpu : -1,
-			ev->rec->offset, &text, &tr->err);
+	return tr_format(&tr->t, e->attr.attr.config, smp->raw.data, smp->raw.size,
+			 (e->attr.attr.sample_type & PERF_SAMPLE_CPU) ? (int)smp->cpu : -1,
+			 ev->rec->offset, text, &tr->err);
+}
+
+int rd_trace_field(struct rd_out *o, struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	const char *text;
+	int ret = rd_trace_text(ctx, s, ev, &text);
+
 	if (ret < 0)
 		return ret;
-	rd_out_mem(o, text, (size_t)ret);
+	if (text)
+		rd_out_mem(o, text, (size_t)ret);
 	return 0;
 }
 

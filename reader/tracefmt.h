@@ -31,6 +31,12 @@ struct rd_trace {
 int rd_trace_open(struct rd_trace *t, struct rd_session *s);
 /* Names tracepoint events known only by number from the opened section. */
 int rd_trace_name_events(struct rd_trace *t, struct rd_session *s);
+/*
+ * A tracepoint sample's text in *text (valid until the next call) and its
+ * length; 0 with *text NULL for other events; -errno (the reason in err).
+ */
+int rd_trace_text(struct rd_trace *t, struct rd_session *s, const struct rd_event *ev,
+		  const char **text);
 /* The printer's trace hook; ctx is a struct rd_trace. */
 int rd_trace_field(struct rd_out *o, struct rd_session *s, const struct rd_event *ev, void *ctx);
 void rd_trace_free(struct rd_trace *t);

@@ -430,4 +430,23 @@ TEST_F(report, call_graph_option_without_callchains_stops_as_perf)
 	same_report(_metadata, self, "-G");
 }
 
+/* perf's default sort for a file of tracepoints alone is their text ("Trace output") */
+TEST_F(report, tracepoint_files_sort_by_trace_text_as_perf)
+{
+	PERFCMP_RECORD(self->c.path, "-e sched:sched_process_exec -e syscalls:sys_exit_openat",
+		       "ls / >/dev/null; ls /tmp >/dev/null");
+	same_report(_metadata, self, "");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# Overhead  Trace output"))
+		TH_LOG("%s", self->c.perf.out);
+}
+
+/* -s trace on samples of other events: one "N/A" row for them all */
+TEST_F(report, trace_key_of_other_events_is_one_na_row_as_perf)
+{
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 100000 -e sched:sched_process_exec",
+		       PERFCMP_SPIN "; ls / >/dev/null");
+	same_report(_metadata, self, "-s trace");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "N/A")) TH_LOG("%s", self->c.perf.out);
+}
+
 TEST_HARNESS_MAIN
