@@ -116,6 +116,33 @@ static int mmap2(struct rd_out *o, const struct body *b, uint16_t misc, struct p
 	return 0;
 }
 
+/* u32 pid, u32 tid, u64 nr, then nr {u64 dev, u64 inode}: four to a line, as perf */
+static int namespaces(struct rd_out *o, const struct body *b, struct pc_error *err)
+{
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	uint64_t nr;
+	int ret = need(b, HDR + 16, err);
+
+	if (ret)
+		return ret;
+	nr = u64_at(b, 16);
+	if (nr > (b->size - HDR - 16) / 16)
+		return short_record(b, HDR + 16 + 16 * (size_t)(nr > 65536 ? 65536 : nr), err);
+	rd_out_printf(o, " %d/%d - nr_namespaces: %u\n\t\t[", (int)u32_at(b, 8), (int)u32_at(b, 12),
+		      (unsigned)nr);
+	for (uint64_t i = 0; i < nr; i++) {
+		if (i && i % 4 == 0)
+			rd_out_str(o, "\n\t\t ");
+		rd_out_printf(o, "%u/%s: %llu/%#llx%s", (unsigned)i,
+			      i < sizeof(names) / sizeof(names[0]) ? names[i] : "(null)",
+			      (unsigned long long)u64_at(b, 24 + 16 * i),
+			      (unsigned long long)u64_at(b, 32 + 16 * i), i + 1 != nr ? ", " : "]\n");
+	}
+	if (!nr)
+		rd_out_char(o, '\n');
+	return 0;
+}
+
 int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, size_t trailer,
 	      struct pc_error *err)
 {
@@ -209,6 +236,18 @@ int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record 
 		rd_out_printf(o, " type %u, flags %u, id %u\n", (unsigned)(u32_at(&b, 8) & 0xffff),
 			      (unsigned)(u32_at(&b, 8) >> 16), u32_at(&b, 12));
 		return 0;
+	case PERF_RECORD_NAMESPACES:
+		return namespaces(o, &b, err);
+	case PERF_RECORD_CGROUP:
+		/* u64 id, path */
+		ret = need(&b, HDR + 8 + 1, err);
+		if (ret)
+			return ret;
+		s = str_at(&b, HDR + 8, err);
+		if (!s)
+			return -EINVAL;
+		rd_out_printf(o, " cgroup: %llu %s\n", (unsigned long long)u64_at(&b, 8), s);
+		return 0;
 	default:
 		rd_out_char(o, '\n');
 		return 0;
@@ -223,6 +262,7 @@ bool rd_record_task(const struct pd_record *rec, int32_t *pid, int32_t *tid)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_NAMESPACES:
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:

@@ -67,6 +67,8 @@ static void usage(FILE *f)
 "      --show-switch-events  also SWITCH and SWITCH_CPU_WIDE records\n"
 "      --show-lost-events    also LOST records\n"
 "      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
+"      --show-namespace-events  also NAMESPACES records\n"
+"      --show-cgroup-events  also CGROUP records\n"
 "      --ns                  times in nanoseconds\n"
 "      --no-inline           callchains without their inlined entries (perf 7.2\n"
 "                            adds them at every user frame, 6.1 at unwound ones)\n"
@@ -96,10 +98,11 @@ static void usage(FILE *f)
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
-       OPT_SHOW_BPF, OPT_INLINE, OPT_NO_INLINE };
+       OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE };
 
 /* which non-sample records are shown */
-enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16 };
+enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
+       SHOW_NAMESPACE = 32, SHOW_CGROUP = 64 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -133,6 +136,8 @@ static const struct option options[] = {
 	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
 	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
 	{ "show-bpf-events", no_argument, NULL, OPT_SHOW_BPF },
+	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NAMESPACE },
+	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -239,6 +244,10 @@ static unsigned int show_bit(uint32_t type)
 	case PC_RECORD_KSYMBOL:
 	case PC_RECORD_BPF_EVENT:
 		return SHOW_BPF;
+	case PERF_RECORD_NAMESPACES:
+		return SHOW_NAMESPACE;
+	case PERF_RECORD_CGROUP:
+		return SHOW_CGROUP;
 	default:
 		return 0;
 	}
@@ -558,6 +567,12 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SHOW_BPF:
 			sc.show |= SHOW_BPF;
+			break;
+		case OPT_SHOW_NAMESPACE:
+			sc.show |= SHOW_NAMESPACE;
+			break;
+		case OPT_SHOW_CGROUP:
+			sc.show |= SHOW_CGROUP;
 			break;
 		case 'v':
 			pc_verbose++;

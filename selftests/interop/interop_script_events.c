@@ -70,4 +70,19 @@ TEST_F(events, callchain_files_show_records_as_perf)
 	     "PERF_RECORD_", 3);
 }
 
+/* NAMESPACES of each new task (synthesized and the kernel's): seven links, four to a line */
+TEST_F(events, namespace_events_match_perf)
+{
+	RECORD("-e cpu-clock -c 100000 --namespaces");
+	SAME("--show-namespace-events", "PERF_RECORD_NAMESPACES ", 2);
+	EXPECT_LE(1, pc_count_substr(self->c.ours.out, " - nr_namespaces: "));
+}
+
+/* CGROUP records of the cgroups there are (synthesized) and of new ones */
+TEST_F(events, cgroup_events_match_perf)
+{
+	RECORD("-e cpu-clock -c 100000 --all-cgroups");
+	SAME("--show-cgroup-events --show-task-events", "PERF_RECORD_CGROUP cgroup: ", 1);
+}
+
 TEST_HARNESS_MAIN

@@ -218,4 +218,48 @@ TEST_F(ev, unterminated_filename_is_refused)
 	EXPECT_NE(NULL, strstr(self->run.err, "not NUL-terminated")) TH_LOG("%s", self->run.err);
 }
 
+/* NAMESPACES: pid/tid, the count, then dev/inode pairs named, four to a line (perf 6.1's) */
+TEST_F(ev, namespace_events_show_their_links_four_to_a_line)
+{
+	uint64_t ns[1 + 1 + 10] = { 100 | (uint64_t)100 << 32, 5, 4, 0xf1, 4, 0xf2, 4, 0xf3,
+				    4, 0xf4, 4, 0xf5 };
+
+	put_record(&self->d, &self->a.attr, PERF_RECORD_NAMESPACES, 0, ns, sizeof(ns),
+		   RT_SEC + 2500);
+	script(_metadata, self, "--show-namespace-events", NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(SAMPLE_LINE
+		     "           alpha   100     1.000002: PERF_RECORD_NAMESPACES 100/100 - "
+		     "nr_namespaces: 5\n\t\t[0/net: 4/0xf1, 1/uts: 4/0xf2, 2/ipc: 4/0xf3, "
+		     "3/pid: 4/0xf4, \n\t\t 4/user: 4/0xf5]\n", self->run.out);
+}
+
+TEST_F(ev, cgroup_events_show_id_and_path)
+{
+	struct {
+		uint64_t id;
+		char path[16];
+	} cg = { 7, "/user.slice" };
+
+	put_record(&self->d, &self->a.attr, PERF_RECORD_CGROUP, 0, &cg, sizeof(cg), RT_SEC + 2500);
+	script(_metadata, self, "--show-cgroup-events", NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(SAMPLE_LINE
+		     "           alpha   100     1.000002: PERF_RECORD_CGROUP cgroup: 7 /user.slice\n",
+		     self->run.out);
+}
+
+TEST_F(ev, namespaces_counting_past_the_record_are_refused)
+{
+	uint64_t ns[1 + 1 + 2] = { 100 | (uint64_t)100 << 32, 9, 4, 0xf1 };
+
+	put_record(&self->d, &self->a.attr, PERF_RECORD_NAMESPACES, 0, ns, sizeof(ns),
+		   RT_SEC + 2500);
+	script(_metadata, self, "--show-namespace-events", NULL);
+	EXPECT_EQ(2, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "NAMESPACES record of 40 bytes (sample_id excluded) "
+					      "is too short for its fields (168 bytes)"))
+		TH_LOG("%s", self->run.err);
+}
+
 TEST_HARNESS_MAIN
