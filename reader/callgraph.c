@@ -339,6 +339,53 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 	return 0;
 }
 
+int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
+{
+	uint32_t *path = NULL, n, depth = 0, cap = 0;
+
+	if (dst == src)
+		return 0;
+	/* the subtree of src in pre-order, by its links: down, else across, else up */
+	n = f->links[src - 1].child;
+	depth = n ? 1 : 0;
+	while (n) {
+		if (depth > cap) {
+			uint32_t *p = realloc(path, (size_t)(cap = 2 * depth + 16) * sizeof(*p));
+
+			if (!p) {
+				free(path);
+				return -ENOMEM;
+			}
+			path = p;
+		}
+		path[depth - 1] = f->links[n - 1].frame;
+		if (f->counts[n - 1] || f->hits[n - 1]) {
+			uint32_t m = descend(f, dst, path, depth);
+
+			if (!m) {
+				free(path);
+				return -ENOMEM;
+			}
+			f->hits[m - 1] += f->hits[n - 1];
+			f->counts[m - 1] += f->counts[n - 1];
+			if (f->ends[m - 1] < f->ends[n - 1])
+				f->ends[m - 1] = f->ends[n - 1];
+		}
+		if (f->links[n - 1].child) {
+			n = f->links[n - 1].child;
+			depth++;
+			continue;
+		}
+		while (n != src && !f->links[n - 1].sibling) {
+			n = f->links[n - 1].parent;
+			depth--;
+		}
+		n = n == src ? 0 : f->links[n - 1].sibling;
+	}
+	free(path);
+	return 0;
+}
+
 /* A child is always made after its parent: one pass from the end sums the trees. */
 int cg_forest_finish(struct cg_forest *f)
 {

@@ -136,6 +136,12 @@ uint32_t cg_tree_new(struct cg_forest *f);
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
 		uint64_t period, uint32_t *last);
 /*
+ * Adds every chain of tree src to tree dst (roots as index + 1), as perf
+ * merges the rows its collapse finds equal; src is left unreferenced.
+ * Before cg_forest_finish; 0 or -ENOMEM.
+ */
+int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src);
+/*
  * Makes the nodes, with each one's children and children_hit; once, after
  * the last cg_tree_add.  0 or -ENOMEM.
  */

@@ -41,6 +41,7 @@ struct entry {
 	 * perf 7.2: filtered samples make rows of their own.
 	 */
 	bool filtered;
+	bool comm_placeholder;	/* made while its thread had only the ":TID" placeholder */
 	struct entry *next;
 };
 

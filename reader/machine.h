@@ -33,6 +33,12 @@ struct rd_thread {
 	uint32_t pid, tid;
 	char comm[RD_COMM_LEN];
 	uint32_t comm_gen;		/* bumped when comm is written: caches compare it */
+	/*
+	 * The first comm a COMM or FORK gave (comm_set): perf writes it over
+	 * the ":TID" placeholder, so rows made before it show it (report)
+	 */
+	bool comm_set;
+	char first_comm[RD_COMM_LEN];
 	struct pc_aspace *proc;		/* its address space, shared by its process */
 	struct rd_thread *next;
 };

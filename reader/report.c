@@ -355,6 +355,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 			return NULL;
 		e->seq = rp->nr_entries++;
 		e->filtered = hidden;
+		e->comm_placeholder = !ev->thread->comm_set;
 		e->tid = k.tid;
 		e->cpu = k.cpu;
 		e->level = k.kernel ? 'k' : '.';
@@ -1243,6 +1244,133 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
 }
 
 /* Each event's table, a group's together (perf's group view) when it is one. */
+/*
+ * A row keyed by a thread's ":TID" placeholder, made before the thread's
+ * first COMM (or FORK) came (a lossy file lost it): perf writes that first
+ * comm over the placeholder in place, so at the end the row shows it, and
+ * its collapse merges the row into one of the same keys.  The comm column
+ * of the key is rewritten; a row of the new key takes this one's periods
+ * and chains.
+ */
+static int settle_placeholder(struct report *rp, struct rd_session *s, struct table *t,
+			      struct entry *e)
+{
+	const struct rd_thread *th;
+	const char *first;
+	char key[2048];
+	size_t len = 0, col_start = 0, ci = 0;
+	struct entry **pp, *into;
+	int col = -1;
+
+	for (int i = 0; i < rp->keys.nr; i++)
+		if (rp->keys.keys[i] == SK_COMM)
+			col = i;
+	th = rd_thread_get(s, (uint32_t)-1, e->tid);
+	if (col < 0 || !th || !th->comm_set)
+		return 0;
+	first = th->first_comm;
+	/* the key's columns are '\x1e'-ended: copy all but column col, rebuilt */
+	for (size_t i = 0; i < e->key_len; i++) {
+		if ((int)ci == col && col_start == i) {
+			size_t n = strlen(first);
+
+			if (len + 2 * n + 1 > sizeof(key))
+				return 0;
+			memcpy(key + len, first, n);
+			key[len + n] = '\x1f';
+			memcpy(key + len + n + 1, first, n);
+			len += 2 * n + 1;
+		}
+		if ((int)ci != col) {
+			if (len + 1 > sizeof(key))
+				return 0;
+			key[len++] = e->key[i];
+		}
+		if (e->key[i] == '\x1e') {
+			if ((int)ci == col) {
+				if (len + 1 > sizeof(key))
+					return 0;
+				key[len++] = '\x1e';
+			}
+			ci++;
+			col_start = i + 1;
+		}
+	}
+	/* out of its bucket */
+	for (pp = &t->buckets[hash_mem(e->key, e->key_len) & (t->nr_buckets - 1)]; *pp != e;
+	     pp = &(*pp)->next)
+		;
+	*pp = e->next;
+	t->nr--;
+	into = table_get(t, key, len);
+	if (!into)
+		return -ENOMEM;
+	if (!into->comm) {
+		/* a new row: this one, renamed */
+		char *k = into->key;
+		struct entry *next = into->next;
+
+		*into = *e;
+		into->key = k;
+		into->key_len = len;
+		into->next = next;
+		free(e->key);
+		free(into->comm);
+		into->comm = strdup(first);
+		free(e);
+		return into->comm ? 0 : -ENOMEM;
+	}
+	into->self += e->self;
+	into->children += e->children;
+	into->nr_samples += e->nr_samples;
+	if (e->graph.tree && !into->graph.tree) {
+		into->graph = e->graph;
+	} else if (e->graph.tree) {
+		if (cg_tree_merge(&rp->forest, into->graph.tree, e->graph.tree))
+			return -ENOMEM;
+		if (into->graph.max_depth < e->graph.max_depth)
+			into->graph.max_depth = e->graph.max_depth;
+	}
+	free(e->key);
+	free(e->comm);
+	free(e);
+	return 0;
+}
+
+static int settle_placeholders(struct report *rp, struct rd_session *s)
+{
+	if (!sorts_by(rp, SK_COMM))
+		return 0;
+	for (uint32_t i = 0; i < rp->nr_tables; i++) {
+		struct table *t = &rp->tables[i];
+		struct entry **v;
+		size_t n = 0;
+		int ret = 0;
+
+		if (!t->nr)
+			continue;
+		v = malloc(t->nr * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t b = 0; b < t->nr_buckets; b++)
+			for (struct entry *e = t->buckets[b]; e; e = e->next) {
+				struct rd_thread *th;
+
+				if (!e->comm_placeholder)
+					continue;
+				th = rd_thread_get(s, (uint32_t)-1, e->tid);
+				if (th && th->comm_set)
+					v[n++] = e;
+			}
+		for (size_t j = 0; j < n && !ret; j++)
+			ret = settle_placeholder(rp, s, t, v[j]);
+		free(v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *o,
 			struct pc_error *err)
 {
@@ -1626,6 +1754,9 @@ int cmd_report(int argc, char **argv)
 			"Did you call 'perf record' without -g or -b?\n");
 		goto done;
 	}
+	/* as perf: --children on a file without callchains is silently ignored */
+	if (!ret && !s->r.pipe_format && rp.children > 0 && !any_chains(&s->r))
+		rp.children = 0;
 	/* as perf: -C the input cannot take ends the report after its first line, exit 0 */
 	if (!ret && !header_only && rd_filter_cpus_usable(&flt, &s->r)) {
 		if (!header)
@@ -1684,7 +1815,9 @@ int cmd_report(int argc, char **argv)
 		}
 		elided_lines(&rp, &out);
 		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
-		ret = cg_forest_finish(&rp.forest);
+		ret = settle_placeholders(&rp, s);
+		if (!ret)
+			ret = cg_forest_finish(&rp.forest);
 		if (!ret)
 			ret = print_tables(&rp, s, &out, &err);
 		if (ret)

@@ -59,9 +59,10 @@ struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
-	if (tid == 0)
+	if (tid == 0) {
 		snprintf(t->comm, sizeof(t->comm), "swapper");
-	else
+		t->comm_set = true;	/* perf names it so from the start: no placeholder */
+	} else
 		snprintf(t->comm, sizeof(t->comm), ":%d", (int)tid);
 	t->proc = pc_aspaces_get(&m->procs, pid);
 	if (!t->proc) {
@@ -142,6 +143,16 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	return 0;
 }
 
+static void thread_comm(struct rd_thread *t, const char *comm)
+{
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->comm_gen++;
+	if (!t->comm_set) {
+		memcpy(t->first_comm, t->comm, sizeof(t->first_comm));
+		t->comm_set = true;
+	}
+}
+
 static int set_comm(struct rd_machine *m, const struct pd_record *rec, size_t size,
 		    struct pc_error *err)
 {
@@ -154,8 +165,7 @@ static int set_comm(struct rd_machine *m, const struct pd_record *rec, size_t si
 	t = rd_machine_thread(m, c.pid, c.tid);
 	if (!t)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	snprintf(t->comm, sizeof(t->comm), "%s", c.comm);
-	t->comm_gen++;
+	thread_comm(t, c.comm);
 	return 0;
 }
 
@@ -177,10 +187,8 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 		return 0;
 	/* as perf: a parent known only by its ":TID" placeholder gives no comm */
 	snprintf(placeholder, sizeof(placeholder), ":%d", (int)parent->tid);
-	if (strcmp(parent->comm, placeholder)) {
-		memcpy(child->comm, parent->comm, sizeof(child->comm));
-		child->comm_gen++;
-	}
+	if (strcmp(parent->comm, placeholder))
+		thread_comm(child, parent->comm);
 	/* a new process starts with a copy of its parent's address space */
 	if (f.pid != f.ppid && child->proc != parent->proc &&
 	    pc_maps_copy(&child->proc->maps, &parent->proc->maps))

@@ -449,4 +449,12 @@ TEST_F(report, trace_key_of_other_events_is_one_na_row_as_perf)
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "N/A")) TH_LOG("%s", self->c.perf.out);
 }
 
+/* --children on a file without callchains: perf drops it silently (no Children column) */
+TEST_F(report, children_without_callchains_is_ignored_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--children");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "Children")) TH_LOG("%s", self->c.ours.out);
+}
+
 TEST_HARNESS_MAIN

@@ -216,6 +216,38 @@ TEST_F(rep, tid_key_shows_tid_and_command)
 	EXPECT_NE(NULL, strstr(self->run.out, "   100.00%      100:alpha  \n"));
 }
 
+/*
+ * Thread 200's FORK and COMM were lost (a lossy file): its samples before
+ * its first COMM had only the ":200" placeholder, which perf overwrites
+ * with that COMM, so its rows show "beta" and merge with beta's own
+ */
+TEST_F(rep, rows_of_a_placeholder_comm_take_the_threads_first_comm)
+{
+	struct pd_sample id = rt_id(200, 200, RT_SEC + 40);
+	const uint64_t a[] = { RT_KIP(1), RT_KIP(2), RT_KIP(3) };
+
+	chain_sample_of(self, 200, RT_SEC + 30, a, 3);
+	synth_comm(&self->d, &self->a.attr, 200, 200, "beta", &id);
+	chain_sample_of(self, 200, RT_SEC + 50, a, 3);
+	chain_sample_of(self, 200, RT_SEC + 60, a, 1);
+	report(_metadata, self, "-s", "comm", "--no-children");
+	EXPECT_EQ(NULL, strstr(self->run.out, ":200")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "    50.00%  beta   \n")) TH_LOG("%s", self->run.out);
+	/* the graphs merged: K1 under beta holds both chains through K2 */
+	EXPECT_NE(NULL, strstr(self->run.out, "---")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(1, pc_count_substr(self->run.out, "    50.00%  beta")) TH_LOG("%s", self->run.out);
+}
+
+/* a placeholder no COMM ever replaced stays */
+TEST_F(rep, a_thread_without_comm_keeps_its_placeholder_row)
+{
+	const uint64_t a[] = { RT_KIP(1) };
+
+	chain_sample_of(self, 300, RT_SEC + 30, a, 1);
+	report(_metadata, self, "-s", "comm", "--no-children");
+	EXPECT_NE(NULL, strstr(self->run.out, "    25.00%  :300   \n")) TH_LOG("%s", self->run.out);
+}
+
 TEST_F(rep, symoff_key_keeps_offsets_apart)
 {
 	report(_metadata, self, "-s", "symoff", "--no-children");
