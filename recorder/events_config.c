@@ -84,16 +84,22 @@ static void config_sampling(struct rec_evsel *ev, const struct rec_opts *opts,
 	struct perf_event_attr *a = &ev->attr.attr;
 	bool one_by_one = ev->tracepoint || tracking_dummy;
 
+	if (opts->s.rate.none) {
+		/* -n: perf zeroes the period (or frequency) after choosing it: nothing samples */
+		a->sample_period = 0;
+		a->freq = !opts->s.rate.period_set && !one_by_one;
+		return;
+	}
 	if (ev->spec.period_set || ev->spec.freq_set)
 		return;		/* its own period= or freq= term */
-	if (opts->s.period_set) {
-		a->sample_period = opts->s.period;
+	if (opts->s.rate.period_set) {
+		a->sample_period = opts->s.rate.period;
 		a->freq = 0;
 	} else if (one_by_one) {
 		a->sample_period = 1;
 	} else {
 		a->freq = 1;
-		a->sample_freq = opts->s.freq;
+		a->sample_freq = opts->s.rate.freq;
 	}
 }
 
@@ -256,9 +262,10 @@ int rec_events_config(struct rec_evlist *evl, const struct rec_opts *opts, struc
 
 /*
  * The kernel refuses a frequency above kernel.perf_event_max_sample_rate
- * (which it lowers by itself when sampling interrupts take too long): an
- * explicit -F above it is an error that says so, the default is lowered
- * with a warning, as perf does.  -F max is that limit.
+ * (which it lowers by itself when sampling interrupts take too long): as
+ * perf, a frequency above it is lowered to it with a warning, or with
+ * --strict-freq an explicit -F above it is an error that says so.  -F max
+ * is that limit.
  */
 int rec_events_check_freq(struct rec_evlist *evl, const struct rec_opts *opts,
 			  struct pc_error *err)
@@ -266,7 +273,7 @@ int rec_events_check_freq(struct rec_evlist *evl, const struct rec_opts *opts,
 	long max;
 
 	if (pc_read_int_file("/proc/sys/kernel/perf_event_max_sample_rate", &max) || max <= 0) {
-		if (opts->s.freq == REC_FREQ_MAX)
+		if (opts->s.rate.freq == REC_FREQ_MAX)
 			return pc_error_set(err, ENOENT, "-F max: cannot read "
 					    "kernel.perf_event_max_sample_rate");
 		return 0;
@@ -277,19 +284,20 @@ int rec_events_check_freq(struct rec_evlist *evl, const struct rec_opts *opts,
 
 		if (!a->freq || a->sample_freq <= (uint64_t)max)
 			continue;
-		if (opts->s.freq == REC_FREQ_MAX && !ev->spec.freq_set) {
+		if (opts->s.rate.freq == REC_FREQ_MAX && !ev->spec.freq_set) {
 			pc_info("-F max: %ld samples/s (kernel.perf_event_max_sample_rate)\n", max);
 			a->sample_freq = (uint64_t)max;
 			continue;
 		}
-		if (opts->s.freq_set || ev->spec.freq_set)
+		if (opts->s.rate.strict && (opts->s.rate.freq_set || ev->spec.freq_set))
 			return pc_error_set(err, EINVAL,
 					    "%s: -F %llu is above the kernel's limit of %ld samples/s "
-					    "(kernel.perf_event_max_sample_rate): use -F %ld or lower",
+					    "(kernel.perf_event_max_sample_rate), and --strict-freq "
+					    "refuses to lower it: use -F %ld or lower",
 					    ev->name, (unsigned long long)a->sample_freq, max, max);
-		pc_warn("lowering the default frequency from %llu to %ld "
-			"(kernel.perf_event_max_sample_rate)\n",
-			(unsigned long long)a->sample_freq, max);
+		pc_warn("%s: lowering -F %llu to %ld samples/s, the kernel's limit "
+			"(kernel.perf_event_max_sample_rate; --strict-freq refuses instead)\n",
+			ev->name, (unsigned long long)a->sample_freq, max);
 		a->sample_freq = (uint64_t)max;
 	}
 	return 0;

@@ -29,7 +29,10 @@ void rec_usage(FILE *out)
 "                             name call-graph stack-size), groups {a,b};\n"
 "                             modifiers :u :k :h :p :S (leader sampling) :D (pinned)\n"
 "  -c, --count N              sample every N events\n"
-"  -F, --freq N|max           sample N times a second (default 4000)\n"
+"  -F, --freq N|max           sample N times a second (default 4000; above the\n"
+"                             kernel's limit: lowered to it, with a warning)\n"
+"      --strict-freq          a -F above the kernel's limit fails instead\n"
+"  -n, --no-samples           count only: no sample (the side band is recorded)\n"
 "  -g                         record frame-pointer callchains\n"
 "      --call-graph MODE      fp[,defer], dwarf[,SIZE] (user stack copies), lbr\n"
 "  -d, --data                 sample data addresses (and record data mmaps)\n"
@@ -53,6 +56,9 @@ void rec_usage(FILE *out)
 "      --user-callchains      callchains without their kernel part\n"
 "      --kernel-callchains    callchains without their user part\n"
 "      --no-buffering         a wakeup for every record\n"
+"      --timestamp-boundary   accepted: the first and last sample times are always\n"
+"                             in the SAMPLE_TIME section\n"
+"      --dry-run              check the options and events, open nothing\n"
 "      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
 "                             no build-id section (as -B)\n"
 "      --filter FILTER        the last -e's tracepoint filter (the kernel's, set by\n"
@@ -132,7 +138,10 @@ static const struct rec_opt_def defs[] = {
 	{ O_USER_CALLCHAINS, "user-callchains", REC_NOARG },
 	{ O_KERNEL_CALLCHAINS, "kernel-callchains", REC_NOARG },
 	{ O_BUILDID_MMAP, "buildid-mmap", REC_NOARG }, { O_NO_BUFFERING, "no-buffering", REC_NOARG },
-	{ O_FILTER, "filter", REC_ARG },
+	{ O_FILTER, "filter", REC_ARG }, { O_NO_SAMPLES, "no-samples", REC_NOARG },
+	{ O_STRICT_FREQ, "strict-freq", REC_NOARG },
+	{ O_TIMESTAMP_BOUNDARY, "timestamp-boundary", REC_NOARG },
+	{ O_DRY_RUN, "dry-run", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -299,16 +308,16 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		return add_filter(opts, val, err);
 	case O_COUNT:
 		ret = parse_u64(val, &v, 1, INT64_MAX, "-c", err);
-		opts->s.period = v;
-		opts->s.period_set = true;
+		opts->s.rate.period = v;
+		opts->s.rate.period_set = true;
 		break;
 	case O_FREQ:
 		if (!strcmp(val, "max"))
 			v = REC_FREQ_MAX;
 		else
 			ret = parse_u64(val, &v, 1, UINT32_MAX - 1, "-F", err);
-		opts->s.freq = (unsigned int)v;
-		opts->s.freq_set = true;
+		opts->s.rate.freq = (unsigned int)v;
+		opts->s.rate.freq_set = true;
 		break;
 	case O_G:
 		opts->s.callgraph = REC_CALLGRAPH_FP;
@@ -412,7 +421,7 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 
 	memset(opts, 0, sizeof(*opts));
 	opts->output = "perf.data";
-	opts->s.freq = 4000;
+	opts->s.rate.freq = 4000;
 	opts->s.clockid = -1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -477,7 +486,7 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	opts->argv = argv + i;
 
 	/* as perf: refused, not one of the two silently dropped */
-	if (opts->s.period_set && opts->s.freq_set)
+	if (opts->s.rate.period_set && opts->s.rate.freq_set)
 		return pc_error_set(err, EINVAL,
 				    "cannot set frequency and period at the same time (-c and -F)");
 	targets_override(&opts->t);

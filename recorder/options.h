@@ -26,9 +26,13 @@ enum rec_callgraph {
 
 /* How samples are taken and what they carry (-c -F -g -d -T ...). */
 struct rec_sampling {
-	uint64_t period;		/* -c */
-	unsigned int freq;		/* -F; REC_FREQ_MAX for -F max */
-	bool period_set, freq_set;
+	struct rec_rate {
+		uint64_t period;	/* -c */
+		unsigned int freq;	/* -F; REC_FREQ_MAX for -F max */
+		bool period_set, freq_set;
+		bool strict;		/* --strict-freq: -F above the kernel's limit fails */
+		bool none;		/* -n/--no-samples: counting only, no sample */
+	} rate;
 	enum rec_callgraph callgraph;
 	uint32_t stack_size;		/* --call-graph dwarf,SIZE */
 	uint64_t sample_type;		/* PERF_SAMPLE_* bits added by options */
@@ -82,6 +86,7 @@ struct rec_opts {
 	struct rec_output_opts out;	/* output and modes (output_opts.h) */
 	int argc;			/* the workload */
 	char **argv;
+	bool dry_run;			/* --dry-run: the options and events checked, nothing opened */
 };
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */

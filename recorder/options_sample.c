@@ -247,6 +247,18 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_NO_BUFFERING:
 		s->no_buffering = true;
 		return 0;
+	case O_NO_SAMPLES:
+		s->rate.none = true;
+		return 0;
+	case O_STRICT_FREQ:
+		s->rate.strict = true;
+		return 0;
+	case O_TIMESTAMP_BOUNDARY:
+		/* the first and last sample times go to SAMPLE_TIME always (perf: with -B only so) */
+		return 0;
+	case O_DRY_RUN:
+		opts->dry_run = true;
+		return 0;
 	case O_BUILDID_MMAP:
 		opts->sb.buildid_mmap = true;
 		opts->out.no_buildid = true;

@@ -588,6 +588,12 @@ int cmd_record(int argc, char **argv)
 		rec_opts_free(&r.opts);
 		return EXIT_USAGE;
 	}
+	if (r.opts.dry_run) {
+		/* as perf's --dry-run: the options and events parsed, nothing opened */
+		rec_evlist_free(&r.evl);
+		rec_opts_free(&r.opts);
+		return 0;
+	}
 	ret = run(&r, argc, argv);
 
 	if (r.sigfd >= 0)

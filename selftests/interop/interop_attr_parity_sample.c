@@ -3,7 +3,8 @@
  * Upstream interop, attr parity (interop_attr_parity.h): the sample content:
  * -d, --phys-data, page sizes, --sample-cpu, -T, -W, registers,
  * --call-graph dwarf, -P, -R, --sample-identifier, --running-time, the
- * callchain parts, --no-buffering, --buildid-mmap.
+ * callchain parts, --no-buffering, --buildid-mmap, -n, --strict-freq, -F
+ * above the kernel's limit, --timestamp-boundary.
  */
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
@@ -42,6 +43,17 @@ FIXTURE_VARIANT_ADD(parity, user_callchains) {
 	.name = "user_callchains", .opts = { "-e", "cpu-clock", "-g", "--user-callchains" } };
 FIXTURE_VARIANT_ADD(parity, kernel_callchains) {
 	.name = "kernel_callchains", .opts = { "-e", "cpu-clock", "-g", "--kernel-callchains" } };
+FIXTURE_VARIANT_ADD(parity, no_samples) {
+	.name = "no_samples", .opts = { "-e", "cpu-clock", "-n" } };
+FIXTURE_VARIANT_ADD(parity, no_samples_c) {
+	.name = "no_samples_c", .opts = { "-e", "cpu-clock", "-c", "100000", "--no-samples" } };
+/* above kernel.perf_event_max_sample_rate: both lower it to the limit */
+FIXTURE_VARIANT_ADD(parity, freq_above_limit) {
+	.name = "freq_above_limit", .opts = { "-e", "cpu-clock", "-F", "100000000" } };
+FIXTURE_VARIANT_ADD(parity, strict_freq) {
+	.name = "strict_freq", .opts = { "-e", "cpu-clock", "-F", "999", "--strict-freq" } };
+FIXTURE_VARIANT_ADD(parity, timestamp_boundary) {
+	.name = "timestamp_boundary", .opts = { "-e", "cpu-clock", "--timestamp-boundary" } };
 FIXTURE_VARIANT_ADD(parity, no_buffering) {
 	.name = "no_buffering", .opts = { "-e", "cpu-clock", "--no-buffering" } };
 FIXTURE_VARIANT_ADD(parity, buildid_mmap) {

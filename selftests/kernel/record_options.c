@@ -8,7 +8,9 @@
  * --all-cgroups synthesize their records, -u records the user's processes,
  * -c with -F is refused as perf refuses it, and targets that exclude each
  * other are settled as perf settles them (-p over -a and -C, -a over
- * --per-thread), said in a warning.
+ * --per-thread), said in a warning; --dry-run checks and opens nothing, -n
+ * records no sample, and a frequency above the kernel's limit is lowered
+ * with a warning, or refused with --strict-freq.
  */
 #include <pwd.h>
 #include <sys/mount.h>
@@ -266,6 +268,76 @@ TEST_F(opt, uid_target_records_the_users_processes)
 }
 
 /* perf record refuses a period and a frequency together; neither is dropped silently */
+TEST_F(opt, dry_run_checks_the_options_and_writes_nothing)
+{
+	const char *good[] = { "--dry-run", "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *bad[] = { "--dry-run", "-e", "no-such-event", "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, good, "spin", "0.1"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, bad, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "no-such-event")) TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+}
+
+TEST_F(opt, no_samples_records_the_side_band_and_no_sample)
+{
+	const char *opts[] = { "-n", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run, d;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "spin", "0.2"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, dump(&d, self->out));
+	ASSERT_EQ(0, d.exit_code) TH_LOG("%s", d.err);
+	EXPECT_EQ(0, pc_count_substr(d.out, "PERF_RECORD_SAMPLE")) TH_LOG("%s", d.out);
+	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_COMM")) TH_LOG("%s", d.out);
+	pc_run_free(&d);
+	pc_run_free(&run);
+}
+
+/* kernel.perf_event_max_sample_rate, or -1 */
+static long max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+TEST_F(opt, a_frequency_above_the_limit_is_lowered_or_refused_with_strict_freq)
+{
+	long max = max_sample_rate();
+	char freq[32];
+	const char *lowered[] = { "-e", "cpu-clock", "-F", freq, "-o", self->out, NULL };
+	const char *strict[] = { "--strict-freq", "-e", "cpu-clock", "-F", freq, "-o",
+				 self->out, NULL };
+	struct pc_run run;
+
+	if (max <= 0 || max > 100000000)
+		SKIP(return, "kernel.perf_event_max_sample_rate unreadable or unbounded here");
+	snprintf(freq, sizeof(freq), "%ld", max * 2);
+	ASSERT_EQ(0, rt_record(&run, 60, lowered, "spin", "0.1"));
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	EXPECT_NE(NULL, strstr(run.err, "lowering -F")) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	unlink(self->out);
+	ASSERT_EQ(0, rt_record(&run, 60, strict, "spin", "0.1"));
+	EXPECT_NE(0, run.exit_code);
+	EXPECT_NE(NULL, strstr(run.err, "--strict-freq")) TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+}
+
 TEST_F(opt, period_and_frequency_together_are_refused)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-c", "10000", "-F", "100", "-o", self->out,
