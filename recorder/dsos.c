@@ -73,8 +73,8 @@ void rec_dsos_mmap(struct rec_dsos *d, uint32_t pid, uint64_t start, uint64_t le
 	struct pc_aspace *as;
 	int dso;
 
-	/* only files can have a build id: skip [vdso], //anon, [heap]... */
-	if (filename[0] != '/')
+	/* files and the vdso have build ids: not //anon, [heap]... */
+	if (filename[0] != '/' && strcmp(filename, "[vdso]"))
 		return;
 	dso = dso_index(d, filename);
 	as = pc_aspaces_get(&d->procs, pid);
@@ -129,19 +129,21 @@ void rec_dsos_hit(struct rec_dsos *d, uint32_t pid, uint64_t ip, bool kernel)
 	d->cache[slot].valid = 1;
 }
 
-int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w)
+int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w, bool all)
 {
 	uint8_t id[PC_BUILD_ID_MAX];
 	size_t id_size;
 	int nr = 0;
 
-	if (d->kernel_hit && !pc_build_id_kernel(id, &id_size) &&
+	if ((all || d->kernel_hit) && !pc_build_id_kernel(id, &id_size) &&
 	    !pd_writer_add_build_id(w, true, -1, id, id_size, "[kernel.kallsyms]"))
 		nr++;
 	for (size_t i = 0; i < d->nr_dsos; i++) {
-		if (!d->dsos[i].hit)
+		if (!all && !d->dsos[i].hit)
 			continue;
-		if (pc_build_id_path(d->dsos[i].name, id, &id_size))
+		/* the vdso the kernel maps is the one this process has (the same kernel) */
+		if (!strcmp(d->dsos[i].name, "[vdso]") ? pc_build_id_vdso(id, &id_size)
+						      : pc_build_id_path(d->dsos[i].name, id, &id_size))
 			continue;
 		if (!pd_writer_add_build_id(w, false, -1, id, id_size, d->dsos[i].name))
 			nr++;

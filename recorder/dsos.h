@@ -14,7 +14,7 @@ void rec_dsos_free(struct rec_dsos *d);
 void rec_dsos_mmap(struct rec_dsos *d, uint32_t pid, uint64_t start, uint64_t len,
 		   const char *filename);
 void rec_dsos_hit(struct rec_dsos *d, uint32_t pid, uint64_t ip, bool kernel);
-/* Adds the build id of every DSO hit to the writer; returns how many. */
-int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w);
+/* Adds the build id of every DSO hit (all: every DSO mapped) to the writer; returns how many. */
+int rec_dsos_write_build_ids(struct rec_dsos *d, struct pd_writer *w, bool all);
 
 #endif

@@ -59,6 +59,7 @@ void rec_usage(FILE *out)
 "      --timestamp-boundary   accepted: the first and last sample times are always\n"
 "                             in the SAMPLE_TIME section\n"
 "      --dry-run              check the options and events, open nothing\n"
+"      --buildid-all          build ids of every object mapped, not only those hit\n"
 "      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
 "                             no build-id section (as -B)\n"
 "      --filter FILTER        the last -e's tracepoint filter (the kernel's, set by\n"
@@ -152,6 +153,7 @@ static const struct rec_opt_def defs[] = {
 	{ RO_TIMESTAMP_FILENAME, "timestamp-filename", REC_NOARG },
 	{ RO_CONTROL, "control", REC_ARG }, { RO_OVERWRITE, "overwrite", REC_NOARG },
 	{ RO_TAIL_SYNTH, "tail-synthesize", REC_NOARG },
+	{ RO_BUILDID_ALL, "buildid-all", REC_NOARG },
 };
 
 /* The id output_opts.c knows an option of the output block by, or 0. */

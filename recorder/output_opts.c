@@ -168,6 +168,9 @@ int rec_output_opt_apply(struct rec_output_opts *o, int id, const char *val,
 	case RO_NO_BUILDID_CACHE:
 		o->no_buildid_cache = true;
 		return 0;
+	case RO_BUILDID_ALL:
+		o->buildid_all = true;
+		return 0;
 	case RO_MAX_SIZE:
 		if (parse_bytes(val, &o->max_size) || !o->max_size)
 			return pc_error_set(err, EINVAL, "--max-size: '%s' is not a size (B/K/M/G)",

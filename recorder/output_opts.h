@@ -25,6 +25,7 @@ struct rec_output_opts {
 	uint64_t mmap_flush;		/* --mmap-flush: bytes a ring holds before a drain */
 	bool no_buildid;		/* -B: no BUILD_ID section */
 	bool no_buildid_cache;		/* -N: accepted; perfcheck keeps no cache */
+	bool buildid_all;		/* --buildid-all: every DSO mapped, not only those hit */
 	uint64_t max_size;		/* --max-size bytes, 0 = none */
 	uint64_t timeout_ms;		/* --timeout, 0 = none */
 	long delay_ms;			/* -D: 0 none, -1 until --control enable */
@@ -44,7 +45,7 @@ enum rec_output_opt_id {
 	RO_COMPRESS = RO_FIRST, RO_COMP_LEVEL, RO_MMAP_FLUSH, RO_NO_BUILDID,
 	RO_NO_BUILDID_CACHE, RO_MAX_SIZE, RO_TIMEOUT, RO_DELAY, RO_SWITCH_OUTPUT,
 	RO_SWITCH_MAX_FILES, RO_TIMESTAMP_FILENAME, RO_CONTROL, RO_OVERWRITE,
-	RO_TAIL_SYNTH,
+	RO_TAIL_SYNTH, RO_BUILDID_ALL,
 	RO_LAST,
 };
 

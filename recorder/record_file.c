@@ -113,7 +113,7 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 	int ret;
 
 	if (r->out.dsos && !r->opts.out.no_buildid)
-		rec_dsos_write_build_ids(r->out.dsos, &r->w);
+		rec_dsos_write_build_ids(r->out.dsos, &r->w, r->opts.out.buildid_all);
 	/* perf's: the first and last sample time (0 when none was written) */
 	{
 		uint64_t span[2] = { r->out.stats.first_time, r->out.stats.last_time };

@@ -7,6 +7,7 @@
 #include <libelf.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 static int find_in_notes(Elf_Data *data, uint8_t *id, size_t *id_size)
@@ -112,6 +113,37 @@ int pc_build_id_kernel(uint8_t *id, size_t *id_size)
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
 	return pc_build_id_notes(buf, n, id, id_size);
+}
+
+const uint8_t *pc_own_vdso(size_t *size)
+{
+	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+
+	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	/* the image ends with its section headers; a vdso is a few pages */
+	*size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	return *size <= (1u << 20) ? base : NULL;
+}
+
+int pc_build_id_vdso(uint8_t *id, size_t *id_size)
+{
+	size_t size;
+	const uint8_t *base = pc_own_vdso(&size);
+	Elf *e;
+	int ret;
+
+	if (!base)
+		return -ENOENT;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOSYS;
+	e = elf_memory((char *)base, size);
+	if (!e)
+		return -EINVAL;
+	ret = pc_build_id_elf(e, id, id_size);
+	elf_end(e);
+	return ret;
 }
 
 void pc_build_id_hex(const uint8_t *id, size_t id_size, char *hex)

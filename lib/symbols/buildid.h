@@ -21,6 +21,10 @@ int pc_build_id_path(const char *path, uint8_t *id, size_t *id_size);
 int pc_build_id_notes(const uint8_t *buf, size_t n, uint8_t *id, size_t *id_size);
 /* The running kernel's, from /sys/kernel/notes. */
 int pc_build_id_kernel(uint8_t *id, size_t *id_size);
+/* The running kernel's vdso image in this process (AT_SYSINFO_EHDR) and its size, or NULL. */
+const uint8_t *pc_own_vdso(size_t *size);
+/* Its build id. */
+int pc_build_id_vdso(uint8_t *id, size_t *id_size);
 /* Lower-case hex of id into hex (2 * id_size + 1 bytes). */
 void pc_build_id_hex(const uint8_t *id, size_t id_size, char *hex);
 

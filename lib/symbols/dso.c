@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 static bool elf_ready(void)
@@ -512,15 +511,11 @@ static size_t load_symtab_from(struct pc_symtab *t, const char *path)
  */
 static void load_own_vdso(struct pc_dso *dso)
 {
-	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
 	size_t size;
+	const uint8_t *base = pc_own_vdso(&size);
 	Elf *e;
 
-	if (!base || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return;
-	size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (size > (1u << 20))
+	if (!base)
 		return;
 	e = elf_memory((char *)base, size);
 	if (!e)

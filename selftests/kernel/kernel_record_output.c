@@ -284,6 +284,61 @@ TEST_F(out, no_buildid_leaves_the_build_id_section_out)
 	pc_run_free(&run);
 }
 
+static int add_name(const struct pd_build_id_entry *e, const uint8_t *id, size_t id_size,
+		    const char *filename, void *ctx)
+{
+	char *names = ctx;
+
+	(void)e;
+	(void)id;
+	(void)id_size;
+	if (strlen(names) + strlen(filename) + 2 < 4096) {
+		strcat(names, filename);
+		strcat(names, "\n");
+	}
+	return 0;
+}
+
+/* The BUILD_ID section's file names, one a line, into names (4096 bytes). */
+static void build_id_names(struct __test_metadata *_metadata, const char *path, char *names)
+{
+	struct pd_reader r;
+	struct pc_error err;
+
+	names[0] = '\0';
+	ASSERT_EQ(0, pd_reader_open(&r, path, &err)) TH_LOG("%s", err.msg);
+	/* no entry: no section (-ENOENT), as perf writes none either */
+	if (r.features[PD_FEAT_BUILD_ID].size)
+		EXPECT_EQ(0, pd_reader_build_ids(&r, add_name, names, &err)) TH_LOG("%s", err.msg);
+	pd_reader_close(&r);
+}
+
+/* a period no workload reaches: no sample, so nothing is hit */
+TEST_F(out, buildid_all_lists_every_object_mapped_hit_or_not)
+{
+	const char *hit[] = { "-q", "-e", "cpu-clock", "-c", "1000000000000", "-o", self->out,
+			      NULL };
+	const char *all[] = { "-q", "--buildid-all", "-e", "cpu-clock", "-c", "1000000000000",
+			      "-o", self->out, NULL };
+	char names[4096];
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, hit, "spin", "0.05"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	build_id_names(_metadata, self->out, names);
+	EXPECT_STREQ("", names);
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, all, "spin", "0.05"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	build_id_names(_metadata, self->out, names);
+	/* the workload's own binary (static or not), and the vdso the kernel mapped */
+	EXPECT_NE(NULL, strstr(names, "[vdso]\n")) TH_LOG("%s", names);
+	EXPECT_LE(2, pc_count_substr(names, "\n")) TH_LOG("%s", names);
+	if (access("/sys/kernel/notes", R_OK) == 0)
+		EXPECT_NE(NULL, strstr(names, "[kernel.kallsyms]\n")) TH_LOG("%s", names);
+	pc_run_free(&run);
+}
+
 TEST_F(out, timeout_takes_fractional_seconds)
 {
 	const char *opts[] = { "-q", "-e", "cpu-clock", "--timeout", "0.3", "-o", self->out,
