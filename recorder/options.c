@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "recorder/options.h"
 #include "recorder/options_int.h"
@@ -62,6 +63,8 @@ void rec_usage(FILE *out)
 "      --buildid-all          build ids of every object mapped, not only those hit\n"
 "      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
 "                             no build-id section (as -B)\n"
+"      --exclude-perf         the last -e's tracepoint leaves out perfcheck's own\n"
+"                             events (common_pid != its pid, joined to --filter)\n"
 "      --filter FILTER        the last -e's tracepoint filter (the kernel's, set by\n"
 "                             PERF_EVENT_IOC_SET_FILTER); a second joins with &&\n"
 "      --no-bpf-event         no bpf_event records, no BPF side band, no\n"
@@ -142,7 +145,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_FILTER, "filter", REC_ARG }, { O_NO_SAMPLES, "no-samples", REC_NOARG },
 	{ O_STRICT_FREQ, "strict-freq", REC_NOARG },
 	{ O_TIMESTAMP_BOUNDARY, "timestamp-boundary", REC_NOARG },
-	{ O_DRY_RUN, "dry-run", REC_NOARG },
+	{ O_DRY_RUN, "dry-run", REC_NOARG }, { O_EXCLUDE_PERF, "exclude-perf", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -308,6 +311,16 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 	}
 	case O_FILTER:
 		return add_filter(opts, val, err);
+	case O_EXCLUDE_PERF: {
+		/* as perf: the last -e's tracepoint leaves out what the recorder itself does */
+		char own[64];
+
+		if (!opts->nr_event_specs)
+			return pc_error_set(err, EINVAL,
+					    "--exclude-perf option should follow a -e tracepoint option");
+		snprintf(own, sizeof(own), "common_pid != %d", (int)getpid());
+		return add_filter(opts, own, err);
+	}
 	case O_COUNT:
 		ret = parse_u64(val, &v, 1, INT64_MAX, "-c", err);
 		opts->s.rate.period = v;

@@ -4,7 +4,8 @@
  * size and time writes perf's timestamped names, --switch-max-files keeps
  * the newest N, --timestamp-filename names the single file so; -D holds
  * the events back for its delay; --control's fifo and fd take perf's
- * commands and ack each; --filter reaches the kernel's tracepoint filter.
+ * commands and ack each; --filter reaches the kernel's tracepoint filter,
+ * and --exclude-perf adds the recorder's own pid to it.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -324,6 +325,64 @@ TEST_F(modes, filter_the_kernel_refuses_fails_naming_it)
 	EXPECT_EQ(255, run.exit_code);
 	EXPECT_NE(NULL, strstr(run.err, "failed to set filter \"no_such_field == 1\" on event "
 					"sched:sched_process_fork with 22")) TH_LOG("%s", run.err);
+	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+}
+
+/* The samples of sys_enter_read whose comm is the recorder's, system-wide, or -1 */
+static long own_opens(struct __test_metadata *_metadata, const char *out, bool exclude)
+{
+	const char *opts[] = { "-q", "-a", "-e", "syscalls:sys_enter_read", "-o", out,
+			       exclude ? "--exclude-perf" : NULL, NULL };
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "-F", "comm", "-i",
+			 (char *)out, NULL };
+	struct pc_run run;
+	long n = -1;
+
+	if (rt_record(&run, 60, opts, "spin", "0.2"))
+		return -1;
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	if (pc_test_run(&run, 60, argv))
+		return -1;
+	EXPECT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	if (!run.exit_code && run.out)
+		n = pc_count_substr(run.out, "perfcheck");
+	pc_run_free(&run);
+	return n;
+}
+
+/*
+ * --exclude-perf: the tracepoint's filter leaves out the recorder's own
+ * events (it reads its signal and timer fds while recording)
+ */
+TEST_F(modes, exclude_perf_leaves_the_recorders_own_tracepoint_records_out)
+{
+	long with;
+
+	if (pc_test_tracepoint_id("syscalls", "sys_enter_read") < 0)
+		SKIP(return, "no syscalls:sys_enter_read in tracefs (not mounted here)");
+	with = own_opens(_metadata, self->out, false);
+	if (with == 0)
+		SKIP(return, "the recorder read nothing while recording here: nothing to leave out");
+	EXPECT_LT(0, with);
+	EXPECT_EQ(0, own_opens(_metadata, self->out, true));
+}
+
+TEST_F(modes, exclude_perf_without_an_event_is_a_usage_error)
+{
+	const char *opts[] = { "--exclude-perf", "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *first[] = { "--exclude-perf", "-o", self->out, NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, first, "exit", "0"));
+	EXPECT_EQ(129, run.exit_code);
+	EXPECT_NE(NULL, strstr(run.err, "--exclude-perf option should follow a -e tracepoint"))
+		TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	/* after a software event: no tracepoint to filter, as --filter's error */
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "exit", "0"));
+	EXPECT_EQ(129, run.exit_code) TH_LOG("%s", run.err);
 	EXPECT_NE(0, access(self->out, F_OK));
 	pc_run_free(&run);
 }
