@@ -25,6 +25,7 @@
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/report_stats.h"
+#include "reader/report_threads.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
 #include "reader/tracefmt.h"
@@ -130,6 +131,7 @@ struct report {
 	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
 	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
 	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
+	struct rp_threads *threads;	/* -T: the READ records' counts (NULL: not asked) */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -1371,6 +1373,24 @@ static int settle_placeholders(struct report *rp, struct rd_session *s)
 	return 0;
 }
 
+/* -T: READ records, in time order; others have no part in the report */
+static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct report *rp = ctx;
+	struct pc_error err;
+	const struct pd_evsel *e;
+	int ret;
+
+	if (ev->rec->header.type != PERF_RECORD_READ || !s->r.nr_evsels)
+		return 0;
+	/* the evsel of its sample_id, or perf's first event without one */
+	e = ev->sample && ev->sample->evsel ? ev->sample->evsel : &s->r.evsels[0];
+	ret = rp_threads_read(rp->threads, s->r.path, ev->rec, e, &err);
+	if (ret)
+		fprintf(stderr, "%s\n", err.msg);
+	return ret;
+}
+
 static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *o,
 			struct pc_error *err)
 {
@@ -1465,6 +1485,7 @@ static void usage(FILE *f)
 "      --inline            with them (the default)\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
+"  -T, --threads           also the per-thread counts of READ records (record -s)\n"
 "                          (perf's aggregated stats)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
 "      --time RANGE        only samples in START,END (seconds) or percent slices\n"
@@ -1518,6 +1539,7 @@ static const struct option options[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
@@ -1552,6 +1574,9 @@ static void free_tables(struct report *rp)
 	free(rp->cache.memo);
 	free(rp->cache.fcache);
 	rd_trace_free(&rp->trace.fmt);
+	if (rp->threads)
+		rp_threads_free(rp->threads);
+	free(rp->threads);
 	cg_forest_free(&rp->forest);
 	pc_srcline_free(rp->src);
 	rd_isyms_free(&rp->isyms);
@@ -1576,7 +1601,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:f", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:fT", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1683,6 +1708,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			stats = true;
+			break;
+		case 'T':
+			if (!rp.threads && !(rp.threads = calloc(1, sizeof(*rp.threads)))) {
+				fprintf(stderr, "perfcheck report: out of memory\n");
+				return 2;
+			}
 			break;
 		case OPT_NO_GROUP:
 			rp.view.group = 0;
@@ -1792,6 +1823,8 @@ int cmd_report(int argc, char **argv)
 		}
 		rp.cache.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.cache.fcache));
 		s->ops.sample = on_sample;
+		if (rp.threads)
+			s->ops.record = on_record;
 		s->ops.ctx = &rp;
 		if (s->r.pipe_format)
 			s->ops.other = on_other;
@@ -1820,6 +1853,9 @@ int cmd_report(int argc, char **argv)
 			ret = cg_forest_finish(&rp.forest);
 		if (!ret)
 			ret = print_tables(&rp, s, &out, &err);
+		/* -T: after the tables (and where perf prints its tip) */
+		if (!ret && rp.threads)
+			rp_threads_print(rp.threads, &out);
 		if (ret)
 			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	} else if (ret) {

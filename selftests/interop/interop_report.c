@@ -457,4 +457,13 @@ TEST_F(report, children_without_callchains_is_ignored_as_perf)
 	EXPECT_EQ(NULL, strstr(self->c.ours.out, "Children")) TH_LOG("%s", self->c.ours.out);
 }
 
+/* -T: the READ records' counts of a record -s file, by thread and event, after the rows */
+TEST_F(report, threads_table_of_read_records_matches_perf)
+{
+	RECORD("-s");
+	same_report(_metadata, self, "-T");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "  PID  ")) TH_LOG("%s", self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "  PID  ")) TH_LOG("%s", self->c.perf.out);
+}
+
 TEST_HARNESS_MAIN

@@ -141,8 +141,15 @@ int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char 
 void perfcmp_cut_tip(char *out)
 {
 	char *tip = out ? strstr(out, "\n#\n# (Tip:") : NULL;
+	char *end;
 
-	if (tip)
+	if (!tip)
+		return;
+	/* "#\n# (Tip: ...)\n#\n" goes; what perf prints after it (report -T) stays */
+	end = strchr(tip + 3, '\n');
+	if (end && !strncmp(end, "\n#\n", 3))
+		memmove(tip + 1, end + 3, strlen(end + 3) + 1);
+	else
 		tip[1] = '\0';
 }
 

@@ -65,7 +65,7 @@ int perfcmp_sh(struct pc_run *run, const char *fmt, ...) __attribute__((format(p
  */
 int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char *ours,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Cuts perf report's closing "#\n# (Tip: ...)\n#\n" (a random line) from out. */
+/* Cuts perf report's closing "#\n# (Tip: ...)\n#\n" (a random line) from out, keeping what follows. */
 void perfcmp_cut_tip(char *out);
 /* True when a and b are the same text; else the first differing line in first. */
 bool perfcmp_same(const char *a, const char *b, char *first, size_t n);
