@@ -15,6 +15,7 @@
 #include "reader/dump.h"
 #include "reader/dump_sample.h"
 #include "reader/recfmt.h"
+#include "reader/stat_script.h"
 
 struct dump {
 	struct rd_out *o;
@@ -26,6 +27,7 @@ struct dump {
 	const void *last;		/* the sample record dumped last (group reads) */
 	uint64_t last_offset;
 	struct pc_error err;
+	struct rd_stat_script stat;	/* perf stat record files: script's table at each round */
 };
 
 static void hexdump(struct rd_out *o, const uint8_t *p, size_t n)
@@ -214,6 +216,14 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 		/* perf 6.1's script has no handler for it */
 		rd_out_str(o, ": unhandled!\n");
 		return 0;
+	case PC_RECORD_STAT_CONFIG:
+	case PC_RECORD_STAT:
+	case PC_RECORD_STAT_ROUND:
+		/*
+		 * perf ends none of these lines: the next record's blank line does,
+		 * and at a round script's table of counts follows on the same line
+		 */
+		return rd_stat_script_record(&d->stat, &s->r, rec, o, err);
 	default:
 		rd_out_char(o, '\n');
 		return 0;
@@ -227,6 +237,14 @@ static int on_header(void *ctx, const struct pd_record *rec, struct pc_error *er
 	struct dump *d = s->ops.ctx;
 
 	event_line(d, s, rec, NULL);
+	/* the maps and an event's cpus, for the stat table of a round */
+	if (rec->header.type == PC_RECORD_THREAD_MAP || rec->header.type == PC_RECORD_CPU_MAP ||
+	    rec->header.type == PC_RECORD_EVENT_UPDATE) {
+		int ret = rd_stat_script_record(&d->stat, &s->r, rec, d->o, err);
+
+		if (ret)
+			return ret;
+	}
 	return header_fields(d, s, rec, err);
 }
 
@@ -301,6 +319,11 @@ int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct rd_print
 	char arch[64];
 	int ret;
 
+	rd_stat_script_init(&d.stat);
+	/* perf's dump says so first when the first event has no sample_id_all (a stat file) */
+	if (!s->r.pipe_format && s->r.nr_evsels && !s->r.evsels[0].attr.attr.sample_id_all)
+		rd_out_str(o, "WARNING: No sample_id_all support, falling back to unordered "
+			      "processing\n");
 	if (header) {
 		ret = rd_dump_header(s, o, err);
 		if (ret)
@@ -322,5 +345,6 @@ int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct rd_print
 	ret = rd_session_process(s, err);
 	if (ret && !err->msg[0] && d.err.msg[0])
 		*err = d.err;
+	rd_stat_script_free(&d.stat);
 	return ret;
 }

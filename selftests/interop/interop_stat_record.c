@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Files of upstream perf stat record, read by perfcheck script as perf
- * script reads them: the counts of every round, line for line.  perf 7.2's
+ * script reads them: the counts of every round, line for line, and -D.  perf 7.2's
  * script prints no round of such files (its own or 6.1's); there perfcheck
  * still must print them, and the comparison is left out naming why.
  */
@@ -114,6 +114,27 @@ TEST_F(stat_record, per_cpu_intervals_script_as_perf)
 	if (self->rec.exit_code)
 		SKIP(return, "perf stat record -a -A -I100 failed: %.300s", self->rec.err);
 	compare(_metadata, self, 1);
+}
+
+/* script -D: perf's dump of the stat records, the round's table on the round's line */
+TEST_F(stat_record, dump_of_a_stat_file_is_perfs)
+{
+	char *theirs[] = { (char *)self->perf, "script", "-D", "-i", self->path, NULL };
+	char *ours[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-D", "-i",
+			 self->path, NULL };
+
+	ASSERT_EQ(0, stat_record(self, NULL, NULL, NULL));
+	if (self->rec.exit_code)
+		SKIP(return, "perf stat record failed: %.300s", self->rec.err);
+	ASSERT_EQ(0, up_run(&self->theirs, 60, theirs));
+	ASSERT_EQ(0, pc_test_run(&self->ours, 60, ours));
+	ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+	EXPECT_NE(NULL, strstr(self->ours.out, "PERF_RECORD_STAT_ROUND" HEAD))
+		TH_LOG("%s", self->ours.out);
+	if (self->theirs.exit_code || !self->theirs.out || !strstr(self->theirs.out, HEAD))
+		SKIP(return, "perf's script -D prints no stat round of this file (exit %d: %.200s)",
+		     self->theirs.exit_code, self->theirs.err ? self->theirs.err : "");
+	EXPECT_STREQ(self->theirs.out, self->ours.out);
 }
 
 int main(int argc, char **argv)
