@@ -21,12 +21,12 @@ static const struct {
 	{ "data_page_size", RF_DATA_PAGE_SIZE },	{ "code_page_size", RF_CODE_PAGE_SIZE },
 	{ "ins_lat", RF_INS_LAT },	{ "misc", RF_MISC },
 	{ "brstack", RF_BRSTACK },	{ "brstacksym", RF_BRSTACKSYM },
-	{ "brstackoff", RF_BRSTACKOFF },	{ "cgroup", RF_CGROUP },
+	{ "brstackoff", RF_BRSTACKOFF },	{ "cgroup", RF_CGROUP },	{ "dsoff", RF_DSOFF },
 };
 
 /* perf 6.1's order of checks (sym, symoff, dso, srcline are checked in script.c) */
 const unsigned int rd_field_order[] = {
-	RF_IP, RF_ADDR, RF_DATA_SRC, RF_WEIGHT, RF_SYM, RF_SYMOFF, RF_DSO, RF_SRCLINE, RF_TID,
+	RF_IP, RF_ADDR, RF_DATA_SRC, RF_WEIGHT, RF_SYM, RF_SYMOFF, RF_DSO, RF_DSOFF, RF_SRCLINE, RF_TID,
 	RF_PID, RF_TIME, RF_CPU, RF_IREGS, RF_UREGS, RF_PHYS_ADDR, RF_DATA_PAGE_SIZE,
 	RF_CODE_PAGE_SIZE, RF_INS_LAT, RF_CGROUP, 0,
 };

@@ -36,10 +36,11 @@ enum rd_field {
 	RF_BRSTACKSYM	= 1 << 24,
 	RF_BRSTACKOFF	= 1 << 25,
 	RF_MISC		= 1 << 26,
+	RF_DSOFF	= 1 << 27,	/* perf 7.x: the dso with the map-relative offset */
 };
 
 /* fields perf 6.1 does not know (--compat 6.1 refuses them as unknown) */
-#define RF_NOT_IN_6_1 RF_CGROUP
+#define RF_NOT_IN_6_1 (RF_CGROUP | RF_DSOFF)
 
 /* perf script's default for software events; CPU joins when samples carry it. */
 #define RF_DEFAULT (RF_COMM | RF_TID | RF_TIME | RF_EVENT | RF_IP | RF_SYM | RF_SYMOFF | \

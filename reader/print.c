@@ -323,12 +323,17 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
 			rd_out_mem(o, "[unknown]", 9);
 		}
 	}
-	if (f & RF_DSO) {
+	if (f & (RF_DSO | RF_DSOFF)) {
 		rd_out_mem(o, " (", 2);
 		if (r->dso)
 			rd_out_mem(o, r->dso, r->dso_len);
 		else
 			rd_out_mem(o, "[unknown]", 9);
+		/* dsoff: the offset in an object file (not the kernel's, a JIT's or none) */
+		if ((f & RF_DSOFF) && r->obj) {
+			rd_out_mem(o, "+0x", 3);
+			rd_out_hex(o, r->addr, 0);
+		}
 		rd_out_char(o, ')');
 	}
 }
@@ -692,7 +697,7 @@ static void print_addr(struct rd_printer *p, struct rd_session *s, const struct 
 	uint64_t addr = ev->sample->addr;
 
 	rd_out_hex(p->out, addr, 16);
-	if (!(f & (RF_SYM | RF_DSO)) || !addr_has_symbol(ev->sample->evsel))
+	if (!(f & (RF_SYM | RF_DSO | RF_DSOFF)) || !addr_has_symbol(ev->sample->evsel))
 		return;
 	/* a data address: the kernel's half, else the thread's maps */
 	rd_resolve(s, ev->thread, addr >= 0xffff800000000000ULL, addr, &r);

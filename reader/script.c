@@ -592,8 +592,9 @@ int cmd_script(int argc, char **argv)
 	}
 	if (prp->compat == RD_COMPAT_6_1 &&
 	    ((prp->fields.user_set | prp->fields.del) & RF_NOT_IN_6_1)) {
-		fprintf(stderr, "perfcheck script: unknown field 'cgroup' (perf 6.1 has none; "
-			"perf 7.2's layout has it)\n");
+		fprintf(stderr, "perfcheck script: unknown field '%s' (perf 6.1 has none; "
+			"perf 7.2's layout has it)\n",
+			((prp->fields.user_set | prp->fields.del) & RF_CGROUP) ? "cgroup" : "dsoff");
 		rd_filter_free(flt);
 		return 1;
 	}

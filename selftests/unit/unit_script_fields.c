@@ -4,7 +4,7 @@
  * each as perf 6.1 words it (checked against perf 6.1 on its own files):
  * a field the samples do not carry names the event and the field; symoff
  * without sym and srcline without ip are refused; data_src is decoded;
- * cgroup is perf 7.2's (refused with --compat 6.1).
+ * cgroup and dsoff are perf 7.2's (refused with --compat 6.1).
  */
 #include "kselftest_harness.h"
 #include "reader_util.h"
@@ -119,6 +119,36 @@ TEST_F(f, cgroup_is_named_by_its_record_in_7_2s_layout_only)
 	EXPECT_EQ(1, self->run.exit_code);
 	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'cgroup'")) TH_LOG("%s", self->run.err);
 	EXPECT_STREQ("", self->run.out);
+}
+
+/* perf 7.x's dsoff: an object file's name with the map-relative offset, none without one */
+TEST_F(f, dsoff_adds_the_offset_in_the_object_in_7_2s_layout_only)
+{
+	struct pd_sample v = rt_id(100, 100, RT_SEC);
+	char exe[4096], want[4200];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	ASSERT_LT(0, n);
+	exe[n] = '\0';
+	synth_free(&self->d);
+	self->a.attr.sample_id_all = 1;
+	synth_kernel_mmap(&self->d, &self->a.attr, &v);
+	synth_mmap2(&self->d, &self->a.attr, 100, 100, 0x400000, 0x10000, 0x2000, exe, &v);
+	v.ip = 0x401234;
+	synth_sample(&self->d, &self->a.attr, &v);
+	v.ip = RT_KIP(1);
+	synth_sample(&self->d, &self->a.attr, &v);
+	script(_metadata, self, "ip,dsoff");
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	snprintf(want, sizeof(want), "          401234 (%s+0x3234)\n", exe);
+	EXPECT_NE(NULL, strstr(self->run.out, want)) TH_LOG("%s", self->run.out);
+	/* an address in no map: no object, no offset */
+	EXPECT_NE(NULL, strstr(self->run.out, " ([unknown])\n")) TH_LOG("%s", self->run.out);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat", "6.1", "-i", self->path, "-F",
+				  "ip,dsoff"));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'dsoff'")) TH_LOG("%s", self->run.err);
 }
 
 /* a sample with an address, a weight and a data source, of an event of attr type type */
