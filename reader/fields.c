@@ -22,6 +22,7 @@ static const struct {
 	{ "ins_lat", RF_INS_LAT },	{ "misc", RF_MISC },
 	{ "brstack", RF_BRSTACK },	{ "brstacksym", RF_BRSTACKSYM },
 	{ "brstackoff", RF_BRSTACKOFF },	{ "cgroup", RF_CGROUP },	{ "dsoff", RF_DSOFF },
+	{ "tod", RF_TOD },
 };
 
 /* perf 6.1's order of checks (sym, symoff, dso, srcline are checked in script.c) */

@@ -37,6 +37,7 @@ enum rd_field {
 	RF_BRSTACKOFF	= 1 << 25,
 	RF_MISC		= 1 << 26,
 	RF_DSOFF	= 1 << 27,	/* perf 7.x: the dso with the map-relative offset */
+	RF_TOD		= 1 << 28,	/* wall-clock time, from CLOCK_DATA (record -k) */
 };
 
 /* fields perf 6.1 does not know (--compat 6.1 refuses them as unknown) */

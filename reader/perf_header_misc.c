@@ -6,6 +6,7 @@
  * nothing (perf refuses the file's header there).
  */
 #include "reader/perf_header_misc.h"
+#include "reader/tod.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,30 +49,19 @@ static const char *clock_name(uint32_t id)
 	return "(not found)";
 }
 
-static void clock_data(struct rd_out *o, const uint8_t *p, size_t size)
+static void clock_data(struct rd_out *o, const struct pd_reader *r)
 {
-	uint32_t id;
-	uint64_t tod, clk;
-	time_t sec;
-	struct tm tm;
-	char date[64] = "<error>";
+	struct pd_clock_data c;
+	char date[64];
 
-	if (size < 24)
+	if (pd_reader_clock_data(r, &c))
 		return;
-	memcpy(&id, p + 4, 4);
-	memcpy(&tod, p + 8, 8);
-	memcpy(&clk, p + 16, 8);
-	sec = (time_t)(tod / 1000000000ULL);
-	if (localtime_r(&sec, &tm)) {
-		char day[48];
-
-		strftime(day, sizeof(day), "%F %T", &tm);
-		snprintf(date, sizeof(date), "%s.%06d", day, (int)(tod % 1000000000ULL / 1000));
-	}
-	rd_out_printf(o, "# clockid: %s (%u)\n", clock_name(id), id);
+	rd_tod_text(c.tod_ns, date, sizeof(date));
+	rd_out_printf(o, "# clockid: %s (%u)\n", clock_name(c.clockid), c.clockid);
 	rd_out_printf(o, "# reference time: %s = %ld.%06d (TOD) = %ld.%09ld (%s)\n", date,
-		      (long)sec, (int)(tod % 1000000000ULL / 1000), (long)(clk / 1000000000ULL),
-		      (long)(clk % 1000000000ULL), clock_name(id));
+		      (long)(c.tod_ns / 1000000000ULL), (int)(c.tod_ns % 1000000000ULL / 1000),
+		      (long)(c.clockid_ns / 1000000000ULL), (long)(c.clockid_ns % 1000000000ULL),
+		      clock_name(c.clockid));
 }
 
 /* a perf_header_string at *off: its text, or NULL past the payload */
@@ -187,7 +177,7 @@ int rd_perf_header_misc(struct rd_out *o, const struct pd_reader *r, int f, cons
 		}
 		break;
 	case PD_FEAT_CLOCK_DATA:
-		clock_data(o, p, size);
+		clock_data(o, r);
 		break;
 	case PD_FEAT_CPU_PMU_CAPS:
 		return pmu_caps(o, r, p, size, false, err);

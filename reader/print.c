@@ -15,6 +15,7 @@
 
 #include "reader/a2l_answer.h"
 #include "reader/print.h"
+#include "reader/tod.h"
 
 #define RD_MAX_STACK 127	/* perf script's default --max-stack */
 
@@ -301,6 +302,12 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 	}
 	if (f & RF_MISC)
 		rd_sample_fields_misc(o, ev->rec);
+	if ((f & RF_TOD) && p->time.have_clock) {
+		char tod[64];
+
+		rd_out_str(o, rd_tod_text(rd_tod_of(&p->time.clock, smp->time), tod, sizeof(tod)));
+		rd_out_char(o, ' ');
+	}
 	if (f & RF_TIME)
 		print_time(p, smp->time);
 }

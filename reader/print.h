@@ -30,6 +30,8 @@ struct rd_printer {
 		enum rd_time_mode mode;	/* --reltime, --deltatime */
 		bool ns;		/* --ns: nanoseconds */
 		uint64_t first, prev;	/* of the first / previous sample printed */
+		bool have_clock;	/* -F tod: the file's CLOCK_DATA */
+		struct pd_clock_data clock;
 	} time;
 	bool no_inline;		/* --no-inline: chains without their inlined entries */
 	bool hide_chain;	/* -G: the sample ip only */

@@ -394,6 +394,14 @@ static int check_fields(struct rd_session *s, struct rd_printer *pr)
 				"selected. Hence, no address to lookup the source line number.\n");
 			return -1;
 		}
+		if ((f & RF_TOD) && !pr->time.have_clock) {
+			if (pd_reader_clock_data(&s->r, &pr->time.clock)) {
+				fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please "
+					"record with -k/--clockid option.\n");
+				return -1;
+			}
+			pr->time.have_clock = true;
+		}
 	}
 	if (!pr->srcline) {
 		pr->srcline = rd_print_srcline;

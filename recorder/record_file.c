@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "recorder/dsos.h"
+#include "recorder/clock_ref.h"
 #include "recorder/machine_desc.h"
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
@@ -47,6 +48,8 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
 	rec_machine_desc_write(&r->w);
+	if (r->opts.s.clockid >= 0 && rec_clock_ref_write(&r->w, r->opts.s.clockid) == -ENOMEM)
+		return pc_error_set(err, ENOMEM, "out of memory");
 	/* filled when the programs are synthesized; a pipe has them empty, as perf's */
 	if (rec_bpf_empty_features(&r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");

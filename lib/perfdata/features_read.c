@@ -93,6 +93,19 @@ int pd_reader_feature(const struct pd_reader *r, int feat, const void **data, si
 	return 0;
 }
 
+int pd_reader_clock_data(const struct pd_reader *r, struct pd_clock_data *c)
+{
+	const uint8_t *p = pd_feature_bytes(r, PD_FEAT_CLOCK_DATA);
+
+	if (!p || r->features[PD_FEAT_CLOCK_DATA].size < 24)
+		return -ENOENT;
+	memcpy(&c->version, p, 4);
+	memcpy(&c->clockid, p + 4, 4);
+	memcpy(&c->tod_ns, p + 8, 8);
+	memcpy(&c->clockid_ns, p + 16, 8);
+	return 0;
+}
+
 int pd_reader_feature_string(const struct pd_reader *r, int feat, char *buf, size_t size,
 			     struct pc_error *err)
 {

@@ -281,6 +281,13 @@ bool pd_record_time(const struct pd_reader *r, const struct pd_record *rec,
 /* Feature section payload, or -ENOENT. */
 int pd_reader_feature(const struct pd_reader *r, int feat, const void **data,
 		      size_t *size);
+/* CLOCK_DATA (perf record -k): the clock and a (wall clock, clock) pair read together. */
+struct pd_clock_data {
+	uint32_t version, clockid;
+	uint64_t tod_ns, clockid_ns;
+};
+/* 0, or -ENOENT without the feature (or one too short to hold them). */
+int pd_reader_clock_data(const struct pd_reader *r, struct pd_clock_data *c);
 /* String features (HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID): copy into buf. */
 int pd_reader_feature_string(const struct pd_reader *r, int feat, char *buf,
 			     size_t size, struct pc_error *err);

@@ -4,8 +4,8 @@
  * machine's description (CPUDESC, CPUID, TOTAL_MEM, CPU_TOPOLOGY,
  * NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE) is what perf record writes on the
  * same machine, line for line in `perf report --header-only -I` (the free
- * memory of a node, which moves, left out), and SAMPLE_TIME spans the
- * samples perf script prints.
+ * memory of a node, which moves, left out), SAMPLE_TIME spans the
+ * samples perf script prints, and -k writes the clock features perf reads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +105,32 @@ TEST_F(hdr, sample_time_spans_the_samples_perf_script_prints)
 								 self->c.ours.out);
 	EXPECT_NE(NULL, strstr(self->c.ours.out, last)) TH_LOG("last %s: %s", last,
 								self->c.ours.out);
+}
+
+/* -k CLOCK: perf's CLOCKID and CLOCK_DATA, which perf reads and perf script -F tod uses */
+TEST_F(hdr, clockid_recording_carries_perfs_clock_features)
+{
+	struct pc_run run;
+
+	if (!pc_test_have_program("perf"))
+		SKIP(return, "no perf installed");
+	ASSERT_EQ(0, perfcmp_sh(&run, "'%s' record -q -k monotonic -e cpu-clock -o '%s' -- %s",
+				pc_test_perfcheck(), self->c.path, "ls -l /usr/bin"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'",
+				self->c.path));
+	ASSERT_NE(NULL, self->c.perf.out);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# clockid frequency: ")) TH_LOG("%s", self->c.perf.out);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# clockid: monotonic (1)\n"));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, " (TOD) = "));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf script -F tod,time -i '%s' | head -1",
+				self->c.path));
+	if (self->c.ours.err && strstr(self->c.ours.err, "Invalid field"))
+		SKIP(return, "this perf has no tod field (perf 5.14 added it)");
+	/* a date, then the sample's time */
+	EXPECT_NE(NULL, strchr(self->c.ours.out ? self->c.ours.out : "", '-'))
+		TH_LOG("%s / %s", self->c.ours.out, self->c.ours.err);
 }
 
 TEST_HARNESS_MAIN

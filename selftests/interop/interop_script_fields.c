@@ -104,4 +104,33 @@ TEST_F(fields, empty_typed_list_leaves_those_events_out_as_perf)
 	EXPECT_NE(NULL, strstr(self->c.ours.err, "Overriding previous field request"));
 }
 
+/* -F tod: each sample's wall-clock date, from the CLOCK_DATA that record -k writes */
+/* SKIP (return) when this perf's script has no tod field */
+#define NEEDS_TOD()                                                                        \
+	do {                                                                               \
+		ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf script -F tod -i '%s'",       \
+					self->c.path));                                    \
+		if (self->c.perf.err && strstr(self->c.perf.err, "Invalid field"))        \
+			SKIP(return, "this perf has no tod field (perf 5.14 added it)");   \
+	} while (0)
+
+TEST_F(fields, tod_of_a_clockid_recording_is_perfs)
+{
+	RECORD("-e cpu-clock -c 100000 -k monotonic");
+	NEEDS_TOD();
+	same(_metadata, self, "-F comm,tid,tod,time", false);
+	EXPECT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	EXPECT_LE(1, pc_count_substr(self->c.ours.out, ":")) TH_LOG("%s", self->c.ours.out);
+}
+
+/* without -k there is no reference: perf's error, exit 255 */
+TEST_F(fields, tod_without_clock_data_is_perfs_error)
+{
+	RECORD("-e cpu-clock -c 100000");
+	NEEDS_TOD();
+	same(_metadata, self, "-F tod", false);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+	EXPECT_EQ(255, self->c.ours.exit_code);
+}
+
 TEST_HARNESS_MAIN
