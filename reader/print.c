@@ -302,10 +302,13 @@ static void print_start(struct rd_printer *p, const struct rd_event *ev, unsigne
 	}
 	if (f & RF_MISC)
 		rd_sample_fields_misc(o, ev->rec);
-	if ((f & RF_TOD) && p->time.have_clock) {
+	if (f & RF_TOD) {
 		char tod[64];
 
-		rd_out_str(o, rd_tod_text(rd_tod_of(&p->time.clock, smp->time), tod, sizeof(tod)));
+		/* a pipe without CLOCK_DATA (a file without it is refused): perf's word */
+		rd_out_str(o, p->time.have_clock ?
+			      rd_tod_text(rd_tod_of(&p->time.clock, smp->time), tod, sizeof(tod)) :
+			      "disabled");
 		rd_out_char(o, ' ');
 	}
 	if (f & RF_TIME)
@@ -840,6 +843,9 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	/* no field left for this type (-F trace on other events): perf prints nothing */
 	if (!f)
 		return 0;
+	/* a pipe's CLOCK_DATA comes as a record, before the samples */
+	if ((f & RF_TOD) && !p->time.have_clock)
+		p->time.have_clock = !pd_reader_clock_data(&s->r, &p->time.clock);
 	print_start(p, ev, f, chain);
 	if (f & (RF_PERIOD | RF_EVENT))
 		print_period_event(p, s, smp, f);
