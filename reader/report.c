@@ -1756,6 +1756,7 @@ int cmd_report(int argc, char **argv)
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.plt_6_1 = rp.compat_6_1;
 	s->zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
+	s->cfi_end_frame = rp.compat_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

@@ -671,6 +671,7 @@ int cmd_script(int argc, char **argv)
 		 * its guest): a word past the stack dump reads as 0
 		 */
 		s->zero_unreadable = true;
+		s->cfi_end_frame = prp->compat == RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)

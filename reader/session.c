@@ -270,7 +270,7 @@ static void pipe_features(struct rd_session *s)
 	if (!s->machine.unwind) {
 		s->machine.unwind = dwarf_unwinder(s);
 		rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
-		rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable);
+		rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable, s->cfi_end_frame);
 	}
 }
 
@@ -283,7 +283,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->machine.kernel_local = s->kernel_local;
 	s->machine.pass_records = s->ops.record != NULL;
 	rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
-	rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable);
+	rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable, s->cfi_end_frame);
 	/* --symfs: nothing of this machine applies, whatever the pipe says */
 	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)

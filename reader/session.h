@@ -93,7 +93,8 @@ struct rd_session {
 	bool kernel_local;	/* the file was recorded on this kernel */
 	bool local_pending;	/* a pipe whose features have not come yet */
 	bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
-	bool zero_unreadable;	/* perf 6.1's unwinder memory (rd_unwind_set_zero_unreadable) */
+	bool zero_unreadable;	/* perf's unwinder memory (rd_unwind_set_zero_unreadable) */
+	bool cfi_end_frame;	/* and perf 6.1's (u64)-1 after a CFI frame */
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	struct rd_stats stats;

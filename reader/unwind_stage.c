@@ -161,10 +161,12 @@ void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on)
 		u->leaf_lr = on;
 }
 
-void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on)
+void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool cfi_end_frame)
 {
-	if (u)
+	if (u) {
 		pc_unwinder_set_zero_unreadable(u->u, on);
+		pc_unwinder_set_cfi_end_frame(u->u, cfi_end_frame);
+	}
 }
 
 bool rd_unwind_lr_mask(uint64_t sample_regs_user)

@@ -49,12 +49,13 @@ bool rd_unwind_lr_mask(uint64_t sample_regs_user);
 void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on);
 
 /*
- * perf 6.1's memory for DWARF unwinding (--compat 6.1): words it cannot
- * read past the stack dump are 0, and a return address of 0 is a last
- * frame (u64)-1 (pc_unwinder_set_zero_unreadable).  Measured: perf 6.1.176
+ * perf's memory for DWARF unwinding: words it cannot read past the stack
+ * dump are 0, and a return address of 0 is a last frame (u64)-1
+ * (pc_unwinder_set_zero_unreadable); after a frame with CFI only in perf
+ * 6.1's layout (cfi_end_frame, pc_unwinder_set_cfi_end_frame).  Measured: perf 6.1.176
  * on this host ends 575 of the chains of a `--call-graph dwarf,1024`
  * recording of a shell loop and ls with `ffffffffffffffff [unknown]`.
  */
-void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on);
+void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool cfi_end_frame);
 
 #endif

@@ -114,6 +114,7 @@ struct pc_unwinder {
 	struct pc_regs_plan plan;	/* of the last mask seen, when valid */
 	bool plan_ok;
 	bool zero_unreadable;	/* perf 6.1's memory (pc_unwinder_set_zero_unreadable) */
+	bool cfi_end_frame;	/* perf 6.1's (u64)-1 after a CFI frame (pc_unwinder_set_cfi_end_frame) */
 };
 
 struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
@@ -194,6 +195,11 @@ void pc_unwinder_forget(struct pc_unwinder *u, uint32_t pid)
 void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast)
 {
 	u->fast_nregs = fast ? pc_cfi_nregs(u->arch) : 0;
+}
+
+void pc_unwinder_set_cfi_end_frame(struct pc_unwinder *u, bool on)
+{
+	u->cfi_end_frame = on;
 }
 
 void pc_unwinder_set_zero_unreadable(struct pc_unwinder *u, bool on)
@@ -717,8 +723,8 @@ static int fast_unwind(struct pc_unwinder *u)
 		activation = initial || signal || (more && row->signal);
 		if (activation || pc != 1)	/* no zero entry, as cb_frame */
 			c->ips[c->nr++] = activation ? pc : pc - 1;
-		/* a return address read as 0: perf 6.1's last frame, (u64)-1 */
-		if (!more && u->zero_unreadable && row->ra_kind != PC_CFI_UNDEF &&
+		/* a return address read as 0 through CFI: perf 6.1's last frame, (u64)-1 */
+		if (!more && u->zero_unreadable && u->cfi_end_frame && row->ra_kind != PC_CFI_UNDEF &&
 		    (valid >> row->ra_reg & 1) && c->nr < c->max)
 			c->ips[c->nr++] = UINT64_MAX;
 		if (!more || c->nr >= c->max)
