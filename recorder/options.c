@@ -60,6 +60,8 @@ void rec_usage(FILE *out)
 "      --timestamp-boundary   accepted: the first and last sample times are always\n"
 "                             in the SAMPLE_TIME section\n"
 "      --dry-run              check the options and events, open nothing\n"
+"      --synth LIST           records of what exists at the start: no, all (the\n"
+"                             default), task, mmap (with task), cgroup\n"
 "      --buildid-all          build ids of every object mapped, not only those hit\n"
 "      --buildid-mmap         build ids in MMAP2 records (where the kernel has them),\n"
 "                             no build-id section (as -B)\n"
@@ -146,6 +148,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_STRICT_FREQ, "strict-freq", REC_NOARG },
 	{ O_TIMESTAMP_BOUNDARY, "timestamp-boundary", REC_NOARG },
 	{ O_DRY_RUN, "dry-run", REC_NOARG }, { O_EXCLUDE_PERF, "exclude-perf", REC_NOARG },
+	{ O_SYNTH, "synth", REC_ARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -438,6 +441,7 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	opts->output = "perf.data";
 	opts->s.rate.freq = 4000;
 	opts->s.clockid = -1;
+	opts->sb.synth = REC_SYNTH_ALL;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct rec_opt_def *d;

@@ -71,7 +71,11 @@ struct rec_sideband {
 	bool buildid_mmap;		/* --buildid-mmap: build ids in MMAP2, no build-id section */
 	const char **cgroup_names;	/* -G, one per event in order */
 	int nr_cgroup_names;
+	unsigned int synth;		/* --synth: REC_SYNTH_* of the records made for what exists */
 };
+
+/* What --synth makes for existing tasks and cgroups (the kernel's map always) */
+enum { REC_SYNTH_TASK = 1, REC_SYNTH_MMAP = 2, REC_SYNTH_CGROUP = 4, REC_SYNTH_ALL = 7 };
 
 struct rec_opts {
 	const char **event_specs;	/* each -e argument, as given */

@@ -158,6 +158,40 @@ static int add_cgroups(struct rec_opts *opts, const char *val, struct pc_error *
 	return 0;
 }
 
+/* --synth LIST: perf's words, "no" or "all" ending the list as in perf */
+static int parse_synth(const char *val, unsigned int *synth, struct pc_error *err)
+{
+	char *copy = strdup(val), *save = NULL, *tok;
+	unsigned int m = 0;
+
+	if (!copy)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcasecmp(tok, "no") || !strcasecmp(tok, "none")) {
+			m = 0;
+			break;
+		}
+		if (!strcasecmp(tok, "all")) {
+			m = REC_SYNTH_ALL;
+			break;
+		}
+		if (!strcasecmp(tok, "task")) {
+			m |= REC_SYNTH_TASK;
+		} else if (!strcasecmp(tok, "mmap")) {
+			m |= REC_SYNTH_TASK | REC_SYNTH_MMAP;
+		} else if (!strcasecmp(tok, "cgroup")) {
+			m |= REC_SYNTH_CGROUP;
+		} else {
+			free(copy);
+			return pc_error_set(err, EINVAL, "--synth: '%s' is not no, all, task, mmap or "
+					    "cgroup", val);
+		}
+	}
+	free(copy);
+	*synth = m;
+	return 0;
+}
+
 int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct pc_error *err)
 {
 	struct rec_sampling *s = &opts->s;
@@ -259,6 +293,8 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_DRY_RUN:
 		opts->dry_run = true;
 		return 0;
+	case O_SYNTH:
+		return parse_synth(val, &opts->sb.synth, err);
 	case O_BUILDID_MMAP:
 		opts->sb.buildid_mmap = true;
 		opts->out.no_buildid = true;

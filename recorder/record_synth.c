@@ -74,10 +74,15 @@ static struct rec_synth synth_of(struct recorder *r)
 		.attr = &r->evl.evsels[0]->attr.attr,
 		.id = first_id(r),
 		.namespaces = r->opts.sb.namespaces,
+		.no_maps = !(r->opts.sb.synth & REC_SYNTH_MMAP),
 	};
 }
 
-/* The kernel map, the cgroups (--all-cgroups), and the tasks given by -a, -u, -p or -t. */
+/*
+ * The kernel map, the cgroups (--all-cgroups), and the tasks given by -a,
+ * -u, -p or -t (as --synth allows; *done when nothing of the workload is
+ * left to make).
+ */
 static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, bool *done)
 {
 	int ret = rec_synth_kernel_mmap(s);
@@ -85,10 +90,15 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 	*done = false;
 	if (!ret && bpf)
 		ret = synth_bpf(r);
-	if (!ret && r->opts.sb.cgroups)
+	if (!ret && r->opts.sb.cgroups && (r->opts.sb.synth & REC_SYNTH_CGROUP))
 		ret = rec_synth_cgroups(s);
 	if (ret)
 		return ret;
+	/* --synth without task: no record of what runs already, as perf */
+	if (!(r->opts.sb.synth & REC_SYNTH_TASK)) {
+		*done = true;
+		return 0;
+	}
 	if (r->opts.t.system_wide) {
 		*done = true;
 		return rec_synth_all(s);

@@ -209,7 +209,7 @@ int rec_synth_process(struct rec_synth *s, pid_t pid)
 			ret = rec_synth_namespaces(s, pid, tid);
 	}
 	closedir(d);
-	if (!ret)
+	if (!ret && !s->no_maps)
 		ret = synth_maps(s, pid);
 	return ret;
 }

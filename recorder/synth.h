@@ -17,6 +17,7 @@ struct rec_synth {
 	const struct perf_event_attr *attr;	/* of the tracking event: its sample_id */
 	uint64_t id;			/* its id, put in each sample_id trailer */
 	bool namespaces;		/* a NAMESPACES record with each thread */
+	bool no_maps;			/* --synth task: the tasks without their MMAP2s */
 	struct pd_buf buf;		/* the record being encoded */
 };
 

@@ -10,7 +10,8 @@
  * other are settled as perf settles them (-p over -a and -C, -a over
  * --per-thread), said in a warning; --dry-run checks and opens nothing, -n
  * records no sample, and a frequency above the kernel's limit is lowered
- * with a warning, or refused with --strict-freq.
+ * with a warning, or refused with --strict-freq; --synth=no makes nothing
+ * of what already runs.
  */
 #include <pwd.h>
 #include <sys/mount.h>
@@ -335,6 +336,33 @@ TEST_F(opt, a_frequency_above_the_limit_is_lowered_or_refused_with_strict_freq)
 	EXPECT_NE(0, run.exit_code);
 	EXPECT_NE(NULL, strstr(run.err, "--strict-freq")) TH_LOG("%s", run.err);
 	EXPECT_NE(0, access(self->out, F_OK));
+	pc_run_free(&run);
+}
+
+/* --synth no: nothing made for what exists, the workload's name only from its exec */
+TEST_F(opt, synth_no_makes_no_record_of_the_workload_before_its_exec)
+{
+	const char *all[] = { "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *none[] = { "--synth=no", "-e", "cpu-clock", "-o", self->out, NULL };
+	const char *bad[] = { "--synth=bogus", "-e", "cpu-clock", "-o", self->out, NULL };
+	struct pc_run run, d;
+
+	ASSERT_EQ(0, rt_record(&run, 60, all, "spin", "0.1"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, dump(&d, self->out));
+	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_COMM: ")) TH_LOG("%s", d.out);
+	pc_run_free(&d);
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, none, "spin", "0.1"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, dump(&d, self->out));
+	EXPECT_EQ(0, pc_count_substr(d.out, "PERF_RECORD_COMM: ")) TH_LOG("%s", d.out);
+	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_COMM exec: ")) TH_LOG("%s", d.out);
+	pc_run_free(&d);
+	pc_run_free(&run);
+	ASSERT_EQ(0, rt_record(&run, 60, bad, "spin", "0.1"));
+	EXPECT_EQ(129, run.exit_code);
+	EXPECT_NE(NULL, strstr(run.err, "--synth: 'bogus'")) TH_LOG("%s", run.err);
 	pc_run_free(&run);
 }
 
