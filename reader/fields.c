@@ -96,7 +96,7 @@ const char *rd_fields_names(void)
 {
 	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace,"
 	       "weight,ins_lat,data_src,phys_addr,data_page_size,code_page_size,iregs,uregs,misc,"
-	       "brstack,brstacksym,brstackoff,cgroup";
+	       "brstack,brstacksym,brstackoff,cgroup,dsoff,tod";
 }
 
 enum rd_output_type rd_output_type(uint32_t attr_type)

@@ -52,7 +52,8 @@ static void usage(FILE *f)
 "                            the samples do not carry is an error:\n");
 	field_names(f);
 	fprintf(f,
-"                            (cgroup is perf 7.2's: not with --compat 6.1)\n"
+"                            (cgroup and dsoff are perf 7.2's: not with\n"
+"                            --compat 6.1)\n"
 "      --comms LIST          only these commands\n"
 "      --pid LIST            only these processes\n"
 "      --tid LIST            only these threads\n"
