@@ -104,9 +104,7 @@ static uint64_t u64_at(const struct pd_record *rec, size_t off)
 static int too_short(struct rd_session *s, const struct pd_record *rec,
 		     size_t need, struct pc_error *err)
 {
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s record of %u bytes is too short "
-			    "for its fields (%zu bytes)", s->r.path, (unsigned long long)rec->offset,
-			    pd_record_name(rec->header.type) ?: "UNKNOWN", rec->header.size, need);
+	return pd_record_too_short(s->r.path, rec, need, err);
 }
 
 /* "0-3,5": perf's cpu list */

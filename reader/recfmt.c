@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "perfdata/codec.h"
 #include "reader/recfmt.h"
 
 #define HDR sizeof(struct perf_event_header)
@@ -238,16 +239,14 @@ int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record 
 		return 0;
 	case PERF_RECORD_NAMESPACES:
 		return namespaces(o, &b, err);
-	case PERF_RECORD_CGROUP:
-		/* u64 id, path */
-		ret = need(&b, HDR + 8 + 1, err);
-		if (ret)
-			return ret;
-		s = str_at(&b, HDR + 8, err);
-		if (!s)
+	case PERF_RECORD_CGROUP: {
+		struct pd_cgroup c;
+
+		if (pd_decode_cgroup(path, rec, b.size, &c, err))
 			return -EINVAL;
-		rd_out_printf(o, " cgroup: %llu %s\n", (unsigned long long)u64_at(&b, 8), s);
+		rd_out_printf(o, " cgroup: %llu %s\n", (unsigned long long)c.id, c.path);
 		return 0;
+	}
 	default:
 		rd_out_char(o, '\n');
 		return 0;

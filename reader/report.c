@@ -124,6 +124,7 @@ struct report {
 	} cache;
 	/* -s trace: the sample's tracepoint text, formatted once per sample */
 	struct rp_trace {
+		bool on;		/* sorted by trace: each sample's text is formatted */
 		struct rd_trace fmt;
 		const char *text;
 		size_t len;
@@ -660,7 +661,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return 0;
 	if (f && !rd_filter_time_ok(f, smp->time))
 		return 0;
-	if (sorts_by(rp, SK_TRACE)) {
+	if (rp->trace.on) {
 		ret = rd_trace_text(&rp->trace.fmt, s, ev, &rp->trace.text);
 		if (ret < 0)
 			return ret;
@@ -1254,23 +1255,20 @@ static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
  * of the key is rewritten; a row of the new key takes this one's periods
  * and chains.
  */
-static int settle_placeholder(struct report *rp, struct rd_session *s, struct table *t,
-			      struct entry *e)
+struct placeholder_row {
+	struct entry *e;
+	const char *first;	/* its thread's first comm */
+};
+
+static int settle_placeholder(struct report *rp, struct table *t, int col,
+			      struct placeholder_row pr)
 {
-	const struct rd_thread *th;
-	const char *first;
+	struct entry *e = pr.e;
+	const char *first = pr.first;
 	char key[2048];
 	size_t len = 0, col_start = 0, ci = 0;
 	struct entry **pp, *into;
-	int col = -1;
 
-	for (int i = 0; i < rp->keys.nr; i++)
-		if (rp->keys.keys[i] == SK_COMM)
-			col = i;
-	th = rd_thread_get(s, (uint32_t)-1, e->tid);
-	if (col < 0 || !th || !th->comm_set)
-		return 0;
-	first = th->first_comm;
 	/* the key's columns are '\x1e'-ended: copy all but column col, rebuilt */
 	for (size_t i = 0; i < e->key_len; i++) {
 		if ((int)ci == col && col_start == i) {
@@ -1341,11 +1339,16 @@ static int settle_placeholder(struct report *rp, struct rd_session *s, struct ta
 
 static int settle_placeholders(struct report *rp, struct rd_session *s)
 {
-	if (!sorts_by(rp, SK_COMM))
+	int col = -1;
+
+	for (int i = 0; i < rp->keys.nr; i++)
+		if (rp->keys.keys[i] == SK_COMM)
+			col = i;
+	if (col < 0)
 		return 0;
 	for (uint32_t i = 0; i < rp->nr_tables; i++) {
 		struct table *t = &rp->tables[i];
-		struct entry **v;
+		struct placeholder_row *v;
 		size_t n = 0;
 		int ret = 0;
 
@@ -1354,18 +1357,19 @@ static int settle_placeholders(struct report *rp, struct rd_session *s)
 		v = malloc(t->nr * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
+		/* collected first: settling moves rows between buckets */
 		for (size_t b = 0; b < t->nr_buckets; b++)
 			for (struct entry *e = t->buckets[b]; e; e = e->next) {
-				struct rd_thread *th;
+				const struct rd_thread *th;
 
 				if (!e->comm_placeholder)
 					continue;
 				th = rd_thread_get(s, (uint32_t)-1, e->tid);
 				if (th && th->comm_set)
-					v[n++] = e;
+					v[n++] = (struct placeholder_row){ e, th->first_comm };
 			}
 		for (size_t j = 0; j < n && !ret; j++)
-			ret = settle_placeholder(rp, s, t, v[j]);
+			ret = settle_placeholder(rp, t, col, v[j]);
 		free(v);
 		if (ret)
 			return ret;
@@ -1817,8 +1821,9 @@ int cmd_report(int argc, char **argv)
 		/* perf's default for files of tracepoints alone: a row per trace text */
 		if (!sort_given && all_tracepoints(&s->r))
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
+		rp.trace.on = sorts_by(&rp, SK_TRACE);
 		/* rows of one address differ by their text: no row caches then */
-		if (!sorts_by(&rp, SK_TRACE)) {
+		if (!rp.trace.on) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}

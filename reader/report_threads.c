@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "reader/report_threads.h"
 
 static int thread_index(struct rp_threads *t, int32_t pid, int32_t tid)
@@ -71,9 +72,7 @@ int rp_threads_read(struct rp_threads *t, const char *path, const struct pd_reco
 	int ti, ci;
 
 	if (rec->header.size < 24)
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: READ record of %u bytes is too "
-				    "short for its fields (24 bytes)", path,
-				    (unsigned long long)rec->offset, rec->header.size);
+		return pd_record_too_short(path, rec, 24, err);
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
 	memcpy(&value, p + 16, 8);

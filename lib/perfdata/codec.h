@@ -207,6 +207,13 @@ int pd_decode_cgroup(const char *path, const struct pd_record *rec, size_t size,
 		     struct pd_cgroup *c, struct pc_error *err);
 
 /*
+ * "FILE: offset 0xOFF: TYPE record of N bytes is too short for its fields
+ * (NEED bytes)": the error of a record whose fields run past it.  -EINVAL.
+ */
+int pd_record_too_short(const char *path, const struct pd_record *rec, size_t need,
+			struct pc_error *err);
+
+/*
  * The stat side.  A cpu map's body starts at off (8 in CPU_MAP, 24 in
  * EVENT_UPDATE): a list, a bit mask (4- or 8-byte words) or a range, each
  * bounded by the record; the lists are allocated (free them), the caller's

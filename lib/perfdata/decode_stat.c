@@ -6,8 +6,8 @@
 
 #include "perfdata/codec.h"
 
-static int too_short(const char *path, const struct pd_record *rec, size_t need,
-		     struct pc_error *err)
+int pd_record_too_short(const char *path, const struct pd_record *rec, size_t need,
+			struct pc_error *err)
 {
 	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s record of %u bytes is too short "
 			    "for its fields (%zu bytes)", path, (unsigned long long)rec->offset,
@@ -34,7 +34,7 @@ int pd_decode_stat(const char *path, const struct pd_record *rec, struct pd_stat
 		   struct pc_error *err)
 {
 	if (rec->header.size < 48)
-		return too_short(path, rec, 48, err);
+		return pd_record_too_short(path, rec, 48, err);
 	st->id = u64_at(rec, 8);
 	memcpy(&st->cpu, (const uint8_t *)rec->data + 16, 4);
 	memcpy(&st->thread, (const uint8_t *)rec->data + 20, 4);
@@ -48,7 +48,7 @@ int pd_decode_stat_round(const char *path, const struct pd_record *rec,
 			 struct pd_stat_round *rd, struct pc_error *err)
 {
 	if (rec->header.size < 24)
-		return too_short(path, rec, 24, err);
+		return pd_record_too_short(path, rec, 24, err);
 	rd->type = u64_at(rec, 8);
 	rd->time = u64_at(rec, 16);
 	return 0;
@@ -61,10 +61,10 @@ int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 	uint64_t nr;
 
 	if (size < 16)
-		return too_short(path, rec, 16, err);
+		return pd_record_too_short(path, rec, 16, err);
 	nr = u64_at(rec, 8);
 	if (nr > (size - 16) / 16)
-		return too_short(path, rec, 16 + nr * 16, err);
+		return pd_record_too_short(path, rec, 16 + nr * 16, err);
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t tag = u64_at(rec, 16 + i * 16), val = u64_at(rec, 24 + i * 16);
 
@@ -104,13 +104,13 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 	uint16_t type, nr;
 
 	if (size < off + 4)
-		return too_short(path, rec, off + 4, err);
+		return pd_record_too_short(path, rec, off + 4, err);
 	type = u16_at(rec, off);
 	nr = u16_at(rec, off + 2);
 	if (type == 0) {
 		/* u16 nr, u16 cpu[nr]; (u16)-1 is any cpu */
 		if (size < off + 4 + 2ULL * nr)
-			return too_short(path, rec, off + 4 + 2ULL * nr, err);
+			return pd_record_too_short(path, rec, off + 4 + 2ULL * nr, err);
 		l.cpus = calloc(nr ? nr : 1, sizeof(*l.cpus));
 		if (!l.cpus)
 			return pc_error_set(err, ENOMEM, "out of memory");
@@ -125,7 +125,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		size_t at;
 
 		if (size < off + 6)
-			return too_short(path, rec, off + 6, err);
+			return pd_record_too_short(path, rec, off + 6, err);
 		long_size = u16_at(rec, off + 4);
 		if (long_size != 4 && long_size != 8)
 			return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP mask words of %u "
@@ -133,7 +133,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 					    (unsigned long long)(rec->offset + off + 4), long_size);
 		at = off + (long_size == 4 ? 6 : 10);
 		if (size < at + (size_t)nr * long_size)
-			return too_short(path, rec, at + (size_t)nr * long_size, err);
+			return pd_record_too_short(path, rec, at + (size_t)nr * long_size, err);
 		if (cpus_from_mask(rec, at, (size_t)nr * long_size, &l))
 			return pc_error_set(err, ENOMEM, "out of memory");
 	} else if (type == 2) {
@@ -142,7 +142,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		uint16_t start, end;
 
 		if (size < off + 8)
-			return too_short(path, rec, off + 8, err);
+			return pd_record_too_short(path, rec, off + 8, err);
 		start = u16_at(rec, off + 4);
 		end = u16_at(rec, off + 6);
 		if (end < start)
@@ -172,10 +172,10 @@ int pd_decode_thread_map(const char *path, const struct pd_record *rec,
 	uint64_t nr;
 
 	if (size < 16)
-		return too_short(path, rec, 16, err);
+		return pd_record_too_short(path, rec, 16, err);
 	nr = u64_at(rec, 8);
 	if (nr > (size - 16) / 24)
-		return too_short(path, rec, 16 + nr * 24, err);
+		return pd_record_too_short(path, rec, 16 + nr * 24, err);
 	t.pids = calloc(nr ? nr : 1, sizeof(*t.pids));
 	if (!t.pids)
 		return pc_error_set(err, ENOMEM, "out of memory");
