@@ -12,6 +12,23 @@
 
 #include "reader/sortkeys.h"
 
+/* Where a row points: its frame, or in branch mode a branch's end. */
+struct row_at {
+	char level;		/* 'k', '.' (branch ends: 'H' when in no map) */
+	const struct pc_symbol *sym;
+	const char *dso;	/* short name, NULL when no map */
+	size_t dso_len;
+	uint64_t ip;		/* perf's he->ip: the shown address of an unresolved frame;
+				 * a branch end's own address */
+	uint64_t sym_start, sym_end;	/* a branch end's symbol as perf compares it */
+};
+
+/* A row of perf report's branch mode: a branch's source (its target is the entry's at) */
+struct row_branch {
+	struct row_at from;
+	uint16_t cycles;
+};
+
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
 	size_t key_len;
@@ -28,11 +45,8 @@ struct entry {
 	uint32_t tid;
 	int32_t cpu;
 	uint64_t seq;		/* creation order */
-	char level;		/* 'k' or '.', of the frame that made the row */
-	const struct pc_symbol *sym;
-	const char *dso;	/* short name, NULL when no map */
-	size_t dso_len;
-	uint64_t ip;		/* perf's he->ip: the shown address of an unresolved frame */
+	struct row_at at;	/* of the frame (the branch target) that made the row */
+	struct row_branch *branch;	/* branch mode (owned), else NULL */
 	/*
 	 * hidden by report's --comms, --pid, --tid, --dsos or --symbols, by
 	 * its samples' thread and their own object and symbol (the rows of a

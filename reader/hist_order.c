@@ -37,12 +37,64 @@ static int sign64(int64_t v)
 	return (v > 0) - (v < 0);
 }
 
+static int field_cmp(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
 /* 1 when a's object name sorts first, missing objects last */
 static int dso_asc(const struct entry *a, const struct entry *b)
 {
+	if (!a->at.dso || !b->at.dso)
+		return !a->at.dso && !b->at.dso ? 0 : (!a->at.dso ? -1 : 1);
+	return -sign64(strn_cmp(a->at.dso, a->at.dso_len, b->at.dso, b->at.dso_len));
+}
+
+/*
+ * Branch mode's keys, one comparison for both trees (perf has no collapse or
+ * sort comparison of their own): objects by name descending, none first;
+ * symbols by start (end) address ascending, none last, unresolved ones by
+ * address (the wrapped difference); cycles descending.
+ */
+static int branch_dso(const struct row_at *a, const struct row_at *b)
+{
 	if (!a->dso || !b->dso)
-		return !a->dso && !b->dso ? 0 : (!a->dso ? -1 : 1);
-	return -sign64(strn_cmp(a->dso, a->dso_len, b->dso, b->dso_len));
+		return !a->dso && !b->dso ? 0 : (!a->dso ? 1 : -1);
+	return sign64(strn_cmp(a->dso, a->dso_len, b->dso, b->dso_len));
+}
+
+static int branch_sym(const struct row_at *a, const struct row_at *b)
+{
+	if (!a->sym && !b->sym)
+		return sign64((int64_t)(b->ip - a->ip));
+	if (!a->sym || !b->sym)
+		return !a->sym ? -1 : 1;
+	if (a->sym == b->sym)
+		return 0;
+	if (a->sym_start != b->sym_start)
+		return sign64((int64_t)(b->sym_start - a->sym_start));
+	return sign64((int64_t)(b->sym_end - a->sym_end));
+}
+
+/* a branch key's comparison, 0 for other keys (rows without branches never meet these) */
+static int branch_before(const struct entry *a, const struct entry *b, enum sk_key k)
+{
+	if (!a->branch || !b->branch)
+		return 0;
+	switch (k) {
+	case SK_DSO_FROM:
+		return branch_dso(&a->branch->from, &b->branch->from);
+	case SK_DSO_TO:
+		return branch_dso(&a->at, &b->at);
+	case SK_SYM_FROM:
+		return branch_sym(&a->branch->from, &b->branch->from);
+	case SK_SYM_TO:
+		return branch_sym(&a->at, &b->at);
+	case SK_CYCLES:
+		return field_cmp(a->branch->cycles, b->branch->cycles);
+	default:
+		return 0;
+	}
 }
 
 /* srcline: by its text, ascending */
@@ -82,30 +134,31 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 			break;
 		case SK_SYM:
 		case SK_SYMOFF:
-			if (!a->sym && !b->sym) {
-				c = sign64((int64_t)(b->ip - a->ip));
+			if (!a->at.sym && !b->at.sym) {
+				c = sign64((int64_t)(b->at.ip - a->at.ip));
 				break;
 			}
 			c = dso_asc(a, b);
 			if (c)
 				break;
-			if (!a->sym || !b->sym) {
-				c = !a->sym ? -1 : 1;
+			if (!a->at.sym || !b->at.sym) {
+				c = !a->at.sym ? -1 : 1;
 				break;
 			}
-			if (a->sym == b->sym)
+			if (a->at.sym == b->at.sym)
 				c = 0;
-			else if (a->sym->start != b->sym->start)
-				c = sign64((int64_t)(b->sym->start - a->sym->start));
+			else if (a->at.sym->start != b->at.sym->start)
+				c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
 			else
-				c = sign64((int64_t)(b->sym->end - a->sym->end));
+				c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
 			if (!c && keys->keys[i] == SK_SYMOFF)
-				c = sign64((int64_t)(b->ip - a->ip));
+				c = sign64((int64_t)(b->at.ip - a->at.ip));
 			break;
 		case SK_SRCLINE:
 			c = srcline_before(a, b, i);
 			break;
 		default:
+			c = branch_before(a, b, keys->keys[i]);
 			break;
 		}
 	}
@@ -114,11 +167,6 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 		c = -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
 	}
 	return c;
-}
-
-static int field_cmp(uint64_t a, uint64_t b)
-{
-	return (a > b) - (a < b);
 }
 
 /* Step 2: positive when the new row a goes left of the node b. */
@@ -168,16 +216,16 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			break;
 		case SK_SYM:
 		case SK_SYMOFF:
-			if (!a->sym || !b->sym)
-				c = !a->sym && !b->sym ? 0 : (!a->sym ? -1 : 1);
+			if (!a->at.sym || !b->at.sym)
+				c = !a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1);
 			else
-				c = -sign64(strcmp(a->sym->name, b->sym->name));
+				c = -sign64(strcmp(a->at.sym->name, b->at.sym->name));
 			break;
 		case SK_SRCLINE:
 			c = srcline_before(a, b, i);
 			break;
 		default:
-			c = 0;
+			c = branch_before(a, b, o->keys->keys[i]);
 			break;
 		}
 		if (c)

@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "reader/a2l_answer.h"
+#include "reader/branch_at.h"
 #include "reader/callgraph.h"
 #include "reader/filter.h"
 #include "reader/hist.h"
@@ -106,6 +107,7 @@ struct report {
 		const struct rd_filter *flt;
 		const char *time_str;	/* --time as given, for the Samples line */
 		bool no_inline;		/* --no-inline: no inlined callchain entries */
+		bool branch;		/* branch mode: rows of the samples' branch stacks */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -193,6 +195,14 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 	t->buckets[b] = e;
 	t->nr++;
 	return e;
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->comm);
+	free(e->key);
+	free(e->branch);
+	free(e);
 }
 
 static struct entry *table_find(const struct table *t, const char *key, size_t len)
@@ -300,6 +310,71 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 }
 
 /*
+ * The row of key k, made on its first sample: the comm and what the keys
+ * compare are that sample's.  perf 7.2 keeps a filtered sample's period out
+ * of the rows of samples shown (a column past the keys: shown by none),
+ * where perf 6.1 lets a row's first sample decide for all.
+ */
+static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
+				const struct sk_frame *k, bool hidden)
+{
+	char key[2048];
+	size_t len = sk_key(&rp->keys, k, key, sizeof(key));
+	struct entry *e;
+	const char *slash;
+
+	if (hidden && !rp->compat_6_1 && len + 2 <= sizeof(key)) {
+		key[len++] = '\x1e';
+		key[len++] = '\x7f';
+	}
+	e = table_get(t, key, len);
+	if (!e || e->comm)
+		return e;
+	e->comm = strdup(k->comm);
+	if (!e->comm)
+		return NULL;
+	e->thread_comm = ev->thread->comm;
+	e->seq = rp->nr_entries++;
+	e->filtered = hidden;
+	e->comm_placeholder = !ev->thread->comm_set;
+	e->tid = k->tid;
+	e->cpu = k->cpu;
+	/* perf's he->level is the sample's, in branch mode too (Symbol, not Target Symbol) */
+	e->at.level = k->kernel ? 'k' : '.';
+	e->at.sym = k->sym;
+	e->at.ip = k->addr;
+	e->at.dso = k->dso;
+	e->at.dso_len = k->dso_len;
+	slash = k->dso ? memrchr(k->dso, '/', k->dso_len) : NULL;
+	if (k->dso_short) {
+		e->at.dso = k->dso_short;
+		e->at.dso_len = k->dso_short_len;
+	} else if (slash && k->dso[0] == '/') {
+		e->at.dso = slash + 1;
+		e->at.dso_len = k->dso_len - (size_t)(slash + 1 - k->dso);
+	}
+	if (k->br) {
+		const struct sk_branch *b = k->br;
+
+		e->branch = calloc(1, sizeof(*e->branch));
+		if (!e->branch)
+			return NULL;
+		e->branch->cycles = b->cycles;
+		e->branch->from = (struct row_at){ .level = b->level, .sym = b->sym, .ip = b->addr };
+		if (b->dso) {
+			e->branch->from.dso = b->dso_short ? b->dso_short : b->dso;
+			e->branch->from.dso_len = b->dso_short ? b->dso_short_len : b->dso_len;
+			slash = b->dso_short ? NULL : memrchr(b->dso, '/', b->dso_len);
+			if (slash && b->dso[0] == '/') {
+				e->branch->from.dso = slash + 1;
+				e->branch->from.dso_len = b->dso_len - (size_t)(slash + 1 - b->dso);
+			}
+		}
+	}
+	return e;
+}
+
+/*
  * The row of one frame: from the cache when this thread, address, context
  * and the maps of the frame's address space (their generation) gave it
  * before (and the command is the same), else by its key.
@@ -310,8 +385,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 {
 	struct sk_frame k;
 	struct entry *e;
-	char key[2048], src[512];
-	size_t len;
+	char src[512];
 	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | hidden << 3);
 	int32_t cpu = ev->sample->evsel &&
 		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
@@ -338,45 +412,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	k.trace_len = rp->trace.len;
 	if (sorts_by_srcline(rp))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
-	len = sk_key(&rp->keys, &k, key, sizeof(key));
-	/*
-	 * perf 7.2 keeps a filtered sample's period out of the rows of samples
-	 * shown (a column past the keys: shown by none), where perf 6.1 lets
-	 * a row's first sample decide for all
-	 */
-	if (hidden && !rp->compat_6_1 && len + 2 <= sizeof(key)) {
-		key[len++] = '\x1e';
-		key[len++] = '\x7f';
-	}
-	e = table_get(t, key, len);
-	if (e && !e->comm) {
-		const char *slash = k.dso ? memrchr(k.dso, '/', k.dso_len) : NULL;
-
-		e->comm = strdup(k.comm);
-		e->thread_comm = ev->thread->comm;
-		if (!e->comm)
-			return NULL;
-		e->seq = rp->nr_entries++;
-		e->filtered = hidden;
-		e->comm_placeholder = !ev->thread->comm_set;
-		e->tid = k.tid;
-		e->cpu = k.cpu;
-		e->level = k.kernel ? 'k' : '.';
-		e->sym = k.sym;
-		e->ip = k.addr;
-		e->dso = k.dso;
-		e->dso_len = k.dso_len;
-		if (k.dso_short) {
-			e->dso = k.dso_short;
-			e->dso_len = k.dso_short_len;
-		} else if (slash && k.dso[0] == '/') {
-			e->dso = slash + 1;
-			e->dso_len = k.dso_len - (size_t)(slash + 1 - k.dso);
-		}
-	}
+	e = row_of_key(rp, t, ev, &k, hidden);
 	if (c && e) {
 		c->e = e;
-		c->sym = e->sym;
+		c->sym = e->at.sym;
 		c->ip = f->ip;
 		c->tid = ev->sample->tid;
 		c->comm_gen = ev->thread->comm_gen;
@@ -638,6 +677,70 @@ static bool row_hidden(const struct rd_filter *f, const struct rd_event *ev,
 	       !rd_filter_object_ok(f, own);
 }
 
+static bool cpumode_kernel(const struct rd_event *ev)
+{
+	uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+/*
+ * perf report's branch mode: a row per branch of the sample's stack, by its
+ * source and target, each of period 1 (perf shows shares of the branches
+ * taken, not of the events sampled); keys that are not a branch's (sym,
+ * dso) and the filters see its target.  perf 6.1 counts each branch as a
+ * sample, perf 7.2 each sample that has one.
+ */
+static int on_branches(struct report *rp, struct rd_session *s, const struct rd_event *ev,
+		       struct table *t)
+{
+	const struct pd_sample_branch *bs = &ev->sample->branch;
+
+	for (uint64_t i = 0; i < bs->nr; i++) {
+		const uint64_t *w = &bs->entries[3 * i];
+		struct rd_resolved from;
+		struct frame to = { .ip = w[1] };
+		struct sk_branch br;
+		struct sk_frame k;
+		struct entry *e;
+		char level;
+
+		br.level = rd_branch_at(s, ev->thread, w[0], &from);
+		level = rd_branch_at(s, ev->thread, w[1], &to.r);
+		to_sk(ev, &to, false, &k);
+		k.kernel = cpumode_kernel(ev);
+		k.level = level;
+		k.addr = w[1];
+		k.rel = to.r.addr;
+		br.sym = from.sym;
+		br.dso = from.dso;
+		br.dso_len = from.dso_len;
+		br.dso_short = from.obj ? from.obj->short_name : NULL;
+		br.dso_short_len = from.obj ? from.obj->short_len : 0;
+		br.addr = w[0];
+		br.shown = from.addr;
+		br.cycles = pd_branch_flags(w[2]).cycles;
+		k.br = &br;
+		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r));
+		if (!e)
+			return -ENOMEM;
+		if (!e->nr_samples) {
+			rd_branch_sym_bounds(&from, &e->branch->from.sym_start,
+					     &e->branch->from.sym_end);
+			rd_branch_sym_bounds(&to.r, &e->at.sym_start, &e->at.sym_end);
+		}
+		e->self++;
+		e->children++;
+		e->nr_samples++;
+		t->total++;
+		if (rp->compat_6_1)
+			t->samples++;
+	}
+	if (!rp->compat_6_1 && bs->nr)
+		t->samples++;
+	return 0;
+}
+
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct report *rp = ctx;
@@ -668,6 +771,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		/* a row key holds 2 KiB: longer texts compare by their start */
 		rp->trace.len = (size_t)ret < 1536 ? (size_t)ret : 1536;
 	}
+	if (rp->view.branch)
+		return on_branches(rp, s, ev, t);
 	t->samples++;
 	t->total += smp->period;
 	rp->stamp++;
@@ -875,11 +980,13 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 				e->thread_comm = em->thread_comm;
 				e->tid = em->tid;
 				e->cpu = em->cpu;
-				e->level = em->level;
-				e->sym = em->sym;
-				e->ip = em->ip;
-				e->dso = em->dso;
-				e->dso_len = em->dso_len;
+				e->at = em->at;
+				if (em->branch) {
+					e->branch = malloc(sizeof(*e->branch));
+					if (!e->branch)
+						return -ENOMEM;
+					*e->branch = *em->branch;
+				}
 				e->seq = rp->nr_entries++;
 			}
 	}
@@ -1003,6 +1110,28 @@ static size_t drop_filtered(struct entry **v, size_t n)
 	return kept;
 }
 
+static bool is_dso_key(enum sk_key k)
+{
+	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO;
+}
+
+/* The frame or branch end a key column shows, for the widths perf gives unresolved rows */
+static const struct row_at *row_end(const struct entry *e, enum sk_key k)
+{
+	switch (k) {
+	case SK_DSO:
+	case SK_SYM:
+	case SK_DSO_TO:
+	case SK_SYM_TO:
+		return &e->at;
+	case SK_DSO_FROM:
+	case SK_SYM_FROM:
+		return e->branch ? &e->branch->from : NULL;
+	default:
+		return NULL;
+	}
+}
+
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
 			struct group_view *g, bool leads)
 {
@@ -1055,15 +1184,18 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < rp->keys.nr; k++) {
-			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->level,
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->at.level,
 						      v[i]->thread_comm, text, sizeof(text)));
 
 			/* perf sizes the command column by each thread's last command */
 			if (rp->keys.keys[k] == SK_COMM)
 				len = (int)strlen(v[i]->thread_comm);
 			/* an inlined symbol by its name, its " (inlined)" overflows */
-			if (rp->keys.keys[k] == SK_SYM && v[i]->sym && v[i]->sym->name_len > 10 &&
-			    !strcmp(v[i]->sym->name + v[i]->sym->name_len - 10, " (inlined)"))
+			const struct row_at *at = row_end(v[i], rp->keys.keys[k]);
+
+			if (rp->keys.keys[k] == SK_SYM && v[i]->at.sym &&
+			    v[i]->at.sym->name_len > 10 &&
+			    !strcmp(v[i]->at.sym->name + v[i]->at.sym->name_len - 10, " (inlined)"))
 				len -= 10;
 			/* and the cpu column by its title; "-001" overflows it */
 			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
@@ -1071,12 +1203,13 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/*
 			 * a row without a symbol widens perf's object column to an
 			 * address's 16 (unless --dsos is given), and its symbol column
-			 * to the address and its "[.] " and 2 more
+			 * to the address and its "[.] " and 2 more; a branch's
+			 * source or target its source or target columns
 			 */
-			if (rp->keys.keys[k] == SK_DSO && !v[i]->sym && width[k] < 16 &&
+			if (at && is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 16 &&
 			    !rp->view.flt->dsos.nr)
 				width[k] = 16;
-			if (rp->keys.keys[k] == SK_SYM && !v[i]->sym && width[k] < 22)
+			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
 		}
 	if (g && children)
@@ -1156,7 +1289,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 
 			if (key_elided(rp, k))
 				continue;
-			sk_text(e->key, e->key_len, k, e->level, e->thread_comm, text, sizeof(text));
+			sk_text(e->key, e->key_len, k, e->at.level, e->thread_comm, text, sizeof(text));
 			/* a command longer than its column is cut, as perf does */
 			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
 				text[width[k]] = '\0';
@@ -1331,9 +1464,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		if (into->graph.max_depth < e->graph.max_depth)
 			into->graph.max_depth = e->graph.max_depth;
 	}
-	free(e->key);
-	free(e->comm);
-	free(e);
+	entry_free(e);
 	return 0;
 }
 
@@ -1461,6 +1592,48 @@ out:
 	return ret;
 }
 
+static bool any_branch_stacks(const struct pd_reader *r)
+{
+	for (uint32_t i = 0; i < r->nr_evsels; i++)
+		if (r->evsels[i].attr.attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/*
+ * Branch mode's keys: its default (perf's "comm,dso_from,symbol_from,
+ * symbol_to,cycles") unless -s was given; a branch key outside it is not a
+ * key (-1, said).  -b on a file without branch stacks ends the report as
+ * perf's does, after its first lines (1).
+ */
+static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_out *o,
+			     bool header, bool sort_given)
+{
+	char bad[64];
+
+	if (!rp->view.branch) {
+		if (!rp->keys.branch_keys)
+			return 0;
+		fprintf(stderr, "perfcheck report: the sort keys of branches (%s) need branch mode "
+			"(-b, or a file recorded with -b or -j)\n", "dso_from,dso_to,symbol_from,symbol_to,cycles");
+		return -1;
+	}
+	if (!s->r.pipe_format && !any_branch_stacks(&s->r)) {
+		if (!header)
+			rd_out_str(o, "# To display the perf.data header info, please use "
+				      "--header/--header-only options.\n#\n");
+		rd_out_flush(o);
+		fprintf(stderr, "Error:\nSelected -b but no branch data. "
+			"Did you call perf record without -b?\n");
+		return 1;
+	}
+	if (!sort_given)
+		sk_parse(&rp->keys, "comm,dso_from,symbol_from,symbol_to,cycles", bad, sizeof(bad));
+	/* perf: no Children in branch mode */
+	rp->children = 0;
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1490,6 +1663,9 @@ static void usage(FILE *f)
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
+"  -b, --branch-stack      rows of the samples' branches (source, target), each\n"
+"                          counted once; the default for files recorded with -b/-j\n"
+"      --no-branch-stack   rows of the samples of such a file\n"
 "                          (perf's aggregated stats)\n"
 "  -C, --cpu LIST          only samples of these cpus (0-3,5)\n"
 "      --time RANGE        only samples in START,END (seconds) or percent slices\n"
@@ -1518,7 +1694,7 @@ static void usage(FILE *f)
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
-       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS };
+       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1526,7 +1702,7 @@ static const struct option options[] = {
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "sort", required_argument, NULL, 's' },
-	{ "call-graph", required_argument, NULL, 'g' },
+	{ "call-graph", optional_argument, NULL, 'g' },
 	{ "inverted", no_argument, NULL, 'G' },
 	{ "show-nr-samples", no_argument, NULL, 'n' },
 	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
@@ -1543,6 +1719,8 @@ static const struct option options[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "force", no_argument, NULL, 'f' },
@@ -1566,9 +1744,7 @@ static void free_tables(struct report *rp)
 
 			for (; e; e = n) {
 				n = e->next;
-				free(e->comm);
-				free(e->key);
-				free(e);
+				entry_free(e);
 			}
 		}
 		free(t->buckets);
@@ -1595,6 +1771,8 @@ int cmd_report(int argc, char **argv)
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	bool stats = false, sort_given = false;
+	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
+	bool bad_keys = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -1605,7 +1783,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g:GnvhC:Ic:d:S:fT", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTb", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1630,13 +1808,19 @@ int cmd_report(int argc, char **argv)
 				goto bad_filter;
 			}
 			break;
-		case 'g':
+		case 'g': {
+			/* as perf: the argument may follow apart; -g alone is "graph" */
+			const char *arg = optarg;
+
+			if (!arg && optind < argc && argv[optind][0] != '-')
+				arg = argv[optind++];
 			g_given = true;
-			if (cg_parse(&rp.cg, optarg)) {
-				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", optarg);
+			if (cg_parse(&rp.cg, arg ? arg : "graph")) {
+				fprintf(stderr, "perfcheck report: bad --call-graph '%s'\n", arg);
 				goto bad_filter;
 			}
 			break;
+		}
 		case 'G':
 			rp.cg.order = CG_CALLER;
 			rp.cg.order_set = true;
@@ -1712,6 +1896,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			stats = true;
+			break;
+		case 'b':
+		case OPT_NO_BRANCH:
+			branch = c == 'b';
 			break;
 		case 'T':
 			if (!rp.threads && !(rp.threads = calloc(1, sizeof(*rp.threads)))) {
@@ -1789,6 +1977,21 @@ int cmd_report(int argc, char **argv)
 			"But no callchain or branch data.\n"
 			"Did you call 'perf record' without -g or -b?\n");
 		goto done;
+	}
+	/*
+	 * perf's branch mode: asked with -b, or by default for a file whose
+	 * header says it has branch stacks; its default keys are the branches'
+	 */
+	if (!ret && !header_only) {
+		rp.view.branch = branch == 1 ||
+				 (branch == -1 && pd_reader_has_feature(&s->r, PD_FEAT_BRANCH_STACK));
+		ret = branch_mode_check(&rp, s, &out, header, sort_given);
+		/* refused as perf refuses it (exit 0), or keys this mode lacks (exit 1) */
+		if (ret) {
+			bad_keys = ret < 0;
+			ret = 0;
+			goto done;
+		}
 	}
 	/* as perf: --children on a file without callchains is silently ignored */
 	if (!ret && !s->r.pipe_format && rp.children > 0 && !any_chains(&s->r))
@@ -1874,7 +2077,7 @@ done:
 	rd_session_close(s);
 	free(s);
 	rd_out_free(&out);
-	return ret ? 2 : 0;
+	return bad_keys ? 1 : ret ? 2 : 0;
 bad_filter:
 	rd_filter_free(&flt);
 	return 1;

@@ -18,18 +18,23 @@
 static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
-	[SK_TRACE] = "trace",
+	[SK_TRACE] = "trace", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
+	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
 
 static const char *const titles[SK_NR] = {
 	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
+	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
+	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
+	[SK_CYCLES] = "Basic Block Cycles",
 };
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,overhead,period,sample";
+	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,overhead,period,sample; "
+	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
 
 const char *sk_title(enum sk_key k)
@@ -39,7 +44,8 @@ const char *sk_title(enum sk_key k)
 
 bool sk_pad_last(enum sk_key k)
 {
-	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE;
+	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE &&
+	       k != SK_SYM_FROM && k != SK_SYM_TO;
 }
 
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
@@ -77,30 +83,37 @@ int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
 		}
 		l->keys[l->nr++] = (enum sk_key)k;
 		l->past_symbol |= k == SK_CPU || k == SK_SRCLINE || k == SK_SYMOFF;
+		l->branch_keys |= k >= SK_DSO_FROM;
 	}
 	free(copy);
 	return ret;
 }
 
-static const char *short_dso(const struct sk_frame *f, size_t *len)
+static const char *short_name(const char *dso, size_t dso_len, const char *dso_short,
+			      size_t short_len, size_t *len)
 {
 	const char *slash;
 
-	if (!f->dso) {
+	if (!dso) {
 		*len = 9;
 		return "[unknown]";
 	}
-	if (f->dso_short) {
-		*len = f->dso_short_len;
-		return f->dso_short;
+	if (dso_short) {
+		*len = short_len;
+		return dso_short;
 	}
-	slash = memrchr(f->dso, '/', f->dso_len);
-	if (slash && f->dso[0] == '/') {
-		*len = f->dso_len - (size_t)(slash + 1 - f->dso);
+	slash = memrchr(dso, '/', dso_len);
+	if (slash && dso[0] == '/') {
+		*len = dso_len - (size_t)(slash + 1 - dso);
 		return slash + 1;
 	}
-	*len = f->dso_len;
-	return f->dso;
+	*len = dso_len;
+	return dso;
+}
+
+static const char *short_dso(const struct sk_frame *f, size_t *len)
+{
+	return short_name(f->dso, f->dso_len, f->dso_short, f->dso_short_len, len);
 }
 
 struct kb {
@@ -176,6 +189,44 @@ static void sym_text(struct kb *b, const struct sk_frame *f, bool with_off)
 	}
 }
 
+/* A branch end's object: its name, none marked (hist_order.c orders them) */
+static void end_dso(struct kb *b, const char *d, size_t dl, bool mapped)
+{
+	put(b, mapped ? "\x01" : "\x02", 1);
+	put(b, d, dl);
+	put(b, "\x1f", 1);
+	put(b, d, dl);
+}
+
+/*
+ * A branch end's symbol: the symbol, or the address when none (rows of one
+ * symbol merge, unresolved ones stay apart by address); shown with the
+ * end's own level
+ */
+static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint64_t addr,
+		    uint64_t shown)
+{
+	char lv[4] = { '[', level, ']', ' ' };
+
+	if (sym) {
+		put(b, "\x01", 1);
+		put(b, sym->name, sym->name_len);
+		put(b, "\x01", 1);
+		put_hex(b, sym->start, 16);
+	} else {
+		put(b, "\x02", 1);
+		put_hex(b, addr, 16);
+	}
+	put(b, "\x1f", 1);
+	put(b, lv, 4);
+	if (sym) {
+		put(b, sym->name, sym->name_len);
+	} else {
+		put(b, "0x", 2);
+		put_hex(b, shown, 16);
+	}
+}
+
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size)
 {
 	struct kb b = { .buf = buf, .size = size };
@@ -239,6 +290,34 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			} else {
 				put(&b, "??:0\x1f??:0", 9);
 			}
+			break;
+		case SK_DSO_FROM:
+			if (!f->br)
+				break;
+			d = short_name(f->br->dso, f->br->dso_len, f->br->dso_short,
+				       f->br->dso_short_len, &dl);
+			end_dso(&b, d, dl, f->br->dso != NULL);
+			break;
+		case SK_DSO_TO:
+			d = short_dso(f, &dl);
+			end_dso(&b, d, dl, f->dso != NULL);
+			break;
+		case SK_SYM_FROM:
+			if (f->br)
+				end_sym(&b, f->br->level, f->br->sym, f->br->addr, f->br->shown);
+			break;
+		case SK_SYM_TO:
+			end_sym(&b, f->level, f->sym, f->addr, f->rel);
+			break;
+		case SK_CYCLES:
+			/* perf prints them as a signed short */
+			if (!f->br)
+				break;
+			put_hex(&b, f->br->cycles, 4);
+			if (f->br->cycles)
+				putf(&b, "\x1f%hd", (short)f->br->cycles);
+			else
+				put(&b, "\x1f-", 2);
 			break;
 		case SK_TRACE:
 			/* perf compares the texts (other events' samples: all one "N/A" row) */

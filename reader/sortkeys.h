@@ -16,7 +16,9 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_TRACE, SK_NR };
+	      SK_TRACE,
+	      /* branch mode's (perf report of a file with branch stacks) */
+	      SK_DSO_FROM, SK_DSO_TO, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES, SK_NR };
 
 #define SK_MAX_KEYS 8
 
@@ -25,6 +27,7 @@ struct sk_list {
 	int nr;
 	bool period, samples;	/* value columns asked for with -s */
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
+	bool branch_keys;	/* a key of branch mode is among them */
 };
 
 /* "comm,dso,sym"; -1 with the unknown name in bad. */
@@ -33,6 +36,17 @@ const char *sk_names(void);
 const char *sk_title(enum sk_key k);
 /* The shown text of the last column is not padded (perf pads all but these). */
 bool sk_pad_last(enum sk_key k);
+
+/* A branch's source in branch mode (its target is the frame's own fields) */
+struct sk_branch {
+	char level;		/* '.', 'k', or 'H' in no map */
+	const struct pc_symbol *sym;
+	const char *dso, *dso_short;	/* as in sk_frame */
+	size_t dso_len, dso_short_len;
+	uint64_t addr;		/* the branch's address, ... */
+	uint64_t shown;		/* ... and as an unresolved one is shown (map-relative) */
+	uint16_t cycles;	/* of the branch (its basic block's) */
+};
 
 /* What one frame (or sample) contributes to a row key. */
 struct sk_frame {
@@ -51,6 +65,10 @@ struct sk_frame {
 	const char *srcline;	/* "file:line" from debug info, or NULL */
 	const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
 	size_t trace_len;
+	/* branch mode: the branch's source; the fields above are its target's
+	 * (level: 'H' for a target in no map) */
+	const struct sk_branch *br;
+	char level;
 };
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */

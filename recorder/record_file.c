@@ -54,6 +54,10 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (rec_bpf_empty_features(&r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	rec_open_features_write(&r->w, evl);
+	/* as perf record: the file says it has branch stacks (perf report's branch mode) */
+	if (r->opts.s.branch_type &&
+	    pd_writer_set_feature(&r->w, PD_FEAT_BRANCH_STACK, NULL, 0))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	if (r->opts.out.comp_level) {
 		/* perf's mmap_len: the data pages and the control page */
 		size_t mmap_len = evl->nr_rings ? evl->rings[0].map_len : 129 * 4096;

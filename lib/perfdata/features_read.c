@@ -17,7 +17,7 @@ struct cursor {
 
 const uint8_t *pd_feature_bytes(const struct pd_reader *r, int feat)
 {
-	if (feat < 0 || feat >= PD_FEAT_BITS || r->features[feat].size == 0)
+	if (!pd_reader_has_feature(r, feat))
 		return NULL;
 	if (r->stream)
 		return r->stream->feat[feat];

@@ -220,7 +220,8 @@ struct pd_reader {
 	uint32_t nr_evsels;
 	uint64_t data_start, data_end;	/* [start, end) in the file */
 	bool data_size_recovered;	/* header said 0: read to the last whole record */
-	struct pd_file_section features[PD_FEAT_BITS];	/* size 0 where absent */
+	struct pd_file_section features[PD_FEAT_BITS];	/* size 0 where absent or empty */
+	uint64_t feat_present[4];	/* the header's bits; a pipe's FEATURE records */
 	bool sample_id_all;		/* every evsel agrees; mixed files are rejected */
 	uint8_t *scratch;		/* aligned copy of a misaligned record */
 	/* the id -> evsel map, sorted by id */
@@ -228,6 +229,12 @@ struct pd_reader {
 	uint32_t nr_id_map;
 	struct pd_stream *stream;	/* a pipe: base is NULL, features copied */
 };
+
+/* The file has feature bit (a section, empty for some: BRANCH_STACK, STAT) */
+static inline bool pd_reader_has_feature(const struct pd_reader *r, int bit)
+{
+	return bit >= 0 && bit < PD_FEAT_BITS && (r->feat_present[bit / 64] >> (bit % 64) & 1);
+}
 
 /* path "-" reads standard input (pipe or file format).  Warnings (recovered
  * data size) go to pc_warn. */

@@ -81,6 +81,7 @@ int pd_pipe_record(struct pd_reader *r, const struct pd_record *rec, struct pc_e
 		if (feat < PD_FEAT_BITS) {
 			r->features[feat].offset = rec->offset + 16;
 			r->features[feat].size = body - 8;
+			r->feat_present[feat / 64] |= 1ULL << (feat % 64);
 		}
 	}
 	return 0;
@@ -109,6 +110,8 @@ int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint6
 			      size, (unsigned long long)(r->data_end - start));
 	r->features[PD_FEAT_TRACING_DATA].offset = start;
 	r->features[PD_FEAT_TRACING_DATA].size = size;
+	if (size)
+		r->feat_present[PD_FEAT_TRACING_DATA / 64] |= 1ULL << (PD_FEAT_TRACING_DATA % 64);
 	*pos = start + padded;
 	return 0;
 }

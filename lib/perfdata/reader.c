@@ -259,6 +259,7 @@ static int read_feature_table(struct pd_reader *r, struct pc_error *err)
 		if (ret)
 			return ret;
 		r->features[bit] = s;
+		r->feat_present[bit / 64] |= 1ULL << (bit % 64);
 		n++;
 	}
 	return 0;

@@ -113,6 +113,8 @@ static int tracing_data(struct pd_reader *r, const struct pd_record *rec, struct
 	st->feat[PD_FEAT_TRACING_DATA] = copy;
 	r->features[PD_FEAT_TRACING_DATA].offset = start;
 	r->features[PD_FEAT_TRACING_DATA].size = size;
+	if (size)
+		r->feat_present[PD_FEAT_TRACING_DATA / 64] |= 1ULL << (PD_FEAT_TRACING_DATA % 64);
 	return 0;
 }
 

@@ -672,6 +672,19 @@ bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr
 	return false;
 }
 
+bool pc_dso_vaddr_to_off(const struct pc_dso *dso, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < dso->nr_segs; i++) {
+		const struct pc_load_seg *s = &dso->segs[i];
+
+		if (vaddr >= s->vaddr && vaddr - s->vaddr < s->filesz) {
+			*off = vaddr - s->vaddr + s->off;
+			return true;
+		}
+	}
+	return false;
+}
+
 static size_t hash_str(const char *s)
 {
 	size_t h = 5381;

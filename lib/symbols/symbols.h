@@ -116,6 +116,8 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso);
 void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso);
 /* File offset -> ELF vaddr through the PT_LOAD segments; false if none covers it. */
 bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr);
+/* The file offset of a virtual address in a loaded segment's file part */
+bool pc_dso_vaddr_to_off(const struct pc_dso *dso, uint64_t vaddr, uint64_t *off);
 
 /* /proc/kallsyms, text symbols of the kernel and its modules. */
 struct pc_kallsyms {

@@ -46,8 +46,8 @@ FIXTURE_SETUP(rows)
 		e->tid = 100 + (uint32_t)i;	/* different threads: no depth rule */
 		e->cpu = -1;
 		e->seq = (uint64_t)i;
-		e->level = '.';
-		e->ip = ips[i];
+		e->at.level = '.';
+		e->at.ip = ips[i];
 		self->v[i] = e;
 	}
 }
@@ -66,7 +66,7 @@ static void order(FIXTURE_DATA(rows) *self, const char *spec, uint64_t out[3])
 	if (sk_parse(&keys, spec, bad, sizeof(bad)) || hist_order(self->v, 3, &o))
 		return;	/* the EXPECTs fail on the zeros */
 	for (int i = 0; i < 3; i++)
-		out[i] = self->v[i]->ip;
+		out[i] = self->v[i]->at.ip;
 }
 
 TEST_F(rows, dso_sym_rows_keep_the_input_tree_order_as_perf)
