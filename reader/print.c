@@ -364,8 +364,11 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 
 	if (!r->sym || !r->dso || r->dso[0] != '/')
 		return 0;
-	if (!p->src)
+	if (!p->src) {
 		p->src = pc_srcline_new(NULL);
+		if (p->src)
+			pc_srcline_set_signatures(p->src, p->compat != RD_COMPAT_6_1);
+	}
 	if (!p->src)
 		return 0;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
@@ -397,8 +400,11 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	if (!p->src)
+	if (!p->src) {
 		p->src = pc_srcline_new(NULL);
+		if (p->src)
+			pc_srcline_set_signatures(p->src, p->compat != RD_COMPAT_6_1);
+	}
 	return p->src && rd_a2l_no_line(p->src, s, r, path, file) > 0;
 }
 

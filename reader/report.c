@@ -108,6 +108,7 @@ struct report {
 		const char *time_str;	/* --time as given, for the Samples line */
 		bool no_inline;		/* --no-inline: no inlined callchain entries */
 		bool branch;		/* branch mode: rows of the samples' branch stacks */
+		bool quiet;		/* -q: the rows alone, no warnings */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -290,8 +291,11 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 
 	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
 		return NULL;
-	if (!rp->src)
+	if (!rp->src) {
 		rp->src = pc_srcline_new(s->dsos.debug_dir);
+		if (rp->src)
+			pc_srcline_set_signatures(rp->src, !rp->compat_6_1);
+	}
 	if (!rp->src)
 		return NULL;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
@@ -589,6 +593,8 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	} else {
 		if (!rp->src)
 			rp->src = pc_srcline_new(s->dsos.debug_dir);
+		if (rp->src)
+			pc_srcline_set_signatures(rp->src, !rp->compat_6_1);
 		if (!rp->src)
 			return 1;
 		snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
@@ -1132,6 +1138,43 @@ static const struct row_at *row_end(const struct entry *e, enum sk_key k)
 	}
 }
 
+/* The two lines of column titles and dots (perf leaves them out with -q) */
+static void column_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
+			  bool children, const int *width)
+{
+	if (g && children)
+		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
+			      8 * (int)(g->nr + 1), "Self");
+	else if (g)
+		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
+	else
+		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
+	if (rp->view.show_nr || rp->keys.samples)
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
+	if (rp->keys.period)
+		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (!key_elided(rp, k))
+			rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
+	if (g) {
+		rd_out_str(o, "\n# ");
+		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
+			rd_out_char(o, '.');
+		if (children)
+			dots(o, 8 * (int)(g->nr + 1));
+	} else {
+		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	}
+	if (rp->view.show_nr || rp->keys.samples)
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
+	if (rp->keys.period)
+		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (!key_elided(rp, k))
+			dots(o, width[k]);
+	rd_out_str(o, "\n#\n");
+}
+
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
 			struct group_view *g, bool leads)
 {
@@ -1150,12 +1193,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		total = period ? (double)period : 1.0;
 	}
 	/* perf separates the events by the two blank lines each table ends with */
-	if (first)
+	if (first && !rp->view.quiet)
 		rd_out_str(o, "#\n");
-	samples_line(o, nr_samples,
-		     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?", leads,
-		     rp->view.time_str);
-	rd_out_printf(o, "# Event count (approx.): %llu\n#\n", (unsigned long long)period);
+	if (!rp->view.quiet) {
+		samples_line(o, nr_samples,
+			     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?",
+			     leads, rp->view.time_str);
+		rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
+			      (unsigned long long)period);
+	}
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
 	if (!v)
 		return;
@@ -1212,37 +1258,8 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
 		}
-	if (g && children)
-		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
-			      8 * (int)(g->nr + 1), "Self");
-	else if (g)
-		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
-	else
-		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
-	if (rp->view.show_nr || rp->keys.samples)
-		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
-	if (rp->keys.period)
-		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
-	for (int k = 0; k < rp->keys.nr; k++)
-		if (!key_elided(rp, k))
-			rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
-	if (g) {
-		rd_out_str(o, "\n# ");
-		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
-			rd_out_char(o, '.');
-		if (children)
-			dots(o, 8 * (int)(g->nr + 1));
-	} else {
-		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
-	}
-	if (rp->view.show_nr || rp->keys.samples)
-		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
-	if (rp->keys.period)
-		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
-	for (int k = 0; k < rp->keys.nr; k++)
-		if (!key_elided(rp, k))
-			dots(o, width[k]);
-	rd_out_str(o, "\n#\n");
+	if (!rp->view.quiet)
+		column_titles(rp, o, g, children, width);
 	if (rp->percent_limit > 0)
 		cg.min_percent = rp->percent_limit;
 	/*
@@ -1688,6 +1705,7 @@ static void usage(FILE *f)
 "                          address, as the perf of Debian 12 (default 7.2)\n"
 "      --symfs DIR         look DSOs up under DIR, never in this machine's files,\n"
 "                          and leave kernel addresses unresolved\n"
+"  -q, --quiet             the rows alone: no titles, no warnings\n"
 "  -v, --verbose           more diagnostics\n"
 "  -h, --help              this help\n", sk_names());
 }
@@ -1720,6 +1738,7 @@ static const struct option options[] = {
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
@@ -1783,7 +1802,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTb", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbq", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1897,6 +1916,10 @@ int cmd_report(int argc, char **argv)
 		case OPT_STATS:
 			stats = true;
 			break;
+		case 'q':
+			rp.view.quiet = true;
+			pc_verbose = -1;
+			break;
 		case 'b':
 		case OPT_NO_BRANCH:
 			branch = c == 'b';
@@ -1946,7 +1969,7 @@ int cmd_report(int argc, char **argv)
 	}
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
-	s->dsos.plt_6_1 = rp.compat_6_1;
+	s->dsos.names_6_1 = rp.compat_6_1;
 	s->zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
 	s->cfi_end_frame = rp.compat_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
@@ -2046,7 +2069,7 @@ int cmd_report(int argc, char **argv)
 
 		for (uint32_t i = 0; i < rp.nr_tables; i++)
 			samples += rp.tables[i].samples;
-		if (!header)
+		if (!header && !rp.view.quiet)
 			rd_out_str(&out, "# To display the perf.data header info, please use "
 					 "--header/--header-only options.\n#\n");
 		/* as perf: the lines above, then this on stderr, exit 0 */
@@ -2055,8 +2078,11 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 			goto done;
 		}
-		elided_lines(&rp, &out);
-		rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)(lost + rp.lost));
+		if (!rp.view.quiet) {
+			elided_lines(&rp, &out);
+			rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n",
+				      (unsigned long long)(lost + rp.lost));
+		}
 		ret = settle_placeholders(&rp, s);
 		if (!ret)
 			ret = cg_forest_finish(&rp.forest);

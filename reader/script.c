@@ -632,7 +632,7 @@ int cmd_script(int argc, char **argv)
 	}
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
-	s->dsos.plt_6_1 = prp->compat == RD_COMPAT_6_1;
+	s->dsos.names_6_1 = prp->compat == RD_COMPAT_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

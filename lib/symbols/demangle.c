@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * C++ names as perf shows them: demangled, without the parameter list and
- * the return type ("ns::Class::method", "operator new").  The demangler is
+ * the return type as perf 6.1 (its libbfd, no DMGL_PARAMS): "ns::Class::
+ * method", "operator new"; or whole as perf 6.4 and later built without
+ * libbfd (Debian's 7.2): __cxa_demangle's "void ns::Class::method(int)".  The demangler is
  * libstdc++'s __cxa_demangle, found at run time so that C programs and
  * static builds do not need it; without it names stay mangled.
  */
@@ -95,7 +97,7 @@ static void strip_signature(char *s)
  * C++ name or cannot be demangled.  A "@suffix" (plt, symbol versions) is
  * kept after the demangled part.
  */
-const char *pc_demangle(const char *name, char *buf, size_t size)
+const char *pc_demangle(const char *name, bool signature, char *buf, size_t size)
 {
 	cxa_demangle_fn fn;
 	const char *at;
@@ -119,7 +121,8 @@ const char *pc_demangle(const char *name, char *buf, size_t size)
 	 * A thunk (_ZTv virtual, _ZTh non-virtual, _ZTc covariant) keeps its
 	 * target's parameters: perf shows "virtual thunk to X::~X()".
 	 */
-	if (strncmp(mangled, "_ZTv", 4) && strncmp(mangled, "_ZTh", 4) && strncmp(mangled, "_ZTc", 4))
+	if (!signature && strncmp(mangled, "_ZTv", 4) && strncmp(mangled, "_ZTh", 4) &&
+	    strncmp(mangled, "_ZTc", 4))
 		strip_signature(out);
 	if (!*out) {
 		free(out);

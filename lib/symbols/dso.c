@@ -537,6 +537,8 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 	if (dso->loaded)
 		return;
 	dso->loaded = true;
+	/* the names as the reading perf shows them: decided by then */
+	dso->tab.signatures = !c->names_6_1;
 	if (!elf_ready())
 		return;
 	if (!strcmp(dso->path, "[vdso]")) {
@@ -589,7 +591,7 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 	}
 	dso->has_symtab = load_table(&dso->tab, e, SHT_DYNSYM) > 0;
 done:
-	load_plt(dso, e, c->plt_6_1);
+	load_plt(dso, e, c->names_6_1);
 	pc_symtab_finish(&dso->tab);
 out:
 	elf_close(e, fd);
@@ -622,6 +624,8 @@ void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
 	if (dso->loaded)
 		return;
 	dso->loaded = true;
+	/* the names as the reading perf shows them: decided by then */
+	dso->tab.signatures = !c->names_6_1;
 	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
 	f = fopen(path, "re");
 	if (!f)

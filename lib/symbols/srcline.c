@@ -75,6 +75,7 @@ struct sl_file {
 	struct pc_a2lsyms *a2l;	/* addr2line's symbol names, built on first use */
 	struct pc_a2llines *a2ll;	/* addr2line's DWARF 5 file names, per unit */
 	struct sl_str *strs;
+	bool signatures;	/* the cache's: C++ names whole (pc_demangle) */
 	struct sl_file *next;
 };
 
@@ -82,9 +83,15 @@ struct sl_file {
 
 struct pc_srcline_cache {
 	char *debug_dir;
+	bool signatures;
 	Dwfl_Callbacks cbs;
 	struct sl_file *buckets[SL_BUCKETS];
 };
+
+void pc_srcline_set_signatures(struct pc_srcline_cache *c, bool whole)
+{
+	c->signatures = whole;
+}
 
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir)
 {
@@ -176,6 +183,7 @@ static struct sl_file *file_get(struct pc_srcline_cache *c, const char *path)
 		free(f);
 		return NULL;
 	}
+	f->signatures = c->signatures;
 	f->dwfl = dwfl_begin(&c->cbs);
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
@@ -248,7 +256,7 @@ static const char *sl_demangle(struct sl_file *f, const char *name)
 
 	if (!name || name[0] != '_' || name[1] != 'Z')
 		return name;
-	d = pc_demangle(name, buf, sizeof(buf));
+	d = pc_demangle(name, f->signatures, buf, sizeof(buf));
 	if (d == name)
 		return name;
 	len = strlen(d) + 1;

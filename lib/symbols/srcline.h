@@ -9,6 +9,7 @@
 #ifndef PERFCHECK_SYMBOLS_SRCLINE_H
 #define PERFCHECK_SYMBOLS_SRCLINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One frame at an address: the function and the source position in it. */
@@ -23,6 +24,8 @@ struct pc_srcline_cache;
 /* debug_dir NULL: /usr/lib/debug.  NULL on ENOMEM. */
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir);
 void pc_srcline_free(struct pc_srcline_cache *c);
+/* Inlined functions' C++ names whole (perf 6.4+), else as perf 6.1 cuts them */
+void pc_srcline_set_signatures(struct pc_srcline_cache *c, bool whole);
 
 /*
  * The frames at vaddr (an ELF virtual address of path, as symbols use),

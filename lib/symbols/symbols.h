@@ -44,6 +44,7 @@ struct pc_symtab {
 	 */
 	uint32_t *kids;
 	uint32_t root;
+	bool signatures;	/* C++ names with parameters and return type (pc_demangle) */
 	/*
 	 * A late symbol (index + 1, 0: none) perf erases from its tree again
 	 * once retract_at symbols were added (6.3+: a .plt header that is no
@@ -75,7 +76,7 @@ const struct pc_symbol *pc_symtab_find(const struct pc_symtab *t, uint64_t addr)
 void pc_symtab_free(struct pc_symtab *t);
 
 /* C++ names as perf prints them (no parameters); name itself when not C++. */
-const char *pc_demangle(const char *name, char *buf, size_t size);
+const char *pc_demangle(const char *name, bool signature, char *buf, size_t size);
 
 /* One ELF object as mapped by a process. */
 struct pc_dso {
@@ -103,7 +104,8 @@ struct pc_dso_cache {
 	const char *debug_dir;	/* "/usr/lib/debug" unless overridden */
 	bool own_vdso;		/* "[vdso]" is this process's (recorded on this kernel) */
 	const char *buildid_dir;	/* perf's build-id cache ($HOME/.debug), or NULL */
-	bool plt_6_1;		/* PLT entries named as perf 6.1 (--compat 6.1), else as 6.3+ */
+	bool names_6_1;		/* PLT entries and C++ names as perf 6.1 shows them
+				 * (--compat 6.1), else as 6.4+ */
 };
 
 void pc_dso_cache_init(struct pc_dso_cache *c);

@@ -56,7 +56,7 @@ int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 	if (name[0] == '_' && name[1] == 'Z') {
 		char buf[1024];
 
-		n = symtab__intern(t, pc_demangle(name, buf, sizeof(buf)));
+		n = symtab__intern(t, pc_demangle(name, t->signatures, buf, sizeof(buf)));
 	} else {
 		n = symtab__intern(t, name);
 	}

@@ -224,7 +224,7 @@ struct ours_opts {
 	bool slow_only;		/* every sample through libdwfl's unwinder */
 	const char *debug_dir;	/* NULL: /usr/lib/debug */
 	struct pc_unwind_stats *stats;	/* filled at the end if non-NULL */
-	bool plt_6_1;		/* PLT entries named as perf before 6.3 names them */
+	bool names_6_1;		/* PLT entries named as perf before 6.3 names them */
 };
 
 /* Unwinds every sample of data in file order. */
@@ -245,7 +245,7 @@ static void walk_opts(struct __test_metadata *_metadata, const char *data,
 	ASSERT_NE(NULL, o.u);
 	pc_unwinder_set_fast(o.u, !opts->slow_only);
 	pdmaps_init(&o.maps);
-	o.maps.dsos.plt_6_1 = opts->plt_6_1;
+	o.maps.dsos.names_6_1 = opts->names_6_1;
 	while ((ret = pd_reader_next(&o.r, &pos, &rec, &err)) == 1) {
 		struct pd_sample s;
 		struct pc_unwind_sample us;
@@ -368,7 +368,7 @@ static void chains(struct __test_metadata *_metadata, FIXTURE_DATA(dwarf) *self,
 	ASSERT_EQ(0, up_perf_version(&v));
 	/* a sample in a PLT stub (one run in about twenty) is named as that perf names it */
 	struct ours_opts opts = { .slow_only = !fast, .stats = &st,
-				  .plt_6_1 = v.major < 6 || (v.major == 6 && v.minor < 3) };
+				  .names_6_1 = v.major < 6 || (v.major == 6 && v.minor < 3) };
 
 	walk_opts(_metadata, self->data, &opts, check_chain, &ctx);
 	TH_LOG("%zu samples compared, %zu in c <- b <- a <- main; %llu from compiled CFI rows, %llu through libdwfl",

@@ -135,6 +135,19 @@ TEST_F(report, show_nr_samples_matches_perf)
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "     Samples  "));
 }
 
+/* -q: no title lines and no closing tip, stdout and stderr byte for byte */
+TEST_F(report, quiet_prints_the_rows_and_graphs_alone_as_perf)
+{
+	RECORD("-g");
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "-q --no-children");
+	drop_rest_suffix(self->c.perf.out);
+	drop_rest_suffix(self->c.ours.out);
+	EXPECT_EQ(NULL, strstr(self->c.perf.out, "# "));
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "--"));
+	perfcmp_expect_same(_metadata, &self->c);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");

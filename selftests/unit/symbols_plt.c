@@ -48,7 +48,7 @@ static struct pc_dso *load(struct pc_dso_cache *c, const char *path, bool as_6_1
 
 	pc_dso_cache_init(c);
 	c->debug_dir = "/nonexistent";
-	c->plt_6_1 = as_6_1;
+	c->names_6_1 = as_6_1;
 	d = pc_dso_cache_get(c, path);
 	if (d)
 		pc_dso_load(c, d);
