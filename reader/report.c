@@ -10,6 +10,7 @@
  * from its frame to the root (callee order, the default without).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,7 @@ struct report {
 		bool no_inline;		/* --no-inline: no inlined callchain entries */
 		bool branch;		/* branch mode: rows of the samples' branch stacks */
 		bool quiet;		/* -q: the rows alone, no warnings */
+		const char *sep;	/* -t: columns apart by this, not by two spaces */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -1139,9 +1141,37 @@ static const struct row_at *row_end(const struct entry *e, enum sk_key k)
 }
 
 /* The two lines of column titles and dots (perf leaves them out with -q) */
+/*
+ * -t: the titles apart by the separator, each in its column's width (the
+ * last too), and no line of dots
+ */
+static void sep_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
+		       bool children, const int *width)
+{
+	const char *sep = rp->view.sep;
+	int vw = 8 * (int)(g ? g->nr + 1 : 1), nw = 12 * (int)(g ? g->nr + 1 : 1);
+
+	if (children)
+		rd_out_printf(o, "# %*s%s%*s", vw, "Children", sep, vw, "Self");
+	else
+		rd_out_printf(o, "# %*s", vw, "Overhead");
+	if (rp->view.show_nr || rp->keys.samples)
+		rd_out_printf(o, "%s%*s", sep, nw, "Samples");
+	if (rp->keys.period)
+		rd_out_printf(o, "%s%*s", sep, nw, "Period");
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (!key_elided(rp, k))
+			rd_out_printf(o, "%s%-*s", sep, width[k], sk_title(rp->keys.keys[k]));
+	rd_out_char(o, '\n');
+}
+
 static void column_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
 			  bool children, const int *width)
 {
+	if (rp->view.sep) {
+		sep_titles(rp, o, g, children, width);
+		return;
+	}
 	if (g && children)
 		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
 			      8 * (int)(g->nr + 1), "Self");
@@ -1173,6 +1203,58 @@ static void column_titles(const struct report *rp, struct rd_out *o, const struc
 		if (!key_elided(rp, k))
 			dots(o, width[k]);
 	rd_out_str(o, "\n#\n");
+}
+
+/* -t: one value in the field of its column's width, left-justified, as perf */
+static void sep_field(struct rd_out *o, const char *sep, int width, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void sep_field(struct rd_out *o, const char *sep, int width, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (sep)
+		rd_out_str(o, sep);
+	rd_out_pad(o, buf, -width);
+}
+
+/*
+ * -t: a row's values, perf's formats at the least width (" %.2f%%",
+ * " %llu"), each filling its column; a group's members follow their leader
+ * in the column
+ */
+static void sep_values(const struct report *rp, struct rd_out *o, const struct group_view *g,
+		       const struct entry *e, double total, bool children)
+{
+	const char *sep = rp->view.sep;
+	uint32_t nr = g ? g->nr : 0;
+	char buf[256];
+	size_t len;
+
+	for (int col = 0; col < 4; col++) {
+		bool pct = col < 2;
+		int width = (pct ? 8 : 12) * (int)(nr + 1);
+
+		if ((col == 0 && !children) || (col == 2 && !rp->view.show_nr && !rp->keys.samples) ||
+		    (col == 3 && !rp->keys.period))
+			continue;
+		len = 0;
+		for (uint32_t j = 0; j <= nr && len < sizeof(buf); j++) {
+			const struct entry *me = j ? member_row(g, j - 1, e) : e;
+			uint64_t v = !me ? 0 : col == 0 ? me->children : col == 2 ? me->nr_samples :
+				     me->self;
+
+			len += (size_t)(pct ? snprintf(buf + len, sizeof(buf) - len, " %.2f%%",
+						       100.0 * (double)v / total) :
+					      snprintf(buf + len, sizeof(buf) - len, " %llu",
+						       (unsigned long long)v));
+		}
+		sep_field(o, col == (children ? 0 : 1) ? NULL : sep, width, "%s", buf);
+	}
 }
 
 static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
@@ -1276,7 +1358,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 
 		if (shown < rp->percent_limit)
 			continue;
-		if (g) {
+		if (rp->view.sep) {
+			sep_values(rp, o, g, e, total, children);
+		} else if (g) {
 			group_values(o, g, e, total, children);
 		} else if (children) {
 			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)e->children / total,
@@ -1284,7 +1368,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		} else {
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
 		}
-		if (rp->view.show_nr || rp->keys.samples) {
+		if (rp->view.sep) {
+			/* sep_values printed the counts too */
+		} else if (rp->view.show_nr || rp->keys.samples) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
 			for (uint32_t j = 0; g && j < g->nr; j++) {
 				const struct entry *me = member_row(g, j, e);
@@ -1292,7 +1378,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->nr_samples : 0));
 			}
 		}
-		if (rp->keys.period) {
+		if (rp->keys.period && !rp->view.sep) {
 			rd_out_printf(o, "  %12llu", (unsigned long long)e->self);
 			for (uint32_t j = 0; g && j < g->nr; j++) {
 				const struct entry *me = member_row(g, j, e);
@@ -1310,7 +1396,10 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			/* a command longer than its column is cut, as perf does */
 			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
 				text[width[k]] = '\0';
-			rd_out_str(o, "  ");
+			/* -t: the separator's first character in a text becomes '.', as perf */
+			for (char *c = rp->view.sep ? text : NULL; c && (c = strchr(c, rp->view.sep[0]));)
+				*c = '.';
+			rd_out_str(o, rp->view.sep ? rp->view.sep : "  ");
 			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}
 		rd_out_char(o, '\n');
@@ -1706,6 +1795,8 @@ static void usage(FILE *f)
 "      --symfs DIR         look DSOs up under DIR, never in this machine's files,\n"
 "                          and leave kernel addresses unresolved\n"
 "  -q, --quiet             the rows alone: no titles, no warnings\n"
+"  -t, --field-separator S columns apart by S (its first character in a name\n"
+"                          becomes '.'), no line of dots\n"
 "  -v, --verbose           more diagnostics\n"
 "  -h, --help              this help\n", sk_names());
 }
@@ -1739,6 +1830,7 @@ static const struct option options[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "branch-stack", no_argument, NULL, 'b' },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "field-separator", required_argument, NULL, 't' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
@@ -1802,7 +1894,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbq", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbqt:", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -1915,6 +2007,13 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			stats = true;
+			break;
+		case 't':
+			if (!*optarg) {
+				fprintf(stderr, "perfcheck report: -t takes a separator\n");
+				goto bad_filter;
+			}
+			rp.view.sep = optarg;
 			break;
 		case 'q':
 			rp.view.quiet = true;

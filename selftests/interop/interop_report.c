@@ -148,6 +148,15 @@ TEST_F(report, quiet_prints_the_rows_and_graphs_alone_as_perf)
 	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
 }
 
+/* -t: titles and values apart by the separator, in perf's widths, no dots line */
+TEST_F(report, field_separator_keeps_perfs_widths)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-t ';' -n -g none");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# Children;    Self;     Samples;Command"));
+	same_report(_metadata, self, "-t , --no-children -s dso,sym");
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");
