@@ -2069,8 +2069,9 @@ int cmd_report(int argc, char **argv)
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.names_6_1 = rp.compat_6_1;
-	s->zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
-	s->cfi_end_frame = rp.compat_6_1;
+	s->rules.zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
+	s->rules.cfi_end_frame = rp.compat_6_1;
+	s->rules.lbr_first_target = rp.compat_6_1;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

@@ -666,13 +666,14 @@ int cmd_script(int argc, char **argv)
 		prp->out = &out;
 		s->merge = prp->merge;
 		s->merge_late = late && prp->merge;
-		s->leaf_lr = leaf_lr;
+		s->rules.leaf_lr = leaf_lr;
 		/*
 		 * Debian's perf 6.1 and 7.2 alike (both measured here, 7.2 also in
 		 * its guest): a word past the stack dump reads as 0
 		 */
-		s->zero_unreadable = true;
-		s->cfi_end_frame = prp->compat == RD_COMPAT_6_1;
+		s->rules.zero_unreadable = true;
+		s->rules.cfi_end_frame = prp->compat == RD_COMPAT_6_1;
+		s->rules.lbr_first_target = prp->compat == RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)

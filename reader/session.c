@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "reader/session.h"
+#include "reader/lbr_chain.h"
 #include "reader/sample_read.h"
 #include "reader/unwind_stage.h"
 #include "util/log.h"
@@ -103,6 +104,7 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 	struct pd_record rec = { .offset = it->offset, .data = it->data };
 	struct rd_event ev = { .rec = &rec };
 	struct pd_sample *smp = it->p ? &it->p->smp : NULL;
+	uint64_t lbr[RD_LBR_MAX + 1];
 
 	memcpy(&rec.header, it->data, sizeof(rec.header));
 	if (it->type != PERF_RECORD_SAMPLE && it->type != PC_RECORD_CALLCHAIN_DEFERRED) {
@@ -130,6 +132,9 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			ev.extra = it->unwound;
 			ev.extra_nr = it->unwound_nr;
 			ev.unwound = true;
+		} else if (rd_lbr_chain(smp, s->rules.lbr_first_target, &ev.base_nr, lbr,
+					&ev.extra_nr)) {
+			ev.extra = lbr;
 		} else if (it->merge_ips && smp->chain.deferred) {
 			ev.base_nr--;	/* the cookie gives way to the frames it stood for */
 			ev.extra = it->merge_ips;
@@ -269,8 +274,8 @@ static void pipe_features(struct rd_session *s)
 	s->dsos.own_vdso = s->kernel_local;
 	if (!s->machine.unwind) {
 		s->machine.unwind = dwarf_unwinder(s);
-		rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
-		rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable, s->cfi_end_frame);
+		rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
+		rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.cfi_end_frame);
 	}
 }
 
@@ -282,8 +287,8 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
 	s->machine.pass_records = s->ops.record != NULL;
-	rd_unwind_set_leaf_lr(s->machine.unwind, s->leaf_lr);
-	rd_unwind_set_zero_unreadable(s->machine.unwind, s->zero_unreadable, s->cfi_end_frame);
+	rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
+	rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.cfi_end_frame);
 	/* --symfs: nothing of this machine applies, whatever the pipe says */
 	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)

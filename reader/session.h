@@ -92,9 +92,14 @@ struct rd_session {
 	bool merge_late;	/* also merge samples taken after their record */
 	bool kernel_local;	/* the file was recorded on this kernel */
 	bool local_pending;	/* a pipe whose features have not come yet */
-	bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
-	bool zero_unreadable;	/* perf's unwinder memory (rd_unwind_set_zero_unreadable) */
-	bool cfi_end_frame;	/* and perf 6.1's (u64)-1 after a CFI frame */
+	/* how the chains come out, per perf version */
+	struct rd_chain_rules {
+		bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
+		bool zero_unreadable;	/* perf's unwinder memory (rd_unwind_set_zero_unreadable) */
+		bool cfi_end_frame;	/* and perf 6.1's (u64)-1 after a CFI frame */
+		bool lbr_first_target;	/* perf 6.1: an LBR chain's user part starts at its
+					 * first branch's target, 7.2 at the sample's ip */
+	} rules;
 	struct pc_dso_cache dsos;
 	char buildid_dir[512];
 	struct rd_stats stats;

@@ -45,9 +45,15 @@ void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const 
 
 void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v)
 {
+	synth_sample_misc(s, attr, PERF_RECORD_MISC_USER, v);
+}
+
+void synth_sample_misc(struct synth *s, const struct perf_event_attr *attr, uint16_t misc,
+		       const struct pd_sample *v)
+{
 	struct pd_buf b = view(s);
 
-	keep(s, &b, pd_encode_sample(&b, attr, PERF_RECORD_MISC_USER, v));
+	keep(s, &b, pd_encode_sample(&b, attr, misc, v));
 }
 
 void synth_cgroup(struct synth *s, const struct perf_event_attr *attr, uint64_t id,

@@ -24,6 +24,9 @@ void synth_put(struct synth *s, const void *p, size_t n);
 void synth_free(struct synth *s);
 /* A PERF_RECORD_SAMPLE with every field of attr->sample_type taken from v. */
 void synth_sample(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
+/* the same with the header's misc (cpumode) given */
+void synth_sample_misc(struct synth *s, const struct perf_event_attr *attr, uint16_t misc,
+		       const struct pd_sample *v);
 /* The sample_id trailer (when attr->sample_id_all), fields from v. */
 void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const struct pd_sample *v);
 /* PERF_RECORD_CGROUP: the cgroup id's path */
