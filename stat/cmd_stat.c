@@ -39,31 +39,41 @@ static double rusage_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-/* The count of counter i: thread t, or every thread summed (t < 0); delta against prev. */
-static struct stat_count count_of(const struct stat_evlist *l, int i, int t, bool delta)
+/*
+ * The count of counter i: thread t (t < 0: every thread) on the cpus of
+ * aggregate a (NULL: every cpu), summed; delta against prev.
+ */
+static struct stat_count count_of(const struct stat_evlist *l, int i, int t,
+				  const struct stat_aggr_of *a, bool delta)
 {
 	const struct stat_counter *c = &l->c[i];
 	struct stat_count sum = { 0 };
 
-	for (int k = 0; k < l->nr_threads; k++) {
-		struct stat_count v;
-
-		if (t >= 0 && k != t)
+	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+		if (a && !stat_same_aggr(a->mode, &l->cpu_at[cpu], &a->at))
 			continue;
-		v = delta ? stat_count_delta(&c->now[k], &c->prev[k]) : c->now[k];
-		sum.val += v.val;
-		sum.ena += v.ena;
-		sum.run += v.run;
-		sum.lost += v.lost;
+		for (int th = 0; th < l->nr_threads; th++) {
+			size_t k = (size_t)cpu * l->nr_threads + th;
+			struct stat_count v;
+
+			if (t >= 0 && th != t)
+				continue;
+			v = delta ? stat_count_delta(&c->now[k], &c->prev[k]) : c->now[k];
+			sum.val += v.val;
+			sum.ena += v.ena;
+			sum.run += v.run;
+			sum.lost += v.lost;
+		}
 	}
 	return sum;
 }
 
 /* Values of one reading, in each event's unit. */
-static void values_of(const struct stat_evlist *l, int t, bool delta, struct stat_value *out)
+static void values_of(const struct stat_evlist *l, int t, const struct stat_aggr_of *a,
+		      bool delta, struct stat_value *out)
 {
 	for (int i = 0; i < l->nr; i++) {
-		struct stat_count c = count_of(l, i, t, delta);
+		struct stat_count c = count_of(l, i, t, a, delta);
 		double scale;
 
 		out[i] = stat_scale(&c);
@@ -101,11 +111,13 @@ static struct stat_context context_of(const struct stat_evlist *l, const struct 
 	return ctx;
 }
 
-static void print_values(const struct stat_printer *p, const struct stat_evlist *l,
-			 const struct stat_value *v, const struct stat_context *ctx,
-			 const double *noise, double interval, const char *comm, int tid)
+/* A line of each counter in [from, to); comm/tid of --per-thread, aggr of -A and --per-* */
+static void print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
+			 int to, const struct stat_value *v, const struct stat_context *ctx,
+			 const double *noise, double interval, const char *comm, int tid,
+			 const struct stat_aggr_of *aggr)
 {
-	for (int i = 0; i < l->nr; i++) {
+	for (int i = from; i < to; i++) {
 		double scale;
 		struct stat_line line = {
 			.event = l->c[i].name,
@@ -115,6 +127,7 @@ static void print_values(const struct stat_printer *p, const struct stat_evlist 
 			.noise_pct = noise ? noise[i] : -1,
 			.comm = comm,
 			.tid = tid,
+			.aggr = aggr,
 			.interval = interval,
 		};
 
@@ -124,7 +137,65 @@ static void print_values(const struct stat_printer *p, const struct stat_evlist 
 	}
 }
 
-/* One reading printed: summed, or per thread. */
+static int aggr_order(const void *x, const void *y)
+{
+	const struct stat_aggr_of *a = x, *b = y;
+
+	return stat_aggr_cmp(a->mode, &a->at, &b->at);
+}
+
+/* The aggregates of mode over the counted cpus, in perf's order; their number (-1: ENOMEM) */
+static int aggregates(const struct stat_evlist *l, enum stat_aggr mode, struct stat_aggr_of **out)
+{
+	struct stat_aggr_of *v = calloc(l->nr_cpus ? l->nr_cpus : 1, sizeof(*v));
+	int n = 0;
+
+	if (!v)
+		return -1;
+	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
+		int j;
+
+		for (j = 0; j < n && !stat_same_aggr(mode, &v[j].at, &l->cpu_at[cpu]); j++)
+			;
+		if (j == n)
+			v[n++] = (struct stat_aggr_of){ .mode = mode, .at = l->cpu_at[cpu] };
+		v[j].nr++;
+	}
+	qsort(v, (size_t)n, sizeof(*v), aggr_order);
+	*out = v;
+	return n;
+}
+
+/*
+ * One reading by aggregate: perf prints -A counter by counter, each on
+ * every cpu, and the --per-* modes aggregate by aggregate, each with every
+ * counter; a metric takes the clock of its own cpus.
+ */
+static void print_aggregated(const struct stat_printer *p, const struct stat_opts *o,
+			     const struct stat_evlist *l, bool delta, double wall_ns,
+			     double interval, struct stat_value *v)
+{
+	struct stat_aggr_of *ag;
+	struct stat_context ctx;
+	int n = aggregates(l, o->aggr, &ag);
+
+	if (n < 0)
+		return;
+	for (int outer = 0; outer < (o->aggr == STAT_AGGR_CPU ? l->nr : n); outer++) {
+		for (int inner = 0; inner < (o->aggr == STAT_AGGR_CPU ? n : 1); inner++) {
+			int a = o->aggr == STAT_AGGR_CPU ? inner : outer;
+			int from = o->aggr == STAT_AGGR_CPU ? outer : 0;
+			int to = o->aggr == STAT_AGGR_CPU ? outer + 1 : l->nr;
+
+			values_of(l, -1, &ag[a], delta, v);
+			ctx = context_of(l, v, wall_ns);
+			print_values(p, l, from, to, v, &ctx, NULL, interval, NULL, 0, &ag[a]);
+		}
+	}
+	free(ag);
+}
+
+/* One reading printed: summed, per thread, or per aggregate of cpus. */
 static void print_reading(const struct stat_printer *p, const struct stat_opts *o,
 			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
 {
@@ -133,15 +204,18 @@ static void print_reading(const struct stat_printer *p, const struct stat_opts *
 
 	if (!v)
 		return;
-	if (!o->per_thread) {
-		values_of(l, -1, delta, v);
+	if (o->aggr != STAT_AGGR_GLOBAL) {
+		print_aggregated(p, o, l, delta, wall_ns, interval, v);
+	} else if (!o->per_thread) {
+		values_of(l, -1, NULL, delta, v);
 		ctx = context_of(l, v, wall_ns);
-		print_values(p, l, v, &ctx, NULL, interval, NULL, 0);
+		print_values(p, l, 0, l->nr, v, &ctx, NULL, interval, NULL, 0, NULL);
 	} else {
 		for (int t = 0; t < l->nr_threads; t++) {
-			values_of(l, t, delta, v);
+			values_of(l, t, NULL, delta, v);
 			ctx = context_of(l, v, wall_ns);
-			print_values(p, l, v, &ctx, NULL, interval, l->comms[t], (int)l->threads[t]);
+			print_values(p, l, 0, l->nr, v, &ctx, NULL, interval, l->comms[t],
+				     (int)l->threads[t], NULL);
 		}
 	}
 	free(v);
@@ -198,7 +272,7 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			if (ret)
 				return ret;
 			if (p->format == STAT_FMT_STD && printed++ % 25 == 0)
-				stat_print_interval_header(p);
+				stat_print_interval_header(p, o->aggr);
 			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
 				      (double)(now_ns() - start) / 1e9);
 			fflush(p->out);
@@ -273,6 +347,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	struct rusage before, after;
 	int status = 0, nr = 0;
 	struct stat_value *v = NULL;
+	/* lines per thread or per aggregate: printed run by run */
+	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL;
 
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
@@ -300,8 +376,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			for (int i = 0; i < nr; i++)
 				cr[i].counted = true;
 		}
-		if (!o->interval_ms && !o->per_thread) {
-			values_of(&l, -1, false, v);
+		if (!o->interval_ms && !per_line) {
+			values_of(&l, -1, NULL, false, v);
 			for (int i = 0; i < nr; i++) {
 				stat_running_add(&cr[i].val, v[i].val);
 				cr[i].run += v[i].run;
@@ -309,18 +385,18 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 				cr[i].counted &= v[i].counted;
 			}
 		}
-		if (o->per_thread && !o->interval_ms) {
+		if (per_line && !o->interval_ms) {
 			stat_print_header(p, o);
 			print_reading(p, o, &l, false, (double)res.wall_ns, -1);
 			stat_print_footer(p, &wall, 1, 0, 0, false);
 		}
-		if (r + 1 < o->repeat || o->interval_ms || o->per_thread)
+		if (r + 1 < o->repeat || o->interval_ms || per_line)
 			stat_evlist_free(&l);
 		if (res.stopped)
 			break;
 	}
 	getrusage(RUSAGE_CHILDREN, &after);
-	if (!o->interval_ms && !o->per_thread) {
+	if (!o->interval_ms && !per_line) {
 		double *noise = calloc(nr, sizeof(*noise));
 		struct stat_context ctx;
 
@@ -334,11 +410,13 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		ctx = context_of(&l, v, wall.mean);
 		stat_print_header(p, o);
-		print_values(p, &l, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0);
+		print_values(p, &l, 0, l.nr, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0,
+			     NULL);
+		/* perf shows the command's user and sys times when it counts the command alone */
 		stat_print_footer(p, &wall, o->repeat,
 				  rusage_s(&after.ru_utime) - rusage_s(&before.ru_utime),
 				  rusage_s(&after.ru_stime) - rusage_s(&before.ru_stime),
-				  o->argc && !o->nr_pids);
+				  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
 		free(noise);
 		stat_evlist_free(&l);
 	}

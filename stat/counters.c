@@ -131,13 +131,21 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		if (!ret && !o->nr_pids)
 			ret = add_thread(l, workload, err);
 	}
+	if (!ret) {
+		l->cpu_at = calloc(l->nr_cpus, sizeof(*l->cpu_at));
+		if (!l->cpu_at)
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+		for (int i = 0; !ret && i < l->nr_cpus; i++)
+			l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i]) :
+				       (struct stat_cpu_at){ -1, -1, -1, -1, -1 };
+	}
 	for (int i = 0; !ret && i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
 		size_t n = (size_t)l->nr_cpus * l->nr_threads;
 
 		c->fds = malloc(n * sizeof(*c->fds));
-		c->now = calloc(l->nr_threads, sizeof(*c->now));
-		c->prev = calloc(l->nr_threads, sizeof(*c->prev));
+		c->now = calloc(n, sizeof(*c->now));
+		c->prev = calloc(n, sizeof(*c->prev));
 		if (!c->fds || !c->now || !c->prev) {
 			ret = pc_error_set(err, ENOMEM, "out of memory");
 			break;
@@ -234,7 +242,7 @@ static int read_fd(int fd, uint64_t *buf, size_t words, const char *name, struct
 	return (int)(n / sizeof(*buf));
 }
 
-static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc_error *err)
+static int read_counter(struct stat_evlist *l, int i, size_t k, struct pc_error *err)
 {
 	struct stat_counter *c = &l->c[i];
 	uint64_t rf = c->attr.attr.read_format;
@@ -249,11 +257,11 @@ static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc
 			return got;
 		if ((size_t)got < want)
 			return pc_error_set(err, EIO, "%s: read %d of %zu values", c->name, got, want);
-		c->now[t].val += buf[0];
-		c->now[t].ena += buf[1];
-		c->now[t].run += buf[2];
+		c->now[k].val = buf[0];
+		c->now[k].ena = buf[1];
+		c->now[k].run = buf[2];
 		if (rf & PERF_FORMAT_LOST)
-			c->now[t].lost += buf[want - 1];
+			c->now[k].lost = buf[want - 1];
 		return 0;
 	}
 	/* the group: nr, enabled, running, then nr values (with id, lost) */
@@ -275,11 +283,11 @@ static int read_counter(struct stat_evlist *l, int i, size_t k, int t, struct pc
 
 		if (mc->leader != i || !mc->supported)
 			continue;
-		mc->now[t].val += buf[3 + m * per];
-		mc->now[t].ena += buf[1];
-		mc->now[t].run += buf[2];
+		mc->now[k].val = buf[3 + m * per];
+		mc->now[k].ena = buf[1];
+		mc->now[k].run = buf[2];
 		if (rf & PERF_FORMAT_LOST)
-			mc->now[t].lost += buf[3 + m * per + per - 1];
+			mc->now[k].lost = buf[3 + m * per + per - 1];
 		m++;
 	}
 	return 0;
@@ -290,8 +298,10 @@ int stat_evlist_read(struct stat_evlist *l, struct pc_error *err)
 	for (int i = 0; i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
 
-		memcpy(c->prev, c->now, l->nr_threads * sizeof(*c->now));
-		memset(c->now, 0, l->nr_threads * sizeof(*c->now));
+		size_t n = (size_t)l->nr_cpus * l->nr_threads;
+
+		memcpy(c->prev, c->now, n * sizeof(*c->now));
+		memset(c->now, 0, n * sizeof(*c->now));
 	}
 	for (int i = 0; i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
@@ -306,7 +316,7 @@ int stat_evlist_read(struct stat_evlist *l, struct pc_error *err)
 
 				if (c->fds[k] < 0)
 					continue;
-				ret = read_counter(l, i, k, t, err);
+				ret = read_counter(l, i, k, err);
 				if (ret)
 					return ret;
 			}
@@ -340,6 +350,7 @@ void stat_evlist_free(struct stat_evlist *l)
 	}
 	free(l->c);
 	free(l->cpus);
+	free(l->cpu_at);
 	free(l->threads);
 	free(l->comms);
 	memset(l, 0, sizeof(*l));

@@ -24,6 +24,11 @@ static void usage(FILE *out)
 "  -a, --all-cpus             system-wide, every cpu\n"
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
 "      --per-thread           one line per thread (with -p/-t)\n"
+"  -A, --no-aggr              one line per cpu (with -a/-C)\n"
+"      --per-socket           per socket (with -a/-C), and the cpus counted\n"
+"      --per-die              per die of a socket (with -a/-C)\n"
+"      --per-core             per core of a die (with -a/-C)\n"
+"      --per-node             per NUMA node (with -a/-C)\n"
 "  -i, --no-inherit           children are not counted\n"
 "  -I, --interval-print MSEC  print the counts of every MSEC interval\n"
 "  -r, --repeat N             run the command N times: mean and its error\n"
@@ -78,7 +83,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 	return o->nr_pids ? 0 : pc_error_set(err, EINVAL, "empty process list");
 }
 
-enum { O_PER_THREAD = 256 };
+enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -89,6 +94,11 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "per-thread", no_argument, NULL, O_PER_THREAD },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
+		{ "per-die", no_argument, NULL, O_PER_DIE },
+		{ "per-core", no_argument, NULL, O_PER_CORE },
+		{ "per-node", no_argument, NULL, O_PER_NODE },
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "repeat", required_argument, NULL, 'r' },
@@ -105,7 +115,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:iI:r:x:jqvh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvh", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = rec_events_parse(&o->ev, optarg, err);
@@ -129,6 +139,16 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case O_PER_THREAD:
 			o->per_thread = true;
+			break;
+		case 'A':
+			o->aggr = STAT_AGGR_CPU;
+			break;
+		case O_PER_SOCKET:
+		case O_PER_DIE:
+		case O_PER_CORE:
+		case O_PER_NODE:
+			o->aggr = c == O_PER_SOCKET ? STAT_AGGR_SOCKET : c == O_PER_DIE ? STAT_AGGR_DIE :
+				  c == O_PER_CORE ? STAT_AGGR_CORE : STAT_AGGR_NODE;
 			break;
 		case 'i':
 			o->no_inherit = true;
@@ -173,8 +193,14 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		return pc_error_set(err, EINVAL, "--per-thread needs -p or -t");
 	if (o->per_thread && (o->system_wide || o->cpu_list))
 		return pc_error_set(err, EINVAL, "--per-thread cannot go with -a or -C");
+	/* perf's words */
+	if (o->aggr != STAT_AGGR_GLOBAL && !o->system_wide && !o->cpu_list)
+		return pc_error_set(err, EINVAL,
+				    "both cgroup and no-aggregation modes only available in system-wide mode");
 	if (o->repeat > 1 && !o->argc)
 		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
+	if (o->repeat > 1 && o->aggr != STAT_AGGR_GLOBAL)
+		return pc_error_set(err, EINVAL, "-r cannot go with -A or --per-socket/die/core/node");
 	if (o->repeat > 1 && o->interval_ms)
 		return pc_error_set(err, EINVAL, "-r cannot go with -I");
 	if (o->nr_pids && (o->system_wide || o->cpu_list))

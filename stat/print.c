@@ -120,6 +120,38 @@ static double pcnt_running(const struct stat_line *l)
 	return l->v.ena ? 100.0 * (double)l->v.run / (double)l->v.ena : 100.0;
 }
 
+/*
+ * A line's aggregate as perf names it, then sep: "CPU3", "S0", "S0-D1",
+ * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
+ * std layout each in perf's width (csv: none)
+ */
+static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a, bool csv)
+{
+	const struct stat_cpu_at *at = &a->at;
+	const char *s = csv ? p->sep : " ";
+
+	switch (a->mode) {
+	case STAT_AGGR_CPU:
+		fprintf(p->out, "CPU%*d%s", csv ? 0 : -7, at->cpu, s);
+		return;
+	case STAT_AGGR_SOCKET:
+		fprintf(p->out, "S%*d", csv ? 0 : -5, at->socket);
+		break;
+	case STAT_AGGR_DIE:
+		fprintf(p->out, "S%d-D%*d", at->socket, csv ? 0 : -8, at->die);
+		break;
+	case STAT_AGGR_CORE:
+		fprintf(p->out, "S%d-D%d-C%*d", at->socket, at->die, csv ? 0 : -8, at->core);
+		break;
+	case STAT_AGGR_NODE:
+		fprintf(p->out, "N%*d", csv ? 0 : -5, at->node);
+		break;
+	default:
+		return;
+	}
+	fprintf(p->out, "%s%*d%s", s, csv ? 0 : 4, a->nr, s);
+}
+
 static void print_std(const struct stat_printer *p, const struct stat_line *l)
 {
 	if (l->interval >= 0)
@@ -127,6 +159,8 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5));
 	if (l->comm)
 		fprintf(p->out, "%16s-%-8d ", l->comm, l->tid);
+	if (l->aggr)
+		print_aggr(p, l->aggr, false);
 	print_value(p, l, COUNTS_LEN);
 	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN, l->event);
 	if (!l->supported || !l->v.counted) {
@@ -159,6 +193,8 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5), s);
 	if (l->comm)
 		fprintf(p->out, "%s-%d%s", l->comm, l->tid, s);
+	if (l->aggr)
+		print_aggr(p, l->aggr, true);
 	print_value(p, l, 0);
 	fprintf(p->out, "%s%s%s%s", s, l->unit, s, l->event);
 	if (l->noise_pct >= 0)
@@ -197,6 +233,29 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* perf's keys: "cpu" : "3"; "socket" : "S0" (die, core, node alike) and "aggregate-number" */
+static void json_aggr(FILE *o, const struct stat_aggr_of *a)
+{
+	static const char *const keys[] = { [STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
+					    [STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node" };
+	const struct stat_cpu_at *at = &a->at;
+	char name[64];
+
+	if (a->mode == STAT_AGGR_CPU) {
+		fprintf(o, "\"cpu\" : \"%d\", ", at->cpu);
+		return;
+	}
+	if (a->mode == STAT_AGGR_SOCKET)
+		snprintf(name, sizeof(name), "S%d", at->socket);
+	else if (a->mode == STAT_AGGR_DIE)
+		snprintf(name, sizeof(name), "S%d-D%d", at->socket, at->die);
+	else if (a->mode == STAT_AGGR_CORE)
+		snprintf(name, sizeof(name), "S%d-D%d-C%d", at->socket, at->die, at->core);
+	else
+		snprintf(name, sizeof(name), "N%d", at->node);
+	fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", keys[a->mode], name, a->nr);
+}
+
 static void print_json(const struct stat_printer *p, const struct stat_line *l)
 {
 	FILE *o = p->out;
@@ -204,6 +263,8 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 	fputc('{', o);
 	if (l->interval >= 0)
 		fprintf(o, "\"interval\" : %.9f, ", l->interval);
+	if (l->aggr)
+		json_aggr(o, l->aggr);
 	if (l->comm) {
 		char thread[64];
 
@@ -270,10 +331,18 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
 	fprintf(p->out, ":\n\n");
 }
 
-void stat_print_interval_header(const struct stat_printer *p)
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode)
 {
-	if (p->format == STAT_FMT_STD)
-		fprintf(p->out, "#           time             counts unit events\n");
+	static const char *const cols[] = {
+		[STAT_AGGR_GLOBAL] = "", [STAT_AGGR_CPU] = " CPU    ",
+		[STAT_AGGR_SOCKET] = " socket cpus", [STAT_AGGR_DIE] = " die          cpus",
+		[STAT_AGGR_CORE] = " core            cpus", [STAT_AGGR_NODE] = " node   cpus",
+	};
+
+	if (p->format != STAT_FMT_STD)
+		return;
+	fprintf(p->out, "#           time%s%s counts unit events\n", cols[mode],
+		mode == STAT_AGGR_CPU ? "               " : "            ");
 }
 
 /* Decimals that show two more digits than the error: perf's precision of the mean. */

@@ -25,6 +25,10 @@
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 
+/* How counts of cpus add up into lines (-A, --per-*); threads: --per-thread */
+enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_SOCKET, STAT_AGGR_DIE,
+		 STAT_AGGR_CORE, STAT_AGGR_NODE };
+
 /* The command line, nothing else. */
 struct stat_opts {
 	struct rec_evlist ev;		/* -e, parsed by the recorder's event parser */
@@ -34,6 +38,7 @@ struct stat_opts {
 	bool system_wide;		/* -a */
 	const char *cpu_list;		/* -C */
 	bool per_thread;
+	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
 	bool no_inherit;
 	unsigned int interval_ms;	/* -I */
 	unsigned int repeat;		/* -r, >= 1 */
@@ -60,7 +65,7 @@ struct stat_counter {
 	int nr_members;			/* a leader: events in its group, itself included */
 	bool supported;			/* false: the kernel refused it (<not supported>) */
 	int *fds;
-	struct stat_count *now;		/* per thread (or summed), this reading */
+	struct stat_count *now;		/* per fd (cpu * nr_threads + thread), this reading */
 	struct stat_count *prev;	/* the previous reading, for -I deltas */
 };
 
@@ -69,6 +74,7 @@ struct stat_evlist {
 	int nr;
 	int *cpus;
 	int nr_cpus;
+	struct stat_cpu_at *cpu_at;	/* per cpus[] entry: its socket, die, core, node */
 	pid_t *threads;			/* -1 alone: any thread (system wide) */
 	int nr_threads;
 	char (*comms)[32];		/* per thread, for --per-thread */
@@ -106,6 +112,24 @@ double stat_running_stderr(const struct stat_running *s);
 /* stderr / mean in percent, 0 when the mean is 0. */
 double stat_running_rel(const struct stat_running *s);
 
+/* topology.c: where a cpu is, as perf names the aggregates (S0-D0-C1, N0) */
+struct stat_cpu_at {
+	int cpu, socket, die, core, node;	/* -1 where sysfs does not say */
+};
+
+struct stat_cpu_at stat_cpu_at(int cpu);
+/* Whether a and b fall in one line of mode (the cpus of that aggregate) */
+bool stat_same_aggr(enum stat_aggr mode, const struct stat_cpu_at *a, const struct stat_cpu_at *b);
+/* perf's order of the aggregates: by socket, die, core (node; cpu) */
+int stat_aggr_cmp(enum stat_aggr mode, const struct stat_cpu_at *a, const struct stat_cpu_at *b);
+
+/* A line's aggregate: its mode, where it is, and how many cpus it sums */
+struct stat_aggr_of {
+	enum stat_aggr mode;
+	struct stat_cpu_at at;
+	int nr;
+};
+
 /* print.c: perf stat's std, CSV and JSON lines. */
 struct stat_metric {
 	double value;
@@ -122,6 +146,7 @@ struct stat_line {
 	double noise_pct;		/* -r: relative error, < 0 when not shown */
 	const char *comm;		/* --per-thread: the thread's comm, NULL otherwise */
 	int tid;
+	const struct stat_aggr_of *aggr;	/* -A, --per-*: the line's cpus, else NULL */
 	double interval;		/* -I: seconds since start, < 0 otherwise */
 };
 
@@ -144,7 +169,7 @@ struct stat_context {
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
 void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
-void stat_print_interval_header(const struct stat_printer *p);
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode);
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
 

@@ -139,6 +139,87 @@ TEST_F(interop_stat, csv_columns_are_perfs)
 	}
 }
 
+/*
+ * The text with every number made "N", runs of spaces made one and rates'
+ * prefixes dropped: what is left is the layout (names, units, columns,
+ * order), not the measurement.
+ */
+static void layout_of(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = in; *p && n + 2 < size; p++) {
+		if ((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9' && n &&
+						  out[n - 1] == 'N')) {
+			if (!n || out[n - 1] != 'N')
+				out[n++] = 'N';
+			continue;
+		}
+		if (*p == ' ' && n && out[n - 1] == ' ')
+			continue;
+		/* a rate's prefix (K/sec) follows the measurement too */
+		if ((*p == 'K' || *p == 'M' || *p == 'G') && !strncmp(p + 1, "/sec", 4))
+			continue;
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
+/* TOOL stat -a MODE [FMT] -e task-clock,context-switches -- sleep 0.1 */
+static void aggregated(struct pc_run *run, const char *tool, const char *mode, const char *fmt)
+{
+	char *argv[16];
+	int i = 0;
+
+	argv[i++] = (char *)tool;
+	argv[i++] = "stat";
+	argv[i++] = "-a";
+	argv[i++] = (char *)mode;
+	if (fmt)
+		argv[i++] = (char *)fmt;
+	argv[i++] = "-e";
+	argv[i++] = "task-clock,context-switches";
+	argv[i++] = "--";
+	argv[i++] = "sleep";
+	argv[i++] = "0.1";
+	argv[i] = NULL;
+	up_run(run, 60, argv);
+}
+
+TEST_F(interop_stat, aggregated_layouts_are_perfs)
+{
+	static const char *const modes[] = { "-A", "--per-socket", "--per-die", "--per-core",
+					     "--per-node" };
+	static const char *const fmts[] = { NULL, "-x,", "-j" };
+	static char a[16384], b[16384];
+	struct up_version v;
+
+	/*
+	 * perfcheck stat prints perf 6.1's layout; later perf reworked its
+	 * display (7.2: other widths, "counters" for "aggregate-number")
+	 */
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major > 6 || (v.major == 6 && v.minor > 1))
+		SKIP(return, "%s: its stat layout is not perf 6.1's, which perfcheck stat prints",
+		     v.text);
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+			pc_run_free(&self->theirs);
+			pc_run_free(&self->ours);
+			memset(&self->theirs, 0, sizeof(self->theirs));
+			memset(&self->ours, 0, sizeof(self->ours));
+			aggregated(&self->theirs, self->perf, modes[m], fmts[f]);
+			if (self->theirs.exit_code)
+				SKIP(return, "perf stat -a %s failed: %s", modes[m], self->theirs.err);
+			aggregated(&self->ours, pc_test_perfcheck(), modes[m], fmts[f]);
+			ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+			layout_of(self->theirs.err, a, sizeof(a));
+			layout_of(self->ours.err, b, sizeof(b));
+			EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s", modes[m], fmts[f] ? fmts[f] : "");
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--workload"))

@@ -418,6 +418,101 @@ TEST_F(stat, system_wide_cpu_clock_runs_on_every_cpu)
 	EXPECT_LE(0.8 * ncpu, strtod(m, NULL)) TH_LOG("%s", self->run.err);
 }
 
+/* the online cpus from sysfs: as many as _SC_NPROCESSORS_ONLN */
+static long online_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+TEST_F(stat, no_aggr_prints_each_cpu_for_each_event_in_turn)
+{
+	static const char *const args[] = { "-a", "-A", "-x,", "-e", "cpu-clock,context-switches",
+					     NULL };
+	long ncpu = online_cpus();
+	const char *cs;
+	char first[16];
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 200));
+	if (self->run.exit_code)
+		SKIP(return, "system-wide counting refused: %s", self->run.err);
+	EXPECT_EQ(ncpu, pc_count_substr(self->run.err, ",msec,cpu-clock,")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(ncpu, pc_count_substr(self->run.err, ",,context-switches,"));
+	/* perf's order: every cpu of the first event, then of the next */
+	cs = strstr(self->run.err, ",context-switches,");
+	ASSERT_NE(NULL, cs);
+	while (cs > self->run.err && cs[-1] != '\n')
+		cs--;
+	EXPECT_EQ(ncpu, pc_count_substr(cs, ",context-switches,"));
+	EXPECT_EQ(0, pc_count_substr(cs, ",cpu-clock,"));
+	snprintf(first, sizeof(first), "CPU%d,", 0);
+	EXPECT_EQ(0, strncmp(self->run.err, first, strlen(first))) TH_LOG("%s", self->run.err);
+}
+
+/* each --per-* line says how many cpus it sums: all of them, once */
+static void aggregates_cover_every_cpu(struct __test_metadata *_metadata, struct pc_run *run,
+				       const char *mode, const char *prefix)
+{
+	const char *args[] = { "-a", mode, "-x,", "-e", "cpu-clock", NULL };
+	long ncpu = online_cpus(), cpus = 0;
+	int lines = 0;
+
+	ASSERT_EQ(0, stat_run(run, args, "sleep", 100));
+	if (run->exit_code)
+		SKIP(return, "system-wide counting refused: %s", run->err);
+	for (const char *p = run->err; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *comma = strchr(p, ',');
+
+		if (strncmp(p, prefix, strlen(prefix)) || !comma)
+			continue;
+		cpus += strtol(comma + 1, NULL, 10);
+		lines++;
+	}
+	EXPECT_LE(1, lines) TH_LOG("%s", run->err);
+	EXPECT_EQ(ncpu, cpus) TH_LOG("%s", run->err);
+}
+
+TEST_F(stat, per_socket_die_core_and_node_lines_sum_every_cpu_once)
+{
+	aggregates_cover_every_cpu(_metadata, &self->run, "--per-socket", "S");
+	pc_run_free(&self->run);
+	memset(&self->run, 0, sizeof(self->run));
+	aggregates_cover_every_cpu(_metadata, &self->run, "--per-die", "S");
+	pc_run_free(&self->run);
+	memset(&self->run, 0, sizeof(self->run));
+	aggregates_cover_every_cpu(_metadata, &self->run, "--per-core", "S");
+	pc_run_free(&self->run);
+	memset(&self->run, 0, sizeof(self->run));
+	aggregates_cover_every_cpu(_metadata, &self->run, "--per-node", "N");
+}
+
+TEST_F(stat, per_socket_names_the_socket_sysfs_gives_cpu0)
+{
+	static const char *const args[] = { "-a", "--per-socket", "-x,", "-e", "cpu-clock", NULL };
+	char want[32];
+	FILE *f = fopen("/sys/devices/system/cpu/cpu0/topology/physical_package_id", "re");
+	int id;
+
+	if (!f)
+		SKIP(return, "no cpu0 topology in sysfs");
+	ASSERT_EQ(1, fscanf(f, "%d", &id));
+	fclose(f);
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 100));
+	if (self->run.exit_code)
+		SKIP(return, "system-wide counting refused: %s", self->run.err);
+	snprintf(want, sizeof(want), "S%d,", id);
+	EXPECT_NE(NULL, strstr(self->run.err, want)) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, aggregation_modes_need_system_wide_as_perf)
+{
+	static const char *const args[] = { "-A", "-e", "cpu-clock", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 10));
+	EXPECT_EQ(129, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err,
+			       "both cgroup and no-aggregation modes only available in system-wide mode"));
+}
+
 TEST_F(stat, per_thread_names_each_thread_of_a_process)
 {
 	char *argv[16], pidbuf[16], self_exe[64];
