@@ -225,15 +225,30 @@ struct run_result {
 	int status;			/* exit status to return */
 	uint64_t wall_ns;
 	bool stopped;			/* SIGINT/SIGTERM */
+	bool timed_out;			/* --timeout ended it */
 };
+
+/* The wait until the next event: the next -I line or the --timeout, whichever is first */
+static struct timespec *wait_for(uint64_t next, uint64_t deadline, struct timespec *ts)
+{
+	uint64_t at = next && (!deadline || next < deadline) ? next : deadline, now = now_ns();
+	uint64_t wait = at > now ? at - now : 0;
+
+	if (!at)
+		return NULL;
+	ts->tv_sec = (time_t)(wait / 1000000000ULL);
+	ts->tv_nsec = (long)(wait % 1000000000ULL);
+	return ts;
+}
 
 static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    struct stat_evlist *l, struct rec_workload *wl, uint64_t start,
 		    struct run_result *res, struct pc_error *err)
 {
 	sigset_t set;
-	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = start + iv;
-	unsigned int printed = 0;
+	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
+	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
+	unsigned int printed = 0, intervals = 0;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -241,23 +256,25 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 	sigaddset(&set, SIGTERM);
 	for (;;) {
 		siginfo_t si;
-		struct timespec ts, *tsp = NULL;
+		struct timespec ts;
 		int sig;
 		bool tick = false, done = false;
 
 		if (wl->pid > 0 && rec_workload_reap(wl, false)) {
 			done = true;
+		} else if (deadline && now_ns() >= deadline) {
+			/* --timeout: the command is ended as perf ends it */
+			res->timed_out = true;
+			rec_workload_kill(wl, SIGTERM);
+			if (wl->pid > 0)
+				rec_workload_reap(wl, true);
+			if (wl->exited && WIFSIGNALED(wl->status))
+				fprintf(p->out, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(wl->status)));
+			done = true;
 		} else {
-			if (o->interval_ms) {
-				uint64_t now = now_ns(), wait = next > now ? next - now : 0;
-
-				ts.tv_sec = (time_t)(wait / 1000000000ULL);
-				ts.tv_nsec = (long)(wait % 1000000000ULL);
-				tsp = &ts;
-			}
-			sig = sigtimedwait(&set, &si, tsp);
+			sig = sigtimedwait(&set, &si, wait_for(next, deadline, &ts));
 			if (sig < 0 && errno == EAGAIN)
-				tick = true;
+				tick = next && now_ns() >= next;
 			else if (sig == SIGINT || sig == SIGTERM) {
 				res->stopped = true;
 				rec_workload_kill(wl, sig);
@@ -266,11 +283,14 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 				done = true;
 			}
 		}
-		if (o->interval_ms && (tick || done)) {
+		/* --interval-count: that many lines, then the command runs on uncounted */
+		if (o->interval_ms && (tick || done) &&
+		    (!o->interval_count || intervals < o->interval_count)) {
 			int ret = stat_evlist_read(l, err);
 
 			if (ret)
 				return ret;
+			intervals++;
 			if (p->format == STAT_FMT_STD && printed++ % 25 == 0)
 				stat_print_interval_header(p, o->aggr);
 			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
@@ -284,6 +304,8 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			 */
 			next = now_ns() + iv;
 		}
+		if (o->interval_count && intervals >= o->interval_count)
+			next = 0;
 		if (done)
 			break;
 	}
@@ -294,6 +316,9 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		else if (WIFSIGNALED(wl->status))
 			res->status = 128 + WTERMSIG(wl->status);
 	}
+	/* as record's --timeout (and timeout(1)) */
+	if (res->timed_out)
+		res->status = 124;
 	return 0;
 }
 
@@ -311,8 +336,9 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		if (ret)
 			return ret;
 	}
-	ret = stat_evlist_build(l, o, wl.pid, err);
-	if (!ret)
+	/* -n: no counters at all */
+	ret = o->null_run ? 0 : stat_evlist_build(l, o, wl.pid, err);
+	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
 	/* counters of a command start at its exec (enable_on_exec); others now */
 	if (!ret && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
@@ -365,8 +391,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		stat_running_add(&wall, (double)res.wall_ns);
 		if (!cr) {
 			nr = l.nr;
-			cr = calloc(nr, sizeof(*cr));
-			v = calloc(nr, sizeof(*v));
+			cr = calloc(nr ? nr : 1, sizeof(*cr));
+			v = calloc(nr ? nr : 1, sizeof(*v));
 			if (!cr || !v) {
 				stat_evlist_free(&l);
 				free(cr);
@@ -397,7 +423,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	}
 	getrusage(RUSAGE_CHILDREN, &after);
 	if (!o->interval_ms && !per_line) {
-		double *noise = calloc(nr, sizeof(*noise));
+		double *noise = calloc(nr ? nr : 1, sizeof(*noise));
 		struct stat_context ctx;
 
 		for (int i = 0; i < nr; i++) {
@@ -443,8 +469,21 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* counts with thousands separators where the locale has them, as perf */
 	setlocale(LC_NUMERIC, "");
+	if (o.output.path) {
+		time_t t = time(NULL);
+
+		p.out = fopen(o.output.path, o.output.append ? "ae" : "we");
+		if (!p.out) {
+			fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
+			stat_opts_free(&o);
+			return 255;
+		}
+		/* perf's first line of an output file */
+		fprintf(p.out, "# started on %s\n", ctime(&t));
+	}
 	p.format = o.format;
 	p.sep = o.sep;
+	p.no_counts = o.null_run;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
@@ -453,6 +492,10 @@ int cmd_stat(int argc, char **argv)
 	ret = run_all(&p, &o, &err);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);
+	if (p.out != stderr && fclose(p.out) && ret >= 0) {
+		fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
+		return 255;
+	}
 	if (ret < 0) {
 		fprintf(stderr, "perfcheck stat: %s\n", err.msg);
 		return strncmp(err.msg, "cannot run", 10) ? 255 : 127;

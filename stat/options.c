@@ -31,6 +31,12 @@ static void usage(FILE *out)
 "      --per-node             per NUMA node (with -a/-C)\n"
 "  -i, --no-inherit           children are not counted\n"
 "  -I, --interval-print MSEC  print the counts of every MSEC interval\n"
+"      --interval-count N     only the first N intervals (the command runs on)\n"
+"      --timeout MSEC         end the count after MSEC (SIGTERM to the command;\n"
+"                             exit 124)\n"
+"  -n, --null                 no counters: the elapsed time alone\n"
+"  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
+"      --append               append to -o's FILE\n"
 "  -r, --repeat N             run the command N times: mean and its error\n"
 "  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
 "  -j, --json-output          one JSON object per counter\n"
@@ -83,7 +89,8 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 	return o->nr_pids ? 0 : pc_error_set(err, EINVAL, "empty process list");
 }
 
-enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE };
+enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
+       O_INTERVAL_COUNT, O_TIMEOUT };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -95,6 +102,11 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "per-thread", no_argument, NULL, O_PER_THREAD },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, O_APPEND },
+		{ "null", no_argument, NULL, 'n' },
+		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -115,7 +127,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvh", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:n", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = rec_events_parse(&o->ev, optarg, err);
@@ -142,6 +154,28 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case 'A':
 			o->aggr = STAT_AGGR_CPU;
+			break;
+		case 'o':
+			o->output.path = optarg;
+			break;
+		case O_APPEND:
+			o->output.append = true;
+			break;
+		case 'n':
+			o->null_run = true;
+			break;
+		case O_INTERVAL_COUNT:
+			ret = parse_uint(optarg, &o->interval_count, 1, "--interval-count", err);
+			if (ret)
+				return ret;
+			break;
+		case O_TIMEOUT:
+			ret = parse_uint(optarg, &o->timeout_ms, 0, "--timeout", err);
+			if (ret)
+				return ret;
+			/* perf's words */
+			if (o->timeout_ms < 10)
+				return pc_error_set(err, EINVAL, "timeout must be >= 10ms.");
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:
@@ -199,6 +233,13 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 				    "both cgroup and no-aggregation modes only available in system-wide mode");
 	if (o->repeat > 1 && !o->argc)
 		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
+	if (o->interval_count && !o->interval_ms)
+		return pc_error_set(err, EINVAL,
+				    "interval-count option should be used together with interval-print.");
+	if (o->timeout_ms && o->interval_ms)
+		return pc_error_set(err, EINVAL, "timeout option is not supported with interval-print.");
+	if (o->output.append && !o->output.path)
+		return pc_error_set(err, EINVAL, "--append needs -o FILE");
 	if (o->repeat > 1 && o->aggr != STAT_AGGR_GLOBAL)
 		return pc_error_set(err, EINVAL, "-r cannot go with -A or --per-socket/die/core/node");
 	if (o->repeat > 1 && o->interval_ms)

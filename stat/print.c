@@ -366,7 +366,8 @@ void stat_print_footer(const struct stat_printer *p, const struct stat_running *
 
 	if (p->format != STAT_FMT_STD)
 		return;
-	fputc('\n', o);
+	if (!p->no_counts)
+		fputc('\n', o);
 	if (runs > 1) {
 		double err = stat_running_stderr(wall) / 1e9;
 		int prec = precision_of(err);

@@ -41,6 +41,13 @@ struct stat_opts {
 	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
 	bool no_inherit;
 	unsigned int interval_ms;	/* -I */
+	unsigned int interval_count;	/* --interval-count: lines of -I, 0: all */
+	unsigned int timeout_ms;	/* --timeout: the count ends then, 0: never */
+	bool null_run;			/* -n: no counters, the time alone */
+	struct stat_output {
+		const char *path;	/* -o, NULL: stderr */
+		bool append;		/* --append */
+	} output;
 	unsigned int repeat;		/* -r, >= 1 */
 	enum stat_format format;
 	const char *sep;		/* -x */
@@ -154,6 +161,7 @@ struct stat_printer {
 	FILE *out;
 	enum stat_format format;
 	const char *sep;
+	bool no_counts;		/* -n: the footer follows the header directly */
 };
 
 /* The event's unit and its scale from the kernel's value ("msec", 1e-6 for clocks). */

@@ -513,6 +513,80 @@ TEST_F(stat, aggregation_modes_need_system_wide_as_perf)
 			       "both cgroup and no-aggregation modes only available in system-wide mode"));
 }
 
+TEST_F(stat, timeout_ends_the_command_with_sigterm_and_exits_124)
+{
+	static const char *const args[] = { "--timeout", "200", "-x,", "-e", "task-clock", NULL };
+	struct timespec a, b;
+	double took;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 20000));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	EXPECT_EQ(124, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, ": Terminated\n")) TH_LOG("%s", self->run.err);
+	EXPECT_LE(0, csv_value(self->run.err, "task-clock")) TH_LOG("%s", self->run.err);
+	EXPECT_GT(10.0, took);
+}
+
+TEST_F(stat, interval_count_prints_that_many_intervals_and_lets_the_command_finish)
+{
+	static const char *const args[] = { "-I", "100", "--interval-count", "2", "-x,", "-e",
+					     "task-clock", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "exit", 7));
+	ASSERT_EQ(0, stat_run(&self->base, args, "sleep", 700));
+	EXPECT_EQ(0, self->base.exit_code) TH_LOG("%s", self->base.err);
+	EXPECT_EQ(2, pc_count_substr(self->base.err, ",task-clock,")) TH_LOG("%s", self->base.err);
+	/* the command's own status: it ran to its end */
+	EXPECT_EQ(7, self->run.exit_code);
+}
+
+TEST_F(stat, null_run_prints_the_elapsed_time_alone)
+{
+	static const char *const args[] = { "-n", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 50));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, " Performance counter stats for '"));
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed"));
+	EXPECT_EQ(NULL, strstr(self->run.err, "task-clock"));
+	EXPECT_EQ(NULL, strstr(self->run.err, ":\n\n\n")) TH_LOG("%s", self->run.err);
+}
+
+TEST_F(stat, output_file_starts_with_the_date_and_append_adds_a_run)
+{
+	char path[256], *argsv[8];
+	char *text;
+	size_t len;
+	char *dir = pc_test_mkdtemp("stat-output");
+
+	ASSERT_NE(NULL, dir);
+	snprintf(path, sizeof(path), "%s/counts", dir);
+	argsv[0] = "-o";
+	argsv[1] = path;
+	argsv[2] = "-x,";
+	argsv[3] = "-e";
+	argsv[4] = "page-faults";
+	argsv[5] = NULL;
+	ASSERT_EQ(0, stat_run(&self->run, (const char *const *)argsv, "touch", 100));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, strstr(self->run.err, "page-faults"));
+	argsv[2] = "--append";
+	argsv[3] = "-x,";
+	argsv[4] = "-e";
+	argsv[5] = "page-faults";
+	argsv[6] = NULL;
+	ASSERT_EQ(0, stat_run(&self->base, (const char *const *)argsv, "touch", 100));
+	text = pc_test_slurp(path, &len);
+	ASSERT_NE(NULL, text);
+	EXPECT_EQ(0, strncmp(text, "# started on ", 13)) TH_LOG("%s", text);
+	EXPECT_EQ(2, pc_count_substr(text, "# started on "));
+	EXPECT_EQ(2, pc_count_substr(text, ",page-faults,")) TH_LOG("%s", text);
+	free(text);
+	pc_test_rmdir(dir);
+}
+
 TEST_F(stat, per_thread_names_each_thread_of_a_process)
 {
 	char *argv[16], pidbuf[16], self_exe[64];
