@@ -365,6 +365,29 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	return ret;
 }
 
+/*
+ * The counts of a run added to the sums of the runs before, per counter and
+ * fd (the cpus and threads are the same in every run); -ENOMEM.
+ */
+static int accumulate(struct stat_count **acc, const struct stat_evlist *l)
+{
+	size_t n = (size_t)l->nr_cpus * l->nr_threads;
+
+	if (!*acc && !(*acc = calloc(l->nr ? (size_t)l->nr * n : 1, sizeof(**acc))))
+		return -ENOMEM;
+	for (int i = 0; i < l->nr; i++)
+		for (size_t k = 0; k < n; k++) {
+			struct stat_count *a = &(*acc)[(size_t)i * n + k];
+			const struct stat_count *c = &l->c[i].now[k];
+
+			a->val += c->val;
+			a->ena += c->ena;
+			a->run += c->run;
+			a->lost += c->lost;
+		}
+	return 0;
+}
+
 static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
@@ -373,8 +396,9 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	struct rusage before, after;
 	int status = 0, nr = 0;
 	struct stat_value *v = NULL;
-	/* lines per thread or per aggregate: printed run by run */
-	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL;
+	/* lines per thread (printed run by run) or per aggregate (the runs' means) */
+	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL, last = false;
+	struct stat_count *acc = NULL;
 
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
@@ -385,6 +409,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			stat_evlist_free(&l);
 			free(cr);
 			free(v);
+			free(acc);
 			return ret;
 		}
 		status = res.status;
@@ -411,17 +436,42 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 				cr[i].counted &= v[i].counted;
 			}
 		}
-		if (per_line && !o->interval_ms) {
+		if (o->per_thread && !o->interval_ms) {
 			stat_print_header(p, o);
 			print_reading(p, o, &l, false, (double)res.wall_ns, -1);
 			stat_print_footer(p, &wall, 1, 0, 0, false);
 		}
-		if (r + 1 < o->repeat || o->interval_ms || per_line)
+		if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms && accumulate(&acc, &l)) {
+			stat_evlist_free(&l);
+			free(cr);
+			free(v);
+			return pc_error_set(err, ENOMEM, "out of memory");
+		}
+		last = res.stopped || r + 1 == o->repeat;
+		if (!last || o->interval_ms || o->per_thread)
 			stat_evlist_free(&l);
 		if (res.stopped)
 			break;
 	}
 	getrusage(RUSAGE_CHILDREN, &after);
+	/* -A, --per-*: each cpu's mean over the runs, in the last run's counters */
+	if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms) {
+		size_t n = (size_t)l.nr_cpus * l.nr_threads;
+
+		for (int i = 0; i < l.nr; i++)
+			for (size_t k = 0; k < n; k++) {
+				const struct stat_count *a = &acc[(size_t)i * n + k];
+				uint64_t runs = (uint64_t)wall.n;
+
+				l.c[i].now[k] = (struct stat_count){ a->val / runs, a->ena / runs,
+								     a->run / runs, a->lost / runs };
+			}
+		stat_print_header(p, o);
+		print_reading(p, o, &l, false, wall.mean, -1);
+		stat_print_footer(p, &wall, (unsigned int)wall.n, 0, 0, false);
+		stat_evlist_free(&l);
+	}
+	free(acc);
 	if (!o->interval_ms && !per_line) {
 		double *noise = calloc(nr ? nr : 1, sizeof(*noise));
 		struct stat_context ctx;

@@ -240,8 +240,6 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		return pc_error_set(err, EINVAL, "timeout option is not supported with interval-print.");
 	if (o->output.append && !o->output.path)
 		return pc_error_set(err, EINVAL, "--append needs -o FILE");
-	if (o->repeat > 1 && o->aggr != STAT_AGGR_GLOBAL)
-		return pc_error_set(err, EINVAL, "-r cannot go with -A or --per-socket/die/core/node");
 	if (o->repeat > 1 && o->interval_ms)
 		return pc_error_set(err, EINVAL, "-r cannot go with -I");
 	if (o->nr_pids && (o->system_wide || o->cpu_list))

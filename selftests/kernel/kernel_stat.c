@@ -503,6 +503,19 @@ TEST_F(stat, per_socket_names_the_socket_sysfs_gives_cpu0)
 	EXPECT_NE(NULL, strstr(self->run.err, want)) TH_LOG("%s", self->run.err);
 }
 
+TEST_F(stat, repeat_with_no_aggr_prints_each_cpus_mean_once)
+{
+	static const char *const args[] = { "-a", "-A", "-r", "2", "-e", "cpu-clock", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 50));
+	if (self->run.exit_code)
+		SKIP(return, "system-wide counting refused: %s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "' (2 runs):")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(1, pc_count_substr(self->run.err, "Performance counter stats"));
+	EXPECT_EQ(online_cpus(), pc_count_substr(self->run.err, " msec cpu-clock"));
+	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed  ( +-"));
+}
+
 TEST_F(stat, aggregation_modes_need_system_wide_as_perf)
 {
 	static const char *const args[] = { "-A", "-e", "cpu-clock", NULL };
