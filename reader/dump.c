@@ -73,12 +73,14 @@ static void event_line(struct dump *d, struct rd_session *s, const struct pd_rec
 	const char *name = pd_record_name(rec->header.type);
 	uint64_t off = rec->offset - d->base;
 	bool id_all = s->r.sample_id_all;
+	/* a directory's data.N records: that file and the offset in it */
+	const char *path = s->r.dir ? pd_reader_where(&s->r, rec->offset, &off) : d->path;
 
 	d->sample_type = combined_sample_type(&s->r);
 	/* a pipe's ATTR is shown as perf sees it: before its event joins the list */
 	if (rec->header.type == PC_RECORD_HEADER_ATTR && s->r.nr_evsels <= 1)
 		id_all = false;
-	rd_out_printf(o, "\n%#llx@%s [%#x]: event: %u\n", (unsigned long long)off, d->path,
+	rd_out_printf(o, "\n%#llx@%s [%#x]: event: %u\n", (unsigned long long)off, path,
 		      rec->header.size, rec->header.type);
 	hexdump(o, rec->data, rec->header.size);
 	if (rec->header.type != PERF_RECORD_SAMPLE && !id_all) {

@@ -10,12 +10,14 @@ int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
 {
 	char what[384];
 	va_list ap;
+	uint64_t local;
+	const char *path = pd_dir_where(r, off, &local);
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", r->path,
-			    (unsigned long long)off, what);
+	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", path,
+			    (unsigned long long)local, what);
 }
 
 /* true when [off, off+len) lies inside the file */

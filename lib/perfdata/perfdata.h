@@ -208,6 +208,8 @@ struct pd_stream {
 	uint8_t *feat[PD_FEAT_BITS];	/* feature payloads, each copied out */
 };
 
+struct pd_dir;
+
 struct pd_reader {
 	char *path;
 	const uint8_t *base;		/* the whole file */
@@ -228,7 +230,14 @@ struct pd_reader {
 	struct pd_id_map { uint64_t id; uint32_t evsel; } *id_map;
 	uint32_t nr_id_map;
 	struct pd_stream *stream;	/* a pipe: base is NULL, features copied */
+	struct pd_dir *dir;		/* a perf.data directory's data.N files, or NULL */
 };
+
+/*
+ * The file a record offset lies in (a perf.data directory's data.N, else the
+ * reader's path) and the offset in that file.
+ */
+const char *pd_reader_where(const struct pd_reader *r, uint64_t off, uint64_t *local);
 
 /* The file has feature bit (a section, empty for some: BRANCH_STACK, STAT) */
 static inline bool pd_reader_has_feature(const struct pd_reader *r, int bit)

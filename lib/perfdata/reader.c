@@ -299,11 +299,18 @@ int pd_reader_open(struct pd_reader *r, const char *path, struct pc_error *err)
 {
 	int ret;
 
+	struct stat st;
+	char *data = NULL;
+
 	memset(r, 0, sizeof(*r));
-	r->path = strdup(!strcmp(path, "-") ? "<stdin>" : path);
+	/* a directory (perf record --threads, --kcore): its "data" file leads */
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode) &&
+	    asprintf(&data, "%s/data", path) < 0)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	r->path = data ? data : strdup(!strcmp(path, "-") ? "<stdin>" : path);
 	if (!r->path)
 		return pc_error_set(err, ENOMEM, "out of memory");
-	ret = map_input(r, path, err);
+	ret = map_input(r, data ? data : path, err);
 	if (ret)
 		goto fail;
 	ret = read_header(r, err);
@@ -319,6 +326,11 @@ int pd_reader_open(struct pd_reader *r, const char *path, struct pc_error *err)
 		ret = pd_read_event_desc(r, err);
 		if (ret)
 			goto fail;
+		if (data) {
+			ret = pd_dir_open(r, path, err);
+			if (ret)
+				goto fail;
+		}
 	}
 	return 0;
 fail:
@@ -339,6 +351,7 @@ void pd_reader_close(struct pd_reader *r)
 		free(r->evsels[i].name);
 	}
 	pd_stream_free(r->stream);
+	pd_dir_free(r->dir);
 	free(r->evsels);
 	free(r->id_map);
 	free(r->scratch);

@@ -21,6 +21,19 @@ int pd_event_update(struct pd_reader *r, const struct pd_record *rec, struct pc_
 int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint64_t *pos,
 			 struct pc_error *err);
 
+/* dir.c: the data.N files of a perf.data directory, after the data section */
+#define PD_DIR_SHIFT		48	/* an offset's file: (N's place + 1) << this */
+#define PD_DIR_MAX_FILES	4096
+int pd_dir_open(struct pd_reader *r, const char *dir, struct pc_error *err);
+void pd_dir_free(struct pd_dir *d);
+/* The records' range of the file offset off lies in: its bytes at base + offset */
+bool pd_dir_range(const struct pd_reader *r, uint64_t off, const uint8_t **base,
+		  uint64_t *start, uint64_t *end);
+/* off moved to the start of the next file's records; false after the last */
+bool pd_dir_next_range(const struct pd_reader *r, uint64_t *off);
+/* The path of the file off lies in, and the offset in it */
+const char *pd_dir_where(const struct pd_reader *r, uint64_t off, uint64_t *local);
+
 /* stream.c */
 int pd_stream_new(struct pd_reader *r, int fd, bool own_fd, struct pc_error *err);
 void pd_stream_free(struct pd_stream *st);

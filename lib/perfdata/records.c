@@ -13,8 +13,8 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 		   struct pc_error *err)
 {
 	uint64_t off = *pos ? *pos : r->data_start;
-	uint64_t left;
-	const uint8_t *p;
+	uint64_t left, start, end;
+	const uint8_t *p, *base;
 	int ret;
 
 	if (r->stream) {
@@ -25,15 +25,22 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 			return ret;
 		goto read;
 	}
-	if (off >= r->data_end)
-		return 0;
-	left = r->data_end - off;
-	p = r->base + off;
+	/* the data section, then a directory's data.N files in turn */
+	for (;;) {
+		if (!pd_dir_range(r, off, &base, &start, &end))
+			return 0;
+		if (off < end)
+			break;
+		if (!pd_dir_next_range(r, &off))
+			return 0;
+	}
+	left = end - off;
+	p = base + off;
 	if (left < sizeof(struct perf_event_header)) {
 		if (r->data_size_recovered) {
 			pc_warn("%s: offset %#llx: %llu bytes of a torn record at the end ignored\n",
 				r->path, (unsigned long long)off, (unsigned long long)left);
-			*pos = r->data_end;
+			*pos = end;
 			return 0;
 		}
 		return pd_bad(r, err, off, "%llu bytes left in the data section, too few for a record header",
@@ -48,12 +55,13 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 			pc_warn("%s: offset %#llx: torn last record (size %u, %llu bytes present) ignored\n",
 				r->path, (unsigned long long)off, rec->header.size,
 				(unsigned long long)left);
-			*pos = r->data_end;
+			*pos = end;
 			return 0;
 		}
 		return pd_bad(r, err, off,
-			      "record of type %u and size %u runs past the end of the data section at %#llx",
-			      rec->header.type, rec->header.size, (unsigned long long)r->data_end);
+			      "record of type %u and size %u runs past the end of the data at %#llx",
+			      rec->header.type, rec->header.size,
+			      (unsigned long long)(end & ((1ULL << PD_DIR_SHIFT) - 1)));
 	}
 	rec->offset = off;
 	if ((uintptr_t)p % 8) {
