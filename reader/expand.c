@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* One zstd stream per file, started at the first compressed record. */
+/*
+ * One zstd stream per file, started at the first compressed record: a
+ * perf.data directory's data.N files are streams of their own (perf
+ * decompresses each with its own context), so the stream starts again where
+ * the records' file changes.
+ */
 #include <string.h>
 
 #include "reader/expand.h"
 #include "util/log.h"
 
-static int start(struct rd_expand_zstd *x, const struct pd_reader *r, struct pc_error *err)
+static int start(struct rd_expand_zstd *x, const struct pd_reader *r, const char *file,
+		 struct pc_error *err)
 {
 	struct pd_comp_header h, *hp = NULL;
 	const void *data;
@@ -19,9 +25,11 @@ static int start(struct rd_expand_zstd *x, const struct pd_reader *r, struct pc_
 			return ret;
 		hp = &h;
 	}
-	ret = pd_decomp_init(&x->d, r->path, hp, err);
-	if (!ret)
+	ret = pd_decomp_init(&x->d, file, hp, err);
+	if (!ret) {
 		x->started = true;
+		x->file = file;
+	}
 	return ret;
 }
 
@@ -29,18 +37,29 @@ int rd_expand_zstd(void *ctx, struct rd_input *in, const struct pd_record *rec,
 		   struct pc_error *err)
 {
 	struct rd_expand_zstd *x = ctx;
-	struct pd_record inner;
+	struct pd_record inner, here = *rec;
+	uint64_t local;
+	const char *file = pd_reader_where(in->r, rec->offset, &local);
 	int ret;
 
-	if (!x->started) {
-		ret = start(x, in->r, err);
+	if (x->started && file != x->file) {
+		ret = rd_expand_zstd_finish(x, err);
+		rd_expand_zstd_free(x);
 		if (ret)
 			return ret;
 	}
-	ret = pd_decomp_feed_record(&x->d, rec, err);
+	if (!x->started) {
+		ret = start(x, in->r, file, err);
+		if (ret)
+			return ret;
+	}
+	/* the decompressor speaks of its file's offsets; the records keep the reader's */
+	here.offset = local;
+	ret = pd_decomp_feed_record(&x->d, &here, err);
 	if (ret)
 		return ret;
 	while ((ret = pd_decomp_next(&x->d, &inner, err)) == 1) {
+		inner.offset = rec->offset;
 		ret = rd_input_record(in, &inner, err);
 		if (ret)
 			return ret;

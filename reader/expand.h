@@ -13,6 +13,7 @@
 struct rd_expand_zstd {
 	struct pd_decomp d;
 	bool started;
+	const char *file;	/* the stream's (pd_reader_where's answer) */
 };
 
 /* The rd_expand function (ctx: a zeroed struct rd_expand_zstd). */

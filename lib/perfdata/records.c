@@ -59,8 +59,9 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 			return 0;
 		}
 		return pd_bad(r, err, off,
-			      "record of type %u and size %u runs past the end of the data at %#llx",
+			      "record of type %u and size %u runs past the end of the %s at %#llx",
 			      rec->header.type, rec->header.size,
+			      off >> PD_DIR_SHIFT ? "file" : "data section",
 			      (unsigned long long)(end & ((1ULL << PD_DIR_SHIFT) - 1)));
 	}
 	rec->offset = off;

@@ -4,7 +4,8 @@
  * a perf.data file, and one headerless "data.N" of records per recording
  * thread), against the system perf 6.1 (--compat 6.1), stdout byte for
  * byte: script, report, report --stats and script -D (each record's
- * "OFFSET@FILE").  A data.N cut inside a record is refused naming that file
+ * "OFFSET@FILE"), with -z too (a zstd stream per file).  A data.N cut
+ * inside a record is refused naming that file
  * and the offset.  Skips where no perf is installed or it cannot record
  * with --threads.
  */
@@ -49,6 +50,16 @@ TEST_F(dir, dump_names_the_file_of_each_record_as_perf)
 {
 	RECORD_DIR();
 	perfcmp_same_script(_metadata, &self->c, "-D", "/data.", 10);
+}
+
+/* --threads -z: each data.N is a zstd stream of its own */
+TEST_F(dir, compressed_data_files_each_start_their_stream_as_perf)
+{
+	PERFCMP_RECORD(self->c.path, "--threads -z -e cpu-clock -c 100000 -g", PERFCMP_SPIN);
+	perfcmp_same_script(_metadata, &self->c, "", "cpu-clock", 20);
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "--stats");
+	perfcmp_expect_perf_holds(_metadata, &self->c, "COMPRESSED", 1);
+	perfcmp_expect_same(_metadata, &self->c);
 }
 
 TEST_F(dir, data_file_cut_inside_a_record_is_refused_naming_it)
