@@ -44,6 +44,7 @@ struct entry {
 	const char *thread_comm;	/* its thread's command, as it is at the end */
 	uint32_t tid;
 	int32_t cpu;
+	uint64_t cgroup;	/* its samples' cgroup id */
 	uint64_t seq;		/* creation order */
 	struct row_at at;	/* of the frame (the branch target) that made the row */
 	struct row_branch *branch;	/* branch mode (owned), else NULL */

@@ -129,6 +129,9 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 		case SK_CPU:
 			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
 			break;
+		case SK_CGROUP:
+			c = sign64((int64_t)(b->cgroup - a->cgroup));
+			break;
 		case SK_DSO:
 			c = dso_asc(a, b);
 			break;
@@ -210,6 +213,9 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			break;
 		case SK_CPU:
 			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
+			break;
+		case SK_CGROUP:
+			c = sign64((int64_t)(b->cgroup - a->cgroup));
 			break;
 		case SK_DSO:
 			c = dso_asc(a, b);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata/codec.h"
 #include "reader/machine.h"
 #include "reader/unwind_stage.h"
 
@@ -91,6 +92,21 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return ret;
+	case PERF_RECORD_CGROUP: {
+		struct pd_cgroup c;
+		size_t trailer = it->p ? it->p->smp.evsel->sample_id_size : 0;
+
+		memcpy(&rec.header, it->data, sizeof(rec.header));
+		ret = rec.header.size < trailer ?
+		      pd_record_too_short(m->path, &rec, trailer + 16, err) :
+		      pd_decode_cgroup(m->path, &rec, rec.header.size - trailer, &c, err);
+		if (!ret && rd_cgroups_set(&m->cgroups, c.id, c.path))
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+		if (!ret && m->pass_records)
+			return rd_sink_put(&m->out, it, err);
+		rd_item_release(it);
+		return ret;
+	}
 	default:
 		if (m->pass_records && it->type < PC_RECORD_HEADER_ATTR)
 			return rd_sink_put(&m->out, it, err);
@@ -213,5 +229,6 @@ void rd_machine_free(struct rd_machine *m)
 	free(m->rcache);
 	m->rcache = NULL;
 	pc_kallsyms_free(&m->kallsyms);
+	rd_cgroups_free(&m->cgroups);
 	rd_machine_threads_free(m);
 }

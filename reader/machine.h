@@ -10,6 +10,7 @@
 #ifndef PERFCHECK_READER_MACHINE_H
 #define PERFCHECK_READER_MACHINE_H
 
+#include "reader/cgroups.h"
 #include "reader/stage.h"
 #include "symbols/maps.h"
 #include "symbols/symbols.h"
@@ -89,6 +90,7 @@ struct rd_machine {
 	 */
 	bool forget_exited;
 	struct rd_thread *exited;	/* threads removed so, freed with the machine */
+	struct rd_cgroups cgroups;	/* PERF_RECORD_CGROUP's ids and paths */
 	struct rd_sink out;
 };
 

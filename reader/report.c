@@ -110,6 +110,7 @@ struct report {
 		bool no_inline;		/* --no-inline: no inlined callchain entries */
 		bool branch;		/* branch mode: rows of the samples' branch stacks */
 		bool quiet;		/* -q: the rows alone, no warnings */
+		bool cgroups;		/* sorted by cgroup: each sample's is looked up */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 	} view;
 	double percent_limit;
@@ -345,6 +346,7 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->comm_placeholder = !ev->thread->comm_set;
 	e->tid = k->tid;
 	e->cpu = k->cpu;
+	e->cgroup = k->cgroup_id;
 	/* perf's he->level is the sample's, in branch mode too (Symbol, not Target Symbol) */
 	e->at.level = k->kernel ? 'k' : '.';
 	e->at.sym = k->sym;
@@ -416,6 +418,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	k.kernel = level;
 	k.trace = rp->trace.text;
 	k.trace_len = rp->trace.len;
+	if (rp->view.cgroups) {
+		k.cgroup_id = ev->sample->cgroup;
+		k.cgroup = rd_cgroups_path(&s->machine.cgroups, k.cgroup_id);
+	}
 	if (sorts_by_srcline(rp))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	e = row_of_key(rp, t, ev, &k, hidden);
@@ -2148,8 +2154,9 @@ int cmd_report(int argc, char **argv)
 		if (!sort_given && all_tracepoints(&s->r))
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
 		rp.trace.on = sorts_by(&rp, SK_TRACE);
-		/* rows of one address differ by their text: no row caches then */
-		if (!rp.trace.on) {
+		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
+		/* rows of one address differ by their text or cgroup: no row caches then */
+		if (!rp.trace.on && !rp.view.cgroups) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}

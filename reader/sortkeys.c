@@ -18,7 +18,7 @@
 static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
-	[SK_TRACE] = "trace", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
+	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
 
@@ -26,6 +26,7 @@ static const char *const titles[SK_NR] = {
 	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
+	[SK_CGROUP] = "Cgroup",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -33,7 +34,7 @@ static const char *const titles[SK_NR] = {
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,overhead,period,sample; "
+	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,cgroup,overhead,period,sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
 
@@ -45,7 +46,7 @@ const char *sk_title(enum sk_key k)
 bool sk_pad_last(enum sk_key k)
 {
 	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE &&
-	       k != SK_SYM_FROM && k != SK_SYM_TO;
+	       k != SK_SYM_FROM && k != SK_SYM_TO && k != SK_CGROUP;
 }
 
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
@@ -318,6 +319,13 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 				putf(&b, "\x1f%hd", (short)f->br->cycles);
 			else
 				put(&b, "\x1f-", 2);
+			break;
+		case SK_CGROUP:
+			/* by id; shown by path, "unknown" when no record named it, "N/A" without */
+			put_hex(&b, f->cgroup_id, 16);
+			put(&b, "\x1f", 1);
+			d = !f->cgroup_id ? "N/A" : f->cgroup ? f->cgroup : "unknown";
+			put(&b, d, strlen(d));
 			break;
 		case SK_TRACE:
 			/* perf compares the texts (other events' samples: all one "N/A" row) */
