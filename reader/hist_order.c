@@ -158,6 +158,7 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 				c = sign64((int64_t)(b->at.ip - a->at.ip));
 			break;
 		case SK_SRCLINE:
+		case SK_SRCFILE:
 			c = srcline_before(a, b, i);
 			break;
 		default:
@@ -228,6 +229,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 				c = -sign64(strcmp(a->at.sym->name, b->at.sym->name));
 			break;
 		case SK_SRCLINE:
+		case SK_SRCFILE:
 			c = srcline_before(a, b, i);
 			break;
 		default:

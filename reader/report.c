@@ -273,9 +273,10 @@ static bool sorts_by(const struct report *rp, enum sk_key key)
 	return false;
 }
 
+/* a key made of the frame's source line: srcline, srcfile */
 static bool sorts_by_srcline(const struct report *rp)
 {
-	return sorts_by(rp, SK_SRCLINE);
+	return sorts_by(rp, SK_SRCLINE) || sorts_by(rp, SK_SRCFILE);
 }
 
 /*
@@ -422,7 +423,11 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		k.cgroup_id = ev->sample->cgroup;
 		k.cgroup = rd_cgroups_path(&s->machine.cgroups, k.cgroup_id);
 	}
-	if (sorts_by_srcline(rp))
+	/*
+	 * perf looks up a callchain frame's line at its unmapped address, as if
+	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
+	 */
+	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
 	e = row_of_key(rp, t, ev, &k, hidden);
 	if (c && e) {

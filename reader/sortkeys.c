@@ -18,7 +18,8 @@
 static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
-	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
+	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile",
+	[SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
 
@@ -26,7 +27,7 @@ static const char *const titles[SK_NR] = {
 	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
-	[SK_CGROUP] = "Cgroup",
+	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -34,7 +35,8 @@ static const char *const titles[SK_NR] = {
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,symoff,trace,cgroup,overhead,period,sample; "
+	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,overhead,period,"
+	       "sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
 
@@ -46,7 +48,7 @@ const char *sk_title(enum sk_key k)
 bool sk_pad_last(enum sk_key k)
 {
 	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE &&
-	       k != SK_SYM_FROM && k != SK_SYM_TO && k != SK_CGROUP;
+	       k != SK_SYM_FROM && k != SK_SYM_TO && k != SK_CGROUP && k != SK_SRCFILE;
 }
 
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
@@ -83,7 +85,8 @@ int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
 			break;
 		}
 		l->keys[l->nr++] = (enum sk_key)k;
-		l->past_symbol |= k == SK_CPU || k == SK_SRCLINE || k == SK_SYMOFF;
+		l->past_symbol |= k == SK_CPU || k == SK_SRCLINE || k == SK_SYMOFF ||
+				  k == SK_SRCFILE;
 		l->branch_keys |= k >= SK_DSO_FROM;
 	}
 	free(copy);
@@ -320,6 +323,17 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			else
 				put(&b, "\x1f-", 2);
 			break;
+		case SK_SRCFILE: {
+			/* the file of the frame's line, "" where none is known ("??:0": perf's) */
+			size_t n = f->srcline && strchr(f->srcline, ':') &&
+				   strncmp(f->srcline, "??:", 3) ?
+				   (size_t)(strchr(f->srcline, ':') - f->srcline) : 0;
+
+			put(&b, f->srcline ? f->srcline : "", n);
+			put(&b, "\x1f", 1);
+			put(&b, f->srcline ? f->srcline : "", n);
+			break;
+		}
 		case SK_CGROUP:
 			/* by id; shown by path, "unknown" when no record named it, "N/A" without */
 			put_hex(&b, f->cgroup_id, 16);

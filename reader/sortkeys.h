@@ -16,7 +16,7 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_TRACE, SK_CGROUP,
+	      SK_TRACE, SK_CGROUP, SK_SRCFILE,
 	      /* branch mode's (perf report of a file with branch stacks) */
 	      SK_DSO_FROM, SK_DSO_TO, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES, SK_NR };
 

@@ -146,6 +146,26 @@ TEST_F(a2l, srcline_of_default_file_rows_is_addr2lines_file_0)
 }
 
 
+/*
+ * report -s srcfile: each row the file of its line (basename), "" where
+ * none; dd's reads and writes in libc make rows of several files where
+ * libc has its DWARF (libc6-dbg)
+ */
+TEST_F(a2l, srcfile_rows_are_the_files_of_the_lines_as_perf)
+{
+	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000",
+		       "dd if=/dev/zero of=/dev/null bs=1 count=400000 2>/dev/null");
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "-s srcfile --no-children -g none");
+	perfcmp_assert_ran(_metadata, &self->c);
+	if (!strstr(self->c.perf.out, "read.c") && !strstr(self->c.perf.out, "write.c"))
+		SKIP(return, "perf 6.1 shows no libc source file: libc has no DWARF (libc6-dbg)");
+	perfcmp_expect_same(_metadata, &self->c);
+	/* with call graphs and children: perf finds no file for a callchain frame */
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "-s srcfile,sym");
+	perfcmp_expect_perf_holds(_metadata, &self->c, "Source File", 1);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 static const char nodebug_c[] =
 	"#include <stdio.h>\n"
 	"static __attribute__((noinline)) unsigned long inner(unsigned long n)\n"
