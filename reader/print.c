@@ -225,10 +225,18 @@ struct rd_period_event {
 	char text[128];
 };
 
+/* the fields of the last sample's event (rd_print_fields runs through every field) */
+struct rd_fields_of {
+	const struct pd_evsel *evsel;
+	uint32_t nr_evsels;	/* when it was kept: a pipe's new attr moves the evsels */
+	unsigned int fields;
+};
+
 struct rd_print_cache {
 	struct rd_head heads[HEAD_CACHE];
 	struct rd_period_event pe;
 	struct rd_sec_text sec;
+	struct rd_fields_of fields_of;
 };
 
 static struct rd_print_cache *print_cache(struct rd_printer *p)
@@ -836,13 +844,30 @@ struct rd_sample_fields *rd_print_content(struct rd_printer *p)
 	return p->content;
 }
 
+/* rd_print_fields, kept while the samples' event stays the same */
+static unsigned int fields_of(struct rd_printer *p, const struct rd_session *s,
+			      const struct pd_evsel *e)
+{
+	struct rd_print_cache *c = print_cache(p);
+
+	if (!c)
+		return rd_print_fields(p, e);
+	if (!c->fields_of.evsel || c->fields_of.evsel != e ||
+	    c->fields_of.nr_evsels != s->r.nr_evsels) {
+		c->fields_of.evsel = e;
+		c->fields_of.nr_evsels = s->r.nr_evsels;
+		c->fields_of.fields = rd_print_fields(p, e);
+	}
+	return c->fields_of.fields;
+}
+
 int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct rd_printer *p = ctx;
 	struct rd_out *o = p->out;
 	const struct pd_sample *smp = ev->sample;
 	const struct pd_evsel *e = smp->evsel;
-	unsigned int f = rd_print_fields(p, e);
+	unsigned int f = fields_of(p, s, e);
 	bool chain = (f & RF_IP) && !p->hide_chain && e &&
 		     (e->attr.attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 
