@@ -375,7 +375,7 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 	if (!p->src) {
 		p->src = pc_srcline_new(NULL);
 		if (p->src)
-			pc_srcline_set_signatures(p->src, p->compat != RD_COMPAT_6_1);
+			pc_srcline_set_demangle(p->src, pc_dso_cache_demangle(&s->dsos));
 	}
 	if (!p->src)
 		return 0;
@@ -411,7 +411,7 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	if (!p->src) {
 		p->src = pc_srcline_new(NULL);
 		if (p->src)
-			pc_srcline_set_signatures(p->src, p->compat != RD_COMPAT_6_1);
+			pc_srcline_set_demangle(p->src, pc_dso_cache_demangle(&s->dsos));
 	}
 	return p->src && rd_a2l_no_line(p->src, s, r, path, file) > 0;
 }

@@ -298,7 +298,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 	if (!rp->src) {
 		rp->src = pc_srcline_new(s->dsos.debug_dir);
 		if (rp->src)
-			pc_srcline_set_signatures(rp->src, !rp->compat_6_1);
+			pc_srcline_set_demangle(rp->src, pc_dso_cache_demangle(&s->dsos));
 	}
 	if (!rp->src)
 		return NULL;
@@ -607,7 +607,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 		if (!rp->src)
 			rp->src = pc_srcline_new(s->dsos.debug_dir);
 		if (rp->src)
-			pc_srcline_set_signatures(rp->src, !rp->compat_6_1);
+			pc_srcline_set_demangle(rp->src, pc_dso_cache_demangle(&s->dsos));
 		if (!rp->src)
 			return 1;
 		snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
@@ -1777,6 +1777,7 @@ static void usage(FILE *f)
 "      --max-stack N       frames of a callchain taken (default 127)\n"
 "      --no-inline         callchains without their inlined entries\n"
 "      --inline            with them (the default)\n"
+"      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1814,7 +1815,8 @@ static void usage(FILE *f)
 
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
-       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH };
+       OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
+       OPT_DEMANGLE, OPT_NO_DEMANGLE };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1845,6 +1847,8 @@ static const struct option options[] = {
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1894,6 +1898,7 @@ int cmd_report(int argc, char **argv)
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	bool stats = false, sort_given = false;
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
+	bool mangled = false;	/* --no-demangle */
 	bool bad_keys = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
@@ -2013,6 +2018,10 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_INLINE:
 			rp.view.no_inline = c == OPT_NO_INLINE;
 			break;
+		case OPT_DEMANGLE:
+		case OPT_NO_DEMANGLE:
+			mangled = c == OPT_NO_DEMANGLE;
+			break;
 		case 'f':
 			/* perf's check that the file is the user's: none here to force */
 			break;
@@ -2080,6 +2089,7 @@ int cmd_report(int argc, char **argv)
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.names_6_1 = rp.compat_6_1;
+	s->dsos.mangled = mangled;
 	s->rules.zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
 	s->rules.cfi_end_frame = rp.compat_6_1;
 	s->rules.lbr_first_target = rp.compat_6_1;

@@ -74,6 +74,7 @@ static void usage(FILE *f)
 "      --no-inline           callchains without their inlined entries (perf 7.2\n"
 "                            adds them at every user frame, 6.1 at unwound ones)\n"
 "      --inline              with them (the default)\n"
+"      --no-demangle         C++ names as the objects have them (--demangle: not)\n"
 "  -f, --force               accepted as perf's (no ownership check to skip)\n"
 "      --reltime             times from the first sample shown\n"
 "      --deltatime           times from the previous sample shown\n"
@@ -99,7 +100,8 @@ static void usage(FILE *f)
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
-       OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE };
+       OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE,
+       OPT_DEMANGLE, OPT_NO_DEMANGLE };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
@@ -126,6 +128,8 @@ static const struct option options[] = {
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "reltime", no_argument, NULL, OPT_RELTIME },
 	{ "deltatime", no_argument, NULL, OPT_DELTATIME },
@@ -441,6 +445,7 @@ int cmd_script(int argc, char **argv)
 	char debug_dir[4096], *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
+	bool mangled = false;	/* --no-demangle */
 	struct rd_pipe_header ph;
 	unsigned int header_how;
 	char bad[64];
@@ -551,6 +556,10 @@ int cmd_script(int argc, char **argv)
 		case OPT_NO_INLINE:
 			prp->no_inline = c == OPT_NO_INLINE;
 			break;
+		case OPT_DEMANGLE:
+		case OPT_NO_DEMANGLE:
+			mangled = c == OPT_NO_DEMANGLE;
+			break;
 		case 'f':
 			/* perf's check that the file is the user's: none here to force */
 			break;
@@ -633,6 +642,7 @@ int cmd_script(int argc, char **argv)
 	ret = rd_session_open(s, input, &err);
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.names_6_1 = prp->compat == RD_COMPAT_6_1;
+	s->dsos.mangled = mangled;
 	/* replay anywhere (fixtures): nothing of this machine's files is used */
 	if (!ret && symfs) {
 		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);

@@ -538,7 +538,7 @@ void pc_dso_load(struct pc_dso_cache *c, struct pc_dso *dso)
 		return;
 	dso->loaded = true;
 	/* the names as the reading perf shows them: decided by then */
-	dso->tab.signatures = !c->names_6_1;
+	dso->tab.demangle = pc_dso_cache_demangle(c);
 	if (!elf_ready())
 		return;
 	if (!strcmp(dso->path, "[vdso]")) {
@@ -625,7 +625,7 @@ void pc_dso_load_jitmap(struct pc_dso_cache *c, struct pc_dso *dso)
 		return;
 	dso->loaded = true;
 	/* the names as the reading perf shows them: decided by then */
-	dso->tab.signatures = !c->names_6_1;
+	dso->tab.demangle = pc_dso_cache_demangle(c);
 	snprintf(path, sizeof(path), "%s%s", c->root ? c->root : "", dso->path);
 	f = fopen(path, "re");
 	if (!f)
@@ -674,6 +674,11 @@ bool pc_dso_off_to_vaddr(const struct pc_dso *dso, uint64_t off, uint64_t *vaddr
 			}
 		}
 	return false;
+}
+
+uint8_t pc_dso_cache_demangle(const struct pc_dso_cache *c)
+{
+	return c->mangled ? PC_DEMANGLE_NONE : c->names_6_1 ? PC_DEMANGLE_NAME : PC_DEMANGLE_WHOLE;
 }
 
 bool pc_dso_vaddr_to_off(const struct pc_dso *dso, uint64_t vaddr, uint64_t *off)

@@ -75,7 +75,7 @@ struct sl_file {
 	struct pc_a2lsyms *a2l;	/* addr2line's symbol names, built on first use */
 	struct pc_a2llines *a2ll;	/* addr2line's DWARF 5 file names, per unit */
 	struct sl_str *strs;
-	bool signatures;	/* the cache's: C++ names whole (pc_demangle) */
+	uint8_t demangle;	/* the cache's: enum pc_demangle */
 	struct sl_file *next;
 };
 
@@ -83,14 +83,14 @@ struct sl_file {
 
 struct pc_srcline_cache {
 	char *debug_dir;
-	bool signatures;
+	uint8_t demangle;
 	Dwfl_Callbacks cbs;
 	struct sl_file *buckets[SL_BUCKETS];
 };
 
-void pc_srcline_set_signatures(struct pc_srcline_cache *c, bool whole)
+void pc_srcline_set_demangle(struct pc_srcline_cache *c, uint8_t how)
 {
-	c->signatures = whole;
+	c->demangle = how;
 }
 
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir)
@@ -183,7 +183,7 @@ static struct sl_file *file_get(struct pc_srcline_cache *c, const char *path)
 		free(f);
 		return NULL;
 	}
-	f->signatures = c->signatures;
+	f->demangle = c->demangle;
 	f->dwfl = dwfl_begin(&c->cbs);
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
@@ -254,9 +254,9 @@ static const char *sl_demangle(struct sl_file *f, const char *name)
 	struct sl_str *t;
 	size_t len;
 
-	if (!name || name[0] != '_' || name[1] != 'Z')
+	if (!name || name[0] != '_' || name[1] != 'Z' || f->demangle == PC_DEMANGLE_NONE)
 		return name;
-	d = pc_demangle(name, f->signatures, buf, sizeof(buf));
+	d = pc_demangle(name, f->demangle == PC_DEMANGLE_WHOLE, buf, sizeof(buf));
 	if (d == name)
 		return name;
 	len = strlen(d) + 1;

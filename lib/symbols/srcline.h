@@ -24,8 +24,8 @@ struct pc_srcline_cache;
 /* debug_dir NULL: /usr/lib/debug.  NULL on ENOMEM. */
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir);
 void pc_srcline_free(struct pc_srcline_cache *c);
-/* Inlined functions' C++ names whole (perf 6.4+), else as perf 6.1 cuts them */
-void pc_srcline_set_signatures(struct pc_srcline_cache *c, bool whole);
+/* How inlined functions' C++ names are shown: enum pc_demangle */
+void pc_srcline_set_demangle(struct pc_srcline_cache *c, uint8_t how);
 
 /*
  * The frames at vaddr (an ELF virtual address of path, as symbols use),

@@ -44,7 +44,7 @@ struct pc_symtab {
 	 */
 	uint32_t *kids;
 	uint32_t root;
-	bool signatures;	/* C++ names with parameters and return type (pc_demangle) */
+	uint8_t demangle;	/* C++ names: enum pc_demangle */
 	/*
 	 * A late symbol (index + 1, 0: none) perf erases from its tree again
 	 * once retract_at symbols were added (6.3+: a .plt header that is no
@@ -78,6 +78,9 @@ void pc_symtab_free(struct pc_symtab *t);
 /* C++ names as perf prints them (no parameters); name itself when not C++. */
 const char *pc_demangle(const char *name, bool signature, char *buf, size_t size);
 
+/* How C++ names are shown: as perf 6.1 (the name alone), 7.2 (whole), --no-demangle */
+enum pc_demangle { PC_DEMANGLE_NAME, PC_DEMANGLE_WHOLE, PC_DEMANGLE_NONE };
+
 /* One ELF object as mapped by a process. */
 struct pc_dso {
 	char *path;
@@ -106,9 +109,12 @@ struct pc_dso_cache {
 	const char *buildid_dir;	/* perf's build-id cache ($HOME/.debug), or NULL */
 	bool names_6_1;		/* PLT entries and C++ names as perf 6.1 shows them
 				 * (--compat 6.1), else as 6.4+ */
+	bool mangled;		/* --no-demangle: C++ names as the objects have them */
 };
 
 void pc_dso_cache_init(struct pc_dso_cache *c);
+/* The enum pc_demangle the cache's settings ask for */
+uint8_t pc_dso_cache_demangle(const struct pc_dso_cache *c);
 void pc_dso_cache_free(struct pc_dso_cache *c);
 /* The DSO for path, created on first use; never NULL except on ENOMEM. */
 struct pc_dso *pc_dso_cache_get(struct pc_dso_cache *c, const char *path);

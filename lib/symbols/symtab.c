@@ -53,10 +53,11 @@ int pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size,
 		t->bind = b;
 		t->cap = cap;
 	}
-	if (name[0] == '_' && name[1] == 'Z') {
+	if (name[0] == '_' && name[1] == 'Z' && t->demangle != PC_DEMANGLE_NONE) {
 		char buf[1024];
 
-		n = symtab__intern(t, pc_demangle(name, t->signatures, buf, sizeof(buf)));
+		n = symtab__intern(t, pc_demangle(name, t->demangle == PC_DEMANGLE_WHOLE, buf,
+						  sizeof(buf)));
 	} else {
 		n = symtab__intern(t, name);
 	}
