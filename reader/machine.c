@@ -127,10 +127,10 @@ static void resolve_kernel(struct rd_machine *m, uint64_t ip, struct rd_resolved
 	out->dso = "[kernel.kallsyms]";
 	out->dso_len = 17;
 	out->dso_rank = RD_RANK_KERNEL;
-	if (!m->kernel_local)
+	if (!m->kernel_local && !m->kallsyms_path)
 		return;
 	if (!m->kallsyms.loaded)
-		pc_kallsyms_load(&m->kallsyms, "/proc/kallsyms");
+		pc_kallsyms_load(&m->kallsyms, m->kallsyms_path ? m->kallsyms_path : "/proc/kallsyms");
 	out->sym = pc_symtab_find(&m->kallsyms.tab, ip);
 	if (out->sym) {
 		out->off = ip - out->sym->start;

@@ -77,6 +77,7 @@ struct rd_machine {
 	struct pc_maps kmaps;
 	struct pc_dso_cache *dsos;	/* not owned */
 	bool kernel_local;		/* kallsyms of this machine apply */
+	const char *kallsyms_path;	/* --kallsyms: the kernel's symbols, wherever recorded */
 	bool kernel_map;		/* the kernel's own MMAP came: without it perf has no kernel map */
 	struct pc_kallsyms kallsyms;
 	struct rd_rcache *rcache;

@@ -1804,6 +1804,8 @@ static void usage(FILE *f)
 "      --header-only       only the header\n"
 "      --compat VERSION    6.1: unresolved callchain frames at their sampled\n"
 "                          address, as the perf of Debian 12 (default 7.2)\n"
+"      --kallsyms FILE     the kernel's symbols from FILE (a copy of a machine's\n"
+"                          /proc/kallsyms), wherever recorded\n"
 "      --symfs DIR         look DSOs up under DIR, never in this machine's files,\n"
 "                          and leave kernel addresses unresolved\n"
 "  -q, --quiet             the rows alone: no titles, no warnings\n"
@@ -1813,7 +1815,7 @@ static void usage(FILE *f)
 "  -h, --help              this help\n", sk_names());
 }
 
-enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_PLIMIT, OPT_PERCENTAGE,
+enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE };
@@ -1855,6 +1857,7 @@ static const struct option options[] = {
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "compat", required_argument, NULL, OPT_COMPAT },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -1893,7 +1896,7 @@ int cmd_report(int argc, char **argv)
 	struct report rp = { .children = -1, .max_stack = MAX_STACK, .view.group = -1,
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
-	const char *input = "perf.data", *symfs = NULL;
+	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
 	char debug_dir[4096], bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	bool stats = false, sort_given = false;
@@ -2065,6 +2068,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_SYMFS:
 			symfs = optarg;
 			break;
+		case OPT_KALLSYMS:
+			kallsyms = optarg;
+			break;
 		case 'v':
 			pc_verbose++;
 			break;
@@ -2079,6 +2085,12 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
 		goto bad_filter;
+	}
+	/* perf's words and status for a --kallsyms it cannot read */
+	if (kallsyms && access(kallsyms, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", kallsyms);
+		rd_filter_free(&flt);
+		return 255;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s || rd_out_init(&out, STDOUT_FILENO)) {
@@ -2102,6 +2114,8 @@ int cmd_report(int argc, char **argv)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 	}
+	/* --kallsyms: the kernel's symbols from that file, wherever recorded */
+	s->kallsyms = kallsyms;
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
 	if (!ret && stats) {

@@ -89,6 +89,8 @@ static void usage(FILE *f)
 "      --compat VERSION      layout of perf 7.2 (default) or 6.1 (5-column pids,\n"
 "                            map-relative user addresses in callchains); 6.1\n"
 "                            and 6.12 add arm64 leaf callers as those perfs do\n"
+"      --kallsyms FILE       the kernel's symbols from FILE (a copy of a\n"
+"                            machine's /proc/kallsyms), wherever recorded\n"
 "      --symfs DIR           look DSOs up under DIR, never in this machine's\n"
 "                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
@@ -97,7 +99,7 @@ static void usage(FILE *f)
 "  -h, --help                this help\n");
 }
 
-enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_COMMS,
+enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_KALLSYMS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE,
@@ -118,6 +120,7 @@ static const struct option options[] = {
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "comms", required_argument, NULL, OPT_COMMS },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
@@ -441,7 +444,7 @@ int cmd_script(int argc, char **argv)
 	struct rd_session *s;
 	struct rd_out out;
 	struct pc_error err = { 0 };
-	const char *input = "perf.data", *symfs = NULL;
+	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
 	char debug_dir[4096], *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
@@ -508,6 +511,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SYMFS:
 			symfs = optarg;
+			break;
+		case OPT_KALLSYMS:
+			kallsyms = optarg;
 			break;
 		case OPT_COMMS:
 			flt->any = true;
@@ -627,6 +633,12 @@ int cmd_script(int argc, char **argv)
 		rd_filter_free(flt);
 		return 1;
 	}
+	/* perf's words and status for a --kallsyms it cannot read */
+	if (kallsyms && access(kallsyms, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", kallsyms);
+		rd_filter_free(flt);
+		return 255;
+	}
 	if (rd_out_init(&out, STDOUT_FILENO)) {
 		fprintf(stderr, "perfcheck script: out of memory\n");
 		rd_filter_free(flt);
@@ -652,6 +664,8 @@ int cmd_script(int argc, char **argv)
 		s->dsos.own_vdso = false;
 		s->dsos.buildid_dir = NULL;
 	}
+	/* --kallsyms: the kernel's symbols from that file, wherever recorded */
+	s->kallsyms = kallsyms;
 	if (!ret && !dump && !header_only) {
 		if ((usage_err = check_fields(s, prp))) {
 			usage_err = usage_err == -1 ? 255 : 1;	/* perf's -1; ours */

@@ -286,6 +286,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge = s->merge;
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
+	s->machine.kallsyms_path = s->kallsyms;
 	s->machine.pass_records = s->ops.record != NULL;
 	rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
 	rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.cfi_end_frame);

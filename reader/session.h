@@ -101,6 +101,7 @@ struct rd_session {
 					 * first branch's target, 7.2 at the sample's ip */
 	} rules;
 	struct pc_dso_cache dsos;
+	const char *kallsyms;		/* --kallsyms FILE: the kernel's symbols from it */
 	char buildid_dir[512];
 	struct rd_stats stats;
 	/* the stages */

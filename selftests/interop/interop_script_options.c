@@ -237,4 +237,31 @@ TEST_F(script, header_then_samples_match_perf)
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "# ========\n#\n"));
 }
 
+/*
+ * --kallsyms FILE names kernel frames from that copy of kallsyms, with
+ * --symfs too (where nothing of this machine is read): as perf
+ */
+TEST_F(script, kallsyms_file_names_the_kernel_frames_as_perf)
+{
+	char ks[600], args[1400];
+
+	RECORD("-e cpu-clock -c 100000 -g");
+	snprintf(ks, sizeof(ks), "%s/kallsyms", self->c.dir);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "cp /proc/kallsyms '%s'", ks));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	snprintf(args, sizeof(args), "--symfs '%s' --kallsyms '%s'", self->c.dir, ks);
+	same_script(_metadata, self, args, 5);
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "([kernel.kallsyms])"));
+}
+
+TEST_F(script, kallsyms_file_that_cannot_be_read_is_perfs_error)
+{
+	RECORD("-e cpu-clock -c 100000");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 6.1",
+				 "-i '%s' --kallsyms /nonexistent/kallsyms", self->c.path));
+	EXPECT_EQ(self->c.perf.exit_code, self->c.ours.exit_code);
+	EXPECT_STREQ(self->c.perf.err, self->c.ours.err);
+	EXPECT_STREQ("Invalid file: /nonexistent/kallsyms\n", self->c.ours.err);
+}
+
 TEST_HARNESS_MAIN
