@@ -104,6 +104,12 @@ static struct stat_context context_of(const struct stat_evlist *l, const struct 
 				ctx.cycles = v[i].val;
 			else if (id == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
 				ctx.branches = v[i].val;
+		} else if (a->attr.type == PERF_TYPE_HW_CACHE) {
+			/* read accesses (cache | READ << 8 | ACCESS << 16): the misses' base */
+			uint64_t cache = a->attr.config & 0xff;
+
+			if (cache < 5 && !(a->attr.config >> 8))
+				ctx.cache_loads[cache] = v[i].val;
 		}
 	}
 	if (clocks)

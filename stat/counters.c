@@ -18,9 +18,26 @@
 #include "util/sys.h"
 
 /* perf stat's default events, in its order. */
-static const char default_events[] =
+const char stat_default_events[] =
 	"task-clock,context-switches,cpu-migrations,page-faults,"
 	"cycles,instructions,branches,branch-misses";
+
+/* what -d, -dd and -ddd add, each level to the one before (perf's sets) */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,"
+	"iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+int stat_add_detailed(struct rec_evlist *ev, unsigned int levels, struct pc_error *err)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < levels && i < 3; i++)
+		ret = rec_events_parse(ev, detailed_events[i], err);
+	return ret;
+}
 
 #define READ_BASE (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
@@ -81,7 +98,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 
 	memset(l, 0, sizeof(*l));
 	if (!ev->nr_evsels) {
-		ret = rec_events_parse(&defaults, default_events, err);
+		ret = rec_events_parse(&defaults, stat_default_events, err);
 		if (ret)
 			goto out;
 		ev = &defaults;

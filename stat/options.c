@@ -35,6 +35,8 @@ static void usage(FILE *out)
 "      --timeout MSEC         end the count after MSEC (SIGTERM to the command;\n"
 "                             exit 124)\n"
 "  -n, --null                 no counters: the elapsed time alone\n"
+"  -d, --detailed             also L1 and last level cache loads and misses;\n"
+"                             -dd: and L1-icache and TLBs; -ddd: and prefetches\n"
 "  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
 "      --append               append to -o's FILE\n"
 "  -r, --repeat N             run the command N times: mean and its error\n"
@@ -105,6 +107,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, O_APPEND },
 		{ "null", no_argument, NULL, 'n' },
+		{ "detailed", no_argument, NULL, 'd' },
 		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
@@ -127,7 +130,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:n", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:nd", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = rec_events_parse(&o->ev, optarg, err);
@@ -163,6 +166,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case 'n':
 			o->null_run = true;
+			break;
+		case 'd':
+			o->detailed++;
 			break;
 		case O_INTERVAL_COUNT:
 			ret = parse_uint(optarg, &o->interval_count, 1, "--interval-count", err);
@@ -221,6 +227,14 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
+	/* -d: perf's detailed sets after -e's events (or the default set) */
+	if (o->detailed) {
+		ret = o->ev.nr_evsels ? 0 : rec_events_parse(&o->ev, stat_default_events, err);
+		if (!ret)
+			ret = stat_add_detailed(&o->ev, o->detailed, err);
+		if (ret)
+			return ret;
+	}
 	if (!o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list)
 		return pc_error_set(err, EINVAL, "nothing to count: give a command, -p, -t, -a or -C");
 	if (o->per_thread && !o->nr_pids)

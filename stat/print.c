@@ -82,6 +82,20 @@ struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const s
 		m.unit = "insn per cycle";
 		return m;
 	}
+	/* read misses of a cache counted with its read accesses: perf's share */
+	if (attr->attr.type == PERF_TYPE_HW_CACHE && attr->attr.config >> 8 == 0x100 &&
+	    (attr->attr.config & 0xff) < 5 && ctx->cache_loads[attr->attr.config & 0xff] > 0) {
+		static const char *const of[] = { "of all L1-dcache accesses",
+						  "of all L1-icache accesses",
+						  "of all LL-cache accesses",
+						  "of all dTLB cache accesses",
+						  "of all iTLB cache accesses" };
+
+		m.value = 100.0 * val / ctx->cache_loads[attr->attr.config & 0xff];
+		m.fmt = "%7.2f%%";
+		m.unit = of[attr->attr.config & 0xff];
+		return m;
+	}
 	if (is_hw(attr, PERF_COUNT_HW_BRANCH_MISSES) && ctx->branches > 0) {
 		m.value = 100.0 * val / ctx->branches;
 		m.fmt = "%7.2f%%";

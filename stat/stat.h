@@ -44,6 +44,7 @@ struct stat_opts {
 	unsigned int interval_count;	/* --interval-count: lines of -I, 0: all */
 	unsigned int timeout_ms;	/* --timeout: the count ends then, 0: never */
 	bool null_run;			/* -n: no counters, the time alone */
+	unsigned int detailed;		/* -d given this many times */
 	struct stat_output {
 		const char *path;	/* -o, NULL: stderr */
 		bool append;		/* --append */
@@ -87,6 +88,10 @@ struct stat_evlist {
 	char (*comms)[32];		/* per thread, for --per-thread */
 };
 
+/* perf stat's default events */
+extern const char stat_default_events[];
+/* -d, -dd, -ddd (levels): perf's detailed events appended to ev */
+int stat_add_detailed(struct rec_evlist *ev, unsigned int levels, struct pc_error *err);
 /* Builds the counters of the parsed events (the default set when none). */
 int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
 		      struct pc_error *err);
@@ -173,6 +178,7 @@ struct stat_context {
 	double clock_ns;		/* mean of the counted clock events, 0 when none */
 	double wall_ns;			/* elapsed (or the -I interval) */
 	double cycles, branches;	/* 0 when not counted */
+	double cache_loads[5];		/* read accesses of L1-dcache, L1-icache, LLC, dTLB, iTLB */
 };
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);

@@ -600,6 +600,30 @@ TEST_F(stat, output_file_starts_with_the_date_and_append_adds_a_run)
 	pc_test_rmdir(dir);
 }
 
+TEST_F(stat, detailed_levels_add_perfs_cache_events_after_the_others)
+{
+	static const char *const d1[] = { "-d", "-x,", "-e", "task-clock", NULL };
+	static const char *const d3[] = { "-ddd", "-x,", NULL };
+	static const char *const want[] = { ",L1-dcache-loads,", ",L1-dcache-load-misses,",
+					     ",LLC-loads,", ",LLC-load-misses,",
+					     ",L1-icache-load-misses,", ",iTLB-load-misses,",
+					     ",L1-dcache-prefetch-misses," };
+
+	ASSERT_EQ(0, stat_run(&self->run, d1, "touch", 100));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	/* -e's event first, then the four of -d, counted or <not supported> */
+	EXPECT_LT(strstr(self->run.err, ",task-clock,"), strstr(self->run.err, ",L1-dcache-loads,"));
+	EXPECT_EQ(5, pc_count_substr(self->run.err, "\n")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, strstr(self->run.err, "L1-icache"));
+	ASSERT_EQ(0, stat_run(&self->base, d3, "touch", 100));
+	EXPECT_EQ(0, self->base.exit_code) TH_LOG("%s", self->base.err);
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		EXPECT_NE(NULL, strstr(self->base.err, want[k])) TH_LOG("%s", want[k]);
+	}
+	/* the default set, then 4 + 6 + 2 */
+	EXPECT_EQ(8 + 12, pc_count_substr(self->base.err, "\n")) TH_LOG("%s", self->base.err);
+}
+
 TEST_F(stat, per_thread_names_each_thread_of_a_process)
 {
 	char *argv[16], pidbuf[16], self_exe[64];
