@@ -192,7 +192,9 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 					     "--per-node" };
 	static const char *const fmts[] = { NULL, "-x,", "-j" };
 	static char a[16384], b[16384];
+	char why[400] = "";
 	struct up_version v;
+	int compared = 0;
 
 	/*
 	 * perfcheck stat prints perf 6.1's layout; later perf reworked its
@@ -209,8 +211,13 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 			memset(&self->theirs, 0, sizeof(self->theirs));
 			memset(&self->ours, 0, sizeof(self->ours));
 			aggregated(&self->theirs, self->perf, modes[m], fmts[f]);
-			if (self->theirs.exit_code)
-				SKIP(return, "perf stat -a %s failed: %s", modes[m], self->theirs.err);
+			/* a layout this perf lacks (perf 5.10: -j): the others are compared */
+			if (self->theirs.exit_code) {
+				snprintf(why, sizeof(why), "perf stat -a %s %s failed: %.300s", modes[m],
+					 fmts[f] ? fmts[f] : "", self->theirs.err);
+				continue;
+			}
+			compared++;
 			aggregated(&self->ours, pc_test_perfcheck(), modes[m], fmts[f]);
 			ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
 			layout_of(self->theirs.err, a, sizeof(a));
@@ -218,6 +225,10 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 			EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s", modes[m], fmts[f] ? fmts[f] : "");
 		}
 	}
+	if (!compared)
+		SKIP(return, "%s", why);
+	if (why[0])
+		TH_LOG("compared %d layouts; not: %s", compared, why);
 }
 
 int main(int argc, char **argv)
