@@ -132,6 +132,9 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 		case SK_CGROUP:
 			c = sign64((int64_t)(b->cgroup - a->cgroup));
 			break;
+		case SK_TIME:
+			c = sign64((int64_t)(b->time - a->time));
+			break;
 		case SK_DSO:
 			c = dso_asc(a, b);
 			break;
@@ -217,6 +220,9 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			break;
 		case SK_CGROUP:
 			c = sign64((int64_t)(b->cgroup - a->cgroup));
+			break;
+		case SK_TIME:
+			c = sign64((int64_t)(b->time - a->time));
 			break;
 		case SK_DSO:
 			c = dso_asc(a, b);

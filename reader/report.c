@@ -111,6 +111,7 @@ struct report {
 		bool branch;		/* branch mode: rows of the samples' branch stacks */
 		bool quiet;		/* -q: the rows alone, no warnings */
 		bool cgroups;		/* sorted by cgroup: each sample's is looked up */
+		uint64_t quantum;	/* sorted by time: --time-quantum (ns), else 0 */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 	} view;
 	double percent_limit;
@@ -347,7 +348,8 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->comm_placeholder = !ev->thread->comm_set;
 	e->tid = k->tid;
 	e->cpu = k->cpu;
-	e->cgroup = k->cgroup_id;
+	e->cgroup = k->cgroup.id;
+	e->time = k->time;
 	/* perf's he->level is the sample's, in branch mode too (Symbol, not Target Symbol) */
 	e->at.level = k->kernel ? 'k' : '.';
 	e->at.sym = k->sym;
@@ -420,9 +422,11 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	k.trace = rp->trace.text;
 	k.trace_len = rp->trace.len;
 	if (rp->view.cgroups) {
-		k.cgroup_id = ev->sample->cgroup;
-		k.cgroup = rd_cgroups_path(&s->machine.cgroups, k.cgroup_id);
+		k.cgroup.id = ev->sample->cgroup;
+		k.cgroup.path = rd_cgroups_path(&s->machine.cgroups, k.cgroup.id);
 	}
+	if (rp->view.quantum)
+		k.time = ev->sample->time - ev->sample->time % rp->view.quantum;
 	/*
 	 * perf looks up a callchain frame's line at its unmapped address, as if
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
@@ -1751,6 +1755,27 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 	return 0;
 }
 
+/* --time-quantum N[s|ms|us|ns] (no unit: ns), not 0: perf's rule */
+static int parse_quantum(const char *arg, uint64_t *ns)
+{
+	static const struct { const char *unit; uint64_t mul; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+
+	if (end == arg || !v)
+		return -1;
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*ns = v * units[i].mul;
+			return 0;
+		}
+	return -1;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1778,6 +1803,7 @@ static void usage(FILE *f)
 "      --no-inline         callchains without their inlined entries\n"
 "      --inline            with them (the default)\n"
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
+"      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1818,7 +1844,7 @@ static void usage(FILE *f)
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1851,6 +1877,7 @@ static const struct option options[] = {
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1894,6 +1921,7 @@ static void free_tables(struct report *rp)
 int cmd_report(int argc, char **argv)
 {
 	struct report rp = { .children = -1, .max_stack = MAX_STACK, .view.group = -1,
+			     .view.quantum = 100000000ULL,	/* perf's: 100 ms */
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
@@ -2024,6 +2052,12 @@ int cmd_report(int argc, char **argv)
 		case OPT_DEMANGLE:
 		case OPT_NO_DEMANGLE:
 			mangled = c == OPT_NO_DEMANGLE;
+			break;
+		case OPT_TIME_QUANTUM:
+			if (parse_quantum(optarg, &rp.view.quantum)) {
+				fprintf(stderr, "Cannot parse time quantum `%s'\n", optarg);
+				goto bad_filter;
+			}
 			break;
 		case 'f':
 			/* perf's check that the file is the user's: none here to force */
@@ -2184,8 +2218,10 @@ int cmd_report(int argc, char **argv)
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
 		rp.trace.on = sorts_by(&rp, SK_TRACE);
 		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
-		/* rows of one address differ by their text or cgroup: no row caches then */
-		if (!rp.trace.on && !rp.view.cgroups) {
+		if (!sorts_by(&rp, SK_TIME))
+			rp.view.quantum = 0;
+		/* rows of one address differ by their text, cgroup or time: no row caches then */
+		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}

@@ -18,7 +18,7 @@
 static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
-	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile",
+	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile", [SK_TIME] = "time",
 	[SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
@@ -27,7 +27,7 @@ static const char *const titles[SK_NR] = {
 	[SK_COMM] = "Command", [SK_DSO] = "Shared Object", [SK_SYM] = "Symbol",
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
-	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File",
+	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File", [SK_TIME] = "Time",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -35,7 +35,7 @@ static const char *const titles[SK_NR] = {
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,overhead,period,"
+	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,time,overhead,period,"
 	       "sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
@@ -334,11 +334,17 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			put(&b, f->srcline ? f->srcline : "", n);
 			break;
 		}
+		case SK_TIME:
+			/* seconds and microseconds, as perf's Time */
+			put_hex(&b, f->time, 16);
+			putf(&b, "\x1f%llu.%06llu", (unsigned long long)(f->time / 1000000000ULL),
+			     (unsigned long long)(f->time % 1000000000ULL / 1000));
+			break;
 		case SK_CGROUP:
 			/* by id; shown by path, "unknown" when no record named it, "N/A" without */
-			put_hex(&b, f->cgroup_id, 16);
+			put_hex(&b, f->cgroup.id, 16);
 			put(&b, "\x1f", 1);
-			d = !f->cgroup_id ? "N/A" : f->cgroup ? f->cgroup : "unknown";
+			d = !f->cgroup.id ? "N/A" : f->cgroup.path ? f->cgroup.path : "unknown";
 			put(&b, d, strlen(d));
 			break;
 		case SK_TRACE:

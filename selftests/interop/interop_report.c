@@ -157,6 +157,14 @@ TEST_F(report, field_separator_keeps_perfs_widths)
 	same_report(_metadata, self, "-t , --no-children -s dso,sym");
 }
 
+/* -s time: rows by sample time down to the quantum (100 ms, or --time-quantum) */
+TEST_F(report, time_slices_as_rows_match_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-s time --no-children -g none");
+	same_report(_metadata, self, "-s comm,time,sym --no-children -g none --time-quantum 10ms");
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");
