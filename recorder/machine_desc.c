@@ -286,6 +286,74 @@ fail:
 	return -1;
 }
 
+/*
+ * MEM_TOPOLOGY, as perf writes it where sysfs has memory blocks: version 1,
+ * the block size, the number of nodes, then per online node its number,
+ * the bits of its bitmap (its highest memoryN + 1) and the bitmap of its
+ * memory blocks in u64 words.
+ */
+static int node_blocks(int node, uint64_t **set, uint64_t *nbits)
+{
+	char path[128];
+	struct dirent *e;
+	DIR *d;
+	unsigned int phys, max = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &phys) == 1 && phys > max)
+			max = phys;
+	*nbits = (uint64_t)max + 1;
+	*set = calloc((*nbits + 63) / 64, sizeof(uint64_t));
+	if (!*set) {
+		closedir(d);
+		return -1;
+	}
+	rewinddir(d);
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "memory%u", &phys) == 1)
+			(*set)[phys / 64] |= 1ULL << (phys % 64);
+	closedir(d);
+	return 0;
+}
+
+static int write_mem_topology(struct pd_writer *w)
+{
+	bool nodes[MAX_CPUS] = { false };
+	char line[4096];
+	struct pd_feat b = { 0 };
+	unsigned long long bsize;
+	int nr;
+
+	if (read_line("/sys/devices/system/memory/block_size_bytes", line, sizeof(line)) ||
+	    sscanf(line, "%llx", &bsize) != 1 ||
+	    read_line("/sys/devices/system/node/online", line, sizeof(line)) ||
+	    (nr = parse_cpu_list(line, nodes, MAX_CPUS)) <= 0)
+		return -1;
+	pd_feat_u64(&b, 1);
+	pd_feat_u64(&b, bsize);
+	pd_feat_u64(&b, (uint64_t)nr);
+	for (int n = 0; n < MAX_CPUS; n++) {
+		uint64_t *set, nbits;
+
+		if (!nodes[n])
+			continue;
+		if (node_blocks(n, &set, &nbits)) {
+			free(b.data);
+			return -1;
+		}
+		pd_feat_u64(&b, (uint64_t)n);
+		pd_feat_u64(&b, nbits);
+		pd_feat_u64(&b, nbits);
+		pd_feat_put(&b, set, (nbits + 63) / 64 * sizeof(uint64_t));
+		free(set);
+	}
+	return pd_feat_commit(w, PD_FEAT_MEM_TOPOLOGY, &b);
+}
+
 /* PMU_MAPPINGS: each PMU's type and name, in the directory's order (perf 6.1's) */
 static int write_pmu_mappings(struct pd_writer *w)
 {
@@ -413,4 +481,5 @@ void rec_machine_desc_write(struct pd_writer *w)
 	}
 	write_numa(w);
 	write_pmu_mappings(w);
+	write_mem_topology(w);
 }
