@@ -1804,6 +1804,7 @@ static void usage(FILE *f)
 "      --inline            with them (the default)\n"
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
+"      --show-total-period the Period column (as -s period)\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1844,7 +1845,7 @@ static void usage(FILE *f)
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1878,6 +1879,7 @@ static const struct option options[] = {
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
+	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1930,6 +1932,7 @@ int cmd_report(int argc, char **argv)
 	bool stats = false, sort_given = false;
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
 	bool mangled = false;	/* --no-demangle */
+	bool total_period = false;	/* --show-total-period */
 	bool bad_keys = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
@@ -2053,6 +2056,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_DEMANGLE:
 			mangled = c == OPT_NO_DEMANGLE;
 			break;
+		case OPT_TOTAL_PERIOD:
+			total_period = true;
+			break;
 		case OPT_TIME_QUANTUM:
 			if (parse_quantum(optarg, &rp.view.quantum)) {
 				fprintf(stderr, "Cannot parse time quantum `%s'\n", optarg);
@@ -2120,6 +2126,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
 		goto bad_filter;
 	}
+	/* the Period column, whatever -s says */
+	if (total_period)
+		rp.keys.period = true;
 	/* perf's words and status for a --kallsyms it cannot read */
 	if (kallsyms && access(kallsyms, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", kallsyms);

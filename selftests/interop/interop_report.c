@@ -165,6 +165,13 @@ TEST_F(report, time_slices_as_rows_match_perf)
 	same_report(_metadata, self, "-s comm,time,sym --no-children -g none --time-quantum 10ms");
 }
 
+TEST_F(report, show_total_period_adds_perfs_period_column)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--show-total-period -n");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "       Period  Command"));
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");
