@@ -112,6 +112,7 @@ struct report {
 		bool quiet;		/* -q: the rows alone, no warnings */
 		bool cgroups;		/* sorted by cgroup: each sample's is looked up */
 		uint64_t quantum;	/* sorted by time: --time-quantum (ns), else 0 */
+		bool hide_unresolved;	/* -U: samples and frames of no known symbol left out */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 	} view;
 	double percent_limit;
@@ -778,7 +779,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct entry *en;
 	struct memo *mm = NULL;
 	const struct rd_filter *f = rp->view.flt;
-	bool same = false, hidden;
+	bool same = false, hidden, got_first = false;
 	int n = 0, ret;
 
 	if (!t)
@@ -796,9 +797,6 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (rp->view.branch)
 		return on_branches(rp, s, ev, t);
-	t->samples++;
-	t->total += smp->period;
-	rp->stamp++;
 	/* the chain, leaf first */
 	if (has_chains(e) && rd_chain_valid(ev, rp->max_stack)) {
 		bool kernel = false;
@@ -832,8 +830,13 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				fr[n].kernel = kernel;
 				if (resolve_frame(rp, s, ev->thread, graphs, &fr[n]))
 					return -ENOMEM;
-				if (!n)
-					first = fr[0];
+				if (!got_first) {
+					first = fr[n];
+					got_first = true;
+				}
+				/* -U: perf leaves unresolved frames out of the chains */
+				if (rp->view.hide_unresolved && !fr[n].r.sym)
+					continue;
 				/* perf 6.1 expands unwound frames only, perf 7.2 every frame */
 				added = !rp->view.no_inline &&
 					((part && ev->unwound) || !rp->compat_6_1) ?
@@ -852,6 +855,12 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
 	}
+	/* -U: a sample of no known symbol is left out, its period with it */
+	if (rp->view.hide_unresolved && !self.r.sym)
+		return 0;
+	t->samples++;
+	t->total += smp->period;
+	rp->stamp++;
 	if (graphs && n && rp->cache.memo) {
 		mm = &rp->cache.memo[(smp->tid * 0x9E3779B1u) >> 26];
 		same = mm->valid && mm->tid == smp->tid && mm->n == (uint32_t)n &&
@@ -1805,6 +1814,7 @@ static void usage(FILE *f)
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "      --show-total-period the Period column (as -s period)\n"
+"  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1880,6 +1890,7 @@ static const struct option options[] = {
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
 	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
+	{ "hide-unresolved", no_argument, NULL, 'U' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1944,7 +1955,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbqt:", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbqt:U", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -2058,6 +2069,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_TOTAL_PERIOD:
 			total_period = true;
+			break;
+		case 'U':
+			rp.view.hide_unresolved = true;
 			break;
 		case OPT_TIME_QUANTUM:
 			if (parse_quantum(optarg, &rp.view.quantum)) {

@@ -172,6 +172,14 @@ TEST_F(report, show_total_period_adds_perfs_period_column)
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "       Period  Command"));
 }
 
+/* -U: samples and callchain frames of no known symbol left out, percentages of the rest */
+TEST_F(report, hide_unresolved_leaves_them_out_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-U");
+	same_report(_metadata, self, "-U --no-children -g none");
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");
