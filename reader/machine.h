@@ -32,6 +32,7 @@ static inline struct pc_dso *rd_map_dso(const struct pc_map *map)
 
 struct rd_thread {
 	uint32_t pid, tid;
+	int32_t ppid;			/* its FORK's parent thread, -1 without one (perf's) */
 	char comm[RD_COMM_LEN];
 	uint32_t comm_gen;		/* bumped when comm is written: caches compare it */
 	/*
@@ -125,6 +126,9 @@ static inline uint64_t rd_machine_space_gen(const struct rd_machine *m,
 
 /* thread.c: frees the threads and address spaces */
 void rd_machine_threads_free(struct rd_machine *m);
+/* fn on every thread the machine holds (exited ones removed excepted); fn's non-zero stops */
+int rd_machine_each_thread(const struct rd_machine *m,
+			   int (*fn)(const struct rd_thread *t, void *ctx), void *ctx);
 /* Thread tid exited (forget_exited): unlinked, and its process's maps when it led it. */
 void rd_machine_exit(struct rd_machine *m, uint32_t pid, uint32_t tid);
 

@@ -27,6 +27,7 @@
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/report_stats.h"
+#include "reader/report_tasks.h"
 #include "reader/report_threads.h"
 #include "reader/session.h"
 #include "reader/sortkeys.h"
@@ -1785,6 +1786,12 @@ static int parse_quantum(const char *arg, uint64_t *ns)
 	return -1;
 }
 
+/* --tasks reads the samples for their threads alone */
+static int no_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1815,6 +1822,7 @@ static void usage(FILE *f)
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "      --show-total-period the Period column (as -s period)\n"
 "  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
+"      --tasks             the threads as a tree of parents and children, alone\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1855,7 +1863,7 @@ static void usage(FILE *f)
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1891,6 +1899,7 @@ static const struct option options[] = {
 	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
 	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
 	{ "hide-unresolved", no_argument, NULL, 'U' },
+	{ "tasks", no_argument, NULL, OPT_TASKS },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1944,6 +1953,7 @@ int cmd_report(int argc, char **argv)
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
 	bool mangled = false;	/* --no-demangle */
 	bool total_period = false;	/* --show-total-period */
+	bool tasks = false;		/* --tasks */
 	bool bad_keys = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
@@ -2073,6 +2083,9 @@ int cmd_report(int argc, char **argv)
 		case 'U':
 			rp.view.hide_unresolved = true;
 			break;
+		case OPT_TASKS:
+			tasks = true;
+			break;
 		case OPT_TIME_QUANTUM:
 			if (parse_quantum(optarg, &rp.view.quantum)) {
 				fprintf(stderr, "Cannot parse time quantum `%s'\n", optarg);
@@ -2177,6 +2190,16 @@ int cmd_report(int argc, char **argv)
 		rp.pipe = s->r.pipe_format;
 	if (!ret && stats) {
 		ret = rd_report_stats(s, &out, !rp.compat_6_1, &err);
+		if (ret)
+			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
+		goto done;
+	}
+	/* --tasks: the threads' tree alone, after every record was read */
+	if (!ret && tasks) {
+		s->ops.sample = no_sample;
+		ret = rd_session_process(s, &err);
+		if (!ret)
+			ret = rp_tasks_print(s, &out, !rp.compat_6_1);
 		if (ret)
 			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 		goto done;

@@ -59,6 +59,7 @@ struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t
 		return NULL;
 	t->pid = pid;
 	t->tid = tid;
+	t->ppid = -1;
 	if (tid == 0) {
 		snprintf(t->comm, sizeof(t->comm), "swapper");
 		t->comm_set = true;	/* perf names it so from the start: no placeholder */
@@ -183,6 +184,7 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 	child = rd_machine_thread(m, f.pid, f.tid);
 	if (!parent || !child)
 		return pc_error_set(err, ENOMEM, "out of memory");
+	child->ppid = (int32_t)parent->tid;
 	if (child == parent)
 		return 0;
 	/* as perf: a parent known only by its ":TID" placeholder gives no comm */
@@ -237,6 +239,17 @@ void rd_machine_exit(struct rd_machine *m, uint32_t pid, uint32_t tid)
 	}
 	if (pid == tid)
 		pc_aspaces_forget(&m->procs, pid);
+}
+
+int rd_machine_each_thread(const struct rd_machine *m,
+			   int (*fn)(const struct rd_thread *t, void *ctx), void *ctx)
+{
+	int ret = 0;
+
+	for (size_t b = 0; b < m->nr_thread_buckets && !ret; b++)
+		for (const struct rd_thread *t = m->threads[b]; t && !ret; t = t->next)
+			ret = fn(t, ctx);
+	return ret;
 }
 
 void rd_machine_threads_free(struct rd_machine *m)

@@ -180,6 +180,18 @@ TEST_F(report, hide_unresolved_leaves_them_out_as_perf)
 	same_report(_metadata, self, "-U --no-children -g none");
 }
 
+/* --tasks: the thread tree (FORK's parents) alone, in perf's order and layout */
+TEST_F(report, tasks_tree_as_perf)
+{
+	RECORD("-g");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 6.1", "-i '%s' --tasks",
+				 self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_expect_perf_holds(_metadata, &self->c, "#      pid      tid     ppid  comm\n", 1);
+	perfcmp_expect_perf_holds(_metadata, &self->c, " |swapper\n", 1);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");

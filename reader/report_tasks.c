@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf 6.1's order follows its thread table: 256 buckets by tid, each a
+ * tree by tid.  A thread is put under its parent when first met in that
+ * order, walking up until an ancestor already placed or a thread without a
+ * parent (a root, listed at the top); children print in the order they
+ * were put, one space deeper each level.  perf 7.2 sorts the threads by tid
+ * and puts every thread without a parent under swapper (tid 0), the one
+ * root.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "reader/report_tasks.h"
+
+struct task {
+	const struct rd_thread *t;
+	int parent;		/* index, -1 for a root */
+	int first_child, last_child, next_sibling;	/* -1: none */
+	bool placed;
+};
+
+struct tasks {
+	struct task *v;
+	size_t nr, cap;
+};
+
+static int collect(const struct rd_thread *t, void *ctx)
+{
+	struct tasks *ts = ctx;
+
+	if (ts->nr == ts->cap) {
+		size_t cap = ts->cap ? 2 * ts->cap : 256;
+		struct task *v = realloc(ts->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ts->v = v;
+		ts->cap = cap;
+	}
+	ts->v[ts->nr++] = (struct task){ .t = t, .parent = -1, .first_child = -1,
+					 .last_child = -1, .next_sibling = -1 };
+	return 0;
+}
+
+static int tid_order(const void *x, const void *y)
+{
+	const struct task *a = x, *b = y;
+	int32_t ta = (int32_t)a->t->tid, tb = (int32_t)b->t->tid;
+
+	return (ta > tb) - (ta < tb);
+}
+
+static int table_order(const void *x, const void *y)
+{
+	const struct task *a = x, *b = y;
+	int32_t ta = (int32_t)a->t->tid, tb = (int32_t)b->t->tid;
+	int ba = ta & 255, bb = tb & 255;
+
+	if (ba != bb)
+		return ba < bb ? -1 : 1;
+	return (ta > tb) - (ta < tb);
+}
+
+static int find(const struct tasks *ts, int32_t tid)
+{
+	for (size_t i = 0; i < ts->nr; i++)
+		if ((int32_t)ts->v[i].t->tid == tid)
+			return (int)i;
+	return -1;
+}
+
+/* child after its parent's others, or (perf 7.2) among them by tid */
+static void add_child(struct tasks *ts, int parent, int child, bool by_tid)
+{
+	struct task *p = &ts->v[parent];
+	int *link = &p->first_child;
+
+	ts->v[child].placed = true;
+	if (!by_tid) {
+		if (p->last_child < 0)
+			p->first_child = child;
+		else
+			ts->v[p->last_child].next_sibling = child;
+		p->last_child = child;
+		return;
+	}
+	while (*link >= 0 && (int32_t)ts->v[*link].t->tid < (int32_t)ts->v[child].t->tid)
+		link = &ts->v[*link].next_sibling;
+	ts->v[child].next_sibling = *link;
+	*link = child;
+}
+
+static void print_level(const struct tasks *ts, int i, int level, struct rd_out *o)
+{
+	for (; i >= 0; i = ts->v[i].next_sibling) {
+		const struct rd_thread *t = ts->v[i].t;
+
+		rd_out_printf(o, "  %8d %8d %8d |%*s%s\n", (int)t->pid, (int)t->tid, (int)t->ppid,
+			      level, "", t->comm);
+		print_level(ts, ts->v[i].first_child, level + 1, o);
+	}
+}
+
+int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2)
+{
+	struct tasks ts = { 0 };
+	int first_root = -1, last_root = -1, ret;
+
+	/* perf registers the idle thread, swapper, at the start of every session */
+	if (!rd_machine_thread(&s->machine, 0, 0))
+		return -ENOMEM;
+	ret = rd_machine_each_thread(&s->machine, collect, &ts);
+	if (ret) {
+		free(ts.v);
+		return ret;
+	}
+	qsort(ts.v, ts.nr, sizeof(*ts.v), layout_7_2 ? tid_order : table_order);
+	for (size_t k = 0; k < ts.nr; k++) {
+		int i = (int)k;
+
+		/* up the parents until one placed already, or a root */
+		while (!ts.v[i].placed) {
+			int p = ts.v[i].t->ppid == -1 ? -1 : find(&ts, ts.v[i].t->ppid);
+
+			/* perf 7.2: swapper the one root, the others its children */
+			if (layout_7_2 && (p < 0 || p == i) && ts.v[i].t->tid != 0)
+				p = find(&ts, 0);
+			if (p < 0 || p == i) {
+				/* a root (a parent that is not there: perf fails; shown as a root) */
+				ts.v[i].placed = true;
+				if (last_root < 0)
+					first_root = i;
+				else
+					ts.v[last_root].next_sibling = i;
+				last_root = i;
+				break;
+			}
+			add_child(&ts, p, i, layout_7_2);
+			i = p;
+		}
+	}
+	rd_out_printf(o, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
+	print_level(&ts, first_root, 0, o);
+	free(ts.v);
+	return 0;
+}
