@@ -112,62 +112,69 @@ static int srcline_before(const struct entry *a, const struct entry *b, int col)
  * symbols by object then start (end) address, unresolved last and by
  * address (a wrapped 64-bit difference, as perf computes it).
  */
+/*
+ * The comparisons of a key that both of perf's trees make alike: commands
+ * by name, pid and tid, cpu, cgroup and time by number, objects by name,
+ * source lines by text, branch ends (positive when a comes before b).
+ */
+static int key_before(const struct entry *a, const struct entry *b, enum sk_key k, int col)
+{
+	switch (k) {
+	case SK_COMM:
+		return -sign64(strcmp(a->comm, b->comm));
+	case SK_PID:
+	case SK_TID:
+		return sign64((int64_t)b->tid - (int64_t)a->tid);
+	case SK_CPU:
+		return sign64((int64_t)b->cpu - (int64_t)a->cpu);
+	case SK_CGROUP:
+		return sign64((int64_t)(b->cgroup - a->cgroup));
+	case SK_TIME:
+		return sign64((int64_t)(b->time - a->time));
+	case SK_DSO:
+		return dso_asc(a, b);
+	case SK_SRCLINE:
+	case SK_SRCFILE:
+		return srcline_before(a, b, col);
+	default:
+		return branch_before(a, b, k);
+	}
+}
+
+/*
+ * Step 1: positive when a comes before b.  perf's collapse comparisons:
+ * key_before's, and symbols by object then start (end) address, unresolved
+ * last and by address (a wrapped 64-bit difference, as perf computes it).
+ */
 static int collapse_before(const struct entry *a, const struct entry *b,
 			   const struct sk_list *keys)
 {
 	int c = 0;
 
 	for (int i = 0; i < keys->nr && !c; i++) {
-		switch (keys->keys[i]) {
-		case SK_COMM:
-			c = -sign64(strcmp(a->comm, b->comm));
-			break;
-		case SK_PID:
-		case SK_TID:
-			c = sign64((int64_t)b->tid - (int64_t)a->tid);
-			break;
-		case SK_CPU:
-			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
-			break;
-		case SK_CGROUP:
-			c = sign64((int64_t)(b->cgroup - a->cgroup));
-			break;
-		case SK_TIME:
-			c = sign64((int64_t)(b->time - a->time));
-			break;
-		case SK_DSO:
-			c = dso_asc(a, b);
-			break;
-		case SK_SYM:
-		case SK_SYMOFF:
-			if (!a->at.sym && !b->at.sym) {
-				c = sign64((int64_t)(b->at.ip - a->at.ip));
-				break;
-			}
-			c = dso_asc(a, b);
-			if (c)
-				break;
-			if (!a->at.sym || !b->at.sym) {
-				c = !a->at.sym ? -1 : 1;
-				break;
-			}
-			if (a->at.sym == b->at.sym)
-				c = 0;
-			else if (a->at.sym->start != b->at.sym->start)
-				c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
-			else
-				c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
-			if (!c && keys->keys[i] == SK_SYMOFF)
-				c = sign64((int64_t)(b->at.ip - a->at.ip));
-			break;
-		case SK_SRCLINE:
-		case SK_SRCFILE:
-			c = srcline_before(a, b, i);
-			break;
-		default:
-			c = branch_before(a, b, keys->keys[i]);
-			break;
+		if (keys->keys[i] != SK_SYM && keys->keys[i] != SK_SYMOFF) {
+			c = key_before(a, b, keys->keys[i], i);
+			continue;
 		}
+		if (!a->at.sym && !b->at.sym) {
+			c = sign64((int64_t)(b->at.ip - a->at.ip));
+			continue;
+		}
+		c = dso_asc(a, b);
+		if (c)
+			continue;
+		if (!a->at.sym || !b->at.sym) {
+			c = !a->at.sym ? -1 : 1;
+			continue;
+		}
+		if (a->at.sym == b->at.sym)
+			c = 0;
+		else if (a->at.sym->start != b->at.sym->start)
+			c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
+		else
+			c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
+		if (!c && keys->keys[i] == SK_SYMOFF)
+			c = sign64((int64_t)(b->at.ip - a->at.ip));
 	}
 	if (!c) {
 		/* what perf keeps apart but the comparisons above do not order */
@@ -205,43 +212,17 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			return c;
 	}
 	for (int i = 0; i < o->keys->nr; i++) {
+		enum sk_key k = o->keys->keys[i];
+
 		if (o->elided & (1u << i))
 			continue;
-		switch (o->keys->keys[i]) {
-		case SK_COMM:
-			c = -sign64(strcmp(a->comm, b->comm));
-			break;
-		case SK_PID:
-		case SK_TID:
-			c = sign64((int64_t)b->tid - (int64_t)a->tid);
-			break;
-		case SK_CPU:
-			c = sign64((int64_t)b->cpu - (int64_t)a->cpu);
-			break;
-		case SK_CGROUP:
-			c = sign64((int64_t)(b->cgroup - a->cgroup));
-			break;
-		case SK_TIME:
-			c = sign64((int64_t)(b->time - a->time));
-			break;
-		case SK_DSO:
-			c = dso_asc(a, b);
-			break;
-		case SK_SYM:
-		case SK_SYMOFF:
-			if (!a->at.sym || !b->at.sym)
-				c = !a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1);
-			else
-				c = -sign64(strcmp(a->at.sym->name, b->at.sym->name));
-			break;
-		case SK_SRCLINE:
-		case SK_SRCFILE:
-			c = srcline_before(a, b, i);
-			break;
-		default:
-			c = branch_before(a, b, o->keys->keys[i]);
-			break;
-		}
+		/* perf's output sort: symbols by name, unresolved ones after and equal */
+		if (k == SK_SYM || k == SK_SYMOFF)
+			c = !a->at.sym || !b->at.sym ?
+			    (!a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1)) :
+			    -sign64(strcmp(a->at.sym->name, b->at.sym->name));
+		else
+			c = key_before(a, b, k, i);
 		if (c)
 			return c;
 	}

@@ -19,27 +19,6 @@ PERFCMP_FIXTURE(lbr, "interop-lbr-callchain")
 			 PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES | \
 			 PERF_SAMPLE_BRANCH_HW_INDEX)
 
-static int write_file(const char *path, const union pc_attr *a, const struct synth *d)
-{
-	struct pd_writer w;
-	struct pc_error err;
-	int ret = pd_writer_open(&w, path, &err);
-
-	if (ret)
-		return ret;
-	ret = pd_writer_add_evsel(&w, &a->attr, NULL, 0, "cycles", &err);
-	if (!ret)
-		ret = pd_writer_set_host_features(&w, "perfcheck-selftest");
-	if (!ret)
-		ret = pd_writer_begin_data(&w, &err);
-	if (!ret && d->len)
-		ret = pd_writer_write(&w, d->buf, d->len, &err);
-	if (ret) {
-		pd_writer_abort(&w);
-		return ret;
-	}
-	return pd_writer_finish(&w, &err);
-}
 
 /*
  * Samples of pcwork at work_leaf with call stacks of one to three calls
@@ -95,7 +74,7 @@ static int write_lbr(const char *path, uint64_t branch_type)
 		synth_sample_misc(&d, &a.attr, n % 4 == 3 ? PERF_RECORD_MISC_KERNEL :
 				  PERF_RECORD_MISC_USER, &v);
 	}
-	ret = write_file(path, &a, &d);
+	ret = synth_write_one(path, &a.attr, "cycles", &d);
 	synth_free(&d);
 	return ret;
 }

@@ -16,29 +16,6 @@
 
 PERFCMP_FIXTURE(branch, "interop-report-branch")
 
-static int write_file(const char *path, const union pc_attr *a, const struct synth *d)
-{
-	struct pd_writer w;
-	struct pc_error err;
-	int ret = pd_writer_open(&w, path, &err);
-
-	if (ret)
-		return ret;
-	ret = pd_writer_add_evsel(&w, &a->attr, NULL, 0, "cycles", &err);
-	if (!ret)
-		ret = pd_writer_set_host_features(&w, "perfcheck-selftest");
-	if (!ret)
-		ret = pd_writer_set_feature(&w, PD_FEAT_BRANCH_STACK, NULL, 0);
-	if (!ret)
-		ret = pd_writer_begin_data(&w, &err);
-	if (!ret && d->len)
-		ret = pd_writer_write(&w, d->buf, d->len, &err);
-	if (ret) {
-		pd_writer_abort(&w);
-		return ret;
-	}
-	return pd_writer_finish(&w, &err);
-}
 
 /*
  * Samples in two threads of pcwork, each with a stack of up to 8 branches
@@ -62,6 +39,7 @@ static int write_branches(const char *path, uint64_t extra_type, uint64_t branch
 
 	rt_plain_attr(&a, PERF_SAMPLE_BRANCH_STACK | extra_type);
 	a.attr.branch_sample_type = branch_type;
+	d.branch_stack = true;	/* as perf record -b writes it */
 	synth_comm(&d, &a.attr, 100, 100, "pcwork", &v);
 	synth_mmap2(&d, &a.attr, 100, 100, 0x401000, 0x1000, 0x1000, pcwork, &v);
 	synth_mmap2(&d, &a.attr, 100, 100, 0x7f0000026000, 0x155000, 0x26000, libc, &v);
@@ -88,7 +66,7 @@ static int write_branches(const char *path, uint64_t extra_type, uint64_t branch
 		v.chain.ips = chain;
 		synth_sample(&d, &a.attr, &v);
 	}
-	ret = write_file(path, &a, &d);
+	ret = synth_write_one(path, &a.attr, "cycles", &d);
 	synth_free(&d);
 	return ret;
 }
@@ -175,7 +153,7 @@ TEST_F(branch, b_on_a_file_without_branch_stacks_is_perfs_error)
 	synth_comm(&d, &a.attr, 100, 100, "pcwork", &v);
 	v.ip = 0x401005;
 	synth_sample(&d, &a.attr, &v);
-	ASSERT_EQ(0, write_file(self->c.path, &a, &d));
+	ASSERT_EQ(0, synth_write_one(self->c.path, &a.attr, "cycles", &d));
 	synth_free(&d);
 	if (perfcmp_sh(&self->c.perf, "perf script -i '%s' -F ip >/dev/null", self->c.path) ||
 	    self->c.perf.exit_code == 127)

@@ -16,27 +16,6 @@
 
 PERFCMP_FIXTURE(cg, "interop-report-cgroup")
 
-static int write_file(const char *path, const union pc_attr *a, const struct synth *d)
-{
-	struct pd_writer w;
-	struct pc_error err;
-	int ret = pd_writer_open(&w, path, &err);
-
-	if (ret)
-		return ret;
-	ret = pd_writer_add_evsel(&w, &a->attr, NULL, 0, "cpu-clock", &err);
-	if (!ret)
-		ret = pd_writer_set_host_features(&w, "perfcheck-selftest");
-	if (!ret)
-		ret = pd_writer_begin_data(&w, &err);
-	if (!ret && d->len)
-		ret = pd_writer_write(&w, d->buf, d->len, &err);
-	if (ret) {
-		pd_writer_abort(&w);
-		return ret;
-	}
-	return pd_writer_finish(&w, &err);
-}
 
 /* samples of three threads in cgroups 1 (/), 0x500 (/system.slice/a.service), 0x900 (renamed), 0x777 (never named) */
 static int write_cgroups(const char *path)
@@ -68,7 +47,7 @@ static int write_cgroups(const char *path)
 			synth_cgroup(&d, &a.attr, 0x900, "/user.slice/new", &v);
 		}
 	}
-	ret = write_file(path, &a, &d);
+	ret = synth_write_one(path, &a.attr, "cpu-clock", &d);
 	synth_free(&d);
 	return ret;
 }

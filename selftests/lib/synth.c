@@ -157,6 +157,8 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 		ret = pd_writer_set_string(&w, PD_FEAT_ARCH, data->arch);
 	if (!ret && data && data->stat)
 		ret = pd_writer_set_feature(&w, PD_FEAT_STAT, NULL, 0);
+	if (!ret && data && data->branch_stack)
+		ret = pd_writer_set_feature(&w, PD_FEAT_BRANCH_STACK, NULL, 0);
 	if (!ret)
 		ret = pd_writer_begin_data(&w, &err);
 	if (!ret && data && data->len)
@@ -166,4 +168,13 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 		return ret;
 	}
 	return pd_writer_finish(&w, &err);
+}
+
+int synth_write_one(const char *path, const struct perf_event_attr *attr, const char *name,
+		    const struct synth *data)
+{
+	const struct perf_event_attr *attrs[1] = { attr };
+	const char *names[1] = { name };
+
+	return synth_write_file(path, attrs, NULL, names, 1, data);
 }

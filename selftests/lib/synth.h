@@ -18,6 +18,7 @@ struct synth {
 	size_t len, cap;
 	const char *arch;	/* the file's ARCH feature (synth_write_file); NULL: this machine's */
 	bool stat;		/* the file has the STAT feature (perf stat record's) */
+	bool branch_stack;	/* the file has BRANCH_STACK (perf record -b/-j's) */
 };
 
 void synth_put(struct synth *s, const void *p, size_t n);
@@ -55,5 +56,8 @@ void synth_attr(struct synth *s, const struct perf_event_attr *attr, const uint6
 int synth_write_file(const char *path, const struct perf_event_attr *const *attrs,
 		     const uint64_t *ids, const char *const *names, int nr,
 		     const struct synth *data);
+/* The same with one event, named name */
+int synth_write_one(const char *path, const struct perf_event_attr *attr, const char *name,
+		    const struct synth *data);
 
 #endif
