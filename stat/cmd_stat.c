@@ -371,19 +371,32 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	return ret;
 }
 
+/* The counts of -r's runs summed per counter and fd (-A, --per-*) */
+struct run_sums {
+	struct stat_count *v;
+	size_t len;		/* counters x fds of the first run */
+};
+
 /*
- * The counts of a run added to the sums of the runs before, per counter and
- * fd (the cpus and threads are the same in every run); -ENOMEM.
+ * The counts of a run added to the sums of the runs before; -ENOMEM, or
+ * -ECHILD when this run counts other cpus or threads than the first (a cpu
+ * went offline between runs).
  */
-static int accumulate(struct stat_count **acc, const struct stat_evlist *l)
+static int accumulate(struct run_sums *sums, const struct stat_evlist *l)
 {
 	size_t n = (size_t)l->nr_cpus * l->nr_threads;
 
-	if (!*acc && !(*acc = calloc(l->nr ? (size_t)l->nr * n : 1, sizeof(**acc))))
-		return -ENOMEM;
+	if (!sums->v) {
+		sums->len = (size_t)l->nr * n;
+		sums->v = calloc(sums->len ? sums->len : 1, sizeof(*sums->v));
+		if (!sums->v)
+			return -ENOMEM;
+	}
+	if ((size_t)l->nr * n != sums->len)
+		return -ECHILD;
 	for (int i = 0; i < l->nr; i++)
 		for (size_t k = 0; k < n; k++) {
-			struct stat_count *a = &(*acc)[(size_t)i * n + k];
+			struct stat_count *a = &sums->v[(size_t)i * n + k];
 			const struct stat_count *c = &l->c[i].now[k];
 
 			a->val += c->val;
@@ -404,7 +417,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	struct stat_value *v = NULL;
 	/* lines per thread (printed run by run) or per aggregate (the runs' means) */
 	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL, last = false;
-	struct stat_count *acc = NULL;
+	struct run_sums sums = { 0 };
 
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
@@ -415,7 +428,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			stat_evlist_free(&l);
 			free(cr);
 			free(v);
-			free(acc);
+			free(sums.v);
 			return ret;
 		}
 		status = res.status;
@@ -447,11 +460,14 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			print_reading(p, o, &l, false, (double)res.wall_ns, -1);
 			stat_print_footer(p, &wall, 1, 0, 0, false);
 		}
-		if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms && accumulate(&acc, &l)) {
+		if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms &&
+		    (ret = accumulate(&sums, &l))) {
 			stat_evlist_free(&l);
 			free(cr);
 			free(v);
-			return pc_error_set(err, ENOMEM, "out of memory");
+			free(sums.v);
+			return pc_error_set(err, -ret, ret == -ENOMEM ? "out of memory" :
+					    "the cpus counted changed between the runs of -r");
 		}
 		last = res.stopped || r + 1 == o->repeat;
 		if (!last || o->interval_ms || o->per_thread)
@@ -466,7 +482,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 
 		for (int i = 0; i < l.nr; i++)
 			for (size_t k = 0; k < n; k++) {
-				const struct stat_count *a = &acc[(size_t)i * n + k];
+				const struct stat_count *a = &sums.v[(size_t)i * n + k];
 				uint64_t runs = (uint64_t)wall.n;
 
 				l.c[i].now[k] = (struct stat_count){ a->val / runs, a->ena / runs,
@@ -477,7 +493,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		stat_print_footer(p, &wall, (unsigned int)wall.n, 0, 0, false);
 		stat_evlist_free(&l);
 	}
-	free(acc);
+	free(sums.v);
 	if (!o->interval_ms && !per_line) {
 		double *noise = calloc(nr ? nr : 1, sizeof(*noise));
 		struct stat_context ctx;
