@@ -1823,6 +1823,7 @@ static void usage(FILE *f)
 "      --show-total-period the Period column (as -s period)\n"
 "  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
 "      --tasks             the threads as a tree of parents and children, alone\n"
+"      --mmaps             the same with each thread's maps\n"
 "  -f, --force             accepted as perf's (no ownership check to skip)\n"
 "      --stats             only the records by type and each event's samples\n"
 "  -T, --threads           also the per-thread counts of READ records (record -s)\n"
@@ -1863,7 +1864,8 @@ static void usage(FILE *f)
 enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, OPT_PLIMIT, OPT_PERCENTAGE,
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
+       OPT_MMAPS };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -1900,6 +1902,7 @@ static const struct option options[] = {
 	{ "show-total-period", no_argument, NULL, OPT_TOTAL_PERIOD },
 	{ "hide-unresolved", no_argument, NULL, 'U' },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
+	{ "mmaps", no_argument, NULL, OPT_MMAPS },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -1953,7 +1956,7 @@ int cmd_report(int argc, char **argv)
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
 	bool mangled = false;	/* --no-demangle */
 	bool total_period = false;	/* --show-total-period */
-	bool tasks = false;		/* --tasks */
+	int tasks = 0;			/* --tasks 1, --mmaps 2 */
 	bool bad_keys = false;
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
@@ -2084,7 +2087,8 @@ int cmd_report(int argc, char **argv)
 			rp.view.hide_unresolved = true;
 			break;
 		case OPT_TASKS:
-			tasks = true;
+		case OPT_MMAPS:
+			tasks = c == OPT_MMAPS ? 2 : tasks ? tasks : 1;
 			break;
 		case OPT_TIME_QUANTUM:
 			if (parse_quantum(optarg, &rp.view.quantum)) {
@@ -2199,7 +2203,7 @@ int cmd_report(int argc, char **argv)
 		s->ops.sample = no_sample;
 		ret = rd_session_process(s, &err);
 		if (!ret)
-			ret = rp_tasks_print(s, &out, !rp.compat_6_1);
+			ret = rp_tasks_print(s, &out, !rp.compat_6_1, tasks > 1);
 		if (ret)
 			fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 		goto done;

@@ -9,7 +9,9 @@
  * root.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "reader/report_tasks.h"
 
@@ -91,18 +93,40 @@ static void add_child(struct tasks *ts, int parent, int child, bool by_tid)
 	*link = child;
 }
 
-static void print_level(const struct tasks *ts, int i, int level, struct rd_out *o)
+/* --mmaps: the thread's process's maps under it, perf's columns, indented past its ids */
+static void print_maps(const struct rd_thread *t, int indent, struct rd_out *o)
 {
-	for (; i >= 0; i = ts->v[i].next_sibling) {
-		const struct rd_thread *t = ts->v[i].t;
+	const struct pc_maps *maps = t->proc ? &t->proc->maps : NULL;
 
-		rd_out_printf(o, "  %8d %8d %8d |%*s%s\n", (int)t->pid, (int)t->tid, (int)t->ppid,
-			      level, "", t->comm);
-		print_level(ts, ts->v[i].first_child, level + 1, o);
+	for (size_t k = 0; maps && k < maps->nr; k++) {
+		const struct pc_map *m = &maps->v[k];
+		const struct pc_dso *dso = (const struct pc_dso *)m->obj;
+
+		rd_out_printf(o, "%*s  %llx-%llx %c%c%c%c %08llx %llu %s\n", indent, "",
+			      (unsigned long long)m->start, (unsigned long long)m->end,
+			      m->prot & PROT_READ ? 'r' : '-', m->prot & PROT_WRITE ? 'w' : '-',
+			      m->prot & PROT_EXEC ? 'x' : '-', m->mmap_flags & MAP_SHARED ? 's' : 'p',
+			      (unsigned long long)m->pgoff, (unsigned long long)m->ino,
+			      dso ? dso->path : "");
 	}
 }
 
-int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2)
+static void print_level(const struct tasks *ts, int i, int level, bool maps, struct rd_out *o)
+{
+	for (; i >= 0; i = ts->v[i].next_sibling) {
+		const struct rd_thread *t = ts->v[i].t;
+		char ids[64];
+		int indent = snprintf(ids, sizeof(ids), "  %8d %8d %8d |%*s", (int)t->pid,
+				      (int)t->tid, (int)t->ppid, level, "");
+
+		rd_out_printf(o, "%s%s\n", ids, t->comm);
+		if (maps)
+			print_maps(t, indent, o);
+		print_level(ts, ts->v[i].first_child, level + 1, maps, o);
+	}
+}
+
+int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2, bool maps)
 {
 	struct tasks ts = { 0 };
 	int first_root = -1, last_root = -1, ret;
@@ -141,7 +165,7 @@ int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2)
 		}
 	}
 	rd_out_printf(o, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
-	print_level(&ts, first_root, 0, o);
+	print_level(&ts, first_root, 0, maps, o);
 	free(ts.v);
 	return 0;
 }

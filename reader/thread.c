@@ -103,6 +103,11 @@ static int add_map(struct rd_machine *m, const struct pd_record *rec, size_t siz
 	map.start = mm.start;
 	map.end = mm.start + mm.len;
 	map.pgoff = mm.pgoff;
+	/* what perf keeps of the mapping (report --mmaps): MMAP says only "executable" */
+	map.prot = rec->header.type == PERF_RECORD_MMAP2 ? mm.prot :
+		   rec->header.misc & PERF_RECORD_MISC_MMAP_DATA ? 0 : PROT_EXEC;
+	map.mmap_flags = rec->header.type == PERF_RECORD_MMAP2 ? mm.flags : 0;
+	map.ino = rec->header.type == PERF_RECORD_MMAP2 && !mm.build_id_size ? mm.ino : 0;
 	/*
 	 * anonymous executable memory is JIT code, named as perf names it; a
 	 * data map (-d) keeps its name ("//anon"): MMAP2 says PROT_EXEC, MMAP
@@ -191,8 +196,13 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 	snprintf(placeholder, sizeof(placeholder), ":%d", (int)parent->tid);
 	if (strcmp(parent->comm, placeholder))
 		thread_comm(child, parent->comm);
-	/* a new process starts with a copy of its parent's address space */
+	/*
+	 * a new process starts with a copy of its parent's address space;
+	 * not one perf record synthesized for a running process (FORK_EXEC):
+	 * its own MMAPs follow, and perf copies nothing (its maps would overlap)
+	 */
 	if (f.pid != f.ppid && child->proc != parent->proc &&
+	    !(rec->header.misc & PERF_RECORD_MISC_FORK_EXEC) &&
 	    pc_maps_copy(&child->proc->maps, &parent->proc->maps))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	return 0;

@@ -15,6 +15,8 @@ struct pc_map {
 	uint64_t start, end, pgoff;
 	uintptr_t obj;			/* the caller's: DSO pointer or index */
 	uint32_t flags;			/* the caller's */
+	uint32_t prot, mmap_flags;	/* as the MMAP2 record says (PROT_*, MAP_*) */
+	uint64_t ino;			/* the file's inode, from MMAP2 (0 without) */
 };
 
 struct pc_maps {

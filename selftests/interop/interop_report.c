@@ -192,6 +192,17 @@ TEST_F(report, tasks_tree_as_perf)
 	perfcmp_expect_same(_metadata, &self->c);
 }
 
+/* --mmaps: each thread with its process's maps (prot, pgoff, inode, file) */
+TEST_F(report, mmaps_under_each_task_as_perf)
+{
+	RECORD("-g");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 6.1", "-i '%s' --mmaps",
+				 self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_expect_perf_holds(_metadata, &self->c, " r-xp ", 1);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 TEST_F(report, rows_without_callchains_match_perf)
 {
 	RECORD("");
