@@ -68,12 +68,14 @@ int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm)
 	return emit(s, pd_encode_comm(&s->buf, s->attr, 0, &c, &id));
 }
 
+/* marked FORK_EXEC as perf marks it: a reader copies no maps, the MMAP2s follow */
 static int synth_fork(struct rec_synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
 {
 	struct pd_task t = { (uint32_t)pid, (uint32_t)ppid, (uint32_t)tid, (uint32_t)ptid, 0 };
 	struct pd_sample id = trailer(s, pid, tid);
 
-	return emit(s, pd_encode_task(&s->buf, s->attr, PERF_RECORD_FORK, &t, &id));
+	return emit(s, pd_encode_task(&s->buf, s->attr, PERF_RECORD_FORK,
+					 PERF_RECORD_MISC_FORK_EXEC, &t, &id));
 }
 
 const char *rec_kernel_ref_symbol(FILE *kallsyms, uint64_t *addr)

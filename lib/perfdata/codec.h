@@ -143,7 +143,7 @@ int pd_encode_comm(struct pd_buf *b, const struct perf_event_attr *attr, uint16_
 		   const struct pd_comm *c, const struct pd_sample *id);
 /* type: PERF_RECORD_FORK or PERF_RECORD_EXIT */
 int pd_encode_task(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
-		   const struct pd_task *t, const struct pd_sample *id);
+		   uint16_t misc, const struct pd_task *t, const struct pd_sample *id);
 /* type: PERF_RECORD_MMAP or PERF_RECORD_MMAP2; misc: the cpumode */
 int pd_encode_mmap(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
 		   uint16_t misc, const struct pd_mmap *m, const struct pd_sample *id);

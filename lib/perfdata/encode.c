@@ -270,9 +270,9 @@ int pd_encode_comm(struct pd_buf *b, const struct perf_event_attr *attr, uint16_
 }
 
 int pd_encode_task(struct pd_buf *b, const struct perf_event_attr *attr, uint32_t type,
-		   const struct pd_task *t, const struct pd_sample *id)
+		   uint16_t misc, const struct pd_task *t, const struct pd_sample *id)
 {
-	struct enc e = begin(b, type, 0);
+	struct enc e = begin(b, type, misc);
 
 	u32(&e, t->pid);
 	u32(&e, t->ppid);

@@ -103,7 +103,7 @@ void synth_fork(struct synth *s, const struct perf_event_attr *attr, uint32_t ty
 	struct pd_task t = { pid, ppid, tid, ptid, time };
 	struct pd_buf b = view(s);
 
-	keep(s, &b, pd_encode_task(&b, attr, type, &t, id));
+	keep(s, &b, pd_encode_task(&b, attr, type, 0, &t, id));
 }
 
 void synth_deferred(struct synth *s, const struct perf_event_attr *attr, uint64_t cookie,

@@ -107,7 +107,7 @@ TEST_F(codec, fork_and_exit_round_trip)
 	struct pd_task t = { 200, 100, 201, 101, 7 * RT_SEC }, out;
 	struct pd_sample id = trailer(), got;
 
-	ASSERT_EQ(0, pd_encode_task(&self->b, &self->a.attr, PERF_RECORD_EXIT, &t, &id));
+	ASSERT_EQ(0, pd_encode_task(&self->b, &self->a.attr, PERF_RECORD_EXIT, 0, &t, &id));
 	ASSERT_EQ(1, first_record(_metadata, self));
 	EXPECT_EQ(PERF_RECORD_EXIT, self->rec.header.type);
 	ASSERT_EQ(0, pd_parse_task(&self->r, &self->rec, &out, &got, &self->err));

@@ -348,7 +348,7 @@ TEST(machine_fork_copies_maps_and_comm)
 	ASSERT_EQ(0, mmap2(&mc, 10, 0x1000, 0x1000, "/a", &err));
 	pd_encode_comm(&mc.b, &a, 0, &comm, NULL);
 	ASSERT_EQ(0, mach_record(&mc, &err));
-	pd_encode_task(&mc.b, &a, PERF_RECORD_FORK, &fork, NULL);
+	pd_encode_task(&mc.b, &a, PERF_RECORD_FORK, 0, &fork, NULL);
 	ASSERT_EQ(0, mach_record(&mc, &err));
 	EXPECT_STREQ("/a", dso_at(&mc, 20, 0x1800));
 	EXPECT_STREQ("parent", rd_machine_thread(&mc.m, 20, 20)->comm);
