@@ -90,9 +90,10 @@ static void compare(struct __test_metadata *_metadata, FIXTURE_DATA(stat_record)
 	ASSERT_NE(NULL, self->ours.out);
 	/* never an empty output for a file with counts */
 	EXPECT_EQ(0, strncmp(self->ours.out, HEAD, strlen(HEAD))) TH_LOG("%s", self->ours.out);
-	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " task-clock\n"))
+	/* the events' names as the file has them: perf 6.12 adds " [software]" */
+	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " task-clock"))
 		TH_LOG("%s", self->ours.out);
-	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " page-faults\n"))
+	EXPECT_LE(min_lines, pc_count_substr(self->ours.out, " page-faults"))
 		TH_LOG("%s", self->ours.out);
 	if (self->theirs.exit_code || !self->theirs.out || !strstr(self->theirs.out, HEAD))
 		SKIP(return, "perf's script prints no stat round of this file (exit %d: %.200s)",
