@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Held records live in a ring in release order; a sequence number names
- * each slot so that a thread can find its waiting samples again.  Only the
- * head can leave, so a waiting sample keeps the records after it in place
- * and the output stays in time order.
+ * Each held sample is a node of two lists: all held samples in arrival
+ * order (the order the end of input and the bound release them in) and its
+ * thread's (the order its CALLCHAIN_DEFERRED releases them in).  The oldest
+ * held sample is always the oldest of its thread, so either list can let
+ * it go first.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,11 +12,16 @@
 
 #include "reader/deferred.h"
 
-/* What the stage knows of a thread: its waiting samples and its last record. */
+struct rd_defer_node {
+	struct rd_item it;
+	struct rd_defer_node *prev, *next;	/* all held */
+	struct rd_defer_node *thread_next;	/* its thread's */
+};
+
+/* What the stage knows of a thread: its held samples and its last record. */
 struct rd_defer_thread {
 	uint32_t tid;
-	uint64_t *waiting;	/* ring sequence numbers, oldest first */
-	uint32_t nr_waiting, cap_waiting;
+	struct rd_defer_node *first, *last;
 	bool have_last;
 	uint64_t last_cookie, last_nr;
 	const uint64_t *last_ips;	/* into the file, or last_copy */
@@ -28,9 +34,7 @@ void rd_defer_init(struct rd_defer *d, bool merge, bool merge_late, struct rd_si
 	memset(d, 0, sizeof(*d));
 	d->merge = merge;
 	d->merge_late = merge_late;
-	d->max_held = RD_RING_MAX;
-	d->max_per_thread = RD_WAIT_PER_THREAD;
-	rd_ring_init(&d->ring, sizeof(struct rd_item), 256);
+	d->max_held = RD_HELD_MAX;
 	d->out = out;
 }
 
@@ -58,13 +62,6 @@ static struct rd_defer_thread *thread_get(struct rd_defer *d, uint32_t tid)
 	return t;
 }
 
-static struct rd_item *ring_at(struct rd_defer *d, uint64_t seq)
-{
-	if (seq < d->head_seq || seq - d->head_seq >= d->ring.nr)
-		return NULL;
-	return rd_ring_at(&d->ring, seq - d->head_seq);
-}
-
 /* Points it at the deferred ips; copies them unless they lie in the file. */
 static int set_merge(struct rd_item *it, const uint64_t *ips, uint64_t nr, bool copy)
 {
@@ -80,94 +77,90 @@ static int set_merge(struct rd_item *it, const uint64_t *ips, uint64_t nr, bool 
 	return 0;
 }
 
-static int drain(struct rd_defer *d, struct pc_error *err)
+/* Out of the list of all held samples (the node stays its thread's). */
+static void unlink_held(struct rd_defer *d, struct rd_defer_node *n)
 {
-	struct rd_item *head;
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		d->oldest = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		d->newest = n->prev;
+	d->nr_held--;
+}
 
-	while ((head = rd_ring_head(&d->ring)) && !head->waiting) {
-		struct rd_item it;
-		int ret;
+/* The node's sample goes on; the node is freed whatever happens. */
+static int release(struct rd_defer *d, struct rd_defer_node *n, struct pc_error *err)
+{
+	struct rd_item it = n->it;
 
-		rd_ring_pop(&d->ring, &it);
-		d->head_seq++;
-		ret = rd_sink_put(&d->out, &it, err);
+	free(n);
+	return rd_sink_put(&d->out, &it, err);
+}
+
+/* The oldest held sample, its record not come: out unanswered. */
+static int release_oldest(struct rd_defer *d, struct pc_error *err)
+{
+	struct rd_defer_node *n = d->oldest;
+	struct rd_defer_thread *t = thread_get(d, n->it.p->smp.tid);
+
+	if (!t)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	unlink_held(d, n);
+	t->first = n->thread_next;	/* the oldest of all is its thread's oldest */
+	if (!t->first)
+		t->last = NULL;
+	n->it.unanswered = true;
+	d->stats.unmerged++;
+	return release(d, n, err);
+}
+
+/* *held once the node has it: from then on the stage owns the sample */
+static int hold_sample(struct rd_defer *d, const struct rd_item *it, struct rd_defer_thread *t,
+		       bool *held, struct pc_error *err)
+{
+	struct rd_defer_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	n->it = *it;
+	*held = true;
+	n->prev = d->newest;
+	if (d->newest)
+		d->newest->next = n;
+	else
+		d->oldest = n;
+	d->newest = n;
+	d->nr_held++;
+	if (t->last)
+		t->last->thread_next = n;
+	else
+		t->first = n;
+	t->last = n;
+	while (d->nr_held > d->max_held) {
+		int ret = release_oldest(d, err);
+
+		d->stats.forced++;
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static void unwait(struct rd_defer *d, struct rd_item *it)
-{
-	it->waiting = false;
-	d->stats.unmerged++;
-}
-
-static int hold_sample(struct rd_defer *d, struct rd_item *it, struct rd_defer_thread *t,
-		       struct pc_error *err)
-{
-	if (t->nr_waiting >= d->max_per_thread) {
-		struct rd_item *old = ring_at(d, t->waiting[0]);
-
-		if (old && old->waiting) {
-			unwait(d, old);
-			d->stats.forced++;
-		}
-		memmove(&t->waiting[0], &t->waiting[1], (t->nr_waiting - 1) * sizeof(*t->waiting));
-		t->nr_waiting--;
-	}
-	if (t->nr_waiting == t->cap_waiting) {
-		uint32_t cap = t->cap_waiting ? t->cap_waiting * 2 : 8;
-		uint64_t *w = realloc(t->waiting, cap * sizeof(*w));
-
-		if (!w)
-			return pc_error_set(err, ENOMEM, "out of memory");
-		t->waiting = w;
-		t->cap_waiting = cap;
-	}
-	it->waiting = true;
-	if (rd_ring_push(&d->ring, it))
-		return pc_error_set(err, ENOMEM, "out of memory");
-	t->waiting[t->nr_waiting++] = d->head_seq + d->ring.nr - 1;
-	return 0;
-}
-
-/* A CALLCHAIN_DEFERRED: every sample its thread holds goes, merged or not. */
-static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error *err)
+/* Keeps a CALLCHAIN_DEFERRED as its thread's reference for late merges. */
+static int remember(struct rd_defer_thread *t, const struct rd_item *it)
 {
 	const struct pd_deferred *rec = &it->p->d;
-	const struct pd_sample *id = &it->p->smp;
-	struct rd_defer_thread *t;
 
-	d->stats.deferred_records++;
-	if (!id->evsel || !(id->evsel->attr.attr.sample_type & PERF_SAMPLE_TID))
-		return 0;	/* no thread to match it to */
-	t = thread_get(d, id->tid);
-	if (!t)
-		return pc_error_set(err, ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < t->nr_waiting; i++) {
-		struct rd_item *w = ring_at(d, t->waiting[i]);
-
-		if (!w || !w->waiting)
-			continue;
-		w->waiting = false;
-		if (w->p->smp.chain.cookie == rec->cookie) {
-			if (set_merge(w, rec->ips, rec->nr, it->owned))
-				return pc_error_set(err, ENOMEM, "out of memory");
-			d->stats.merged++;
-		} else {
-			d->stats.unmerged++;
-		}
-	}
-	t->nr_waiting = 0;
-	/* kept as the reference for late merges */
 	free(t->last_copy);
 	t->last_copy = NULL;
 	t->last_ips = rec->ips;
 	if (it->owned && rec->nr) {
 		t->last_copy = malloc(rec->nr * sizeof(*rec->ips));
 		if (!t->last_copy)
-			return pc_error_set(err, ENOMEM, "out of memory");
+			return -ENOMEM;
 		memcpy(t->last_copy, rec->ips, rec->nr * sizeof(*rec->ips));
 		t->last_ips = t->last_copy;
 	}
@@ -175,6 +168,47 @@ static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error 
 	t->last_cookie = rec->cookie;
 	t->last_nr = rec->nr;
 	return 0;
+}
+
+/*
+ * A CALLCHAIN_DEFERRED: every sample its thread holds goes out here, oldest
+ * first, merged when its cookie is the record's.
+ */
+static int answer(struct rd_defer *d, const struct rd_item *it, struct pc_error *err)
+{
+	const struct pd_deferred *rec = &it->p->d;
+	const struct pd_sample *id = &it->p->smp;
+	struct rd_defer_thread *t;
+	struct rd_defer_node *n, *next;
+	int ret = 0;
+
+	d->stats.deferred_records++;
+	if (!id->evsel || !(id->evsel->attr.attr.sample_type & PERF_SAMPLE_TID))
+		return 0;	/* no thread to match it to */
+	t = thread_get(d, id->tid);
+	if (!t)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	if (remember(t, it))
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (n = t->first, t->first = t->last = NULL; n; n = next) {
+		next = n->thread_next;
+		unlink_held(d, n);
+		if (!ret && n->it.p->smp.chain.cookie == rec->cookie) {
+			if (set_merge(&n->it, rec->ips, rec->nr, it->owned))
+				ret = pc_error_set(err, ENOMEM, "out of memory");
+			else
+				d->stats.merged++;
+		} else {
+			d->stats.unmerged++;
+		}
+		if (ret) {
+			rd_item_release(&n->it);
+			free(n);
+		} else {
+			ret = release(d, n, err);
+		}
+	}
+	return ret;
 }
 
 /* Only events with attr.defer_callchain get cookies, as perf reads them. */
@@ -190,7 +224,6 @@ static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held
 {
 	const struct pd_sample *smp = &it->p->smp;
 	struct rd_defer_thread *t = thread_get(d, smp->tid);
-	int ret;
 
 	*held = false;
 	if (!t)
@@ -202,26 +235,7 @@ static int sample_with_cookie(struct rd_defer *d, struct rd_item *it, bool *held
 		d->stats.merged_late++;
 		return 0;
 	}
-	ret = hold_sample(d, it, t, err);
-	*held = !ret;	/* on failure the caller still owns it */
-	return ret;
-}
-
-static int bound(struct rd_defer *d, struct pc_error *err)
-{
-	while (d->ring.nr > d->max_held) {
-		struct rd_item *head = rd_ring_head(&d->ring);
-		int ret;
-
-		if (head->waiting) {
-			unwait(d, head);
-			d->stats.forced++;
-		}
-		ret = drain(d, err);
-		if (ret)
-			return ret;
-	}
-	return drain(d, err);
+	return hold_sample(d, it, t, held, err);
 }
 
 int rd_defer_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
@@ -232,26 +246,12 @@ int rd_defer_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 
 	if (!d->merge)
 		return rd_sink_put(&d->out, it, err);
-	/*
-	 * Maps go in when they arrive, even behind a waiting sample: a deferred
-	 * user stack is taken on the way back to user space, after the samples
-	 * it answers, and perf resolves it with the maps of that moment (the
-	 * first samples after an exec need the new executable's MMAP2).  FORK
-	 * goes with them, so that it never copies a parent's maps over a
-	 * child's newer ones.  COMM stays in order: it names the samples.
-	 */
-	if (d->ring.nr && (it->type == PERF_RECORD_MMAP || it->type == PERF_RECORD_MMAP2 ||
-			   it->type == PERF_RECORD_FORK))
-		return rd_sink_put(&d->out, it, err);
 	if (holds_cookie(it)) {
 		ret = sample_with_cookie(d, it, &held, err);
-		if (ret) {
-			if (!held)
-				rd_item_release(it);
+		if (ret && !held)
+			rd_item_release(it);	/* still ours */
+		if (ret || held)
 			return ret;
-		}
-		if (held)
-			return bound(d, err);
 	} else if (it->type == PC_RECORD_CALLCHAIN_DEFERRED && it->p) {
 		ret = answer(d, it, err);
 		if (ret) {
@@ -259,25 +259,14 @@ int rd_defer_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 			return ret;
 		}
 	}
-	if (!d->ring.nr)
-		return rd_sink_put(&d->out, it, err);	/* nothing held: straight out */
-	if (rd_ring_push(&d->ring, it)) {
-		rd_item_release(it);
-		return pc_error_set(err, ENOMEM, "out of memory");
-	}
-	return bound(d, err);
+	return rd_sink_put(&d->out, it, err);
 }
 
 int rd_defer_finish(struct rd_defer *d, struct pc_error *err)
 {
-	struct rd_item *head;
+	while (d->oldest) {
+		int ret = release_oldest(d, err);
 
-	while ((head = rd_ring_head(&d->ring))) {
-		int ret;
-
-		if (head->waiting)
-			unwait(d, head);
-		ret = drain(d, err);
 		if (ret)
 			return ret;
 	}
@@ -286,19 +275,20 @@ int rd_defer_finish(struct rd_defer *d, struct pc_error *err)
 
 void rd_defer_free(struct rd_defer *d)
 {
-	struct rd_item it;
+	struct rd_defer_node *n, *next;
 
-	while (d->ring.nr) {
-		rd_ring_pop(&d->ring, &it);
-		rd_item_release(&it);
+	for (n = d->oldest; n; n = next) {
+		next = n->next;
+		rd_item_release(&n->it);
+		free(n);
 	}
-	rd_ring_free(&d->ring);
+	d->oldest = d->newest = NULL;
+	d->nr_held = 0;
 	for (size_t b = 0; b < d->nr_buckets; b++) {
-		struct rd_defer_thread *t = d->threads[b], *n;
+		struct rd_defer_thread *t = d->threads[b], *tn;
 
-		for (; t; t = n) {
-			n = t->next;
-			free(t->waiting);
+		for (; t; t = tn) {
+			tn = t->next;
 			free(t->last_copy);
 			free(t);
 		}

@@ -760,8 +760,11 @@ static void print_chain(struct rd_printer *p, struct rd_session *s, const struct
 				kernel = ip == PC_CONTEXT_KERNEL || ip == PC_CONTEXT_GUEST_KERNEL;
 				continue;
 			}
-			/* unmerged, perf 7.2 --no-merge-callchains names the cookie */
-			if (!p->merge && part == 0 && i == nr - 1 && i > 0 &&
+			/*
+			 * perf 7.2 names the cookie where it merges nothing: with
+			 * --no-merge-callchains, and for a sample whose record never came
+			 */
+			if ((!p->merge || ev->unanswered) && part == 0 && i == nr - 1 && i > 0 &&
 			    ips[i - 1] == PC_CONTEXT_USER_DEFERRED)
 				cookie = true;
 			if (cookie)

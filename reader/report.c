@@ -848,12 +848,16 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			}
 		}
 	}
-	/* the chain's first frame is the sample's ip, with its context (its real symbol) */
-	if (n && first.ip == smp->ip) {
+	/*
+	 * The sample's own row: its ip in the record's cpumode, as perf finds
+	 * it; the chain's first frame when that is the same ip in the same
+	 * context (its real symbol), the usual case
+	 */
+	self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
+	if (n && first.ip == smp->ip && first.kernel == self.kernel) {
 		self = first;
 	} else {
 		self.ip = smp->ip;
-		self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
 		rd_resolve(s, ev->thread, self.kernel, smp->ip, &self.r);
 	}
 	/* -U: a sample of no known symbol is left out, its period with it */

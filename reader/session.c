@@ -142,6 +142,7 @@ static int consume(struct rd_session *s, struct rd_item *it, struct pc_error *er
 			ev.merged = true;
 			ev.late = it->late;
 		}
+		ev.unanswered = it->unanswered;
 		return deliver_sample(s, &ev, smp);
 	}
 	if (s->merge || !s->ops.deferred)

@@ -41,6 +41,7 @@ struct rd_event {
 	uint64_t extra_nr;
 	bool merged;
 	bool late;
+	bool unanswered;	/* a cookie whose deferred record never came */
 	bool unwound;		/* extra: user frames unwound from DWARF (perf adds inlines) */
 	/* CALLCHAIN_DEFERRED records (shown with --no-merge-callchains) */
 	const struct pd_deferred *deferred;

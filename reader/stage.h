@@ -42,7 +42,7 @@ struct rd_item {
 	bool fp_leaf;
 	uint16_t type;
 	bool timed;
-	bool waiting;		/* held by the deferred stage for its callchain */
+	bool unanswered;	/* its deferred callchain never came: perf 7.2 shows the cookie */
 	bool late;		/* merged with a deferred record that came before it */
 	bool owned;		/* data is our copy (rd_copy_alloc: a decompressed, piped or
 				 * misaligned record) */

@@ -2,7 +2,7 @@
 /*
  * Each stage of the reader alone, driven by a handful of synthesized
  * records: order (rounds, out-of-order, ties, the bound), defer (merge,
- * mismatch, the per-thread bound, what a waiting sample holds back) and
+ * mismatch, the bound, what passes a waiting sample) and
  * machine (a map replacing what it overlaps, fork copying maps and comm).
  */
 #include <stdio.h>
@@ -19,6 +19,7 @@ struct got {
 	uint16_t type[64];
 	uint64_t time[64];
 	uint64_t merge_nr[64];
+	bool unanswered[64];
 };
 
 static int collect(void *ctx, struct rd_item *it, struct pc_error *err)
@@ -29,6 +30,7 @@ static int collect(void *ctx, struct rd_item *it, struct pc_error *err)
 		g->type[g->nr] = it->type;
 		g->time[g->nr] = it->timed ? it->time : UINT64_MAX;
 		g->merge_nr[g->nr] = it->merge_nr;
+		g->unanswered[g->nr] = it->unanswered;
 		g->nr++;
 	}
 	rd_item_release(it);
@@ -179,15 +181,15 @@ TEST_F(stage, order_bound_releases_the_oldest_early)
 
 /* defer: samples with a cookie wait for their thread's CALLCHAIN_DEFERRED */
 static void defer_run(struct __test_metadata *_metadata, FIXTURE_DATA(stage) *self,
-		      struct rd_defer *df, uint32_t per_thread)
+		      struct rd_defer *df, size_t max_held)
 {
 	struct rd_input in;
 	struct rd_parse ps;
 
 	open_file(_metadata, self);
 	rd_defer_init(df, true, false, (struct rd_sink){ collect, &self->got });
-	if (per_thread)
-		df->max_per_thread = per_thread;
+	if (max_held)
+		df->max_held = max_held;
 	rd_parse_init(&ps, &self->r, (struct rd_sink){ rd_defer_deliver, df });
 	rd_input_init(&in, &self->r, (struct rd_sink){ rd_parse_deliver, &ps });
 	read_all(_metadata, &in, &self->err);
@@ -222,7 +224,7 @@ TEST_F(stage, defer_releases_a_mismatched_cookie_unmerged)
 	rd_defer_free(&df);
 }
 
-TEST_F(stage, defer_holds_later_records_behind_a_waiting_sample)
+TEST_F(stage, defer_lets_later_records_pass_a_waiting_sample)
 {
 	struct rd_defer df;
 	struct pd_sample id = rt_id(11, 11, 150);
@@ -230,12 +232,36 @@ TEST_F(stage, defer_holds_later_records_behind_a_waiting_sample)
 	rt_sample(&self->d, &self->a.attr, 10, 10, 100, RT_KIP(1), 7);
 	synth_comm(&self->d, &self->a.attr, 11, 11, "other", &id);
 	defer_run(_metadata, self, &df, 0);
-	EXPECT_EQ(0, self->got.nr);
+	ASSERT_EQ(1, self->got.nr);
+	EXPECT_EQ(PERF_RECORD_COMM, self->got.type[0]);
 	ASSERT_EQ(0, rd_defer_finish(&df, &self->err));
 	ASSERT_EQ(2, self->got.nr);
-	EXPECT_EQ(PERF_RECORD_SAMPLE, self->got.type[0]);
-	EXPECT_EQ(PERF_RECORD_COMM, self->got.type[1]);
+	EXPECT_EQ(PERF_RECORD_SAMPLE, self->got.type[1]);
+	EXPECT_TRUE(self->got.unanswered[1]);
 	EXPECT_EQ(1, df.stats.unmerged);
+	rd_defer_free(&df);
+}
+
+TEST_F(stage, defer_releases_a_threads_samples_at_its_record_only)
+{
+	struct rd_defer df;
+
+	rt_sample(&self->d, &self->a.attr, 10, 10, 100, RT_KIP(1), 7);
+	rt_sample(&self->d, &self->a.attr, 10, 11, 110, RT_KIP(1), 9);
+	rt_sample(&self->d, &self->a.attr, 10, 10, 120, RT_KIP(1), 7);
+	rt_deferred(&self->d, &self->a.attr, 10, 10, 200, 7, 0x401000, 3);
+	defer_run(_metadata, self, &df, 0);
+	/* thread 10's two samples, merged, then the record; 11's still waits */
+	ASSERT_EQ(3, self->got.nr);
+	EXPECT_EQ(100, self->got.time[0]);
+	EXPECT_EQ(120, self->got.time[1]);
+	EXPECT_EQ(4, self->got.merge_nr[0]);
+	EXPECT_EQ(4, self->got.merge_nr[1]);
+	EXPECT_EQ(PC_RECORD_CALLCHAIN_DEFERRED, self->got.type[2]);
+	ASSERT_EQ(0, rd_defer_finish(&df, &self->err));
+	ASSERT_EQ(4, self->got.nr);
+	EXPECT_EQ(110, self->got.time[3]);
+	EXPECT_TRUE(self->got.unanswered[3]);
 	rd_defer_free(&df);
 }
 
@@ -252,19 +278,22 @@ TEST_F(stage, defer_lets_maps_pass_a_waiting_sample)
 	rd_defer_free(&df);
 }
 
-TEST_F(stage, defer_bounds_the_samples_one_thread_holds)
+TEST_F(stage, defer_bounds_the_samples_held_in_all)
 {
 	struct rd_defer df;
 
 	for (int i = 0; i < 3; i++)
-		rt_sample(&self->d, &self->a.attr, 10, 10, 100 + i, RT_KIP(1), 7 + i);
+		rt_sample(&self->d, &self->a.attr, 10, 10 + i % 2, 100 + i, RT_KIP(1), 7 + i);
 	defer_run(_metadata, self, &df, 2);
-	/* the third sample forced the first out, unmerged */
+	/* the third sample forced the first out, unanswered */
 	ASSERT_EQ(1, self->got.nr);
 	EXPECT_EQ(100, self->got.time[0]);
+	EXPECT_TRUE(self->got.unanswered[0]);
 	EXPECT_EQ(1, df.stats.forced);
 	ASSERT_EQ(0, rd_defer_finish(&df, &self->err));
-	EXPECT_EQ(3, self->got.nr);
+	ASSERT_EQ(3, self->got.nr);
+	EXPECT_EQ(101, self->got.time[1]);
+	EXPECT_EQ(102, self->got.time[2]);
 	rd_defer_free(&df);
 }
 
