@@ -1954,7 +1954,7 @@ int cmd_report(int argc, char **argv)
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
-	char debug_dir[4096], bad[64], *end;
+	char bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	bool stats = false, sort_given = false;
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
@@ -2183,17 +2183,8 @@ int cmd_report(int argc, char **argv)
 	s->rules.zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
 	s->rules.cfi_end_frame = rp.compat_6_1;
 	s->rules.lbr_first_target = rp.compat_6_1;
-	/* replay anywhere (fixtures): nothing of this machine's files is used */
-	if (!ret && symfs) {
-		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);
-		s->dsos.root = symfs;
-		s->dsos.debug_dir = debug_dir;
-		s->kernel_local = false;
-		s->dsos.own_vdso = false;
-		s->dsos.buildid_dir = NULL;
-	}
-	/* --kallsyms: the kernel's symbols from that file, wherever recorded */
-	s->kallsyms = kallsyms;
+	if (!ret)
+		rd_session_use_files(s, symfs, kallsyms);
 	if (!ret)
 		rp.pipe = s->r.pipe_format;
 	if (!ret && stats) {

@@ -25,6 +25,12 @@ struct task {
 struct tasks {
 	struct task *v;
 	size_t nr, cap;
+	struct tid_index *by_tid;	/* v's tids in order: find's */
+};
+
+struct tid_index {
+	int32_t tid;
+	int i;			/* into v */
 };
 
 static int collect(const struct rd_thread *t, void *ctx)
@@ -64,12 +70,40 @@ static int table_order(const void *x, const void *y)
 	return (ta > tb) - (ta < tb);
 }
 
+static int tid_index_order(const void *x, const void *y)
+{
+	const struct tid_index *a = x, *b = y;
+
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int index_by_tid(struct tasks *ts)
+{
+	ts->by_tid = malloc((ts->nr ? ts->nr : 1) * sizeof(*ts->by_tid));
+	if (!ts->by_tid)
+		return -ENOMEM;
+	for (size_t i = 0; i < ts->nr; i++)
+		ts->by_tid[i] = (struct tid_index){ (int32_t)ts->v[i].t->tid, (int)i };
+	qsort(ts->by_tid, ts->nr, sizeof(*ts->by_tid), tid_index_order);
+	return 0;
+}
+
+/* The index of thread tid (the first of that tid), -1 when there is none. */
 static int find(const struct tasks *ts, int32_t tid)
 {
-	for (size_t i = 0; i < ts->nr; i++)
-		if ((int32_t)ts->v[i].t->tid == tid)
-			return (int)i;
-	return -1;
+	size_t lo = 0, hi = ts->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ts->by_tid[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ts->nr && ts->by_tid[lo].tid == tid ? ts->by_tid[lo].i : -1;
 }
 
 /* child after its parent's others, or (perf 7.2) among them by tid */
@@ -79,7 +113,9 @@ static void add_child(struct tasks *ts, int parent, int child, bool by_tid)
 	int *link = &p->first_child;
 
 	ts->v[child].placed = true;
-	if (!by_tid) {
+	/* in tid order, children mostly come in that order: append them at once */
+	if (!by_tid || p->last_child < 0 ||
+	    (int32_t)ts->v[p->last_child].t->tid < (int32_t)ts->v[child].t->tid) {
 		if (p->last_child < 0)
 			p->first_child = child;
 		else
@@ -90,7 +126,7 @@ static void add_child(struct tasks *ts, int parent, int child, bool by_tid)
 	while (*link >= 0 && (int32_t)ts->v[*link].t->tid < (int32_t)ts->v[child].t->tid)
 		link = &ts->v[*link].next_sibling;
 	ts->v[child].next_sibling = *link;
-	*link = child;
+	*link = child;	/* before the last child: last_child stays */
 }
 
 /* --mmaps: the thread's process's maps under it, perf's columns, indented past its ids */
@@ -140,6 +176,10 @@ int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2, bool
 		return ret;
 	}
 	qsort(ts.v, ts.nr, sizeof(*ts.v), layout_7_2 ? tid_order : table_order);
+	if (index_by_tid(&ts)) {
+		free(ts.v);
+		return -ENOMEM;
+	}
 	for (size_t k = 0; k < ts.nr; k++) {
 		int i = (int)k;
 
@@ -166,6 +206,7 @@ int rp_tasks_print(struct rd_session *s, struct rd_out *o, bool layout_7_2, bool
 	}
 	rd_out_printf(o, "# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
 	print_level(&ts, first_root, 0, maps, o);
+	free(ts.by_tid);
 	free(ts.v);
 	return 0;
 }

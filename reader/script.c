@@ -445,7 +445,7 @@ int cmd_script(int argc, char **argv)
 	struct rd_out out;
 	struct pc_error err = { 0 };
 	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
-	char debug_dir[4096], *end;
+	char *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
 	bool mangled = false;	/* --no-demangle */
@@ -655,17 +655,8 @@ int cmd_script(int argc, char **argv)
 	/* perf 6.3 renamed PLT entries: --compat 6.1 keeps 6.1's names */
 	s->dsos.names_6_1 = prp->compat == RD_COMPAT_6_1;
 	s->dsos.mangled = mangled;
-	/* replay anywhere (fixtures): nothing of this machine's files is used */
-	if (!ret && symfs) {
-		snprintf(debug_dir, sizeof(debug_dir), "%s/usr/lib/debug", symfs);
-		s->dsos.root = symfs;
-		s->dsos.debug_dir = debug_dir;
-		s->kernel_local = false;
-		s->dsos.own_vdso = false;
-		s->dsos.buildid_dir = NULL;
-	}
-	/* --kallsyms: the kernel's symbols from that file, wherever recorded */
-	s->kallsyms = kallsyms;
+	if (!ret)
+		rd_session_use_files(s, symfs, kallsyms);
 	if (!ret && !dump && !header_only) {
 		if ((usage_err = check_fields(s, prp))) {
 			usage_err = usage_err == -1 ? 255 : 1;	/* perf's -1; ours */

@@ -217,6 +217,19 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	return 0;
 }
 
+void rd_session_use_files(struct rd_session *s, const char *symfs, const char *kallsyms)
+{
+	s->kallsyms = kallsyms;
+	if (!symfs)
+		return;
+	snprintf(s->debug_dir, sizeof(s->debug_dir), "%s/usr/lib/debug", symfs);
+	s->dsos.root = symfs;
+	s->dsos.debug_dir = s->debug_dir;
+	s->kernel_local = false;
+	s->dsos.own_vdso = false;
+	s->dsos.buildid_dir = NULL;
+}
+
 void rd_session_close(struct rd_session *s)
 {
 	if (!s->opened)

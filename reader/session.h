@@ -104,6 +104,7 @@ struct rd_session {
 	struct pc_dso_cache dsos;
 	const char *kallsyms;		/* --kallsyms FILE: the kernel's symbols from it */
 	char buildid_dir[512];
+	char debug_dir[4096];		/* --symfs DIR's usr/lib/debug */
 	struct rd_stats stats;
 	/* the stages */
 	struct rd_input in;
@@ -119,6 +120,12 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 /* Processes every record: ordering, state, merge, then ops callbacks. */
 int rd_session_process(struct rd_session *s, struct pc_error *err);
 void rd_session_close(struct rd_session *s);
+/*
+ * After open: --symfs DIR (DSOs looked up under DIR, nothing of this
+ * machine's files used: a replay reads the same anywhere) and --kallsyms
+ * FILE (the kernel's symbols from it, wherever recorded); NULL for none.
+ */
+void rd_session_use_files(struct rd_session *s, const char *symfs, const char *kallsyms);
 
 /* Resolves one ip of thread t; kernel selects the kernel maps. */
 void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,

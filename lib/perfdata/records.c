@@ -26,7 +26,10 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 		goto read;
 	}
 	/* the data section, then a directory's data.N files in turn */
-	for (;;) {
+	if (!r->dir && off < r->data_end) {
+		base = r->base;		/* a plain file: the data section alone */
+		end = r->data_end;
+	} else for (;;) {
 		if (!pd_dir_range(r, off, &base, &start, &end))
 			return 0;
 		if (off < end)

@@ -50,7 +50,8 @@ void rt_sample(struct synth *d, const struct perf_event_attr *a, uint32_t pid,
 	v.ip = kip;
 	v.chain.ips = chain;
 	v.chain.nr = 4;
-	synth_sample(d, a, &v);
+	/* taken in the kernel, as its chain says: perf resolves the ip in the record's cpumode */
+	synth_sample_misc(d, a, PERF_RECORD_MISC_KERNEL, &v);
 }
 
 void rt_deferred(struct synth *d, const struct perf_event_attr *a, uint32_t pid,

@@ -28,7 +28,7 @@ static void chain_sample_of(FIXTURE_DATA(rep) *self, uint32_t pid, uint64_t t,
 	v.ip = ips[0];
 	v.chain.ips = chain;
 	v.chain.nr = (uint64_t)n + 1;
-	synth_sample(&self->d, &self->a.attr, &v);
+	synth_sample_misc(&self->d, &self->a.attr, PERF_RECORD_MISC_KERNEL, &v);
 }
 
 static void chain_sample(FIXTURE_DATA(rep) *self, uint64_t t, const uint64_t *ips, int n)
