@@ -137,7 +137,8 @@ static void print_values(const struct stat_printer *p, const struct stat_evlist 
 			.interval = interval,
 		};
 
-		if (v[i].counted)
+		/* perf 7.2 takes its metrics from its tables (json), not beside each event */
+		if (v[i].counted && !p->layout_7_2)
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
 		stat_print_line(p, &line);
 	}
@@ -555,6 +556,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	p.format = o.format;
 	p.sep = o.sep;
+	p.layout_7_2 = o.layout_7_2;
 	p.no_counts = o.null_run;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);

@@ -41,6 +41,8 @@ static void usage(FILE *out)
 "      --append               append to -o's FILE\n"
 "  -r, --repeat N             run the command N times: mean and its error\n"
 "  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
+"      --compat 6.1|7.2       the layout of that perf stat (default 6.1); 7.2's\n"
+"                             has no metrics (its come from its metric tables)\n"
 "  -j, --json-output          one JSON object per counter\n"
 "  -q, --quiet                no messages\n"
 "  -v, --verbose              more messages (repeatable)\n"
@@ -92,7 +94,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 }
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
-       O_INTERVAL_COUNT, O_TIMEOUT };
+       O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -110,6 +112,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "detailed", no_argument, NULL, 'd' },
 		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "compat", required_argument, NULL, O_COMPAT },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -182,6 +185,12 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			/* perf's words */
 			if (o->timeout_ms < 10)
 				return pc_error_set(err, EINVAL, "timeout must be >= 10ms.");
+			break;
+		case O_COMPAT:
+			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2"))
+				return pc_error_set(err, EINVAL, "--compat: '%s' is not 6.1 or 7.2",
+						    optarg);
+			o->layout_7_2 = !strcmp(optarg, "7.2");
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:

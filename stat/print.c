@@ -5,6 +5,13 @@
  * with -x (value, unit, event, [noise,] run time, percent running, metric
  * value, metric unit) and JSON with -j (one object per line).
  *
+ * perf 7.2's (--compat 7.2): no metric beside an event (its metrics come from
+ * tables per CPU model, not reproduced), 38 blank columns in its place on
+ * every line, "CPU3" and a thread's "comm-tid" without a space before the
+ * count, a core's id in 11 columns, an unsupported event counted on 0 cpus
+ * of its aggregate, JSON's "counters" for the number of cpus, the time of
+ * -r in nanoseconds, its own -I headers.
+ *
  * Differences from perf 6.1 on purpose: where there is no metric, perf 6.1's
  * JSON prints "metric-value" : 0.000000, "metric-unit" : "(null)"; we leave
  * both keys out, so that consumers never read "(null)" as a unit.
@@ -18,6 +25,7 @@
 #define EVNAME_LEN	32
 #define METRIC_LEN	35
 #define NOT_COUNTED_PAD	28	/* what perf leaves after the name of a counter with no value */
+#define BLANK_7_2	38	/* perf 7.2: the metric's place, after every event name */
 
 bool stat_event_is_clock(const union pc_attr *attr)
 {
@@ -139,14 +147,19 @@ static double pcnt_running(const struct stat_line *l)
  * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
  * std layout each in perf's width (csv: none)
  */
-static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a, bool csv)
+static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a,
+		       bool supported, bool csv)
 {
 	const struct stat_cpu_at *at = &a->at;
 	const char *s = csv ? p->sep : " ";
+	int nr = p->layout_7_2 && !supported ? 0 : a->nr;
 
 	switch (a->mode) {
 	case STAT_AGGR_CPU:
-		fprintf(p->out, "CPU%*d%s", csv ? 0 : -7, at->cpu, s);
+		if (p->layout_7_2 && !csv)
+			fprintf(p->out, "CPU%-4d", at->cpu);
+		else
+			fprintf(p->out, "CPU%*d%s", csv ? 0 : -7, at->cpu, s);
 		return;
 	case STAT_AGGR_SOCKET:
 		fprintf(p->out, "S%*d", csv ? 0 : -5, at->socket);
@@ -155,7 +168,8 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 		fprintf(p->out, "S%d-D%*d", at->socket, csv ? 0 : -8, at->die);
 		break;
 	case STAT_AGGR_CORE:
-		fprintf(p->out, "S%d-D%d-C%*d", at->socket, at->die, csv ? 0 : -8, at->core);
+		fprintf(p->out, "S%d-D%d-C%*d", at->socket, at->die,
+			csv ? 0 : p->layout_7_2 ? -11 : -8, at->core);
 		break;
 	case STAT_AGGR_NODE:
 		fprintf(p->out, "N%*d", csv ? 0 : -5, at->node);
@@ -163,7 +177,7 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 	default:
 		return;
 	}
-	fprintf(p->out, "%s%*d%s", s, csv ? 0 : 4, a->nr, s);
+	fprintf(p->out, "%s%*d%s", s, csv ? 0 : 4, nr, s);
 }
 
 static void print_std(const struct stat_printer *p, const struct stat_line *l)
@@ -172,11 +186,21 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 		fprintf(p->out, "%6lu.%09lu ", (unsigned long)l->interval,
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5));
 	if (l->comm)
-		fprintf(p->out, "%16s-%-8d ", l->comm, l->tid);
+		fprintf(p->out, p->layout_7_2 ? "%16s-%-8d" : "%16s-%-8d ", l->comm, l->tid);
 	if (l->aggr)
-		print_aggr(p, l->aggr, false);
+		print_aggr(p, l->aggr, l->supported, false);
 	print_value(p, l, COUNTS_LEN);
 	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN, l->event);
+	if (p->layout_7_2) {
+		fprintf(p->out, "%*s", BLANK_7_2, "");
+		/* perf leaves out a noise of 0 */
+		if (l->noise_pct > 0)
+			fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
+		if (l->supported && l->v.counted && l->v.run < l->v.ena)
+			fprintf(p->out, "  (%.2f%%)", pcnt_running(l));
+		fputc('\n', p->out);
+		return;
+	}
 	if (!l->supported || !l->v.counted) {
 		fprintf(p->out, "%*s\n", NOT_COUNTED_PAD, "");
 		return;
@@ -208,13 +232,13 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 	if (l->comm)
 		fprintf(p->out, "%s-%d%s", l->comm, l->tid, s);
 	if (l->aggr)
-		print_aggr(p, l->aggr, true);
+		print_aggr(p, l->aggr, l->supported, true);
 	print_value(p, l, 0);
 	fprintf(p->out, "%s%s%s%s", s, l->unit, s, l->event);
 	if (l->noise_pct >= 0)
 		fprintf(p->out, "%s%.2f%%", s, l->noise_pct);
 	fprintf(p->out, "%s%llu%s%.2f", s, (unsigned long long)l->v.run, s, pcnt_running(l));
-	if (l->supported && l->v.counted && l->metric.unit) {
+	if (l->supported && l->v.counted && l->metric.unit && !p->layout_7_2) {
 		char num[64];
 
 		size_t end;
@@ -248,8 +272,9 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* perf's keys: "cpu" : "3"; "socket" : "S0" (die, core, node alike) and "aggregate-number" */
-static void json_aggr(FILE *o, const struct stat_aggr_of *a)
+static void json_aggr(const struct stat_printer *p, const struct stat_aggr_of *a, bool supported)
 {
+	FILE *o = p->out;
 	static const char *const keys[] = { [STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
 					    [STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node" };
 	const struct stat_cpu_at *at = &a->at;
@@ -267,7 +292,12 @@ static void json_aggr(FILE *o, const struct stat_aggr_of *a)
 		snprintf(name, sizeof(name), "S%d-D%d-C%d", at->socket, at->die, at->core);
 	else
 		snprintf(name, sizeof(name), "N%d", at->node);
-	fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", keys[a->mode], name, a->nr);
+	if (p->layout_7_2)
+		fprintf(o, "\"%s\" : \"%s\", \"counters\" : %d, ", keys[a->mode], name,
+			supported ? a->nr : 0);
+	else
+		fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", keys[a->mode], name,
+			a->nr);
 }
 
 static void print_json(const struct stat_printer *p, const struct stat_line *l)
@@ -278,7 +308,7 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 	if (l->interval >= 0)
 		fprintf(o, "\"interval\" : %.9f, ", l->interval);
 	if (l->aggr)
-		json_aggr(o, l->aggr);
+		json_aggr(p, l->aggr, l->supported);
 	if (l->comm) {
 		char thread[64];
 
@@ -300,7 +330,7 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 		fprintf(o, ", \"variance\" : %.2f", l->noise_pct);
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
 		(unsigned long long)l->v.run, pcnt_running(l));
-	if (l->supported && l->v.counted && l->metric.unit) {
+	if (l->supported && l->v.counted && l->metric.unit && !p->layout_7_2) {
 		fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", l->metric.value);
 		json_string(o, l->metric.unit);
 	}
@@ -347,6 +377,13 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
 
 void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode)
 {
+	static const char *const cols_7_2[] = {
+		[STAT_AGGR_GLOBAL] = "            ", [STAT_AGGR_CPU] = " cpu               ",
+		[STAT_AGGR_SOCKET] = " socket ctrs            ",
+		[STAT_AGGR_DIE] = " die          ctrs            ",
+		[STAT_AGGR_CORE] = " core               ctrs            ",
+		[STAT_AGGR_NODE] = " node   ctrs            ",
+	};
 	static const char *const cols[] = {
 		[STAT_AGGR_GLOBAL] = "", [STAT_AGGR_CPU] = " CPU    ",
 		[STAT_AGGR_SOCKET] = " socket cpus", [STAT_AGGR_DIE] = " die          cpus",
@@ -355,6 +392,10 @@ void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mod
 
 	if (p->format != STAT_FMT_STD)
 		return;
+	if (p->layout_7_2) {
+		fprintf(p->out, "#           time%s counts unit events\n", cols_7_2[mode]);
+		return;
+	}
 	fprintf(p->out, "#           time%s%s counts unit events\n", cols[mode],
 		mode == STAT_AGGR_CPU ? "               " : "            ");
 }
@@ -384,9 +425,10 @@ void stat_print_footer(const struct stat_printer *p, const struct stat_running *
 		fputc('\n', o);
 	if (runs > 1) {
 		double err = stat_running_stderr(wall) / 1e9;
-		int prec = precision_of(err);
+		int prec = p->layout_7_2 ? 9 : precision_of(err);
 
-		fprintf(o, " %17.*f +- %.*f seconds time elapsed", prec, wall->mean / 1e9, prec, err);
+		fprintf(o, p->layout_7_2 ? "%18.*f +- %.*f seconds time elapsed" :
+			" %17.*f +- %.*f seconds time elapsed", prec, wall->mean / 1e9, prec, err);
 		fprintf(o, "  ( +-%6.2f%% )\n", stat_running_rel(wall));
 	} else {
 		fprintf(o, "%18.9f seconds time elapsed\n", wall->mean / 1e9);

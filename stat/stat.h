@@ -52,6 +52,7 @@ struct stat_opts {
 	unsigned int repeat;		/* -r, >= 1 */
 	enum stat_format format;
 	const char *sep;		/* -x */
+	bool layout_7_2;		/* --compat 7.2 */
 	int argc;			/* the workload */
 	char **argv;
 };
@@ -167,6 +168,7 @@ struct stat_printer {
 	enum stat_format format;
 	const char *sep;
 	bool no_counts;		/* -n: the footer follows the header directly */
+	bool layout_7_2;	/* --compat 7.2: perf 7.2's widths and keys, no metrics */
 };
 
 /* The event's unit and its scale from the kernel's value ("msec", 1e-6 for clocks). */
