@@ -22,7 +22,8 @@ static const struct {
 	{ "ins_lat", RF_INS_LAT },	{ "misc", RF_MISC },
 	{ "brstack", RF_BRSTACK },	{ "brstacksym", RF_BRSTACKSYM },
 	{ "brstackoff", RF_BRSTACKOFF },	{ "cgroup", RF_CGROUP },	{ "dsoff", RF_DSOFF },
-	{ "tod", RF_TOD },
+	{ "tod", RF_TOD },	{ "flags", RF_FLAGS },	{ "ipc", RF_AUX_ONLY },
+	{ "callindent", RF_AUX_ONLY },	{ "synth", RF_AUX_ONLY },
 };
 
 /* perf 6.1's order of checks (sym, symoff, dso, srcline are checked in script.c) */
@@ -96,7 +97,7 @@ const char *rd_fields_names(void)
 {
 	return "comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,addr,srcline,trace,"
 	       "weight,ins_lat,data_src,phys_addr,data_page_size,code_page_size,iregs,uregs,misc,"
-	       "brstack,brstacksym,brstackoff,cgroup,dsoff,tod";
+	       "brstack,brstacksym,brstackoff,cgroup,dsoff,tod,flags,ipc,callindent,synth";
 }
 
 enum rd_output_type rd_output_type(uint32_t attr_type)

@@ -38,6 +38,12 @@ enum rd_field {
 	RF_MISC		= 1 << 26,
 	RF_DSOFF	= 1 << 27,	/* perf 7.x: the dso with the map-relative offset */
 	RF_TOD		= 1 << 28,	/* wall-clock time, from CLOCK_DATA (record -k) */
+	RF_FLAGS	= 1 << 29,	/* the sample's branch flags: none outside AUX traces */
+	/*
+	 * ipc, callindent, synth: what perf's AUX decoders (Intel PT, CoreSight)
+	 * give the samples they synthesize; perf prints nothing for others
+	 */
+	RF_AUX_ONLY	= 1 << 30,
 };
 
 /* fields perf 6.1 does not know (--compat 6.1 refuses them as unknown) */

@@ -883,6 +883,9 @@ int rd_print_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	print_start(p, ev, f, chain);
 	if (f & (RF_PERIOD | RF_EVENT))
 		print_period_event(p, s, smp, f);
+	/* perf's "  %-21s " of the flags' names: no flags but an AUX trace's */
+	if (f & RF_FLAGS)
+		rd_out_pad(o, "", 24);
 	if ((f & RF_TRACE) && p->trace) {
 		int ret = p->trace(o, s, ev, p->trace_ctx);
 

@@ -193,6 +193,18 @@ TEST_F(script, addr_field_matches_perf)
 	same_script(_metadata, self, "-F comm,tid,time,event,addr,ip", 5);
 }
 
+TEST_F(script, flags_field_is_perfs_blank_column_outside_aux_traces)
+{
+	RECORD("-e cpu-clock -c 100000 -g");
+	same_script(_metadata, self, "-F comm,tid,time,event,flags,ip,sym,dso", 5);
+}
+
+TEST_F(script, aux_trace_fields_print_nothing_for_other_samples_as_perf)
+{
+	RECORD("-e cpu-clock -c 100000");
+	same_script(_metadata, self, "-F +flags,+ipc,+callindent,+synth", 5);
+}
+
 TEST_F(script, nanoseconds_match_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
