@@ -53,8 +53,12 @@ int cg_parse(struct cg_params *p, const char *spec)
 		} else if (!strcmp(tok, "callee")) {
 			p->order = CG_CALLEE;
 			p->order_set = true;
-		} else if (!strcmp(tok, "function") || !strcmp(tok, "percent")) {
-			/* perf's defaults: frames matched by function, values in percent */
+		} else if (!strcmp(tok, "function")) {
+			/* perf's default: frames matched by function */
+			p->by_address = false;
+		} else if (!strcmp(tok, "address")) {
+			p->by_address = true;
+		} else if (!strcmp(tok, "percent")) {
 			p->value = CG_PERCENT;
 		} else if (!strcmp(tok, "period")) {
 			p->value = CG_PERIOD;
@@ -91,7 +95,7 @@ void cg_forest_free(struct cg_forest *f)
 
 static uint32_t key_hash(const void *sym, const void *dso, uint64_t ip)
 {
-	uint64_t h = sym ? (uint64_t)(uintptr_t)sym : ((uint64_t)(uintptr_t)dso * 31 + ip);
+	uint64_t h = (uint64_t)(uintptr_t)(sym ? sym : dso) * 31 + ip;
 
 	h *= 0x9E3779B97F4A7C15ULL;
 	return (uint32_t)(h >> 32);
@@ -118,8 +122,8 @@ static int rehash(struct cg_forest *f, uint32_t n)
 
 int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 {
-	uint64_t ip = k->sym ? 0 : k->ip;
-	const void *dso = k->sym ? NULL : k->dso;
+	uint64_t ip = k->sym && !k->by_address ? 0 : k->ip;
+	const void *dso = k->sym && !k->by_address ? NULL : k->dso;
 	uint32_t b;
 	struct cg_frame *fr;
 
@@ -453,12 +457,14 @@ static const struct pctx *sort_ctx;
  * (match_chain: a symbol's start is in the object's address space, an
  * unresolved frame has only its address in the process, so a resolved
  * frame beside an unresolved one is compared by an address of its own);
- * equal shares come out highest first.  The rank of each frame's object
+ * equal shares come out highest first (-g ...,address: by the frames'
+ * addresses, resolved or not).  The rank of each frame's object
  * (machine.h) is that order.
  */
 static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
 {
-	bool by_start = a->sym && b->sym;
+	/* -g ...,address keeps each frame's ip: perf orders those by it */
+	bool by_start = a->sym && b->sym && !a->ip && !b->ip;
 	uint64_t xa = by_start ? ((const struct pc_symbol *)a->sym)->start : a->addr;
 	uint64_t xb = by_start ? ((const struct pc_symbol *)b->sym)->start : b->addr;
 

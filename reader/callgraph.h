@@ -28,6 +28,7 @@ struct cg_params {
 	enum cg_value value;
 	double min_percent;	/* chains below this share are not shown */
 	bool mode_set, order_set;	/* given by -g (else perf's defaults) */
+	bool by_address;	/* -g ...,address: frames matched by address, shown with their line */
 	/*
 	 * perf 6.1 names the rest of a fractal level "[...]", with " (inlined)"
 	 * after it in its Self-only report (a flag it never sets, read as set).
@@ -46,6 +47,7 @@ struct cg_frame_key {
 	const void *dso;	/* the object (compared for unresolved frames) */
 	uint64_t dso_rank;	/* its place among objects: orders equal shares */
 	uint64_t ip;
+	bool by_address;	/* the ip tells frames of one symbol apart */
 	const char *name;	/* shown: symbol name, else the address */
 	size_t name_len;
 };

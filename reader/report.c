@@ -451,14 +451,46 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	return e;
 }
 
-static int cg_index(struct report *rp, struct frame *f)
+/*
+ * -g ...,address: a frame is its symbol and its line, as perf's callchain
+ * srcline ("file.c:LINE" from the line table, else "+OFFSET" in decimal);
+ * an inlined entry's line goes before its " (inlined)"
+ */
+static size_t address_name(struct report *rp, struct rd_session *s, const struct frame *f,
+			   char *buf, size_t size)
+{
+	const char *name = f->r.sym->name, *line;
+	size_t len = f->r.sym->name_len, tail = 0;
+	char src[4096];
+	int n;
+
+	if (len > 10 && !memcmp(name + len - 10, " (inlined)", 10)) {
+		len -= 10;
+		tail = 10;
+	}
+	line = srcline_of(rp, s, f, src, sizeof(src));
+	/* perf 7.2's libdw lookup has no addr2line answer "FILE:0" to fall back on */
+	if (line && !rp->compat_6_1 && strlen(line) >= 2 && !strcmp(line + strlen(line) - 2, ":0"))
+		line = NULL;
+	if (line)
+		n = snprintf(buf, size, "%.*s %s%s", (int)len, name, line, tail ? " (inlined)" : "");
+	else
+		n = snprintf(buf, size, "%.*s +%llu%s", (int)len, name, (unsigned long long)f->r.off,
+			     tail ? " (inlined)" : "");
+	return n < 0 ? 0 : (size_t)n >= size ? size - 1 : (size_t)n;
+}
+
+static int cg_index(struct report *rp, struct rd_session *s, struct frame *f)
 {
 	struct cg_frame_key k = { .sym = f->r.sym, .dso = f->r.dso, .dso_rank = f->r.dso_rank,
-				  .ip = f->ip };
-	char name[32];
+				  .ip = f->ip, .by_address = rp->cg.by_address };
+	char name[4200];
 	int64_t i;
 
-	if (f->r.sym) {
+	if (f->r.sym && rp->cg.by_address) {
+		k.name_len = address_name(rp, s, f, name, sizeof(name));
+		k.name = name;
+	} else if (f->r.sym) {
 		k.name = f->r.sym->name;
 		k.name_len = f->r.sym->name_len;
 	} else {
@@ -570,7 +602,7 @@ static int resolve_frame(struct report *rp, struct rd_session *s, struct rd_thre
 		}
 	}
 	rd_resolve(s, t, f->kernel, f->ip, &f->r);
-	if (graphs && cg_index(rp, f))
+	if (graphs && cg_index(rp, s, f))
 		return -ENOMEM;
 	if (c) {
 		c->valid = true;
@@ -636,7 +668,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	for (uint32_t j = 0; j < nr; j++) {
 		fr[j] = orig;
 		fr[j].r.sym = syms[j];
-		if (graphs && syms[j] != base && cg_index(rp, &fr[j]))
+		if (graphs && syms[j] != base && cg_index(rp, s, &fr[j]))
 			return -ENOMEM;
 	}
 	return (int)nr;

@@ -334,6 +334,14 @@ TEST_F(report, graph_values_in_period_and_count_as_perf)
 	same_report(_metadata, self, "--no-children -g fractal,0.5,callee,function,count");
 }
 
+/* -g ...,address: frames of one function apart by address, each with its line or +offset */
+TEST_F(report, address_keyed_graph_matches_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-g graph,0.5,callee,address");
+	same_report(_metadata, self, "--no-children -g folded,0,caller,address");
+}
+
 /* --stats: every record by type as perf counts them, then each event's samples */
 TEST_F(report, stats_count_records_as_perf)
 {
