@@ -2213,7 +2213,7 @@ int cmd_report(int argc, char **argv)
 	s->dsos.names_6_1 = rp.compat_6_1;
 	s->dsos.mangled = mangled;
 	s->rules.zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
-	s->rules.cfi_end_frame = rp.compat_6_1;
+	s->rules.libunwind_ends = rp.compat_6_1;
 	s->rules.lbr_first_target = rp.compat_6_1;
 	if (!ret)
 		rd_session_use_files(s, symfs, kallsyms);

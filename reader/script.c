@@ -687,7 +687,7 @@ int cmd_script(int argc, char **argv)
 		 * its guest): a word past the stack dump reads as 0
 		 */
 		s->rules.zero_unreadable = true;
-		s->rules.cfi_end_frame = prp->compat == RD_COMPAT_6_1;
+		s->rules.libunwind_ends = prp->compat == RD_COMPAT_6_1;
 		s->rules.lbr_first_target = prp->compat == RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;

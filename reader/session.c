@@ -289,7 +289,7 @@ static void pipe_features(struct rd_session *s)
 	if (!s->machine.unwind) {
 		s->machine.unwind = dwarf_unwinder(s);
 		rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
-		rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.cfi_end_frame);
+		rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.libunwind_ends);
 	}
 }
 
@@ -303,7 +303,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->machine.kallsyms_path = s->kallsyms;
 	s->machine.pass_records = s->ops.record != NULL;
 	rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
-	rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.cfi_end_frame);
+	rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.libunwind_ends);
 	/* --symfs: nothing of this machine applies, whatever the pipe says */
 	s->local_pending = s->r.pipe_format && !s->dsos.root;
 	while ((ret = rd_input_step(&s->in, err)) > 0)

@@ -97,7 +97,7 @@ struct rd_session {
 	struct rd_chain_rules {
 		bool leaf_lr;		/* perf 6.1's arm64 leaf caller (rd_unwind_set_leaf_lr) */
 		bool zero_unreadable;	/* perf's unwinder memory (rd_unwind_set_zero_unreadable) */
-		bool cfi_end_frame;	/* and perf 6.1's (u64)-1 after a CFI frame */
+		bool libunwind_ends;	/* perf 6.1's libunwind's ends (pc_unwinder_set_libunwind_ends) */
 		bool lbr_first_target;	/* perf 6.1: an LBR chain's user part starts at its
 					 * first branch's target, 7.2 at the sample's ip */
 	} rules;

@@ -161,11 +161,11 @@ void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on)
 		u->leaf_lr = on;
 }
 
-void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool cfi_end_frame)
+void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool libunwind_ends)
 {
 	if (u) {
 		pc_unwinder_set_zero_unreadable(u->u, on);
-		pc_unwinder_set_cfi_end_frame(u->u, cfi_end_frame);
+		pc_unwinder_set_libunwind_ends(u->u, libunwind_ends);
 	}
 }
 

@@ -52,10 +52,10 @@ void rd_unwind_set_leaf_lr(struct rd_unwind *u, bool on);
  * perf's memory for DWARF unwinding: words it cannot read past the stack
  * dump are 0, and a return address of 0 is a last frame (u64)-1
  * (pc_unwinder_set_zero_unreadable); after a frame with CFI only in perf
- * 6.1's layout (cfi_end_frame, pc_unwinder_set_cfi_end_frame).  Measured: perf 6.1.176
+ * 6.1's layout (libunwind_ends, pc_unwinder_set_libunwind_ends).  Measured: perf 6.1.176
  * on this host ends 575 of the chains of a `--call-graph dwarf,1024`
  * recording of a shell loop and ls with `ffffffffffffffff [unknown]`.
  */
-void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool cfi_end_frame);
+void rd_unwind_set_zero_unreadable(struct rd_unwind *u, bool on, bool libunwind_ends);
 
 #endif

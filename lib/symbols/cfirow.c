@@ -243,6 +243,7 @@ const struct pc_cfi_row *pc_cfi_row_get(struct pc_cfi_rows *rows, Dwfl_Module *m
 		/* no FDE: kept as an unusable row, so that it is looked up once */
 		if (fr)
 			compile(&tmp.row, fr, nregs);
+		tmp.row.no_fde = !fr;
 		if (!tmp.row.usable) {
 			tmp.row.nr_live = 0;
 			tmp.row.same = 0;

@@ -43,6 +43,7 @@ struct pc_cfi_row {
 	int32_t cfa_off;
 	uint8_t cfa_nops;
 	bool usable;
+	bool no_fde;		/* no FDE covers pc (unusable): the object has no CFI there */
 	bool signal;		/* the FDE's CIE has the 'S' augmentation */
 	uint8_t cfa_reg;
 	uint8_t ra_reg;

@@ -114,7 +114,7 @@ struct pc_unwinder {
 	struct pc_regs_plan plan;	/* of the last mask seen, when valid */
 	bool plan_ok;
 	bool zero_unreadable;	/* perf 6.1's memory (pc_unwinder_set_zero_unreadable) */
-	bool cfi_end_frame;	/* perf 6.1's (u64)-1 after a CFI frame (pc_unwinder_set_cfi_end_frame) */
+	bool libunwind_ends;	/* perf 6.1's libunwind's ends (pc_unwinder_set_libunwind_ends) */
 };
 
 struct pc_unwinder *pc_unwinder_new(enum pc_arch arch, const char *debug_dir)
@@ -197,9 +197,9 @@ void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast)
 	u->fast_nregs = fast ? pc_cfi_nregs(u->arch) : 0;
 }
 
-void pc_unwinder_set_cfi_end_frame(struct pc_unwinder *u, bool on)
+void pc_unwinder_set_libunwind_ends(struct pc_unwinder *u, bool on)
 {
-	u->cfi_end_frame = on;
+	u->libunwind_ends = on;
 }
 
 void pc_unwinder_set_zero_unreadable(struct pc_unwinder *u, bool on)
@@ -691,6 +691,18 @@ static int fast_unwind(struct pc_unwinder *u)
 		row = pc_cfi_row_find(&f.dso->rows, own);
 		if (!row)
 			row = pc_cfi_row_get(&f.dso->rows, f.dso->mod, own, nregs);
+		/*
+		 * perf 6.1's libunwind (1.6) on x86_64 goes no further than a
+		 * frame its object has no CFI for (a binary without .eh_frame):
+		 * the frame is the chain's last; libdwfl, as perf 7.2, walks on
+		 * by the frame pointer (on arm64 perf 6.1's libunwind repeats
+		 * such a frame once, which libdwfl's path gives as well)
+		 */
+		if (row && row->no_fde && u->libunwind_ends && u->arch == PC_ARCH_X86_64) {
+			if (c->nr < c->max)
+				c->ips[c->nr++] = initial || signal ? pc : pc - 1;
+			return 0;
+		}
 		if (!row || !row->usable)
 			return 1;
 		/*
@@ -724,7 +736,7 @@ static int fast_unwind(struct pc_unwinder *u)
 		if (activation || pc != 1)	/* no zero entry, as cb_frame */
 			c->ips[c->nr++] = activation ? pc : pc - 1;
 		/* a return address read as 0 through CFI: perf 6.1's last frame, (u64)-1 */
-		if (!more && u->zero_unreadable && u->cfi_end_frame && row->ra_kind != PC_CFI_UNDEF &&
+		if (!more && u->zero_unreadable && u->libunwind_ends && row->ra_kind != PC_CFI_UNDEF &&
 		    (valid >> row->ra_reg & 1) && c->nr < c->max)
 			c->ips[c->nr++] = UINT64_MAX;
 		if (!more || c->nr >= c->max)

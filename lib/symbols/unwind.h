@@ -121,14 +121,17 @@ void pc_unwinder_set_fast(struct pc_unwinder *u, bool fast);
  */
 void pc_unwinder_set_zero_unreadable(struct pc_unwinder *u, bool on);
 /*
- * With zero_unreadable: whether a return address read as 0 by a frame's
- * CFI also ends the chain with (u64)-1.  perf 6.1 (libunwind 1.6) does;
+ * Where perf 6.1's unwinder (libunwind 1.6) ends a chain: on x86_64 no
+ * frame past one whose object has no CFI for it (libdwfl and perf 7.2 walk on by the
+ * frame pointer: measured with pcwork, built without .eh_frame, perf 6.1.187
+ * shows the leaf alone), and, with zero_unreadable, a return address read
+ * as 0 by a frame's CFI also ends the chain with (u64)-1.  perf 6.1 does;
  * Debian's perf 7.2 (libunwind 1.8) ends a CFI chain there without it and
  * keeps the (u64)-1 only after frames unwound without CFI (a static
  * busybox).  Measured here against perf 7.2: 0 lines differ on a glibc
  * `dwarf,4096` recording (3 before), 8 of a busybox one (unchanged).
  */
-void pc_unwinder_set_cfi_end_frame(struct pc_unwinder *u, bool on);
+void pc_unwinder_set_libunwind_ends(struct pc_unwinder *u, bool on);
 const struct pc_unwind_stats *pc_unwinder_stats(const struct pc_unwinder *u);
 
 /*

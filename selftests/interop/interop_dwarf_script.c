@@ -267,6 +267,27 @@ TEST_F_TIMEOUT(dwarf_script, script_shows_perfs_samples_frames_and_symbols, 600)
 }
 
 /*
+ * pcwork has no .eh_frame (built without unwind tables) but keeps its frame
+ * pointers: perf 6.1's libunwind ends each chain at its first pcwork frame,
+ * perf 7.x's libdw walks on by the frame pointer (measured here: perf
+ * 6.1.187 the leaf alone, perf 7.2.13 the whole chain); each as that perf.
+ */
+TEST_F_TIMEOUT(dwarf_script, chains_through_code_without_cfi_end_as_perfs, 600)
+{
+	char *argv[] = { (char *)up_perf(), "record", "-q", "--call-graph", "dwarf", "-e",
+			 "cpu-clock", "-c", "250000", "-o", self->data, "--",
+			 (char *)up_pcwork(), "spin", "300", NULL };
+	struct pc_run run;
+
+	if (!up_pcwork())
+		SKIP(return, "no pcwork beside perfcheck");
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	free(compare_scripts(_metadata, self));
+}
+
+/*
  * 1 KiB dumps: many chains run past the dump.  Debian's perf 6.1 and 7.2
  * alike (libunwind's memory) read the dump's last word and what lies past
  * it in [stack] as 0; perf 6.1 ends such a chain with a ffffffffffffffff

@@ -14,7 +14,22 @@
 #include "lib/interop_tools.h"
 #include "lib/reader_util.h"
 
-PERFCMP_FIXTURE(branch, "interop-report-branch")
+FIXTURE(branch) {
+	struct perfcmp c;
+};
+
+/* the files map pcwork's real functions: without it there is nothing to write */
+FIXTURE_SETUP(branch)
+{
+	if (!up_pcwork())
+		SKIP(return, "pcwork is not next to perfcheck (make)");
+	ASSERT_EQ(0, perfcmp_init(&self->c, "interop-report-branch"));
+}
+
+FIXTURE_TEARDOWN(branch)
+{
+	perfcmp_fini(&self->c);
+}
 
 
 /*
