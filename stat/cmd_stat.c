@@ -329,6 +329,27 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 	return 0;
 }
 
+/*
+ * -D: the counters start after the delay, the command running meanwhile;
+ * -1 leaves them off (every count <not counted>).  perf's words on stderr.
+ */
+static int delay_start(const struct stat_opts *o, struct stat_evlist *l, struct pc_error *err)
+{
+	struct timespec ts = { o->delay_ms / 1000, (long)(o->delay_ms % 1000) * 1000000L };
+	int ret;
+
+	pc_notice("Events disabled\n");
+	if (o->delay_ms < 0)
+		return 0;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	ret = stat_evlist_enable(l);
+	if (ret)
+		return pc_error_set(err, -ret, "cannot enable the counters: %s", strerror(-ret));
+	pc_notice("Events enabled\n");
+	return 0;
+}
+
 /* One run: open, release, wait, read.  l is left open for the caller to read. */
 static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		   struct stat_evlist *l, struct run_result *res, struct pc_error *err)
@@ -347,8 +368,8 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	ret = o->null_run ? 0 : stat_evlist_build(l, o, wl.pid, err);
 	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
-	/* counters of a command start at its exec (enable_on_exec); others now */
-	if (!ret && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
+	/* counters of a command start at its exec (enable_on_exec); others now, or after -D */
+	if (!ret && !o->delay_ms && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
 		ret = stat_evlist_enable(l);
 		if (ret)
 			pc_error_set(err, -ret, "cannot enable the counters: %s", strerror(-ret));
@@ -366,10 +387,47 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 			return ret;
 		}
 	}
+	if (o->delay_ms && !o->null_run) {
+		ret = delay_start(o, l, err);
+		if (ret) {
+			rec_workload_kill(&wl, SIGKILL);
+			rec_workload_reap(&wl, true);
+			return ret;
+		}
+		/* perf's elapsed time is the count's: from the enable on */
+		start = now_ns();
+	}
 	ret = wait_run(p, o, l, &wl, start, res, err);
 	if (!ret && !o->interval_ms)
 		ret = stat_evlist_read(l, err);
 	return ret;
+}
+
+
+/*
+ * --summary: after -I's lines, the run's totals as a run without -I prints
+ * them (CSV lines start "summary" in the interval's column, as perf's,
+ * unless --no-csv-summary)
+ */
+static void print_summary(const struct stat_printer *p, const struct stat_opts *o,
+			  const struct stat_evlist *l, const struct run_result *res,
+			  const struct rusage *before)
+{
+	struct stat_printer sp = *p;
+	struct stat_running wall = { 0 };
+	struct rusage after;
+
+	getrusage(RUSAGE_CHILDREN, &after);
+	stat_running_add(&wall, (double)res->wall_ns);
+	if (sp.format == STAT_FMT_CSV && !o->look.no_csv_summary)
+		sp.first = "summary";
+	/* perf 7.2 prints the totals under -I's lines, without the header */
+	if (!sp.layout_7_2)
+		stat_print_header(&sp, o);
+	print_reading(&sp, o, l, false, (double)res->wall_ns, -1);
+	stat_print_footer(&sp, &wall, 1, rusage_s(&after.ru_utime) - rusage_s(&before->ru_utime),
+			  rusage_s(&after.ru_stime) - rusage_s(&before->ru_stime),
+			  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
 }
 
 /* The counts of -r's runs summed per counter and fd (-A, --per-*) */
@@ -471,6 +529,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 					    "the cpus counted changed between the runs of -r");
 		}
 		last = res.stopped || r + 1 == o->repeat;
+		if (last && o->interval_ms && o->look.summary)
+			print_summary(p, o, &l, &res, &before);
 		if (!last || o->interval_ms || o->per_thread)
 			stat_evlist_free(&l);
 		if (res.stopped)
@@ -554,9 +614,10 @@ int cmd_stat(int argc, char **argv)
 		/* perf's first line of an output file */
 		fprintf(p.out, "# started on %s\n", ctime(&t));
 	}
-	p.format = o.format;
-	p.sep = o.sep;
-	p.layout_7_2 = o.layout_7_2;
+	p.format = o.look.format;
+	p.sep = o.look.sep;
+	p.layout_7_2 = o.look.layout_7_2;
+	p.no_big_num = o.look.no_big_num;
 	p.no_counts = o.null_run;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);

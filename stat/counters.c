@@ -121,12 +121,19 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
 		a->read_format = READ_BASE | PERF_FORMAT_LOST;
-		a->inherit = !o->no_inherit && !o->system_wide && !o->cpu_list;
+		a->inherit = !o->attrs.no_inherit && !o->system_wide && !o->cpu_list;
+		/* as perf: on every event, whatever its own modifiers say */
+		if (o->attrs.user_only)
+			a->exclude_kernel = 1;
+		if (o->attrs.kernel_only)
+			a->exclude_user = 1;
 		/* software events never run in a guest: perf asks for the host only */
 		if (!ev->evsels[i]->spec.has_modifier)
 			a->exclude_guest = 1;
 		a->disabled = 1;
-		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list;
+		/* with -D the counters are enabled after the delay, not at exec */
+		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list &&
+				    !o->delay_ms;
 		a->size = rec_attr_min_size(&c->attr);
 	}
 

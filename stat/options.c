@@ -30,8 +30,14 @@ static void usage(FILE *out)
 "      --per-core             per core of a die (with -a/-C)\n"
 "      --per-node             per NUMA node (with -a/-C)\n"
 "  -i, --no-inherit           children are not counted\n"
+"      --all-user             count user space only (exclude_kernel on every event)\n"
+"      --all-kernel           count the kernel only (exclude_user on every event)\n"
+"  -D, --delay MSEC           start counting MSEC after the command started\n"
+"                             (-1: never)\n"
 "  -I, --interval-print MSEC  print the counts of every MSEC interval\n"
 "      --interval-count N     only the first N intervals (the command runs on)\n"
+"      --summary              after -I's lines, the run's totals (CSV: \"summary\"\n"
+"                             first, unless --no-csv-summary)\n"
 "      --timeout MSEC         end the count after MSEC (SIGTERM to the command;\n"
 "                             exit 124)\n"
 "  -n, --null                 no counters: the elapsed time alone\n"
@@ -44,6 +50,8 @@ static void usage(FILE *out)
 "      --compat 6.1|7.2       the layout of that perf stat (default 6.1); 7.2's\n"
 "                             has no metrics (its come from its metric tables)\n"
 "  -j, --json-output          one JSON object per counter\n"
+"  -B, --big-num              thousands separators of the locale (the default)\n"
+"      --no-big-num           counts without them\n"
 "  -q, --quiet                no messages\n"
 "  -v, --verbose              more messages (repeatable)\n"
 "  -h, --help                 this help\n"
@@ -94,7 +102,8 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 }
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
-       O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT };
+       O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
+       O_ALL_USER, O_ALL_KERNEL };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -113,6 +122,13 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "compat", required_argument, NULL, O_COMPAT },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "summary", no_argument, NULL, O_SUMMARY },
+		{ "no-csv-summary", no_argument, NULL, O_NO_CSV_SUMMARY },
+		{ "big-num", no_argument, NULL, 'B' },
+		{ "no-big-num", no_argument, NULL, O_NO_BIG_NUM },
+		{ "all-user", no_argument, NULL, O_ALL_USER },
+		{ "all-kernel", no_argument, NULL, O_ALL_KERNEL },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -133,7 +149,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:nd", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:ndD:B", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = rec_events_parse(&o->ev, optarg, err);
@@ -190,7 +206,37 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2"))
 				return pc_error_set(err, EINVAL, "--compat: '%s' is not 6.1 or 7.2",
 						    optarg);
-			o->layout_7_2 = !strcmp(optarg, "7.2");
+			o->look.layout_7_2 = !strcmp(optarg, "7.2");
+			break;
+		case 'D': {
+			char *end;
+			long ms;
+
+			errno = 0;
+			ms = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || ms < -1 || ms > 1000000000L)
+				return pc_error_set(err, EINVAL, "-D: '%s' is not a number of ms >= -1",
+						    optarg);
+			o->delay_ms = (int)ms;
+			break;
+		}
+		case O_SUMMARY:
+			o->look.summary = true;
+			break;
+		case O_NO_CSV_SUMMARY:
+			o->look.no_csv_summary = true;
+			break;
+		case 'B':
+			o->look.no_big_num = false;
+			break;
+		case O_NO_BIG_NUM:
+			o->look.no_big_num = true;
+			break;
+		case O_ALL_USER:
+			o->attrs.user_only = true;
+			break;
+		case O_ALL_KERNEL:
+			o->attrs.kernel_only = true;
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:
@@ -200,7 +246,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 				  c == O_PER_CORE ? STAT_AGGR_CORE : STAT_AGGR_NODE;
 			break;
 		case 'i':
-			o->no_inherit = true;
+			o->attrs.no_inherit = true;
 			break;
 		case 'I':
 			ret = parse_uint(optarg, &o->interval_ms, 10, "-I", err);
@@ -215,11 +261,11 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		case 'x':
 			if (!*optarg)
 				return pc_error_set(err, EINVAL, "-x: empty separator");
-			o->format = STAT_FMT_CSV;
-			o->sep = optarg;
+			o->look.format = STAT_FMT_CSV;
+			o->look.sep = optarg;
 			break;
 		case 'j':
-			o->format = STAT_FMT_JSON;
+			o->look.format = STAT_FMT_JSON;
 			break;
 		case 'q':
 			pc_verbose = -1;
@@ -267,8 +313,8 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		return pc_error_set(err, EINVAL, "-r cannot go with -I");
 	if (o->nr_pids && (o->system_wide || o->cpu_list))
 		return pc_error_set(err, EINVAL, "-p/-t cannot go with -a or -C");
-	if (!o->sep)
-		o->sep = o->format == STAT_FMT_JSON ? "," : " ";
+	if (!o->look.sep)
+		o->look.sep = o->look.format == STAT_FMT_JSON ? "," : " ";
 	return 0;
 }
 

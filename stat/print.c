@@ -10,7 +10,8 @@
  * every line, "CPU3" and a thread's "comm-tid" without a space before the
  * count, a core's id in 11 columns, an unsupported event counted on 0 cpus
  * of its aggregate, JSON's "counters" for the number of cpus, the time of
- * -r in nanoseconds, its own -I headers.
+ * -r in nanoseconds, its own -I headers, -x's time unpadded, --summary's
+ * totals without a header.
  *
  * Differences from perf 6.1 on purpose: where there is no metric, perf 6.1's
  * JSON prints "metric-value" : 0.000000, "metric-unit" : "(null)"; we leave
@@ -132,8 +133,9 @@ static void print_value(const struct stat_printer *p, const struct stat_line *l,
 		fprintf(p->out, "%*s", width, l->supported ? "<not counted>" : "<not supported>");
 		return;
 	}
-	/* a value with a fraction (the clocks in msec) shows two decimals */
-	fmt = *l->unit ? "%*.2f" : "%'*.0f";
+	/* a value with a fraction (the clocks in msec) shows two decimals; a count
+	 * the locale's thousands separators, as perf's big_num, in the std table */
+	fmt = *l->unit ? "%*.2f" : p->format == STAT_FMT_STD && !p->no_big_num ? "%'*.0f" : "%*.0f";
 	fprintf(p->out, fmt, width, l->v.val);
 }
 
@@ -226,9 +228,13 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 {
 	const char *s = p->sep;
 
+	/* perf 6.1 pads the time (and "summary") to 16 columns, 7.2 does not */
 	if (l->interval >= 0)
-		fprintf(p->out, "%6lu.%09lu%s", (unsigned long)l->interval,
+		fprintf(p->out, p->layout_7_2 ? "%lu.%09lu%s" : "%6lu.%09lu%s",
+			(unsigned long)l->interval,
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5), s);
+	else if (p->first)
+		fprintf(p->out, "%*s%s", p->layout_7_2 ? 0 : 16, p->first, s);
 	if (l->comm)
 		fprintf(p->out, "%s-%d%s", l->comm, l->tid, s);
 	if (l->aggr)

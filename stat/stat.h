@@ -39,10 +39,15 @@ struct stat_opts {
 	const char *cpu_list;		/* -C */
 	bool per_thread;
 	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
-	bool no_inherit;
+	struct stat_attr_opts {
+		bool no_inherit;	/* -i */
+		bool user_only;		/* --all-user: exclude_kernel */
+		bool kernel_only;	/* --all-kernel: exclude_user */
+	} attrs;
 	unsigned int interval_ms;	/* -I */
 	unsigned int interval_count;	/* --interval-count: lines of -I, 0: all */
 	unsigned int timeout_ms;	/* --timeout: the count ends then, 0: never */
+	int delay_ms;			/* -D: the count starts then, -1: never, 0: at once */
 	bool null_run;			/* -n: no counters, the time alone */
 	unsigned int detailed;		/* -d given this many times */
 	struct stat_output {
@@ -50,9 +55,14 @@ struct stat_opts {
 		bool append;		/* --append */
 	} output;
 	unsigned int repeat;		/* -r, >= 1 */
-	enum stat_format format;
-	const char *sep;		/* -x */
-	bool layout_7_2;		/* --compat 7.2 */
+	struct stat_look {
+		enum stat_format format;
+		const char *sep;	/* -x */
+		bool layout_7_2;	/* --compat 7.2 */
+		bool no_big_num;	/* --no-big-num: counts without thousands separators */
+		bool summary;		/* --summary: -I's lines, then the totals */
+		bool no_csv_summary;	/* --no-csv-summary: CSV totals without "summary" */
+	} look;
 	int argc;			/* the workload */
 	char **argv;
 };
@@ -168,6 +178,8 @@ struct stat_printer {
 	enum stat_format format;
 	const char *sep;
 	bool no_counts;		/* -n: the footer follows the header directly */
+	bool no_big_num;	/* counts without the locale's thousands separators */
+	const char *first;	/* the CSV lines' first field (--summary's "summary"), or NULL */
 	bool layout_7_2;	/* --compat 7.2: perf 7.2's widths and keys, no metrics */
 };
 

@@ -43,6 +43,12 @@ static int workload(char **argv)
 		execl(self, self, "--workload", "touch", num, (char *)NULL);
 		return 126;
 	}
+	if (!strcmp(mode, "touch-sleep")) {
+		int ret = pc_test_touch_pages(n);
+
+		usleep(1000 * 1000);
+		return ret;
+	}
 	if (!strcmp(mode, "exit"))
 		return n;
 	if (!strcmp(mode, "sleep"))
@@ -659,6 +665,67 @@ TEST_F(stat, per_thread_names_each_thread_of_a_process)
 	/* the thread's comm from /proc, not a placeholder */
 	snprintf(needle, sizeof(needle), ":%d-%d,", (int)pid, (int)pid);
 	EXPECT_EQ(NULL, strstr(self->run.err, needle)) TH_LOG("%s", self->run.err);
+}
+
+/* -D: the count starts after the delay; what the command did before is not in it */
+TEST_F(stat, delay_leaves_what_happens_before_it_uncounted)
+{
+	static const char *const args[] = { "-x,", "-D", "400", "-e", "page-faults", NULL };
+	double n;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch-sleep", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	/* perf's words, in its order */
+	EXPECT_NE(NULL, strstr(self->run.err, "Events disabled\nEvents enabled\n")) TH_LOG("%s", self->run.err);
+	n = csv_value(self->run.err, "page-faults");
+	/* the pages were touched before the delay ended, while the command slept after */
+	EXPECT_LE(0, n) TH_LOG("%s", self->run.err);
+	EXPECT_GT(TOUCH / 10, n) TH_LOG("%.0f faults counted after the delay", n);
+}
+
+TEST_F(stat, delay_of_minus_one_never_starts_the_count)
+{
+	static const char *const args[] = { "-x,", "-D", "-1", "-e", "page-faults", NULL };
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "<not counted>,,page-faults,")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, strstr(self->run.err, "Events enabled"));
+}
+
+/* --summary: -I's lines, then the whole run's count on lines of its own */
+TEST_F(stat, summary_follows_the_intervals_with_the_totals)
+{
+	static const char *const args[] = { "-x,", "-I", "200", "--summary", "-e", "page-faults",
+					    NULL };
+	const char *sum;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "touch-sleep", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	sum = strstr(self->run.err, "         summary,");
+	ASSERT_NE(NULL, sum) TH_LOG("%s", self->run.err);
+	/* after every interval line, and holding all the faults */
+	EXPECT_EQ(NULL, strstr(sum, "\n     ")) TH_LOG("%s", self->run.err);
+	EXPECT_LE(TOUCH, strtod(sum + 17, NULL)) TH_LOG("%s", sum);
+}
+
+/* --all-kernel and --all-user: the kernel counts a user page fault only for the user side */
+TEST_F(stat, all_kernel_leaves_the_commands_own_page_faults_out)
+{
+	static const char *const k[] = { "-x,", "--all-kernel", "-e", "page-faults", NULL };
+	static const char *const u[] = { "-x,", "--all-user", "-e", "page-faults", NULL };
+	double nk, nu;
+
+	ASSERT_EQ(0, stat_run(&self->run, k, "touch", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	nk = csv_value(self->run.err, "page-faults");
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, stat_run(&self->run, u, "touch", TOUCH));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	nu = csv_value(self->run.err, "page-faults");
+	EXPECT_LE(TOUCH, nu) TH_LOG("--all-user: %.0f faults", nu);
+	EXPECT_LE(0, nk);
+	EXPECT_GT(TOUCH / 2, nk) TH_LOG("--all-kernel: %.0f faults", nk);
 }
 
 int main(int argc, char **argv)

@@ -127,6 +127,22 @@ TEST(a_noise_of_0_is_left_out_in_7_2)
 	free(s);
 }
 
+TEST(csv_time_is_unpadded_in_7_2_and_16_columns_in_6_1)
+{
+	struct stat_line l = clock_line(1.05);
+	char *s;
+
+	l.interval = 0.1;
+	l.v.run = l.v.ena = 1054154;
+	s = printed(true, STAT_FMT_CSV, &l);
+	EXPECT_STREQ("0.100000000,1.05,msec,task-clock,1054154,100.00,,\n", s);
+	free(s);
+	s = printed(false, STAT_FMT_CSV, &l);
+	EXPECT_EQ(0, strncmp(s, "     0.100000000,1.05,msec,task-clock,1054154,100.00,", 53))
+		TH_LOG("%s", s);
+	free(s);
+}
+
 TEST(interval_headers_are_perf_7_2s)
 {
 	static const struct { enum stat_aggr mode; const char *line; } h[] = {
