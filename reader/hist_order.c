@@ -201,19 +201,34 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 				return sign64(d);
 		}
 	}
-	c = field_cmp(a->self, b->self);
-	if (c)
-		return c;
-	if (o->members_cmp && (c = o->members_cmp(a, b, o->members_ctx)))
-		return c;
-	if (o->keys->samples) {
-		c = field_cmp(a->nr_samples, b->nr_samples);
-		if (c)
-			return c;
-	}
-	for (int i = 0; i < o->keys->nr; i++) {
-		enum sk_key k = o->keys->keys[i];
+	/*
+	 * then the sort keys in their order, the value columns among them where
+	 * -s named them: the overhead first unless named later, the samples and
+	 * the period where named
+	 */
+	for (int i = 0; i <= o->keys->nr; i++) {
+		enum sk_key k;
 
+		if (i == o->keys->overhead_at) {
+			c = field_cmp(a->self, b->self);
+			if (c)
+				return c;
+			if (o->members_cmp && (c = o->members_cmp(a, b, o->members_ctx)))
+				return c;
+		}
+		if (o->keys->samples && i == o->keys->samples_at) {
+			c = field_cmp(a->nr_samples, b->nr_samples);
+			if (c)
+				return c;
+		}
+		if (o->keys->period && i == o->keys->period_at) {
+			c = field_cmp(a->self, b->self);
+			if (c)
+				return c;
+		}
+		if (i == o->keys->nr)
+			break;
+		k = o->keys->keys[i];
 		if (o->elided & (1u << i))
 			continue;
 		/* perf's output sort: symbols by name, unresolved ones after and equal */

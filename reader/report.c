@@ -103,6 +103,7 @@ struct report {
 	struct cg_params cg;
 	struct rp_view {
 		bool show_nr;	/* -n */
+		bool show_period;	/* --show-total-period */
 		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
 		bool relative;	/* --percentage relative: of the rows shown */
 		/* -C, --time leave samples out; --comms, --pid, --tid, --dsos, --symbols hide rows */
@@ -1201,69 +1202,42 @@ static const struct row_at *row_end(const struct entry *e, enum sk_key k)
 	}
 }
 
-/* The two lines of column titles and dots (perf leaves them out with -q) */
 /*
- * -t: the titles apart by the separator, each in its column's width (the
- * last too), and no line of dots
+ * The value columns perf puts among -s's keys, each where it was named
+ * (-n's Samples and --show-total-period's Period after the overhead): the
+ * columns (VC_SAMPLES, VC_PERIOD) before key k, k == nr after the last.
  */
-static void sep_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
-		       bool children, const int *width)
-{
-	const char *sep = rp->view.sep;
-	int vw = 8 * (int)(g ? g->nr + 1 : 1), nw = 12 * (int)(g ? g->nr + 1 : 1);
+enum { VC_SAMPLES = 1, VC_PERIOD = 2 };
 
-	if (children)
-		rd_out_printf(o, "# %*s%s%*s", vw, "Children", sep, vw, "Self");
-	else
-		rd_out_printf(o, "# %*s", vw, "Overhead");
-	if (rp->view.show_nr || rp->keys.samples)
-		rd_out_printf(o, "%s%*s", sep, nw, "Samples");
-	if (rp->keys.period)
-		rd_out_printf(o, "%s%*s", sep, nw, "Period");
-	for (int k = 0; k < rp->keys.nr; k++)
-		if (!key_elided(rp, k))
-			rd_out_printf(o, "%s%-*s", sep, width[k], sk_title(rp->keys.keys[k]));
-	rd_out_char(o, '\n');
+static int values_at(const struct report *rp, int k, int out[2])
+{
+	int n = 0, s = rp->keys.samples ? rp->keys.samples_at : -1;
+	int p = rp->keys.period ? rp->keys.period_at : -1;
+	bool period_first = rp->keys.period_first && rp->keys.samples;
+
+	/* -n and --show-total-period put theirs first, and -s's are not shown twice */
+	if (rp->view.show_nr) {
+		if (!k)
+			out[n++] = VC_SAMPLES;
+		s = -1;
+	}
+	if (rp->view.show_period) {
+		if (!k)
+			out[n++] = VC_PERIOD;
+		p = -1;
+	}
+	if (p == k && period_first)
+		out[n++] = VC_PERIOD;
+	if (s == k)
+		out[n++] = VC_SAMPLES;
+	if (p == k && !period_first)
+		out[n++] = VC_PERIOD;
+	return n;
 }
 
-static void column_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
-			  bool children, const int *width)
+static const char *value_title(int vc)
 {
-	if (rp->view.sep) {
-		sep_titles(rp, o, g, children, width);
-		return;
-	}
-	if (g && children)
-		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
-			      8 * (int)(g->nr + 1), "Self");
-	else if (g)
-		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
-	else
-		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
-	if (rp->view.show_nr || rp->keys.samples)
-		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Samples");
-	if (rp->keys.period)
-		rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), "Period");
-	for (int k = 0; k < rp->keys.nr; k++)
-		if (!key_elided(rp, k))
-			rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
-	if (g) {
-		rd_out_str(o, "\n# ");
-		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
-			rd_out_char(o, '.');
-		if (children)
-			dots(o, 8 * (int)(g->nr + 1));
-	} else {
-		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
-	}
-	if (rp->view.show_nr || rp->keys.samples)
-		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
-	if (rp->keys.period)
-		dots(o, 12 * (int)(g ? g->nr + 1 : 1));
-	for (int k = 0; k < rp->keys.nr; k++)
-		if (!key_elided(rp, k))
-			dots(o, width[k]);
-	rd_out_str(o, "\n#\n");
+	return vc == VC_SAMPLES ? "Samples" : "Period";
 }
 
 /* -t: one value in the field of its column's width, left-justified, as perf */
@@ -1283,6 +1257,100 @@ static void sep_field(struct rd_out *o, const char *sep, int width, const char *
 	rd_out_pad(o, buf, -width);
 }
 
+/* A row's count in a value column, a group's members after their leader */
+static void value_text(struct rd_out *o, const struct group_view *g, const struct entry *e,
+		       int vc, const char *sep, bool last)
+{
+	uint32_t nr = g ? g->nr : 0;
+	char buf[256];
+	size_t len = 0;
+
+	for (uint32_t j = 0; j <= nr; j++) {
+		const struct entry *me = j ? member_row(g, j - 1, e) : e;
+		unsigned long long v = !me ? 0 : vc == VC_SAMPLES ? me->nr_samples : me->self;
+
+		if (sep)	/* -t: perf's " %llu" at the least width, filling the column */
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %llu", v);
+		else if (j)
+			rd_out_printf(o, "%12llu", v);
+		else
+			rd_out_printf(o, "  %12llu", v);
+		if (len >= sizeof(buf))
+			break;
+	}
+	if (sep)	/* the last column unpadded, as perf */
+		sep_field(o, sep, last ? 0 : 12 * (int)(nr + 1), "%s", buf);
+}
+
+/* The two lines of column titles and dots (perf leaves them out with -q) */
+/*
+ * -t: the titles apart by the separator, each in its column's width (the
+ * last too), and no line of dots
+ */
+static void sep_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
+		       bool children, const int *width)
+{
+	const char *sep = rp->view.sep;
+	int vw = 8 * (int)(g ? g->nr + 1 : 1), nw = 12 * (int)(g ? g->nr + 1 : 1);
+
+	if (children)
+		rd_out_printf(o, "# %*s%s%*s", vw, "Children", sep, vw, "Self");
+	else
+		rd_out_printf(o, "# %*s", vw, "Overhead");
+	for (int k = 0; k <= rp->keys.nr; k++) {
+		int vc[2], nv = values_at(rp, k, vc);
+
+		for (int i = 0; i < nv; i++)
+			rd_out_printf(o, "%s%*s", sep, nw, value_title(vc[i]));
+		if (k < rp->keys.nr && !key_elided(rp, k))
+			rd_out_printf(o, "%s%-*s", sep, width[k], sk_title(rp->keys.keys[k]));
+	}
+	rd_out_char(o, '\n');
+}
+
+static void column_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
+			  bool children, const int *width)
+{
+	if (rp->view.sep) {
+		sep_titles(rp, o, g, children, width);
+		return;
+	}
+	if (g && children)
+		rd_out_printf(o, "# %*s  %*s", 8 * (int)(g->nr + 1), "Children",
+			      8 * (int)(g->nr + 1), "Self");
+	else if (g)
+		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
+	else
+		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
+	for (int k = 0; k <= rp->keys.nr; k++) {
+		int vc[2], nv = values_at(rp, k, vc);
+
+		for (int i = 0; i < nv; i++)
+			rd_out_printf(o, "  %*s", 12 * (int)(g ? g->nr + 1 : 1), value_title(vc[i]));
+		if (k < rp->keys.nr && !key_elided(rp, k))
+			rd_out_printf(o, "  %-*s", width[k], sk_title(rp->keys.keys[k]));
+	}
+	if (g) {
+		rd_out_str(o, "\n# ");
+		for (uint32_t j = 0; j < 8 * (g->nr + 1); j++)
+			rd_out_char(o, '.');
+		if (children)
+			dots(o, 8 * (int)(g->nr + 1));
+	} else {
+		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+	}
+	for (int k = 0; k <= rp->keys.nr; k++) {
+		int vc[2], nv = values_at(rp, k, vc);
+
+		for (int i = 0; i < nv; i++)
+			dots(o, 12 * (int)(g ? g->nr + 1 : 1));
+		if (k < rp->keys.nr && !key_elided(rp, k))
+			dots(o, width[k]);
+	}
+	rd_out_str(o, "\n#\n");
+}
+
+
 /*
  * -t: a row's values, perf's formats at the least width (" %.2f%%",
  * " %llu"), each filling its column; a group's members follow their leader
@@ -1296,12 +1364,12 @@ static void sep_values(const struct report *rp, struct rd_out *o, const struct g
 	char buf[256];
 	size_t len;
 
-	for (int col = 0; col < 4; col++) {
+	/* the overhead's columns; the value columns come with the keys (value_text) */
+	for (int col = 0; col < 2; col++) {
 		bool pct = col < 2;
 		int width = (pct ? 8 : 12) * (int)(nr + 1);
 
-		if ((col == 0 && !children) || (col == 2 && !rp->view.show_nr && !rp->keys.samples) ||
-		    (col == 3 && !rp->keys.period))
+		if (col == 0 && !children)
 			continue;
 		len = 0;
 		for (uint32_t j = 0; j <= nr && len < sizeof(buf); j++) {
@@ -1429,29 +1497,15 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		} else {
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
 		}
-		if (rp->view.sep) {
-			/* sep_values printed the counts too */
-		} else if (rp->view.show_nr || rp->keys.samples) {
-			rd_out_printf(o, "  %12llu", (unsigned long long)e->nr_samples);
-			for (uint32_t j = 0; g && j < g->nr; j++) {
-				const struct entry *me = member_row(g, j, e);
-
-				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->nr_samples : 0));
-			}
-		}
-		if (rp->keys.period && !rp->view.sep) {
-			rd_out_printf(o, "  %12llu", (unsigned long long)e->self);
-			for (uint32_t j = 0; g && j < g->nr; j++) {
-				const struct entry *me = member_row(g, j, e);
-
-				rd_out_printf(o, "%12llu", (unsigned long long)(me ? me->self : 0));
-			}
-		}
-		for (int k = 0; k < rp->keys.nr; k++) {
+		for (int k = 0; k <= rp->keys.nr; k++) {
+			int vc[2], after[2], nv = values_at(rp, k, vc);
 			/* as perf, the last column is the last key's, elided or not */
-			bool last = k == rp->keys.nr - 1;
+			bool last = k == rp->keys.nr - 1 && !values_at(rp, rp->keys.nr, after);
 
-			if (key_elided(rp, k))
+			for (int c = 0; c < nv; c++)
+				value_text(o, g, e, vc[c], rp->view.sep,
+					   k == rp->keys.nr && c == nv - 1);
+			if (k == rp->keys.nr || key_elided(rp, k))
 				continue;
 			sk_text(e->key, e->key_len, k, e->at.level, e->thread_comm, text, sizeof(text));
 			/* a command longer than its column is cut, as perf does */
@@ -2194,8 +2248,7 @@ int cmd_report(int argc, char **argv)
 		goto bad_filter;
 	}
 	/* the Period column, whatever -s says */
-	if (total_period)
-		rp.keys.period = true;
+	rp.view.show_period = total_period;
 	/* perf's words and status for a --kallsyms it cannot read */
 	if (kallsyms && access(kallsyms, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", kallsyms);

@@ -64,14 +64,19 @@ int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int k;
 
-		if (!strcmp(tok, "overhead"))
+		if (!strcmp(tok, "overhead")) {
+			l->overhead_at = (int8_t)l->nr;
 			continue;
+		}
 		if (!strcmp(tok, "period")) {
+			l->period_first = !l->samples;
 			l->period = true;
+			l->period_at = (int8_t)l->nr;
 			continue;
 		}
 		if (!strcmp(tok, "sample")) {
 			l->samples = true;
+			l->samples_at = (int8_t)l->nr;
 			continue;
 		}
 		if (!strcmp(tok, "symbol"))

@@ -25,7 +25,11 @@ enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SY
 struct sk_list {
 	enum sk_key keys[SK_MAX_KEYS];
 	int nr;
-	bool period, samples;	/* value columns asked for with -s */
+	bool period, samples;	/* value columns asked for with -s ... */
+	int8_t period_at, samples_at;	/* ... before key N of keys[] (N == nr: after the last) */
+	bool period_first;	/* both at one place: period named first */
+	int8_t overhead_at;	/* "overhead" named before key N: rows sort by the keys before it
+				 * first (perf prefixes it only when not named), 0 by default */
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
 	bool branch_keys;	/* a key of branch mode is among them */
 };

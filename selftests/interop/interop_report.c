@@ -334,6 +334,20 @@ TEST_F(report, graph_values_in_period_and_count_as_perf)
 	same_report(_metadata, self, "--no-children -g fractal,0.5,callee,function,count");
 }
 
+/*
+ * -s with overhead, period or sample among the keys: each column where it is
+ * named, rows sorted by the keys before a named overhead first; -n's and
+ * --show-total-period's columns right after the overhead, as perf
+ */
+TEST_F(report, value_columns_and_overhead_where_sort_names_them_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "-s comm,period,dso");
+	same_report(_metadata, self, "-s dso,overhead,sym");
+	same_report(_metadata, self, "-s sample,period,comm --show-total-period");
+	same_report(_metadata, self, "-n -t , -s comm,sample");
+}
+
 /* -g ...,address: frames of one function apart by address, each with its line or +offset */
 TEST_F(report, address_keyed_graph_matches_perf)
 {
