@@ -54,7 +54,7 @@ TEST_F(dump, every_record_type_is_named_with_its_offset_and_fields)
 	static const char *const names[] = {
 		"PERF_RECORD_COMM: alpha:100/100", "PERF_RECORD_MMAP2 100/100: [0x400000(0x1000) @ 0 ",
 		"PERF_RECORD_FORK(101:101):(100:100)", "PERF_RECORD_EXIT(101:101):(100:100)",
-		"PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0xffff888000001010 period: 250000",
+		"PERF_RECORD_SAMPLE(IP, 0x1): 100/100: 0xffff888000001010 period: 250000",
 		"PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x2): 100/100: 0xc1",
 		"PERF_RECORD_FINISHED_ROUND", "PERF_RECORD_LOST: id:0: lost:7",
 	};
