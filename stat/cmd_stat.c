@@ -202,6 +202,63 @@ static void print_aggregated(const struct stat_printer *p, const struct stat_opt
 	free(ag);
 }
 
+struct thread_value {
+	double val;
+	int t;
+};
+
+static int thread_value_order(const void *x, const void *y)
+{
+	const struct thread_value *a = x, *b = y;
+
+	if (a->val != b->val)
+		return a->val > b->val ? -1 : 1;
+	return a->t - b->t;
+}
+
+/*
+ * --per-thread: each event in turn, its threads by count, largest first (a
+ * thread's metric from its own clock), as perf; system-wide, the threads
+ * that counted nothing are left out
+ */
+static void print_threads(const struct stat_printer *p, const struct stat_opts *o,
+			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
+{
+	size_t nt = (size_t)l->nr_threads;
+	struct stat_value *v = calloc(nt * (size_t)l->nr + 1, sizeof(*v));
+	struct stat_context *ctx = calloc(nt + 1, sizeof(*ctx));
+	struct thread_value *order = calloc(nt + 1, sizeof(*order));
+
+	if (!v || !ctx || !order)
+		goto out;
+	for (size_t t = 0; t < nt; t++) {
+		values_of(l, (int)t, NULL, delta, v + t * (size_t)l->nr);
+		ctx[t] = context_of(l, v + t * (size_t)l->nr, wall_ns);
+	}
+	for (int i = 0; i < l->nr; i++) {
+		size_t n = 0;
+
+		for (size_t t = 0; t < nt; t++) {
+			const struct stat_value *tv = &v[t * (size_t)l->nr + (size_t)i];
+
+			if (o->system_wide && tv->val == 0)
+				continue;
+			order[n++] = (struct thread_value){ tv->val, (int)t };
+		}
+		qsort(order, n, sizeof(*order), thread_value_order);
+		for (size_t k = 0; k < n; k++) {
+			size_t t = (size_t)order[k].t;
+
+			print_values(p, l, i, i + 1, v + t * (size_t)l->nr, &ctx[t], NULL, interval,
+				     l->comms[t], (int)l->threads[t], NULL);
+		}
+	}
+out:
+	free(order);
+	free(ctx);
+	free(v);
+}
+
 /* One reading printed: summed, per thread, or per aggregate of cpus. */
 static void print_reading(const struct stat_printer *p, const struct stat_opts *o,
 			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
@@ -218,12 +275,7 @@ static void print_reading(const struct stat_printer *p, const struct stat_opts *
 		ctx = context_of(l, v, wall_ns);
 		print_values(p, l, 0, l->nr, v, &ctx, NULL, interval, NULL, 0, NULL);
 	} else {
-		for (int t = 0; t < l->nr_threads; t++) {
-			values_of(l, t, NULL, delta, v);
-			ctx = context_of(l, v, wall_ns);
-			print_values(p, l, 0, l->nr, v, &ctx, NULL, interval, l->comms[t],
-				     (int)l->threads[t], NULL);
-		}
+		print_threads(p, o, l, delta, wall_ns, interval);
 	}
 	free(v);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "probes/probe.h"
@@ -89,6 +90,42 @@ static int add_process(struct stat_evlist *l, pid_t pid, struct pc_error *err)
 	return ret;
 }
 
+/*
+ * -a --per-thread: every thread there is now, each counted on its own (the
+ * threads started later and the command are not, as perf's thread map); more descriptors
+ * than the soft limit allows may be needed, so it is raised to the hard one
+ */
+static int add_all_threads(struct stat_evlist *l, pid_t workload, struct pc_error *err)
+{
+	struct rlimit rl;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	int ret = 0;
+
+	if (!d)
+		return pc_error_set(err, errno, "/proc: %s", strerror(errno));
+	while (!ret && (de = readdir(d))) {
+		long pid = strtol(de->d_name, NULL, 10);
+
+		/* perf's map is made before it starts the command */
+		if (pid <= 0 || pid == workload)
+			continue;
+		ret = add_process(l, (pid_t)pid, err);
+		if (ret == -ESRCH) {	/* it exited meanwhile */
+			pc_error_clear(err);
+			ret = 0;
+		}
+	}
+	closedir(d);
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (!ret && !l->nr_threads)
+		ret = pc_error_set(err, ESRCH, "no thread found in /proc");
+	return ret;
+}
+
 int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t workload,
 		      struct pc_error *err)
 {
@@ -137,7 +174,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		a->size = rec_attr_min_size(&c->attr);
 	}
 
-	if (o->system_wide || o->cpu_list) {
+	if ((o->system_wide || o->cpu_list) && !o->per_thread) {
 		ret = rec_cpus_parse(o->cpu_list, &l->cpus, &l->nr_cpus, err);
 		if (!ret)
 			ret = add_thread(l, -1, err);
@@ -152,7 +189,9 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		for (int i = 0; !ret && i < o->nr_pids; i++)
 			ret = o->pids_are_tids ? add_thread(l, o->pids[i], err)
 					       : add_process(l, o->pids[i], err);
-		if (!ret && !o->nr_pids)
+		if (!ret && o->system_wide)
+			ret = add_all_threads(l, workload, err);
+		else if (!ret && !o->nr_pids)
 			ret = add_thread(l, workload, err);
 	}
 	if (!ret) {
@@ -220,8 +259,8 @@ int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc
 					c->supported = false;
 					break;
 				}
-				/* a thread of -p that exited meanwhile */
-				if (fd == -ESRCH && l->threads[t] > 0 && o->nr_pids) {
+				/* a thread of -p (or of -a --per-thread) that exited meanwhile */
+				if (fd == -ESRCH && l->threads[t] > 0 && (o->nr_pids || o->per_thread)) {
 					pc_error_clear(err);
 					continue;
 				}

@@ -23,7 +23,8 @@ static void usage(FILE *out)
 "  -t, --tid TID[,TID]        count these threads\n"
 "  -a, --all-cpus             system-wide, every cpu\n"
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
-"      --per-thread           one line per thread (with -p/-t)\n"
+"      --per-thread           one line per thread (with -p/-t; with -a every\n"
+"                             thread there is at the start, those that ran)\n"
 "  -A, --no-aggr              one line per cpu (with -a/-C)\n"
 "      --per-socket           per socket (with -a/-C), and the cpus counted\n"
 "      --per-die              per die of a socket (with -a/-C)\n"
@@ -292,10 +293,10 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	}
 	if (!o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list)
 		return pc_error_set(err, EINVAL, "nothing to count: give a command, -p, -t, -a or -C");
-	if (o->per_thread && !o->nr_pids)
-		return pc_error_set(err, EINVAL, "--per-thread needs -p or -t");
-	if (o->per_thread && (o->system_wide || o->cpu_list))
-		return pc_error_set(err, EINVAL, "--per-thread cannot go with -a or -C");
+	if (o->per_thread && !o->nr_pids && !o->system_wide)
+		return pc_error_set(err, EINVAL, "--per-thread needs -p, -t or -a");
+	if (o->per_thread && (o->cpu_list || (o->system_wide && o->nr_pids)))
+		return pc_error_set(err, EINVAL, "--per-thread goes with -p, -t or -a alone");
 	/* perf's words */
 	if (o->aggr != STAT_AGGR_GLOBAL && !o->system_wide && !o->cpu_list)
 		return pc_error_set(err, EINVAL,

@@ -728,6 +728,40 @@ TEST_F(stat, all_kernel_leaves_the_commands_own_page_faults_out)
 	EXPECT_GT(TOUCH / 2, nk) TH_LOG("--all-kernel: %.0f faults", nk);
 }
 
+/* -a --per-thread: the threads that ran, each event's largest count first, as perf */
+TEST_F(stat, per_thread_system_wide_lists_the_threads_that_ran_by_count)
+{
+	static const char *const args[] = { "-x,", "-a", "--per-thread", "-e",
+					    "task-clock,context-switches", NULL };
+	const char *line;
+	double prev = -1;
+	int lines = 0, clock_lines = 0;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 200));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	for (line = self->run.err; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		char comm[64], event[64];
+		double v;
+		int n = 0;
+
+		if (sscanf(line, "%63[^,],%lf,%*[^,],%63[^,],%n", comm, &v, event, &n) < 3 || !n)
+			continue;
+		lines++;
+		/* comm-tid of a thread, and nothing counted 0 */
+		EXPECT_NE(NULL, strrchr(comm, '-')) TH_LOG("%.80s", line);
+		EXPECT_LT(0, v) TH_LOG("%.80s", line);
+		if (strcmp(event, "task-clock"))
+			continue;
+		/* the events one after the other, each by count, largest first */
+		EXPECT_EQ(lines, ++clock_lines) TH_LOG("%s", self->run.err);
+		if (prev >= 0)
+			EXPECT_GE(prev, v) TH_LOG("%s", self->run.err);
+		prev = v;
+	}
+	/* at least perfcheck itself ran */
+	EXPECT_LE(1, clock_lines) TH_LOG("%s", self->run.err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--workload"))
