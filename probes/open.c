@@ -194,10 +194,11 @@ static bool is_cycles(const union pc_attr *a)
 {
 	/*
 	 * the upper 32 bits of config may name a hybrid PMU.  Only a sampling
-	 * cycles falls back to cpu-clock, as perf record does; a counter of cycles
-	 * that cannot count is "not supported" (perf stat), not another event.
+	 * cycles falls back to cpu-clock, as perf record does (--no-samples too:
+	 * frequency mode at 0, as perf opens it); a counter of cycles that cannot
+	 * count is "not supported" (perf stat), not another event.
 	 */
-	return a->attr.type == PERF_TYPE_HARDWARE && a->attr.sample_period &&
+	return a->attr.type == PERF_TYPE_HARDWARE && (a->attr.sample_period || a->attr.freq) &&
 	       (a->attr.config & 0xffffffffULL) == PERF_COUNT_HW_CPU_CYCLES;
 }
 

@@ -45,6 +45,9 @@ FIXTURE_VARIANT_ADD(parity, kernel_callchains) {
 	.name = "kernel_callchains", .opts = { "-e", "cpu-clock", "-g", "--kernel-callchains" } };
 FIXTURE_VARIANT_ADD(parity, no_samples) {
 	.name = "no_samples", .opts = { "-e", "cpu-clock", "-n" } };
+/* the default event: cycles, or cpu-clock where no PMU counts cycles (perf falls back here too) */
+FIXTURE_VARIANT_ADD(parity, no_samples_default_event) {
+	.name = "no_samples_default_event", .opts = { "-n" } };
 FIXTURE_VARIANT_ADD(parity, no_samples_c) {
 	.name = "no_samples_c", .opts = { "-e", "cpu-clock", "-c", "100000", "--no-samples" } };
 /* above kernel.perf_event_max_sample_rate: both lower it to the limit */
