@@ -99,6 +99,8 @@ void rec_usage(FILE *out)
 "      --timeout SEC          stop after SEC seconds (0.3 too), exit 124\n"
 "  -D, --delay MSEC           enable the events MSEC ms after the start\n"
 "                             (-1: only on a --control enable)\n"
+"  -r, --realtime PRIO        the recorder at this SCHED_FIFO priority (after the\n"
+"                             command is forked and the file begun, as perf)\n"
 "      --switch-output[=signal|SIZE|TIME]  a new file on SIGUSR2, every SIZE\n"
 "                             bytes or every TIME (s/m/h/d)\n"
 "      --switch-max-files N   keep only the newest N switched files\n"
@@ -113,7 +115,7 @@ void rec_usage(FILE *out)
 }
 
 /* output and modes: the short forms of output_opts.c's options */
-enum { O_Z = 'z', O_NOBUILDID = 'B', O_NOBUILDIDCACHE = 'N', O_DELAY = 'D' };
+enum { O_Z = 'z', O_NOBUILDID = 'B', O_NOBUILDIDCACHE = 'N', O_DELAY = 'D', O_REALTIME = 'r' };
 
 static const struct rec_opt_def defs[] = {
 	{ O_EVENT, "event", REC_ARG }, { O_COUNT, "count", REC_ARG }, { O_FREQ, "freq", REC_ARG },
@@ -159,7 +161,7 @@ static const struct rec_opt_def defs[] = {
 	{ RO_TIMESTAMP_FILENAME, "timestamp-filename", REC_NOARG },
 	{ RO_CONTROL, "control", REC_ARG }, { RO_OVERWRITE, "overwrite", REC_NOARG },
 	{ RO_TAIL_SYNTH, "tail-synthesize", REC_NOARG },
-	{ RO_BUILDID_ALL, "buildid-all", REC_NOARG },
+	{ RO_BUILDID_ALL, "buildid-all", REC_NOARG }, { O_REALTIME, "realtime", REC_ARG },
 };
 
 /* The id output_opts.c knows an option of the output block by, or 0. */
@@ -170,6 +172,7 @@ static int output_opt_id(int id)
 	case O_NOBUILDID: return RO_NO_BUILDID;
 	case O_NOBUILDIDCACHE: return RO_NO_BUILDID_CACHE;
 	case O_DELAY: return RO_DELAY;
+	case O_REALTIME: return RO_REALTIME;
 	}
 	return id >= RO_FIRST && id < RO_LAST ? id : 0;
 }

@@ -200,6 +200,17 @@ int rec_output_opt_apply(struct rec_output_opts *o, int id, const char *val,
 		o->delay_ms = d;
 		return 0;
 	}
+	case RO_REALTIME: {
+		long p;
+
+		errno = 0;
+		p = strtol(val, &end, 10);
+		if (errno || end == val || *end || p < 0 || p > 99)
+			return pc_error_set(err, EINVAL, "-r: '%s' is not a SCHED_FIFO priority (1-99)",
+					    val);
+		o->realtime_prio = (int)p;
+		return 0;
+	}
 	case RO_SWITCH_OUTPUT:
 		return parse_switch_output(o, val, err);
 	case RO_SWITCH_MAX_FILES:

@@ -37,6 +37,7 @@ struct rec_output_opts {
 	const char *control;		/* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	bool overwrite;			/* write_backward rings read at the end */
 	bool tail_synthesize;
+	int realtime_prio;		/* -r: SCHED_FIFO priority of the recorder, 0 = none */
 };
 
 /* Option ids of the block (options.c hands them here). */
@@ -45,7 +46,7 @@ enum rec_output_opt_id {
 	RO_COMPRESS = RO_FIRST, RO_COMP_LEVEL, RO_MMAP_FLUSH, RO_NO_BUILDID,
 	RO_NO_BUILDID_CACHE, RO_MAX_SIZE, RO_TIMEOUT, RO_DELAY, RO_SWITCH_OUTPUT,
 	RO_SWITCH_MAX_FILES, RO_TIMESTAMP_FILENAME, RO_CONTROL, RO_OVERWRITE,
-	RO_TAIL_SYNTH, RO_BUILDID_ALL,
+	RO_TAIL_SYNTH, RO_BUILDID_ALL, RO_REALTIME,
 	RO_LAST,
 };
 

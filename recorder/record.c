@@ -8,6 +8,7 @@
  * record_synth.c's.
  */
 #include <errno.h>
+#include <sched.h>
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
@@ -472,6 +473,22 @@ static int run(struct recorder *r, int argc, char **argv)
 		}
 		recorder_finish_file(r, &code);
 		return EXIT_ERROR;
+	}
+	/* -r: perf raises its priority here, the command forked and the file begun */
+	if (r->opts.out.realtime_prio) {
+		struct sched_param param = { .sched_priority = r->opts.out.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			/* perf's words */
+			pc_error_set(&err, errno, "Could not set realtime priority.");
+			fail(NULL, &err);
+			if (r->have_workload) {
+				rec_workload_kill(&r->wl, SIGKILL);
+				rec_workload_reap(&r->wl, true);
+			}
+			recorder_finish_file(r, &code);
+			return EXIT_ERROR;
+		}
 	}
 	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
 		if (rec_workload_start(&r->wl, r->opts.argv, &err)) {

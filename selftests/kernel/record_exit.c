@@ -42,6 +42,24 @@ TEST_F(rec, timeout_exits_124_with_a_finalized_file_holding_samples)
 	pc_run_free(&run);
 }
 
+/* -r: the recorder reads at SCHED_FIFO, the command it forked before keeps its policy */
+TEST_F(rec, realtime_runs_the_recorder_at_sched_fifo_and_the_command_as_it_was)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "record", "-r", "1", "-e", "cpu-clock", "-q",
+			 "-o", self->out, "--", "/bin/sh", "-c",
+			 "echo $(cut -d' ' -f41 /proc/$PPID/stat) $(cut -d' ' -f41 /proc/$$/stat)",
+			 NULL };
+	struct pc_run run;
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	if (run.exit_code && run.err && strstr(run.err, "Could not set realtime priority"))
+		SKIP(return, "SCHED_FIFO refused here: %s", run.err);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	/* field 41 of stat is the policy: SCHED_FIFO 1 for the recorder, SCHED_OTHER 0 */
+	EXPECT_STREQ("1 0\n", run.out) TH_LOG("stderr: %s", run.err);
+	pc_run_free(&run);
+}
+
 TEST_F(rec, workload_exit_code_is_the_exit_code)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-q", "-o", self->out, NULL };
