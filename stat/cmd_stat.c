@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "stat/stat.h"
@@ -387,11 +388,11 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
  */
 static int delay_start(const struct stat_opts *o, struct stat_evlist *l, struct pc_error *err)
 {
-	struct timespec ts = { o->delay_ms / 1000, (long)(o->delay_ms % 1000) * 1000000L };
+	struct timespec ts = { o->each_run.delay_ms / 1000, (long)(o->each_run.delay_ms % 1000) * 1000000L };
 	int ret;
 
 	pc_notice("Events disabled\n");
-	if (o->delay_ms < 0)
+	if (o->each_run.delay_ms < 0)
 		return 0;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
@@ -421,7 +422,7 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
 	/* counters of a command start at its exec (enable_on_exec); others now, or after -D */
-	if (!ret && !o->delay_ms && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
+	if (!ret && !o->each_run.delay_ms && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
 		ret = stat_evlist_enable(l);
 		if (ret)
 			pc_error_set(err, -ret, "cannot enable the counters: %s", strerror(-ret));
@@ -439,7 +440,7 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 			return ret;
 		}
 	}
-	if (o->delay_ms && !o->null_run) {
+	if (o->each_run.delay_ms && !o->null_run) {
 		ret = delay_start(o, l, err);
 		if (ret) {
 			rec_workload_kill(&wl, SIGKILL);
@@ -518,6 +519,18 @@ static int accumulate(struct run_sums *sums, const struct stat_evlist *l)
 	return 0;
 }
 
+/* --pre/--post: CMD through the shell, as perf's system(); its exit status, -1 when it cannot run */
+static int run_hook(const char *cmd)
+{
+	int st;
+
+	fflush(NULL);
+	st = system(cmd);
+	if (st == -1)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
 static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
@@ -533,7 +546,20 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
 		struct run_result res;
-		int ret = one_run(p, o, &l, &res, err);
+		int ret = o->each_run.pre ? run_hook(o->each_run.pre) : 0;
+
+		/* perf stops at a failing --pre, its status for stat's */
+		if (ret) {
+			stat_evlist_free(&l);
+			free(cr);
+			free(v);
+			free(sums.v);
+			return ret < 0 ? pc_error_set(err, ECHILD, "--pre: cannot run '%s'",
+						      o->each_run.pre) : ret;
+		}
+		if (o->each_run.sync)
+			sync();
+		ret = one_run(p, o, &l, &res, err);
 
 		if (ret) {
 			stat_evlist_free(&l);
@@ -543,6 +569,13 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			return ret;
 		}
 		status = res.status;
+		/* --post after a run whose command succeeded, as perf; its failure is stat's */
+		if (!status && o->each_run.post) {
+			int h = run_hook(o->each_run.post);
+
+			if (h)
+				status = h < 0 ? 255 : h;
+		}
 		stat_running_add(&wall, (double)res.wall_ns);
 		if (!cr) {
 			nr = l.nr;

@@ -170,7 +170,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		a->disabled = 1;
 		/* with -D the counters are enabled after the delay, not at exec */
 		a->enable_on_exec = o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list &&
-				    !o->delay_ms;
+				    !o->each_run.delay_ms;
 		a->size = rec_attr_min_size(&c->attr);
 	}
 

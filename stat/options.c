@@ -47,6 +47,9 @@ static void usage(FILE *out)
 "  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
 "      --append               append to -o's FILE\n"
 "  -r, --repeat N             run the command N times: mean and its error\n"
+"      --pre CMD, --post CMD  shell commands before and after each run (a\n"
+"                             failing one ends stat with its status, as perf)\n"
+"      --sync                 sync() before each run\n"
 "  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
 "      --compat 6.1|7.2       the layout of that perf stat (default 6.1); 7.2's\n"
 "                             has no metrics (its come from its metric tables)\n"
@@ -104,7 +107,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
-       O_ALL_USER, O_ALL_KERNEL };
+       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -130,6 +133,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "no-big-num", no_argument, NULL, O_NO_BIG_NUM },
 		{ "all-user", no_argument, NULL, O_ALL_USER },
 		{ "all-kernel", no_argument, NULL, O_ALL_KERNEL },
+		{ "pre", required_argument, NULL, O_PRE },
+		{ "post", required_argument, NULL, O_POST },
+		{ "sync", no_argument, NULL, O_SYNC },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -218,7 +224,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			if (errno || end == optarg || *end || ms < -1 || ms > 1000000000L)
 				return pc_error_set(err, EINVAL, "-D: '%s' is not a number of ms >= -1",
 						    optarg);
-			o->delay_ms = (int)ms;
+			o->each_run.delay_ms = (int)ms;
 			break;
 		}
 		case O_SUMMARY:
@@ -238,6 +244,15 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case O_ALL_KERNEL:
 			o->attrs.kernel_only = true;
+			break;
+		case O_PRE:
+			o->each_run.pre = optarg;
+			break;
+		case O_POST:
+			o->each_run.post = optarg;
+			break;
+		case O_SYNC:
+			o->each_run.sync = true;
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:

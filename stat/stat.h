@@ -47,7 +47,11 @@ struct stat_opts {
 	unsigned int interval_ms;	/* -I */
 	unsigned int interval_count;	/* --interval-count: lines of -I, 0: all */
 	unsigned int timeout_ms;	/* --timeout: the count ends then, 0: never */
-	int delay_ms;			/* -D: the count starts then, -1: never, 0: at once */
+	struct stat_each_run {
+		int delay_ms;		/* -D: the count starts then, -1: never, 0: at once */
+		const char *pre, *post;	/* --pre, --post: shell commands around each run */
+		bool sync;		/* --sync: sync() before each run */
+	} each_run;
 	bool null_run;			/* -n: no counters, the time alone */
 	unsigned int detailed;		/* -d given this many times */
 	struct stat_output {

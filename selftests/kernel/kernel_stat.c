@@ -728,6 +728,24 @@ TEST_F(stat, all_kernel_leaves_the_commands_own_page_faults_out)
 	EXPECT_GT(TOUCH / 2, nk) TH_LOG("--all-kernel: %.0f faults", nk);
 }
 
+/* --pre and --post run around each run; a failing --pre ends stat with its status */
+TEST_F(stat, pre_and_post_commands_run_around_each_run)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "stat", "-r", "2", "-x,", "--pre", "echo pre",
+			 "--post", "echo post", "-e", "page-faults", "--", "/bin/sh", "-c",
+			 "echo run", NULL };
+	char *fail[] = { (char *)pc_test_perfcheck(), "stat", "--pre", "exit 3", "-e", "page-faults",
+			 "--", "/bin/sh", "-c", "echo run", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("pre\nrun\npost\npre\nrun\npost\n", self->run.out);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, fail));
+	EXPECT_EQ(3, self->run.exit_code);
+	EXPECT_EQ(NULL, strstr(self->run.out ? self->run.out : "", "run"));
+}
+
 /* -a --per-thread: the threads that ran, each event's largest count first, as perf */
 TEST_F(stat, per_thread_system_wide_lists_the_threads_that_ran_by_count)
 {
