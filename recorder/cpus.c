@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CPU lists: -C "0-3,6" and /sys/devices/system/cpu/online use one syntax. */
+#include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,4 +82,47 @@ int rec_cpus_parse(const char *spec, int **cpus, int *nr, struct pc_error *err)
 	}
 	*nr = n;
 	return 0;
+}
+
+/* The NUMA node sysfs puts cpu in, -1 when none */
+static int node_of(int cpu)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int node = -1;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && node < 0)
+		if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9')
+			node = atoi(de->d_name + 4);
+	closedir(d);
+	return node;
+}
+
+int rec_cpu_affinity(int cpu, bool node)
+{
+	static bool in_node[REC_MAX_CPUS];
+	struct pc_error err = { 0 };
+	char path[80], buf[4096];
+	cpu_set_t set;
+	int n = node ? node_of(cpu) : -1;
+
+	if (cpu < 0 || cpu >= REC_MAX_CPUS || cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (n >= 0) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
+		memset(in_node, 0, sizeof(in_node));
+		if (pc_read_file(path, buf, sizeof(buf)) >= 0 &&
+		    !parse_list(buf, in_node, &err, path))
+			for (int c = 0; c < REC_MAX_CPUS && c < CPU_SETSIZE; c++)
+				if (in_node[c])
+					CPU_SET(c, &set);
+	}
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }

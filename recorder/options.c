@@ -99,6 +99,7 @@ void rec_usage(FILE *out)
 "      --timeout SEC          stop after SEC seconds (0.3 too), exit 124\n"
 "  -D, --delay MSEC           enable the events MSEC ms after the start\n"
 "                             (-1: only on a --control enable)\n"
+"      --affinity node|cpu    read each ring on its cpu's NUMA node, or on its cpu\n"
 "  -r, --realtime PRIO        the recorder at this SCHED_FIFO priority (after the\n"
 "                             command is forked and the file begun, as perf)\n"
 "      --switch-output[=signal|SIZE|TIME]  a new file on SIGUSR2, every SIZE\n"
@@ -162,6 +163,7 @@ static const struct rec_opt_def defs[] = {
 	{ RO_CONTROL, "control", REC_ARG }, { RO_OVERWRITE, "overwrite", REC_NOARG },
 	{ RO_TAIL_SYNTH, "tail-synthesize", REC_NOARG },
 	{ RO_BUILDID_ALL, "buildid-all", REC_NOARG }, { O_REALTIME, "realtime", REC_ARG },
+	{ RO_AFFINITY, "affinity", REC_ARG },
 };
 
 /* The id output_opts.c knows an option of the output block by, or 0. */

@@ -200,6 +200,15 @@ int rec_output_opt_apply(struct rec_output_opts *o, int id, const char *val,
 		o->delay_ms = d;
 		return 0;
 	}
+	case RO_AFFINITY:
+		/* perf's words for another mode */
+		if (!strcmp(val, "node"))
+			o->affinity = REC_AFFINITY_NODE;
+		else if (!strcmp(val, "cpu"))
+			o->affinity = REC_AFFINITY_CPU;
+		else
+			return pc_error_set(err, EINVAL, "--affinity: '%s' is not node or cpu", val);
+		return 0;
 	case RO_REALTIME: {
 		long p;
 

@@ -29,6 +29,7 @@
 #include "recorder/evlist.h"
 #include "recorder/open_features.h"
 #include "recorder/options.h"
+#include "recorder/cpus.h"
 #include "recorder/record_int.h"
 #include "recorder/outfile.h"
 #include "recorder/output.h"
@@ -153,6 +154,12 @@ static int drain_all(struct recorder *r, struct pc_error *err)
 			continue;	/* --overwrite: read once, at the end */
 		if (min && rec_ring_pending(&r->evl.rings[i]) < min)
 			continue;
+		/* --affinity: read a cpu's ring on that cpu (or its node), as perf */
+		if (r->opts.out.affinity != REC_AFFINITY_SYS && r->evl.rings[i].cpu >= 0 &&
+		    r->evl.rings[i].cpu != r->m.affinity_cpu &&
+		    !rec_cpu_affinity(r->evl.rings[i].cpu,
+				      r->opts.out.affinity == REC_AFFINITY_NODE))
+			r->m.affinity_cpu = r->evl.rings[i].cpu;
 		n = rec_ring_drain(&r->evl.rings[i], r->bounce, rec_output_records,
 					   &r->out, err);
 
@@ -582,7 +589,8 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 int cmd_record(int argc, char **argv)
 {
 	struct recorder r = { .sigfd = -1, .timerfd = -1,
-			      .m = { .delayfd = -1, .switchfd = -1, .ctl = { -1, -1 } } };
+			      .m = { .delayfd = -1, .switchfd = -1, .ctl = { -1, -1 },
+				    .affinity_cpu = -1 } };
 	struct pc_error err = { 0 };
 	int ret = rec_opts_parse(&r.opts, argc, argv, &err);
 

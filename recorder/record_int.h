@@ -36,6 +36,7 @@ struct rec_modes {
 	struct rec_outfile_ring files;	/* the files written (--switch-max-files) */
 	bool switch_pending;
 	bool synthesized_late;		/* -D: the tasks, at the first enable */
+	int affinity_cpu;		/* --affinity: the ring cpu the recorder sits on, -1 */
 	int cmd_argc;			/* our own command line, for each file's CMDLINE */
 	char **cmd_argv;
 };

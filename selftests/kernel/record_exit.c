@@ -60,6 +60,25 @@ TEST_F(rec, realtime_runs_the_recorder_at_sched_fifo_and_the_command_as_it_was)
 	pc_run_free(&run);
 }
 
+/* --affinity=cpu: the recorder moves onto the cpu of the ring it reads, as perf */
+TEST_F(rec, affinity_cpu_reads_each_ring_on_its_own_cpu)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "record", "-a", "--affinity=cpu", "-e",
+			 "cpu-clock", "-q", "-o", self->out, "--", "/bin/sh", "-c",
+			 "sleep 1; grep Cpus_allowed_list /proc/$PPID/status", NULL };
+	struct pc_run run;
+	const char *list;
+
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("stderr: %s", run.err);
+	list = run.out ? strchr(run.out, ':') : NULL;
+	ASSERT_NE(NULL, list) TH_LOG("%s", run.out);
+	list += strspn(list + 1, " \t") + 1;
+	/* one cpu, not a range or a list: the one whose ring it last read */
+	EXPECT_EQ(strspn(list, "0123456789"), strcspn(list, "\n")) TH_LOG("%s", run.out);
+	pc_run_free(&run);
+}
+
 TEST_F(rec, workload_exit_code_is_the_exit_code)
 {
 	const char *opts[] = { "-e", "cpu-clock", "-q", "-o", self->out, NULL };
