@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "recorder/bpf_sideband.h"
+#include "recorder/events.h"
 #include "util/log.h"
 
 #define BOUNCE_LEN 65536
@@ -22,6 +24,9 @@ struct rec_bpf_sb {
 	pthread_t thread;
 	bool started;
 	uint64_t loads;			/* PROG_LOAD records seen */
+	bool switching;			/* --switch-output-event's events are here */
+	pthread_t recording;		/* the thread their records signal */
+	uint64_t switches;		/* SIGUSR2 sent */
 };
 
 /* The records of a drained span: each PROG_LOAD's program gets its entry. */
@@ -38,6 +43,11 @@ static int sb_records(void *ctx, const void *buf, size_t len)
 		memcpy(&h, p, sizeof(h));
 		if (h.size < sizeof(h) || h.size > end - p)
 			break;
+		/* a record of a --switch-output-event event: a new file, as perf */
+		if (h.type == PERF_RECORD_SAMPLE && sb->switching) {
+			sb->switches++;
+			pthread_kill(sb->recording, SIGUSR2);
+		}
 		/* type:16 flags:16 id:32 tag[8] */
 		if (h.type == PC_RECORD_BPF_EVENT && h.size >= sizeof(h) + 16) {
 			memcpy(&type, p + sizeof(h), sizeof(type));
@@ -72,7 +82,8 @@ static void *sb_thread(void *arg)
 		pfds[i] = (struct pollfd){ .fd = sb->evl.rings[i].fd, .events = POLLIN };
 	pfds[n] = (struct pollfd){ .fd = sb->stopfd, .events = POLLIN };
 	for (;;) {
-		if (poll(pfds, n + 1, -1) < 0 && errno != EINTR)
+		/* perf's side band thread looks every second (its events wake no one sooner) */
+		if (poll(pfds, n + 1, sb->switching ? 1000 : -1) < 0 && errno != EINTR)
 			break;
 		drain(sb);
 		if (pfds[n].revents)
@@ -116,8 +127,28 @@ static int add_event(struct rec_evlist *evl)
 	return 0;
 }
 
+/* --switch-output-event: the events as perf parses them, a tracepoint sampling each hit */
+static int add_switch_events(struct rec_bpf_sb *sb, const char *spec, struct pc_error *err)
+{
+	int first = sb->evl.nr_evsels, ret = rec_events_parse(&sb->evl, spec, err);
+
+	if (ret)
+		return ret;
+	for (int i = first; i < sb->evl.nr_evsels; i++) {
+		struct perf_event_attr *a = &sb->evl.evsels[i]->attr.attr;
+
+		if (sb->evl.evsels[i]->tracepoint && !a->sample_period) {
+			a->sample_period = 1;
+			a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+		}
+	}
+	sb->switching = true;
+	sb->recording = pthread_self();
+	return 0;
+}
+
 int rec_bpf_sb_start(struct rec_bpf_sb **out, const struct rec_target *target,
-		     struct rec_bpf_info *info, struct pc_error *err)
+		     struct rec_bpf_info *info, const char *switch_events, struct pc_error *err)
 {
 	struct rec_bpf_sb *sb = calloc(1, sizeof(*sb));
 	struct rec_target t = *target;
@@ -129,9 +160,13 @@ int rec_bpf_sb_start(struct rec_bpf_sb **out, const struct rec_target *target,
 	sb->stopfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sb->bounce = malloc(BOUNCE_LEN);
 	sb->info = info;
-	if (sb->stopfd < 0 || !sb->bounce || add_event(&sb->evl)) {
+	if (sb->stopfd < 0 || !sb->bounce || (info && add_event(&sb->evl))) {
 		ret = pc_error_set(err, sb->stopfd < 0 ? errno : ENOMEM, "BPF side band: %s",
 				   strerror(sb->stopfd < 0 ? errno : ENOMEM));
+		sb_free(sb);
+		return ret;
+	}
+	if (switch_events && (ret = add_switch_events(sb, switch_events, err))) {
 		sb_free(sb);
 		return ret;
 	}
@@ -166,7 +201,7 @@ void rec_bpf_sb_stop(struct rec_bpf_sb *sb)
 		if (write(sb->stopfd, &one, sizeof(one)) == sizeof(one))
 			pthread_join(sb->thread, NULL);
 	}
-	pc_debug("BPF side band: %llu programs loaded during the recording\n",
-		 (unsigned long long)sb->loads);
+	pc_debug("side band: %llu BPF programs loaded during the recording, %llu switches asked\n",
+		 (unsigned long long)sb->loads, (unsigned long long)sb->switches);
 	sb_free(sb);
 }

@@ -105,7 +105,9 @@ void rec_usage(FILE *out)
 "      --switch-output[=signal|SIZE|TIME]  a new file on SIGUSR2, every SIZE\n"
 "                             bytes or every TIME (s/m/h/d)\n"
 "      --switch-max-files N   keep only the newest N switched files\n"
-"      --timestamp-filename   name the file FILE.YYYYMMDDHHMMSSmmm\n"
+"      --switch-output-event EVENT  a new file each time EVENT (a tracepoint,\n"
+"                             or an event with a period) occurs, system-wide\n"
+"      --timestamp-filename   name the file FILE.YYYYMMDDHHMMSScc\n"
 "      --control fifo:CTL[,ACK] | fd:CTL[,ACK]  enable, disable, snapshot,\n"
 "                             stop, ping commands, acked with 'ack'\n"
 "      --overwrite            write_backward rings, read at the end\n"
@@ -164,6 +166,7 @@ static const struct rec_opt_def defs[] = {
 	{ RO_TAIL_SYNTH, "tail-synthesize", REC_NOARG },
 	{ RO_BUILDID_ALL, "buildid-all", REC_NOARG }, { O_REALTIME, "realtime", REC_ARG },
 	{ RO_AFFINITY, "affinity", REC_ARG },
+	{ RO_SWITCH_EVENT, "switch-output-event", REC_ARG },
 };
 
 /* The id output_opts.c knows an option of the output block by, or 0. */

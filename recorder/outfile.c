@@ -53,16 +53,20 @@ int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_
 	struct stat st;
 	int n;
 
-	/* two switches within one millisecond would share a name: wait for the next */
+	/*
+	 * perf's stamp: the local time and the hundredths of a second; two
+	 * switches within one hundredth would share a name (perf writes over the
+	 * first): the second waits for the next one
+	 */
 	for (int tries = 0;; tries++) {
 		gettimeofday(&tv, NULL);
 		if (!localtime_r(&tv.tv_sec, &tm) ||
 		    !strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm))
 			return pc_error_set(err, EINVAL, "cannot format the time");
-		n = snprintf(out, size, "%s.%s%03d", base, stamp, (int)(tv.tv_usec / 1000));
+		n = snprintf(out, size, "%s.%s%02d", base, stamp, (int)(tv.tv_usec / 10000));
 		if (n < 0 || (size_t)n >= size)
 			return pc_error_set(err, ENAMETOOLONG, "%s: name too long", base);
-		if (stat(out, &st) || tries >= 1000)
+		if (stat(out, &st) || tries >= 100)
 			return 0;
 		usleep(1000);
 	}

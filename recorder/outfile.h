@@ -3,7 +3,7 @@
  * The output file's names (outfile.c): the temporary name a recording is
  * written under until its events are open and its header is on disk, the
  * rotation of the previous file to FILE.old, and the names of
- * --switch-output and --timestamp-filename (FILE.YYYYMMDDHHMMSSmmm).
+ * --switch-output and --timestamp-filename (FILE.YYYYMMDDHHMMSScc).
  */
 #ifndef PERFCHECK_RECORDER_OUTFILE_H
 #define PERFCHECK_RECORDER_OUTFILE_H
@@ -16,7 +16,7 @@
 int rec_outfile_tmpname(const char *path, char *tmp, size_t size, struct pc_error *err);
 /* perf keeps one previous file: an existing regular path becomes path.old. */
 int rec_outfile_rotate(const char *path, struct pc_error *err);
-/* base.YYYYMMDDHHMMSSmmm of the current local time, as perf names switched files. */
+/* base.YYYYMMDDHHMMSScc of the current local time, as perf names switched files. */
 int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err);
 
 /* The names written by --switch-output, oldest first, for --switch-max-files. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "recorder/events.h"
 #include "recorder/output_opts.h"
 #include "util/log.h"
 
@@ -222,6 +223,13 @@ int rec_output_opt_apply(struct rec_output_opts *o, int id, const char *val,
 	}
 	case RO_SWITCH_OUTPUT:
 		return parse_switch_output(o, val, err);
+	case RO_SWITCH_EVENT:
+		/* as perf: it implies --switch-output=signal, the side band sends the signal */
+		if (!*val)
+			return pc_error_set(err, EINVAL, "--switch-output-event: empty event");
+		o->switch_event = val;
+		o->switch_mode = REC_SWITCH_SIGNAL;
+		return 0;
 	case RO_SWITCH_MAX_FILES:
 		v = strtoull(val, &end, 10);
 		if (*val < '0' || *val > '9' || *end || v > UINT32_MAX)
@@ -270,5 +278,14 @@ int rec_output_opts_check(struct rec_output_opts *o, bool snapshot, const char *
 	if (o->overwrite && o->switch_mode)
 		return pc_error_set(err, EINVAL, "--overwrite cannot be used with "
 				    "--switch-output: the rings are read once, at the end");
+	/* an event that is not there is a usage error now, as perf's parser says */
+	if (o->switch_event) {
+		struct rec_evlist evl = { 0 };
+		int ret = rec_events_parse(&evl, o->switch_event, err);
+
+		rec_evlist_free(&evl);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

@@ -38,6 +38,7 @@ struct rec_output_opts {
 	bool overwrite;			/* write_backward rings read at the end */
 	bool tail_synthesize;
 	int realtime_prio;		/* -r: SCHED_FIFO priority of the recorder, 0 = none */
+	const char *switch_event;	/* --switch-output-event: its records switch the file */
 	enum rec_affinity {
 		REC_AFFINITY_SYS,	/* the recorder where the scheduler puts it */
 		REC_AFFINITY_NODE,	/* --affinity=node: on the node of the ring it reads */
@@ -51,7 +52,7 @@ enum rec_output_opt_id {
 	RO_COMPRESS = RO_FIRST, RO_COMP_LEVEL, RO_MMAP_FLUSH, RO_NO_BUILDID,
 	RO_NO_BUILDID_CACHE, RO_MAX_SIZE, RO_TIMEOUT, RO_DELAY, RO_SWITCH_OUTPUT,
 	RO_SWITCH_MAX_FILES, RO_TIMESTAMP_FILENAME, RO_CONTROL, RO_OVERWRITE,
-	RO_TAIL_SYNTH, RO_BUILDID_ALL, RO_REALTIME, RO_AFFINITY,
+	RO_TAIL_SYNTH, RO_BUILDID_ALL, RO_REALTIME, RO_AFFINITY, RO_SWITCH_EVENT,
 	RO_LAST,
 };
 

@@ -380,19 +380,29 @@ static int start_modes(struct recorder *r, struct pc_error *err)
  * perf: when it cannot open (cpu -1 with pid -1 under --per-thread), perf
  * records on as with --no-bpf-event, saying so at -v.
  */
-static void start_bpf_sideband(struct recorder *r, const struct rec_target *target)
+static int start_bpf_sideband(struct recorder *r, const struct rec_target *target)
 {
 	struct pc_error err = { 0 };
 
-	if (r->opts.sb.no_bpf_event)
-		return;
-	if (!r->out.bpf)
+	const char *switch_events = r->opts.out.switch_event;
+
+	if (r->opts.sb.no_bpf_event && !switch_events)
+		return 0;
+	if (!r->opts.sb.no_bpf_event && !r->out.bpf)
 		r->out.bpf = rec_bpf_info_new();
-	if (!r->out.bpf || rec_bpf_sb_start(&r->bpf_sb, target, r->out.bpf, &err)) {
+	if ((!r->opts.sb.no_bpf_event && !r->out.bpf) ||
+	    rec_bpf_sb_start(&r->bpf_sb, target, r->opts.sb.no_bpf_event ? NULL : r->out.bpf,
+			     switch_events, &err)) {
+		/* without its switch events the recording would not do what it was asked */
+		if (switch_events)
+			return pc_error_set(&r->out.err, err.code ? err.code : ENOMEM,
+					    "--switch-output-event %s: %s", switch_events,
+					    err.msg[0] ? err.msg : "out of memory");
 		pc_info("BPF side band not started%s%s: the programs loaded from now on get no "
 			"BPF_PROG_INFO entry\n", err.msg[0] ? ": " : "", err.msg);
 		r->opts.sb.no_bpf_event = true;
 	}
+	return 0;
 }
 
 static int run(struct recorder *r, int argc, char **argv)
@@ -470,7 +480,15 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	start_bpf_sideband(r, &target);
+	if (start_bpf_sideband(r, &target)) {
+		fail(NULL, &r->out.err);
+		if (r->have_workload) {
+			rec_workload_kill(&r->wl, SIGKILL);
+			rec_workload_reap(&r->wl, true);
+		}
+		recorder_finish_file(r, &code);
+		return EXIT_ERROR;
+	}
 	if (!r->opts.out.tail_synthesize && recorder_synthesize(r)) {
 		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 		fail(NULL, &r->out.err);

@@ -110,7 +110,7 @@ static void discard_output(struct recorder *r)
 
 /*
  * Finalizes the current file; with --switch-output or --timestamp-filename
- * it then takes its timestamped name (perf.data.YYYYMMDDHHMMSSmmm), and
+ * it then takes its timestamped name (perf.data.YYYYMMDDHHMMSScc, perf's hundredths), and
  * --switch-max-files removes the oldest.  name gets the final name.
  */
 static int end_file(struct recorder *r, char *name, size_t size, uint64_t *original,

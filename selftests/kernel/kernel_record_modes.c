@@ -33,14 +33,14 @@ FIXTURE_TEARDOWN(modes)
 	pc_test_rmdir(self->dir);
 }
 
-/* The files of dir named perf.data.YYYYMMDDHHMMSSmmm, sorted; -1 if another file is there. */
+/* The files of dir named perf.data.YYYYMMDDHHMMSScc (perf's), sorted; -1 if another file is there. */
 static int stamped_files(const char *dir, char names[][64], int max)
 {
 	struct dirent **list;
 	regex_t re;
 	int n = scandir(dir, &list, NULL, alphasort), k = 0, other = 0;
 
-	regcomp(&re, "^perf\\.data\\.[0-9]{17}$", REG_EXTENDED | REG_NOSUB);
+	regcomp(&re, "^perf\\.data\\.[0-9]{16}$", REG_EXTENDED | REG_NOSUB);
 	for (int i = 0; i < n; i++) {
 		const char *d = list[i]->d_name;
 
@@ -97,6 +97,34 @@ TEST_F(modes, switch_output_on_sigusr2_writes_one_stamped_file_per_signal_and_on
 	if (n > 0)
 		expect_readable(_metadata, self->dir, names, n);
 	unlink(errfile);
+}
+
+/*
+ * --switch-output-event: each exec (a sched:sched_process_exec record,
+ * anywhere on the machine) starts a new file, as perf's side band does; the
+ * command execs three times, 1.2 s apart, so at least that many switches
+ */
+TEST_F(modes, switch_output_event_starts_a_new_file_at_each_hit)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "record", "-e", "cpu-clock",
+			 "--switch-output-event", "sched:sched_process_exec", "-o", self->out, "--",
+			 "/bin/sh", "-c", "for i in 1 2 3; do sleep 1.2; /bin/true; done; sleep 1.2",
+			 NULL };
+	static char names[1024][64];	/* every exec of the machine switches: a busy one, many */
+	struct pc_run run;
+	int n;
+
+	if (pc_test_tracepoint_id("sched", "sched_process_exec") < 0)
+		SKIP(return, "no sched:sched_process_exec in tracefs (not mounted here)");
+	ASSERT_EQ(0, pc_test_run(&run, 120, argv));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	/* the command's own exec, then three: each a file of its own, and the last */
+	EXPECT_LE(4, pc_count_substr(run.err, "[ perfcheck record: Dump ")) TH_LOG("%s", run.err);
+	n = stamped_files(self->dir, names, 1024);
+	EXPECT_LE(5, n) TH_LOG("%s", run.err);
+	if (n > 0)
+		expect_readable(_metadata, self->dir, names, n);
+	pc_run_free(&run);
 }
 
 TEST_F(modes, switch_output_by_size_with_max_files_keeps_the_newest)
