@@ -43,7 +43,7 @@
 #include "util/log.h"
 #include "util/sys.h"
 
-static int fail(const char *what, struct pc_error *err)
+static int fail(const char *what, const struct pc_error *err)
 {
 	if (err && err->msg[0])
 		fprintf(stderr, "perfcheck record: %s%s%s\n", what ? what : "", what ? ": " : "",
@@ -405,6 +405,18 @@ static int start_bpf_sideband(struct recorder *r, const struct rec_target *targe
 	return 0;
 }
 
+/* A failure once the file is begun: said, the command ended, the file finalized. */
+static int stop_begun(struct recorder *r, const struct pc_error *err, int *code)
+{
+	fail(NULL, err);
+	if (r->have_workload) {
+		rec_workload_kill(&r->wl, SIGKILL);
+		rec_workload_reap(&r->wl, true);
+	}
+	recorder_finish_file(r, code);
+	return EXIT_ERROR;
+}
+
 static int run(struct recorder *r, int argc, char **argv)
 {
 	struct rec_target target = {
@@ -480,25 +492,11 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
-	if (start_bpf_sideband(r, &target)) {
-		fail(NULL, &r->out.err);
-		if (r->have_workload) {
-			rec_workload_kill(&r->wl, SIGKILL);
-			rec_workload_reap(&r->wl, true);
-		}
-		recorder_finish_file(r, &code);
-		return EXIT_ERROR;
-	}
-	if (!r->opts.out.tail_synthesize && recorder_synthesize(r)) {
-		/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
-		fail(NULL, &r->out.err);
-		if (r->have_workload) {
-			rec_workload_kill(&r->wl, SIGKILL);
-			rec_workload_reap(&r->wl, true);
-		}
-		recorder_finish_file(r, &code);
-		return EXIT_ERROR;
-	}
+	if (start_bpf_sideband(r, &target))
+		return stop_begun(r, &r->out.err, &code);
+	/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
+	if (!r->opts.out.tail_synthesize && recorder_synthesize(r))
+		return stop_begun(r, &r->out.err, &code);
 	/* -r: perf raises its priority here, the command forked and the file begun */
 	if (r->opts.out.realtime_prio) {
 		struct sched_param param = { .sched_priority = r->opts.out.realtime_prio };
@@ -506,13 +504,7 @@ static int run(struct recorder *r, int argc, char **argv)
 		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
 			/* perf's words */
 			pc_error_set(&err, errno, "Could not set realtime priority.");
-			fail(NULL, &err);
-			if (r->have_workload) {
-				rec_workload_kill(&r->wl, SIGKILL);
-				rec_workload_reap(&r->wl, true);
-			}
-			recorder_finish_file(r, &code);
-			return EXIT_ERROR;
+			return stop_begun(r, &err, &code);
 		}
 	}
 	if (r->have_workload && !r->opts.t.system_wide && !r->opts.t.nr_pids && !r->opts.t.user) {
