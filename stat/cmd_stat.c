@@ -351,8 +351,14 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			if (ret)
 				return ret;
 			intervals++;
-			if (p->format == STAT_FMT_STD && printed++ % 25 == 0)
-				stat_print_interval_header(p, o->aggr);
+			/* perf's console clear on stdout, then the titles each time */
+			if (o->look.interval_clear) {
+				fputs("\033[H\033[2J\n", stdout);
+				fflush(stdout);
+				stat_print_interval_header(p, o->aggr, true);
+			} else if (p->format == STAT_FMT_STD && printed++ % 25 == 0) {
+				stat_print_interval_header(p, o->aggr, false);
+			}
 			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
 				      (double)(now_ns() - start) / 1e9);
 			fflush(p->out);

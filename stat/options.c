@@ -37,6 +37,8 @@ static void usage(FILE *out)
 "                             (-1: never)\n"
 "  -I, --interval-print MSEC  print the counts of every MSEC interval\n"
 "      --interval-count N     only the first N intervals (the command runs on)\n"
+"      --interval-clear       clear the screen (on stdout) and print the titles\n"
+"                             before each interval\n"
 "      --summary              after -I's lines, the run's totals (CSV: \"summary\"\n"
 "                             first, unless --no-csv-summary)\n"
 "      --timeout MSEC         end the count after MSEC (SIGTERM to the command;\n"
@@ -107,7 +109,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
-       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC };
+       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -136,6 +138,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "pre", required_argument, NULL, O_PRE },
 		{ "post", required_argument, NULL, O_POST },
 		{ "sync", no_argument, NULL, O_SYNC },
+		{ "interval-clear", no_argument, NULL, O_INTERVAL_CLEAR },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -253,6 +256,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case O_SYNC:
 			o->each_run.sync = true;
+			break;
+		case O_INTERVAL_CLEAR:
+			o->look.interval_clear = true;
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:

@@ -381,7 +381,7 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
 	fprintf(p->out, ":\n\n");
 }
 
-void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode)
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool force)
 {
 	static const char *const cols_7_2[] = {
 		[STAT_AGGR_GLOBAL] = "            ", [STAT_AGGR_CPU] = " cpu               ",
@@ -396,7 +396,7 @@ void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mod
 		[STAT_AGGR_CORE] = " core            cpus", [STAT_AGGR_NODE] = " node   cpus",
 	};
 
-	if (p->format != STAT_FMT_STD)
+	if (p->format != STAT_FMT_STD && !force)
 		return;
 	if (p->layout_7_2) {
 		fprintf(p->out, "#           time%s counts unit events\n", cols_7_2[mode]);

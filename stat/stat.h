@@ -66,6 +66,7 @@ struct stat_opts {
 		bool no_big_num;	/* --no-big-num: counts without thousands separators */
 		bool summary;		/* --summary: -I's lines, then the totals */
 		bool no_csv_summary;	/* --no-csv-summary: CSV totals without "summary" */
+		bool interval_clear;	/* --interval-clear: a clear screen and the titles each -I */
 	} look;
 	int argc;			/* the workload */
 	char **argv;
@@ -201,7 +202,8 @@ struct stat_context {
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
 void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
-void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode);
+/* -I's titles (the std table's; force: in CSV and JSON too, as --interval-clear) */
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool force);
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
 

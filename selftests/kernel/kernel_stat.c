@@ -728,6 +728,23 @@ TEST_F(stat, all_kernel_leaves_the_commands_own_page_faults_out)
 	EXPECT_GT(TOUCH / 2, nk) TH_LOG("--all-kernel: %.0f faults", nk);
 }
 
+/* --interval-clear: each interval a clear screen on stdout, then the titles again */
+TEST_F(stat, interval_clear_clears_and_titles_every_interval)
+{
+	static const char *const args[] = { "-x,", "-I", "200", "--interval-clear", "-e",
+					    "page-faults", NULL };
+	int clears, titles, lines;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 700));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	clears = pc_count_substr(self->run.out ? self->run.out : "", "\033[H\033[2J\n");
+	titles = pc_count_substr(self->run.err, "#           time");
+	lines = pc_count_substr(self->run.err, ",page-faults,");
+	EXPECT_LE(3, lines) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(lines, clears);
+	EXPECT_EQ(lines, titles) TH_LOG("%s", self->run.err);
+}
+
 /* --pre and --post run around each run; a failing --pre ends stat with its status */
 TEST_F(stat, pre_and_post_commands_run_around_each_run)
 {

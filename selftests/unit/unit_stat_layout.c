@@ -162,7 +162,7 @@ TEST(interval_headers_are_perf_7_2s)
 		struct stat_printer p = { .out = f, .format = STAT_FMT_STD, .layout_7_2 = true };
 
 		ASSERT_NE(NULL, f);
-		stat_print_interval_header(&p, h[i].mode);
+		stat_print_interval_header(&p, h[i].mode, false);
 		fclose(f);
 		EXPECT_STREQ(h[i].line, text);
 		free(text);
