@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "reader/dump.h"
+#include "reader/event_dump.h"
 #include "reader/filter.h"
 #include "reader/perf_header.h"
 #include "reader/print.h"
@@ -83,6 +84,7 @@ static void usage(FILE *f)
 "      --header              the file's header (perf's layout) first\n"
 "  -I, --show-info           the header's topology in full\n"
 "      --header-only         only the header\n"
+"      --per-event-dump      each event's lines into INPUT.EVENT.dump\n"
 "      --no-merge-callchains deferred user callchains shown as their own records\n"
 "      --merge-callchains    merge them into their samples (the default)\n"
 "      --merge-late-deferred also merge samples taken after their deferred record\n"
@@ -103,7 +105,7 @@ enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMF
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
@@ -140,6 +142,7 @@ static const struct option options[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "show-task-events", no_argument, NULL, OPT_SHOW_TASK },
+	{ "per-event-dump", no_argument, NULL, OPT_PER_EVENT_DUMP },
 	{ "show-mmap-events", no_argument, NULL, OPT_SHOW_MMAP },
 	{ "show-switch-events", no_argument, NULL, OPT_SHOW_SWITCH },
 	{ "show-lost-events", no_argument, NULL, OPT_SHOW_LOST },
@@ -161,7 +164,24 @@ struct script {
 	struct rd_session *s;
 	struct rd_stat_script stat;	/* perf stat record files */
 	struct rd_input_tap next_tap;	/* the header's, when --header reads a pipe */
+	struct rd_event_dumps *dumps;	/* --per-event-dump, else NULL */
+	struct rd_out *main_out;	/* stdout's */
 };
+
+/* --per-event-dump: the lines of the event's file; 0, or -errno with sc->err set */
+static int to_dump(struct script *sc, struct rd_session *s, const struct pd_evsel *e,
+		   bool sample)
+{
+	struct rd_out *o;
+
+	if (!sc->dumps)
+		return 0;
+	o = rd_event_dump_out(sc->dumps, &s->r, e, sample, &sc->err);
+	if (!o)
+		return -(sc->err.code ? sc->err.code : EIO);
+	sc->pr.out = o;
+	return 0;
+}
 
 /* Every filter given must pass. */
 static bool shown(struct rd_session *s, const struct rd_event *ev, const struct rd_filter *f)
@@ -199,7 +219,11 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			return -ENOMEM;
 		sc->pr.name_width_evsels = 0;	/* names may have changed */
 	}
-	return shown(s, ev, &sc->flt) ? rd_print_sample(s, ev, &sc->pr) : 0;
+	if (!shown(s, ev, &sc->flt))
+		return 0;
+	if (to_dump(sc, s, e, true))
+		return -EIO;
+	return rd_print_sample(s, ev, &sc->pr);
 }
 
 /* -F cgroup: the paths of PERF_RECORD_CGROUP, in time order before the samples that name them */
@@ -217,7 +241,11 @@ static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ct
 {
 	struct script *sc = ctx;
 
-	return shown(s, ev, &sc->flt) ? rd_print_deferred(s, ev, &sc->pr) : 0;
+	if (!shown(s, ev, &sc->flt))
+		return 0;
+	if (to_dump(sc, s, ev->sample ? ev->sample->evsel : NULL, false))
+		return -EIO;
+	return rd_print_deferred(s, ev, &sc->pr);
 }
 
 /* The records of perf stat record (user types, in file order), then the tap before this one. */
@@ -309,6 +337,8 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	line.thread = tid == -1 ? &none : rd_thread_get(s, (uint32_t)pid, (uint32_t)tid);
 	if (!line.thread)
 		return -ENOMEM;
+	/* perf prints the side band on stdout, --per-event-dump or not */
+	sc->pr.out = sc->main_out;
 	rd_print_record_start(&sc->pr, &line);
 	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
 }
@@ -447,6 +477,8 @@ int cmd_script(int argc, char **argv)
 	const char *input = "perf.data", *symfs = NULL, *kallsyms = NULL;
 	char *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
+	bool per_event_dump = false;
+	struct rd_event_dumps dumps = { 0 };
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
 	bool mangled = false;	/* --no-demangle */
 	struct rd_pipe_header ph;
@@ -561,6 +593,9 @@ int cmd_script(int argc, char **argv)
 		case OPT_INLINE:
 		case OPT_NO_INLINE:
 			prp->no_inline = c == OPT_NO_INLINE;
+			break;
+		case OPT_PER_EVENT_DUMP:
+			per_event_dump = true;
 			break;
 		case OPT_DEMANGLE:
 		case OPT_NO_DEMANGLE:
@@ -705,12 +740,23 @@ int cmd_script(int argc, char **argv)
 			rd_perf_header_pipe(s, &out, header_how, &ph);
 		}
 		sc.s = s;
+		sc.main_out = &out;
+		if (per_event_dump) {
+			dumps.input = input;
+			sc.dumps = &dumps;
+		}
 		sc.next_tap = s->in.tap;
 		s->in.tap = (struct rd_input_tap){ on_user_record, &sc };
 		if (!ret)
 			ret = rd_session_process(s, &err);
 	}
 	rd_out_flush(&out);
+	/* --per-event-dump: perf's line per file on stdout, after the lines there */
+	if (sc.dumps && !ret) {
+		ret = rd_event_dumps_finish(&dumps, &s->r, stdout, &err);
+		fflush(stdout);
+	}
+	rd_event_dumps_free(&dumps);
 	if (out.error && !ret)
 		fprintf(stderr, "perfcheck script: writing output: %s\n", strerror(out.error));
 	if (ret && !err.msg[0] && sc.tr.err.msg[0])

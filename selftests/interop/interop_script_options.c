@@ -205,6 +205,47 @@ TEST_F(script, aux_trace_fields_print_nothing_for_other_samples_as_perf)
 	same_script(_metadata, self, "-F +flags,+ipc,+callindent,+synth", 5);
 }
 
+/*
+ * --per-event-dump: each event's lines in INPUT.EVENT.dump, the side band on
+ * stdout, perf's "Wrote" line per file (its size what reached the disk
+ * before the close): the same files and lines as perf's, each tool reading
+ * its own copy of the recording
+ */
+TEST_F(script, per_event_dump_writes_perfs_files)
+{
+	static const char *const dumps[] = { "cpu-clock", "task-clock" };
+	struct pc_run p, o;
+
+	RECORD("-e cpu-clock,task-clock -c 100000");
+	ASSERT_EQ(0, perfcmp_sh(&p, "cd '%s' && cp perf.data a.data && cp perf.data b.data && "
+				    "perf script --per-event-dump --show-task-events -i a.data",
+				self->c.dir));
+	ASSERT_EQ(0, p.exit_code) TH_LOG("%s", p.err);
+	ASSERT_EQ(0, perfcmp_sh(&o, "cd '%s' && '%s' script --compat 6.1 --per-event-dump "
+				    "--show-task-events -i b.data | sed 's/b\\.data\\./a.data./'",
+				self->c.dir, pc_test_perfcheck()));
+	ASSERT_EQ(0, o.exit_code) TH_LOG("%s", o.err);
+	EXPECT_STREQ(p.out, o.out);
+	EXPECT_NE(NULL, strstr(p.out, "[ perf script: Wrote "));
+	for (size_t i = 0; i < sizeof(dumps) / sizeof(dumps[0]); i++) {
+		char a[700], b[700];
+		char *da, *db;
+
+		snprintf(a, sizeof(a), "%s/a.data.%s.dump", self->c.dir, dumps[i]);
+		snprintf(b, sizeof(b), "%s/b.data.%s.dump", self->c.dir, dumps[i]);
+		da = pc_test_slurp(a, NULL);
+		db = pc_test_slurp(b, NULL);
+		ASSERT_NE(NULL, da) TH_LOG("%s", a);
+		ASSERT_NE(NULL, db) TH_LOG("%s", b);
+		EXPECT_STREQ(da, db) TH_LOG("%s", dumps[i]);
+		EXPECT_LT(5, pc_count_substr(da, dumps[i]));
+		free(da);
+		free(db);
+	}
+	pc_run_free(&p);
+	pc_run_free(&o);
+}
+
 TEST_F(script, nanoseconds_match_perf)
 {
 	RECORD("-e cpu-clock -c 100000");
