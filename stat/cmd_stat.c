@@ -548,6 +548,9 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	/* lines per thread (printed run by run) or per aggregate (the runs' means) */
 	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL, last = false;
 	struct run_sums sums = { 0 };
+	struct stat_printer tp = *p;
+	/* --table: the runs' times, for the footer */
+	double *walls = o->look.table && o->repeat > 1 ? calloc(o->repeat, sizeof(*walls)) : NULL;
 
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
@@ -560,6 +563,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			free(cr);
 			free(v);
 			free(sums.v);
+			free(walls);
 			return ret < 0 ? pc_error_set(err, ECHILD, "--pre: cannot run '%s'",
 						      o->each_run.pre) : ret;
 		}
@@ -572,9 +576,12 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			free(cr);
 			free(v);
 			free(sums.v);
+			free(walls);
 			return ret;
 		}
 		status = res.status;
+		if (walls)
+			walls[r] = (double)res.wall_ns / 1e9;
 		/* --post after a run whose command succeeded, as perf; its failure is stat's */
 		if (!status && o->each_run.post) {
 			int h = run_hook(o->each_run.post);
@@ -591,6 +598,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 				stat_evlist_free(&l);
 				free(cr);
 				free(v);
+				free(walls);
 				return pc_error_set(err, ENOMEM, "out of memory");
 			}
 			for (int i = 0; i < nr; i++)
@@ -616,6 +624,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			free(cr);
 			free(v);
 			free(sums.v);
+			free(walls);
 			return pc_error_set(err, -ret, ret == -ENOMEM ? "out of memory" :
 					    "the cpus counted changed between the runs of -r");
 		}
@@ -663,7 +672,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		print_values(p, &l, 0, l.nr, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0,
 			     NULL);
 		/* perf shows the command's user and sys times when it counts the command alone */
-		stat_print_footer(p, &wall, o->repeat,
+		tp.run_walls = walls;
+		stat_print_footer(&tp, &wall, o->repeat,
 				  rusage_s(&after.ru_utime) - rusage_s(&before.ru_utime),
 				  rusage_s(&after.ru_stime) - rusage_s(&before.ru_stime),
 				  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
@@ -672,6 +682,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	}
 	free(cr);
 	free(v);
+	free(walls);
 	return status;
 }
 

@@ -52,6 +52,7 @@ static void usage(FILE *out)
 "      --pre CMD, --post CMD  shell commands before and after each run (a\n"
 "                             failing one ends stat with its status, as perf)\n"
 "      --sync                 sync() before each run\n"
+"      --table                with -r: each run's elapsed time before the mean\n"
 "  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
 "      --compat 6.1|7.2       the layout of that perf stat (default 6.1); 7.2's\n"
 "                             has no metrics (its come from its metric tables)\n"
@@ -109,7 +110,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
-       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR };
+       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -139,6 +140,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "post", required_argument, NULL, O_POST },
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "interval-clear", no_argument, NULL, O_INTERVAL_CLEAR },
+		{ "table", no_argument, NULL, O_TABLE },
 		{ "per-socket", no_argument, NULL, O_PER_SOCKET },
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
@@ -259,6 +261,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case O_INTERVAL_CLEAR:
 			o->look.interval_clear = true;
+			break;
+		case O_TABLE:
+			o->look.table = true;
 			break;
 		case O_PER_SOCKET:
 		case O_PER_DIE:

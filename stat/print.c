@@ -17,6 +17,7 @@
  * JSON prints "metric-value" : 0.000000, "metric-unit" : "(null)"; we leave
  * both keys out, so that consumers never read "(null)" as a unit.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "stat/stat.h"
@@ -420,6 +421,31 @@ static int precision_of(double err)
 	return digits + 2 > 9 ? 9 : digits + 2;
 }
 
+/*
+ * --table: each run's time and its distance from the mean, a '#' per 5% of
+ * it (and one), indented as the mean below it, as perf
+ */
+static void print_table(FILE *o, const double *walls, unsigned int runs, int prec, double avg)
+{
+	char tmp[64];
+	int indent = 0;
+
+	snprintf(tmp, sizeof(tmp), " %17.*f", prec, avg);
+	while (tmp[indent] == ' ')
+		indent++;
+	fprintf(o, "%*s# Table of individual measurements:\n", indent, "");
+	for (unsigned int r = 0; r < runs; r++) {
+		double run = walls[r];
+		int n = 1 + abs((int)(100.0 * (run - avg) / run) / 5);
+
+		fprintf(o, " %17.*f (%+.*f) ", prec, run, prec, run - avg);
+		for (int h = 0; h < n; h++)
+			fputc('#', o);
+		fputc('\n', o);
+	}
+	fprintf(o, "\n%*s# Final result:\n", indent, "");
+}
+
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage)
 {
@@ -433,6 +459,8 @@ void stat_print_footer(const struct stat_printer *p, const struct stat_running *
 		double err = stat_running_stderr(wall) / 1e9;
 		int prec = p->layout_7_2 ? 9 : precision_of(err);
 
+		if (p->run_walls)
+			print_table(o, p->run_walls, runs, prec, wall->mean / 1e9);
 		fprintf(o, p->layout_7_2 ? "%18.*f +- %.*f seconds time elapsed" :
 			" %17.*f +- %.*f seconds time elapsed", prec, wall->mean / 1e9, prec, err);
 		fprintf(o, "  ( +-%6.2f%% )\n", stat_running_rel(wall));

@@ -67,6 +67,7 @@ struct stat_opts {
 		bool summary;		/* --summary: -I's lines, then the totals */
 		bool no_csv_summary;	/* --no-csv-summary: CSV totals without "summary" */
 		bool interval_clear;	/* --interval-clear: a clear screen and the titles each -I */
+		bool table;		/* --table: each run's elapsed time before -r's mean */
 	} look;
 	int argc;			/* the workload */
 	char **argv;
@@ -185,6 +186,7 @@ struct stat_printer {
 	bool no_counts;		/* -n: the footer follows the header directly */
 	bool no_big_num;	/* counts without the locale's thousands separators */
 	const char *first;	/* the CSV lines' first field (--summary's "summary"), or NULL */
+	const double *run_walls;	/* --table: each run's elapsed seconds (the footer's runs) */
 	bool layout_7_2;	/* --compat 7.2: perf 7.2's widths and keys, no metrics */
 };
 

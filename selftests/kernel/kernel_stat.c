@@ -728,6 +728,24 @@ TEST_F(stat, all_kernel_leaves_the_commands_own_page_faults_out)
 	EXPECT_GT(TOUCH / 2, nk) TH_LOG("--all-kernel: %.0f faults", nk);
 }
 
+/* --table: each run's elapsed time and its distance from the mean, then the mean */
+TEST_F(stat, table_lists_each_runs_time_before_the_mean)
+{
+	static const char *const args[] = { "-r", "3", "--table", "-e", "page-faults", NULL };
+	const char *t, *f;
+
+	ASSERT_EQ(0, stat_run(&self->run, args, "sleep", 20));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	t = strstr(self->run.err, "# Table of individual measurements:\n");
+	f = strstr(self->run.err, "# Final result:\n");
+	ASSERT_NE(NULL, t) TH_LOG("%s", self->run.err);
+	ASSERT_NE(NULL, f) TH_LOG("%s", self->run.err);
+	EXPECT_LT(t, f);
+	/* a line per run between them, each "TIME (+-DIFF) #..." */
+	EXPECT_EQ(3, pc_count_substr(t, ") #"));
+	EXPECT_NE(NULL, strstr(f, " seconds time elapsed  ( +-"));
+}
+
 /* --interval-clear: each interval a clear screen on stdout, then the titles again */
 TEST_F(stat, interval_clear_clears_and_titles_every_interval)
 {
