@@ -4,7 +4,7 @@
  * take from the head, index from the head.  Capacity is a power of two and
  * doubles when full (the elements are copied in order into the new
  * storage), so a pointer into the ring is valid only until the next push.
- * Used by the time-order stage (its sorted runs) and the deferred stage.
+ * Used by the time-order stage (its sorted runs).
  */
 #ifndef PERFCHECK_READER_RING_H
 #define PERFCHECK_READER_RING_H
