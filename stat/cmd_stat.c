@@ -543,7 +543,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	struct stat_running wall = { 0 };
 	struct stat_evlist l = { 0 };
 	struct rusage before, after;
-	int status = 0, nr = 0;
+	int status = 0, nr = 0, ret = 0;
 	struct stat_value *v = NULL;
 	/* lines per thread (printed run by run) or per aggregate (the runs' means) */
 	bool per_line = o->per_thread || o->aggr != STAT_AGGR_GLOBAL, last = false;
@@ -555,30 +555,20 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 	getrusage(RUSAGE_CHILDREN, &before);
 	for (unsigned int r = 0; r < o->repeat; r++) {
 		struct run_result res;
-		int ret = o->each_run.pre ? run_hook(o->each_run.pre) : 0;
 
+		ret = o->each_run.pre ? run_hook(o->each_run.pre) : 0;
 		/* perf stops at a failing --pre, its status for stat's */
 		if (ret) {
-			stat_evlist_free(&l);
-			free(cr);
-			free(v);
-			free(sums.v);
-			free(walls);
-			return ret < 0 ? pc_error_set(err, ECHILD, "--pre: cannot run '%s'",
-						      o->each_run.pre) : ret;
+			if (ret < 0)
+				ret = pc_error_set(err, ECHILD, "--pre: cannot run '%s'",
+						   o->each_run.pre);
+			goto out;
 		}
 		if (o->each_run.sync)
 			sync();
 		ret = one_run(p, o, &l, &res, err);
-
-		if (ret) {
-			stat_evlist_free(&l);
-			free(cr);
-			free(v);
-			free(sums.v);
-			free(walls);
-			return ret;
-		}
+		if (ret)
+			goto out;
 		status = res.status;
 		if (walls)
 			walls[r] = (double)res.wall_ns / 1e9;
@@ -595,11 +585,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			cr = calloc(nr ? nr : 1, sizeof(*cr));
 			v = calloc(nr ? nr : 1, sizeof(*v));
 			if (!cr || !v) {
-				stat_evlist_free(&l);
-				free(cr);
-				free(v);
-				free(walls);
-				return pc_error_set(err, ENOMEM, "out of memory");
+				ret = pc_error_set(err, ENOMEM, "out of memory");
+				goto out;
 			}
 			for (int i = 0; i < nr; i++)
 				cr[i].counted = true;
@@ -620,13 +607,9 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms &&
 		    (ret = accumulate(&sums, &l))) {
-			stat_evlist_free(&l);
-			free(cr);
-			free(v);
-			free(sums.v);
-			free(walls);
-			return pc_error_set(err, -ret, ret == -ENOMEM ? "out of memory" :
-					    "the cpus counted changed between the runs of -r");
+			ret = pc_error_set(err, -ret, ret == -ENOMEM ? "out of memory" :
+					   "the cpus counted changed between the runs of -r");
+			goto out;
 		}
 		last = res.stopped || r + 1 == o->repeat;
 		if (last && o->interval_ms && o->look.summary)
@@ -652,9 +635,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		stat_print_header(p, o);
 		print_reading(p, o, &l, false, wall.mean, -1);
 		stat_print_footer(p, &wall, (unsigned int)wall.n, 0, 0, false);
-		stat_evlist_free(&l);
 	}
-	free(sums.v);
 	if (!o->interval_ms && !per_line) {
 		double *noise = calloc(nr ? nr : 1, sizeof(*noise));
 		struct stat_context ctx;
@@ -678,12 +659,15 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 				  rusage_s(&after.ru_stime) - rusage_s(&before.ru_stime),
 				  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
 		free(noise);
-		stat_evlist_free(&l);
 	}
+out:
+	/* what a run or the printing left, in every case */
+	stat_evlist_free(&l);
+	free(sums.v);
 	free(cr);
 	free(v);
 	free(walls);
-	return status;
+	return ret ? ret : status;
 }
 
 int cmd_stat(int argc, char **argv)
