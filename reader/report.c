@@ -1365,24 +1365,16 @@ static void sep_values(const struct report *rp, struct rd_out *o, const struct g
 	size_t len;
 
 	/* the overhead's columns; the value columns come with the keys (value_text) */
-	for (int col = 0; col < 2; col++) {
-		bool pct = col < 2;
-		int width = (pct ? 8 : 12) * (int)(nr + 1);
-
-		if (col == 0 && !children)
-			continue;
+	for (int col = children ? 0 : 1; col < 2; col++) {
 		len = 0;
 		for (uint32_t j = 0; j <= nr && len < sizeof(buf); j++) {
 			const struct entry *me = j ? member_row(g, j - 1, e) : e;
-			uint64_t v = !me ? 0 : col == 0 ? me->children : col == 2 ? me->nr_samples :
-				     me->self;
+			uint64_t v = !me ? 0 : col == 0 ? me->children : me->self;
 
-			len += (size_t)(pct ? snprintf(buf + len, sizeof(buf) - len, " %.2f%%",
-						       100.0 * (double)v / total) :
-					      snprintf(buf + len, sizeof(buf) - len, " %llu",
-						       (unsigned long long)v));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %.2f%%",
+						100.0 * (double)v / total);
 		}
-		sep_field(o, col == (children ? 0 : 1) ? NULL : sep, width, "%s", buf);
+		sep_field(o, col == (children ? 0 : 1) ? NULL : sep, 8 * (int)(nr + 1), "%s", buf);
 	}
 }
 
