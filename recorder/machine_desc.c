@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The machine's description in the header, as perf record writes it:
- * CPUDESC and CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS
- * and CACHE, read from /proc and /sys.  A part this machine cannot give
+ * CPUDESC and CPUID, TOTAL_MEM, CPU_TOPOLOGY, NUMA_TOPOLOGY, PMU_MAPPINGS,
+ * the PMUs' capabilities (pmu_caps.c) and CACHE, read from /proc and /sys.  A part this machine cannot give
  * (no sysfs in a small guest, no cpu model line) is left out of the file,
  * never written half; perf's readers take a file without it.
  */
@@ -16,6 +16,7 @@
 
 #include "perfdata/perfdata.h"
 #include "recorder/machine_desc.h"
+#include "recorder/pmu_caps.h"
 #include "util/sys.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -481,5 +482,6 @@ void rec_machine_desc_write(struct pd_writer *w)
 	}
 	write_numa(w);
 	write_pmu_mappings(w);
+	rec_pmu_caps_write(w, REC_PMU_DEVICES);
 	write_mem_topology(w);
 }
