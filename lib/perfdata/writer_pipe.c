@@ -23,12 +23,14 @@
 /*
  * Features perf reads from a pipe: it warns "unsupported record type in
  * pipe-mode" for TRACING_DATA and BUILD_ID (records of their own here) and
- * "invalid record type" past the last feature it knows (PMU_CAPS in 6.1),
- * so perfcheck's own sections (PERFCHECK_OPEN) stay out of a pipe.
+ * fails on a feature past the last it knows ("wrong feature ID: 31" from
+ * perf 5.10, which knows none past CLOCK_DATA; 6.1 knows up to PMU_CAPS),
+ * so perfcheck's own sections (PERFCHECK_OPEN) and the PMU capabilities
+ * stay out of a pipe: a pipe is read by whatever perf the pipe reaches.
  */
 static bool pipe_feature(int f)
 {
-	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_PMU_CAPS;
+	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_CLOCK_DATA;
 }
 
 /* Appends len bytes of buf, or len (< 8) zeros when buf is NULL. */

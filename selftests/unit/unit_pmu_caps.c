@@ -234,4 +234,58 @@ TEST_F(caps, an_empty_capability_file_is_left_out)
 	EXPECT_STREQ("branches=32;", list);
 }
 
+/*
+ * A pipe is read by whatever perf it reaches: perf 5.10 stops at a feature
+ * record past CLOCK_DATA ("wrong feature ID: 31"), so the capabilities stay
+ * out of it while the features before them are there.
+ */
+TEST_F(caps, a_pipe_carries_no_feature_past_clock_data)
+{
+	union pc_attr a = { 0 };
+	struct pd_writer w;
+	struct pc_error err = { 0 };
+	static uint8_t buf[1 << 20];
+	size_t len = 0, off = 16;
+	int fd, features = 0;
+	ssize_t n;
+
+	ASSERT_EQ(0, put(self->devices, "armv8_pmuv3_0", "slots", "0x00000004\n"));
+	a.attr.type = PERF_TYPE_SOFTWARE;
+	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.attr.size = PERF_ATTR_SIZE_VER5;
+	fd = open(self->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pd_writer_open_pipe(&w, fd, self->path, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pd_writer_add_evsel(&w, &a.attr, NULL, 0, NULL, &err));
+	ASSERT_EQ(0, pd_writer_set_host_features(&w, "0.1-test"));
+	ASSERT_EQ(0, rec_pmu_caps_write(&w, self->devices));
+	ASSERT_EQ(0, pd_writer_begin_data(&w, &err)) TH_LOG("%s", err.msg);
+	ASSERT_EQ(0, pd_writer_finish(&w, &err)) TH_LOG("%s", err.msg);
+	close(fd);
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	while ((n = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	/* the pipe header (magic, size 16), then records */
+	while (off + 8 <= len) {
+		struct perf_event_header h;
+		uint64_t feat;
+
+		memcpy(&h, buf + off, sizeof(h));
+		ASSERT_LE(8, h.size);
+		ASSERT_LE(off + h.size, len);
+		if (h.type == 80 /* HEADER_FEATURE */) {
+			ASSERT_LE(16, h.size);
+			memcpy(&feat, buf + off + 8, 8);
+			EXPECT_GE(PD_FEAT_CLOCK_DATA, feat) TH_LOG("feature %llu in the pipe",
+								  (unsigned long long)feat);
+			features++;
+		}
+		off += h.size;
+	}
+	/* HOSTNAME, OSRELEASE, ...: the features a pipe carries are there */
+	EXPECT_LE(4, features);
+}
+
 TEST_HARNESS_MAIN
