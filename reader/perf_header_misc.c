@@ -8,6 +8,7 @@
 #include "reader/perf_header_misc.h"
 #include "reader/tod.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -80,7 +81,7 @@ static const char *payload_string(const uint8_t *p, size_t size, size_t *off)
 	return s;
 }
 
-/* u32 caps, then name and value strings each */
+/* u32 caps, then name and value strings each; o NULL: only checked */
 static int caps_line(struct rd_out *o, const uint8_t *p, size_t size, size_t *off,
 		     const char *pmu_at_end)
 {
@@ -99,6 +100,8 @@ static int caps_line(struct rd_out *o, const uint8_t *p, size_t size, size_t *of
 	pmu = pmu_at_end ? pmu_at_end : payload_string(p, size, off);
 	if (!pmu)
 		return -1;
+	if (!o)
+		return 0;
 	if (!nr) {
 		rd_out_printf(o, "# %s pmu capabilities: not available\n", pmu);
 		return 0;
@@ -115,25 +118,35 @@ static int caps_line(struct rd_out *o, const uint8_t *p, size_t size, size_t *of
 
 /*
  * CPU_PMU_CAPS: the cpu PMU's capabilities; PMU_CAPS: u32 PMUs, each its
- * capabilities and then its name.  "NAME=VALUE" joined by ", ".
+ * capabilities and then its name.  "NAME=VALUE" joined by ", ".  A section
+ * whose counts run past its end is an error naming the section's offset
+ * (perf drops such a feature; nothing of it is printed here either).
  */
 static int pmu_caps(struct rd_out *o, const struct pd_reader *r, const uint8_t *p,
 		    size_t size, bool several, struct pc_error *err)
 {
 	size_t off = 0;
 	uint32_t nr = 1;
+	int f = several ? PD_FEAT_PMU_CAPS : PD_FEAT_CPU_PMU_CAPS;
 
-	(void)r;
-	(void)err;
 	if (several) {
 		if (size < 4)
-			return 0;
+			return pc_error_set(err, EINVAL,
+					    "%s: offset %#llx: PMU_CAPS: %zu bytes, too short for its count of PMUs",
+					    r->path, (unsigned long long)r->features[f].offset, size);
 		memcpy(&nr, p, 4);
 		off = 4;
 	}
+	/* checked whole first: a bad section prints nothing */
 	for (uint32_t i = 0; i < nr; i++)
-		if (caps_line(o, p, size, &off, several ? NULL : "cpu"))
-			break;
+		if (caps_line(NULL, p, size, &off, several ? NULL : "cpu"))
+			return pc_error_set(err, EINVAL,
+					    "%s: offset %#llx: %s: the capabilities of PMU %u of %u run past the section's %zu bytes",
+					    r->path, (unsigned long long)r->features[f].offset,
+					    several ? "PMU_CAPS" : "CPU_PMU_CAPS", i + 1, nr, size);
+	off = several ? 4 : 0;
+	for (uint32_t i = 0; i < nr; i++)
+		caps_line(o, p, size, &off, several ? NULL : "cpu");
 	return 0;
 }
 

@@ -288,4 +288,38 @@ TEST_F(caps, a_pipe_carries_no_feature_past_clock_data)
 	EXPECT_LE(4, features);
 }
 
+/*
+ * A PMU_CAPS section whose count of PMUs is more than it holds: the header
+ * listing stops with the section's offset and exit 2, and prints none of it
+ */
+TEST_F(caps, a_pmu_caps_count_past_its_section_is_an_error_naming_its_offset)
+{
+	char want[700], *argv[6];
+	struct pc_run run;
+	uint64_t at;
+	uint32_t lie = 3;
+	int fd;
+
+	ASSERT_EQ(0, put(self->devices, "armv8_pmuv3_0", "slots", "0x00000004\n"));
+	ASSERT_EQ(0, write_and_open(self));
+	at = self->r.features[PD_FEAT_PMU_CAPS].offset;
+	fd = open(self->path, O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, pwrite(fd, &lie, 4, (off_t)at));
+	close(fd);
+	argv[0] = (char *)pc_test_perfcheck();
+	argv[1] = "report";
+	argv[2] = "--header-only";
+	argv[3] = "-i";
+	argv[4] = self->path;
+	argv[5] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 30, argv));
+	EXPECT_EQ(2, run.exit_code);
+	snprintf(want, sizeof(want), "%s: offset %#llx: PMU_CAPS: ", self->path,
+		 (unsigned long long)at);
+	EXPECT_NE(NULL, strstr(run.err ? run.err : "", want)) TH_LOG("%s", run.err);
+	EXPECT_EQ(NULL, strstr(run.out ? run.out : "", "pmu capabilities")) TH_LOG("%s", run.out);
+	pc_run_free(&run);
+}
+
 TEST_HARNESS_MAIN
