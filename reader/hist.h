@@ -64,6 +64,7 @@ struct entry {
 struct hist_order {
 	const struct sk_list *keys;
 	bool children;		/* Children first */
+	bool cumulate;		/* the rows have Children shares (keys->order may sort by them) */
 	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
 	bool caller;		/* caller order */
 	uint32_t elided;	/* bit i: keys[i]'s column left out, and out of the order (perf's) */

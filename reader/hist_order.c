@@ -183,32 +183,81 @@ static int collapse_before(const struct entry *a, const struct entry *b,
 	return c;
 }
 
+/*
+ * perf's Children comparison: the larger share first, and between rows of
+ * one thread with equal shares, the caller above the callee (the deeper
+ * chain first, the shallower in caller order) when call graphs are shown
+ */
+static int children_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o)
+{
+	int c = field_cmp(a->children, b->children);
+
+	if (c || !o->graphs || a->tid != b->tid)
+		return c;
+	{
+		int64_t d = (int64_t)b->graph.max_depth - (int64_t)a->graph.max_depth;
+
+		return sign64(o->caller ? -d : d);
+	}
+}
+
+/* One sort key of the output order (key i of keys[]), perf's se_sort */
+static int key_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o, int i)
+{
+	enum sk_key k = o->keys->keys[i];
+
+	if (o->elided & (1u << i))
+		return 0;
+	/* perf's output sort: symbols by name, unresolved ones after and equal */
+	if (k == SK_SYM || k == SK_SYMOFF)
+		return !a->at.sym || !b->at.sym ?
+		       (!a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1)) :
+		       -sign64(strcmp(a->at.sym->name, b->at.sym->name));
+	return key_before(a, b, k, i);
+}
+
+/* report -F: the sort list as given, each value column where it is named */
+static int ordered_sort(const struct entry *a, const struct entry *b, const struct hist_order *o)
+{
+	int c = 0;
+
+	for (int i = 0; i < o->keys->nr_order && !c; i++) {
+		const struct sk_order *s = &o->keys->order[i];
+
+		switch (s->value) {
+		case SK_V_KEY:
+			c = key_cmp(a, b, o, s->key);
+			break;
+		case SK_V_OVERHEAD:
+		case SK_V_PERIOD:
+			c = field_cmp(a->self, b->self);
+			break;
+		case SK_V_CHILDREN:
+			c = o->cumulate ? children_cmp(a, b, o) : 0;
+			break;
+		case SK_V_SAMPLES:
+			c = field_cmp(a->nr_samples, b->nr_samples);
+			break;
+		}
+	}
+	return c;
+}
+
 /* Step 2: positive when the new row a goes left of the node b. */
 static int output_sort(const struct entry *a, const struct entry *b, const struct hist_order *o)
 {
 	int c;
 
-	if (o->children) {
-		c = field_cmp(a->children, b->children);
-		if (c)
-			return c;
-		if (o->graphs && a->tid == b->tid) {
-			int64_t d = (int64_t)b->graph.max_depth - (int64_t)a->graph.max_depth;
-
-			if (o->caller)
-				d = -d;
-			if (d)
-				return sign64(d);
-		}
-	}
+	if (o->keys->nr_order)
+		return ordered_sort(a, b, o);
+	if (o->children && (c = children_cmp(a, b, o)))
+		return c;
 	/*
 	 * then the sort keys in their order, the value columns among them where
 	 * -s named them: the overhead first unless named later, the samples and
 	 * the period where named
 	 */
 	for (int i = 0; i <= o->keys->nr; i++) {
-		enum sk_key k;
-
 		if (i == o->keys->overhead_at) {
 			c = field_cmp(a->self, b->self);
 			if (c)
@@ -228,16 +277,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 		}
 		if (i == o->keys->nr)
 			break;
-		k = o->keys->keys[i];
-		if (o->elided & (1u << i))
-			continue;
-		/* perf's output sort: symbols by name, unresolved ones after and equal */
-		if (k == SK_SYM || k == SK_SYMOFF)
-			c = !a->at.sym || !b->at.sym ?
-			    (!a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1)) :
-			    -sign64(strcmp(a->at.sym->name, b->at.sym->name));
-		else
-			c = key_before(a, b, k, i);
+		c = key_cmp(a, b, o, i);
 		if (c)
 			return c;
 	}

@@ -26,6 +26,7 @@
 #include "reader/inline_syms.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
+#include "reader/report_fields.h"
 #include "reader/report_stats.h"
 #include "reader/report_tasks.h"
 #include "reader/report_threads.h"
@@ -116,6 +117,7 @@ struct report {
 		uint64_t quantum;	/* sorted by time: --time-quantum (ns), else 0 */
 		bool hide_unresolved;	/* -U: samples and frames of no known symbol left out */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
+		const struct rf_list *fields;	/* -F: the columns (NULL: perf's default) */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -1390,6 +1392,8 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
+	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
+			      .children = children };
 
 	if (rp->view.relative && !g) {
 		shown_sums(t, &nr_samples, &period);
@@ -1414,7 +1418,10 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 				v[n++] = e;
 
 	{
-		struct hist_order ho = { .keys = &rp->keys, .children = children, .graphs = graphs,
+		/* -F: Children sorts where the fields name it, if they do */
+		struct hist_order ho = { .keys = &rp->keys,
+					 .children = children && !rp->view.fields,
+					 .cumulate = children, .graphs = graphs,
 					 .caller = order_of(rp, t->evsel) == CG_CALLER,
 					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
 
@@ -1461,7 +1468,13 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
 		}
-	if (!rp->view.quiet)
+	fv.total = total;
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (key_elided(rp, k))
+			fv.elided |= 1u << k;
+	if (!rp->view.quiet && rp->view.fields)
+		rf_titles(o, rp->view.fields, &fv);
+	else if (!rp->view.quiet)
 		column_titles(rp, o, g, children, width);
 	if (rp->percent_limit > 0)
 		cg.min_percent = rp->percent_limit;
@@ -1479,7 +1492,9 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 
 		if (shown < rp->percent_limit)
 			continue;
-		if (rp->view.sep) {
+		if (rp->view.fields) {
+			rf_row(o, rp->view.fields, &fv, e);
+		} else if (rp->view.sep) {
 			sep_values(rp, o, g, e, total, children);
 		} else if (g) {
 			group_values(o, g, e, total, children);
@@ -1489,7 +1504,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		} else {
 			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
 		}
-		for (int k = 0; k <= rp->keys.nr; k++) {
+		for (int k = 0; k <= rp->keys.nr && !rp->view.fields; k++) {
 			int vc[2], after[2], nv = values_at(rp, k, vc);
 			/* as perf, the last column is the last key's, elided or not */
 			bool last = k == rp->keys.nr - 1 && !values_at(rp, rp->keys.nr, after);
@@ -1889,6 +1904,9 @@ static void usage(FILE *f)
 "      --no-children       only the samples' own ips\n"
 "  -s, --sort KEYS         group by %s\n"
 "                          (default comm,dso,sym)\n"
+"  -F, --fields FIELDS     the columns: keys of -s and overhead,\n"
+"                          overhead_children, sample, period, in their order;\n"
+"                          rows sorted by -s, then by the fields -s lacks\n"
 "  -g, --call-graph MODE   graph|fractal|flat|folded|none[,MIN%%][,caller|callee]\n"
 "                          [,function][,percent|period|count] (the branches' values)\n"
 "                          (default graph,0.5: caller with children, else callee)\n"
@@ -1955,6 +1973,7 @@ static const struct option options[] = {
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "sort", required_argument, NULL, 's' },
+	{ "fields", required_argument, NULL, 'F' },
 	{ "call-graph", optional_argument, NULL, 'g' },
 	{ "inverted", no_argument, NULL, 'G' },
 	{ "show-nr-samples", no_argument, NULL, 'n' },
@@ -2035,6 +2054,8 @@ int cmd_report(int argc, char **argv)
 	char bad[64], *end;
 	bool header = false, header_only = false, g_given = false, show_info = false;
 	bool stats = false, sort_given = false;
+	const char *fields_spec = NULL, *sort_spec = NULL;
+	struct rf_list fields, sort_fields, columns;
 	int branch = -1;	/* -b 1, --no-branch-stack 0, else -1: when the file has branch stacks */
 	bool mangled = false;	/* --no-demangle */
 	bool total_period = false;	/* --show-total-period */
@@ -2050,7 +2071,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:g::GnvhC:Ic:d:S:fTbqt:U", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::GnvhC:Ic:d:S:fTbqt:U", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -2063,8 +2084,12 @@ int cmd_report(int argc, char **argv)
 		case OPT_NO_CHILDREN:
 			rp.children = 0;
 			break;
+		case 'F':
+			fields_spec = optarg;
+			break;
 		case 's':
 			sort_given = true;
+			sort_spec = optarg;
 			rp.sort_sym_first = !strncmp(optarg, "sym", 3);
 			/* "overhead" (or period, sample) alone: one row of every sample, as perf */
 			if (sk_parse(&rp.keys, optarg, bad, sizeof(bad)) ||
@@ -2241,6 +2266,30 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
+	/*
+	 * -F: its columns, and the rows sorted by -s and then by the fields -s
+	 * lacks (perf's -n and --show-total-period add none then)
+	 */
+	if (fields_spec) {
+		if (rf_parse(&fields, fields_spec, bad, sizeof(bad)) ||
+		    (sort_spec && rf_parse(&sort_fields, sort_spec, bad, sizeof(bad)))) {
+			fprintf(stderr, "perfcheck report: unknown field '%s' (known: overhead, "
+				"overhead_children, sample, period, %s)\n", bad, sk_names());
+			goto bad_filter;
+		}
+		if (rf_merge(&fields, sort_spec ? &sort_fields : NULL, &sort_fields, &columns)) {
+			fprintf(stderr, "perfcheck report: -F and -s name more than %d keys\n",
+				SK_MAX_KEYS);
+			goto bad_filter;
+		}
+		rf_sort_keys(&sort_fields, &rp.keys);
+		rp.view.fields = &columns;
+		rp.view.show_nr = rp.view.show_period = false;
+		/* each event on its own: a group's member columns are not among -F's */
+		rp.view.group = 0;
+		/* perf leaves a graph's first entry out under -s sym only without -F */
+		rp.sort_sym_first = false;
+	}
 	/* perf's words and status for a --kallsyms it cannot read */
 	if (kallsyms && access(kallsyms, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", kallsyms);

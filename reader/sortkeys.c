@@ -40,6 +40,11 @@ const char *sk_names(void)
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
 
+const char *sk_name(enum sk_key k)
+{
+	return names[k];
+}
+
 const char *sk_title(enum sk_key k)
 {
 	return titles[k];

@@ -29,7 +29,19 @@ struct sk_list {
 	int8_t period_at, samples_at;	/* ... before key N of keys[] (N == nr: after the last) */
 	bool period_first;	/* both at one place: period named first */
 	int8_t overhead_at;	/* "overhead" named before key N: rows sort by the keys before it
-				 * first (perf prefixes it only when not named), 0 by default */
+				 * first (perf prefixes it only when not named), 0 by default;
+				 * -1: not sorted by it (report -F without it) */
+	/*
+	 * report -F: the whole sort list in its order, value columns and keys
+	 * (key: the index in keys[]); nr_order 0 otherwise, the positions above
+	 * ruling
+	 */
+	struct sk_order {
+		enum sk_value { SK_V_KEY, SK_V_OVERHEAD, SK_V_CHILDREN, SK_V_SAMPLES,
+				SK_V_PERIOD } value;
+		int8_t key;
+	} order[SK_MAX_KEYS + 4];
+	uint8_t nr_order;
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
 	bool branch_keys;	/* a key of branch mode is among them */
 };
@@ -37,6 +49,8 @@ struct sk_list {
 /* "comm,dso,sym"; -1 with the unknown name in bad. */
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size);
 const char *sk_names(void);
+/* The name -s knows key k by */
+const char *sk_name(enum sk_key k);
 const char *sk_title(enum sk_key k);
 /* The shown text of the last column is not padded (perf pads all but these). */
 bool sk_pad_last(enum sk_key k);

@@ -19,6 +19,11 @@
  *    compares from the event count on).
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
+ *  - -F with callchains and no Children share before sym in the sort list
+ *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
+ *    unresolved symbols) may come in another order than perf's (its order of
+ *    insertion, which the Children rows make); the fields tests sort by the
+ *    Children share, or by comm and dso, before such ties.
  */
 #include "lib/perfcmp.h"
 #include "interop_tools.h"
@@ -155,6 +160,58 @@ TEST_F(report, field_separator_keeps_perfs_widths)
 	same_report(_metadata, self, "-t ';' -n -g none");
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "# Children;    Self;     Samples;Command"));
 	same_report(_metadata, self, "-t , --no-children -s dso,sym");
+}
+
+/* -F: the columns it names in its order, no overhead unless named, rows sorted by them */
+TEST_F(report, fields_choose_and_order_the_columns_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "-F sym,overhead,comm");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "# Symbol ")) TH_LOG("%s", self->c.ours.out);
+}
+
+TEST_F(report, fields_without_overhead_show_no_percentage_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "-F comm,dso");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "%")) TH_LOG("%s", self->c.ours.out);
+}
+
+/* -F with -s: rows sorted by -s's keys first, its keys shown after -F's columns */
+TEST_F(report, fields_after_sort_keys_sort_and_show_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-F overhead,sym -s dso -g none");
+}
+
+/* -F with callchains: the Children rows (self 0.00%) and their graphs */
+TEST_F(report, fields_with_callchains_keep_the_children_rows_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-F overhead_children,overhead,dso,sym");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "     0.00%  [")) TH_LOG("%s", self->c.ours.out);
+}
+
+/* overhead_children sorts where -F names it (here after the Self share) */
+TEST_F(report, fields_sort_by_children_where_named_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-F overhead,overhead_children,comm,dso -g none");
+}
+
+/* without cumulation, overhead_children is N/A, right-aligned with -t too */
+TEST_F(report, fields_children_without_cumulation_are_na_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-F overhead_children,overhead,comm --no-children -t ,");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "     N/A,")) TH_LOG("%s", self->c.ours.out);
+}
+
+/* -F's counts with -t: perf's least formats, left-aligned in their widths */
+TEST_F(report, fields_values_with_a_separator_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "-F comm,overhead,sample,period -t '|'");
 }
 
 /* -s time: rows by sample time down to the quantum (100 ms, or --time-quantum) */

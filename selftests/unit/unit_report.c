@@ -193,6 +193,26 @@ TEST_F(rep, show_nr_samples_counts_own_samples)
 	EXPECT_NE(NULL, strstr(self->run.out, "    66.67%             2  alpha    [kernel.kallsyms]  [k] 0xffff888000001010\n"));
 }
 
+/* -F: the rows sorted by the fields, the columns in their order, without the defaults */
+TEST_F(rep, fields_order_the_columns_and_leave_out_the_defaults)
+{
+	report(_metadata, self, "-F", "sample,sym", "--no-children");
+	EXPECT_NE(NULL, strstr(self->run.out, "#      Samples  Symbol")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "Overhead")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "             2  [k] 0xffff888000001010\n"))
+		TH_LOG("%s", self->run.out);
+}
+
+TEST_F(rep, fields_unknown_name_is_refused_naming_it)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "-F", "overhead,bogus",
+				  NULL, NULL));
+	EXPECT_NE(0, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "unknown field 'bogus'")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, self->run.out && *self->run.out ? self->run.out : NULL);
+}
+
 TEST_F(rep, lost_samples_are_totalled)
 {
 	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
