@@ -106,6 +106,7 @@ int rec_threads_spec_parse(const char *spec, struct rec_threads_spec *out, struc
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->text = spec ? spec : "";
 	if (!spec || !*spec)
 		return 0;			/* cpu, as perf with no value */
 	for (int k = REC_THREADS_CPU; k < REC_THREADS_USER; k++) {

@@ -29,6 +29,7 @@ struct rec_threads_mask {
 };
 
 struct rec_threads_spec {
+	const char *text;		/* the SPEC as given ("" for none), for messages */
 	enum rec_threads_kind kind;
 	struct rec_threads_mask *masks;	/* REC_THREADS_USER: nr_masks of them */
 	int nr_masks;
