@@ -23,6 +23,8 @@
 #include "recorder/output.h"
 #include "recorder/workload.h"
 
+struct rec_rthreads;
+
 #define EXIT_USAGE	129
 #define EXIT_ERROR	255
 #define EXIT_TIMEOUT	124
@@ -54,7 +56,7 @@ struct rec_stop {
 };
 
 /* Fixed slots of the poll set; the events follow. */
-enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
+enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_THREADS, PFD_EVENTS };
 
 struct recorder {
 	struct rec_opts opts;
@@ -74,6 +76,7 @@ struct recorder {
 	struct rec_stop why;
 	struct rec_modes m;
 	struct rec_bpf_sb *bpf_sb;	/* perf's BPF side band, NULL when not running */
+	struct rec_rthreads *rt;	/* --threads: the reading threads, NULL without */
 };
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */
