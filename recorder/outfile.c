@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -83,6 +84,20 @@ int rec_outfile_rotate(const char *path, struct pc_error *err)
 		return pc_error_set(err, errno, "cannot rename %s to %s: %s", path, old,
 				    strerror(errno));
 	return 0;
+}
+
+int rec_outfile_reserve(const char *dir, size_t bytes)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	/* allocated blocks, not a sparse size: a full disk cannot take them back */
+	if (posix_fallocate(fd, 0, (off_t)bytes)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err)

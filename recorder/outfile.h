@@ -24,6 +24,12 @@ int rec_outfile_rotate(const char *path, struct pc_error *err);
  * refused (-ENOTEMPTY) when it holds anything else, as perf refuses it.
  */
 int rec_outfile_remove_dir(const char *path, struct pc_error *err);
+/*
+ * Room held in dir for later: an unnamed file of bytes allocated, whose fd
+ * closed gives them back (the header of a perf.data directory finished on
+ * a full disk).  -1 where the filesystem cannot allocate it.
+ */
+int rec_outfile_reserve(const char *dir, size_t bytes);
 /* base.YYYYMMDDHHMMSScc of the current local time, as perf names switched files. */
 int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err);
 

@@ -294,6 +294,16 @@ static int check_readers(struct recorder *r, struct pc_error *err)
 		r->out.write_errno = write_errno;
 		return err->code ? -err->code : -EIO;
 	}
+	/* the header file's records reach the disk as the readers' do (not with -z) */
+	if (!r->opts.out.comp_level && pd_writer_flush(&r->w, err)) {
+		r->out.write_errno = err->code;
+		return err->code ? -err->code : -EIO;
+	}
+	/* the header file's records count too, as perf counts its main thread's */
+	if (r->opts.out.max_size &&
+	    rec_rthreads_add_main_bytes(r->rt, r->w.data_start + r->w.data_size) >=
+	    r->opts.out.max_size)
+		size_limit = true;
 	if (size_limit && !r->why.size_limit) {
 		pc_notice("[ perfcheck record: size limit reached (%llu KB), "
 			  "stopping session ]\n",
@@ -682,7 +692,7 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder r = { .sigfd = -1, .timerfd = -1,
+	struct recorder r = { .sigfd = -1, .timerfd = -1, .file = { .reserve_fd = -1 },
 			      .m = { .delayfd = -1, .switchfd = -1, .ctl = { -1, -1 },
 				    .affinity_cpu = -1 } };
 	struct pc_error err = { 0 };
@@ -723,6 +733,8 @@ int cmd_record(int argc, char **argv)
 		close(r.m.delayfd);
 	if (r.m.switchfd >= 0)
 		close(r.m.switchfd);
+	if (r.file.reserve_fd >= 0)
+		close(r.file.reserve_fd);
 	rec_control_close(&r.m.ctl);
 	rec_outfile_ring_free(&r.m.files);
 	rec_rthreads_free(r.rt);	/* its readers use the rings: before they are unmapped */

@@ -85,6 +85,9 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
  * and the new one take its name, so a recording that fails to start leaves
  * the previous one where it was.
  */
+/* the features of a header are a few KB, its build ids some more */
+#define HEADER_RESERVE (128 * 1024)
+
 /*
  * --threads: a directory under the temporary name, holding the header file
  * "data" and every ring's data.N, renamed into place as one.
@@ -103,6 +106,15 @@ static int open_output_dir(struct recorder *r, struct pc_error *err)
 		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", r->file.tmp_path);
 	if (pd_writer_open(&r->w, data, err))
 		return -EIO;
+	/*
+	 * perf reads a directory only with its DIR_FORMAT: room for the
+	 * header's features is held from now on, given back when the header
+	 * is finished, so that a full disk still ends in a directory perf reads
+	 */
+	r->file.reserve_fd = rec_outfile_reserve(r->file.tmp_path, HEADER_RESERVE);
+	if (r->file.reserve_fd < 0)
+		pc_info("%s: no room held for the header's end: a full disk may leave it "
+			"without its features\n", r->file.tmp_path);
 	return rec_rthreads_open_files(r->rt, r->file.tmp_path, err);
 }
 
@@ -161,6 +173,9 @@ static void discard_output(struct recorder *r)
 	struct pc_error err = { 0 };
 
 	pd_writer_abort(&r->w);
+	if (r->file.reserve_fd >= 0)
+		close(r->file.reserve_fd);
+	r->file.reserve_fd = -1;
 	if (r->file.placed || !r->file.tmp_path[0])
 		return;
 	if (r->rt) {
@@ -185,6 +200,9 @@ static void end_readers(struct recorder *r, uint64_t *in, uint64_t *out)
 	r->out.dsos_lock = NULL;
 	if (rec_rthreads_finish(r->rt, &r->out.stats, in, out, &err))
 		fprintf(stderr, "perfcheck record: %s\n", err.msg);
+	if (r->file.reserve_fd >= 0)
+		close(r->file.reserve_fd);	/* the room held for what follows */
+	r->file.reserve_fd = -1;
 }
 
 /*

@@ -47,6 +47,7 @@ struct rec_modes {
 struct rec_file_state {
 	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
 	bool placed;			/* renamed into place (or a pipe) */
+	int reserve_fd;			/* --threads: room for the header's end, -1 */
 };
 
 /* Why the loop stops. */

@@ -54,6 +54,7 @@ struct rec_rthreads {
 	int failed;			/* atomic: 1 + the rring whose write failed, 0 */
 	bool size_limit;		/* atomic */
 	uint64_t bytes;			/* atomic: bytes handed to every data.N */
+	uint64_t main_bytes;		/* atomic: the header file's, for --max-size */
 };
 
 static void notify_main(struct rec_rthreads *set)
@@ -214,7 +215,8 @@ static int drain_pass(struct rec_rthread *th, bool last)
 		pass += rr->out.stats.bytes - before;
 	}
 	if (pass && set->conf.max_size &&
-	    __atomic_add_fetch(&set->bytes, pass, __ATOMIC_SEQ_CST) >= set->conf.max_size &&
+	    __atomic_add_fetch(&set->bytes, pass, __ATOMIC_SEQ_CST) +
+	    __atomic_load_n(&set->main_bytes, __ATOMIC_ACQUIRE) >= set->conf.max_size &&
 	    !__atomic_exchange_n(&set->size_limit, true, __ATOMIC_SEQ_CST))
 		notify_main(set);
 	return 0;
@@ -287,6 +289,12 @@ int rec_rthreads_state(struct rec_rthreads *set, struct pc_error *err, int *writ
 	*err = set->rrings[failed - 1]->out.err;
 	*write_errno = set->rrings[failed - 1]->out.write_errno;
 	return 1;
+}
+
+uint64_t rec_rthreads_add_main_bytes(struct rec_rthreads *set, uint64_t main)
+{
+	__atomic_store_n(&set->main_bytes, main, __ATOMIC_RELEASE);
+	return main + __atomic_load_n(&set->bytes, __ATOMIC_ACQUIRE);
 }
 
 void rec_rthreads_stop(struct rec_rthreads *set)

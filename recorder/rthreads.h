@@ -49,6 +49,11 @@ int rec_rthreads_notify_fd(const struct rec_rthreads *set);
  */
 int rec_rthreads_state(struct rec_rthreads *set, struct pc_error *err, int *write_errno,
 		       bool *size_limit);
+/*
+ * --max-size: the header file holds main bytes now; returns the bytes of
+ * every file, which the readers compare with the limit from now on.
+ */
+uint64_t rec_rthreads_add_main_bytes(struct rec_rthreads *set, uint64_t main);
 /* Each thread drains its rings a last time and ends; returns when all have. */
 void rec_rthreads_stop(struct rec_rthreads *set);
 /* --overwrite, once stopped: each write_backward ring's records to its file. */

@@ -517,7 +517,14 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 	}
 	h = old;
 	memset(h.adds_features, 0, sizeof(h.adds_features));
-	if (w->failed || write_features(w, &h)) {
+	/*
+	 * After a failed write the torn rest is cut first and the features
+	 * are tried all the same: the caller may have freed room since (a
+	 * perf.data directory needs its DIR_FORMAT to be read by perf).
+	 */
+	if (w->failed && ftruncate(w->fd, (off_t)(w->data_start + w->data_size)) && !ret)
+		ret = io_error(w, err, errno, "truncating after a failed write");
+	if (write_features(w, &h)) {
 		/* disk full: a file with its data and no features beats no file */
 		memset(h.adds_features, 0, sizeof(h.adds_features));
 		if (ftruncate(w->fd, (off_t)(w->data_start + w->data_size)) && !ret)
