@@ -73,11 +73,14 @@ static int write_out(struct rec_output *out, const void *buf, size_t len)
 	return 0;
 }
 
-int rec_output_records(void *ctx, const void *buf, size_t len)
+/*
+ * Counts and notes the records of buf; with -M writes what precedes each
+ * sample and keeps the sample.  *run: where the bytes still to write begin.
+ */
+static int take_records(struct rec_output *out, const uint8_t *p, const uint8_t *end,
+			const uint8_t **run)
 {
-	struct rec_output *out = ctx;
-	const uint8_t *p = buf, *end = p + len, *run = p;
-
+	*run = p;
 	while (p < end) {
 		const struct perf_event_header *h = (const void *)p;
 
@@ -88,19 +91,36 @@ int rec_output_records(void *ctx, const void *buf, size_t len)
 		out->stats.records++;
 		if (out->snap && h->type == PERF_RECORD_SAMPLE) {
 			/* everything before this sample goes to the file, in order */
-			if (run < p) {
-				int ret = write_out(out, run, p - run);
+			if (*run < p) {
+				int ret = write_out(out, *run, p - *run);
 
 				if (ret)
 					return ret;
 			}
 			rec_snapshot_put(out->snap, p, h->size);
-			run = p + h->size;
+			*run = p + h->size;
 		} else {
 			note_record(out, h);
 		}
 		p += h->size;
 	}
+	return 0;
+}
+
+int rec_output_records(void *ctx, const void *buf, size_t len)
+{
+	struct rec_output *out = ctx;
+	const uint8_t *end = (const uint8_t *)buf + len, *run;
+	int ret;
+
+	/* --threads: the DSO table is the readers' and the main thread's; the write is not */
+	if (out->dsos_lock)
+		pthread_mutex_lock(out->dsos_lock);
+	ret = take_records(out, buf, end, &run);
+	if (out->dsos_lock)
+		pthread_mutex_unlock(out->dsos_lock);
+	if (ret)
+		return ret;
 	if (run < end)
 		return write_out(out, run, end - run);
 	return 0;
@@ -110,10 +130,14 @@ int rec_output_write(struct rec_output *out, const void *rec, size_t len)
 {
 	const uint8_t *p = rec, *end = p + len;
 
+	if (out->dsos_lock)
+		pthread_mutex_lock(out->dsos_lock);
 	for (; p < end; p += ((const struct perf_event_header *)p)->size) {
 		out->stats.records++;
 		note_record(out, (const void *)p);
 	}
+	if (out->dsos_lock)
+		pthread_mutex_unlock(out->dsos_lock);
 	return write_out(out, rec, len);
 }
 

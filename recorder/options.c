@@ -110,6 +110,10 @@ void rec_usage(FILE *out)
 "      --timestamp-filename   name the file FILE.YYYYMMDDHHMMSScc\n"
 "      --control fifo:CTL[,ACK] | fd:CTL[,ACK]  enable, disable, snapshot,\n"
 "                             stop, ping commands, acked with 'ack'\n"
+"      --threads[=SPEC]       read the rings with several threads into a perf.data\n"
+"                             directory (data, data.N per ring); SPEC: cpu (the\n"
+"                             default), core, package, numa, or MAPS/AFF[:MAPS/AFF]\n"
+"                             cpu lists (0-1/0-1:2-3/2-3)\n"
 "      --overwrite            write_backward rings, read at the end\n"
 "      --tail-synthesize      synthesize the tasks at the end\n"
 "  -q, --quiet                no messages\n"
@@ -153,7 +157,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_STRICT_FREQ, "strict-freq", REC_NOARG },
 	{ O_TIMESTAMP_BOUNDARY, "timestamp-boundary", REC_NOARG },
 	{ O_DRY_RUN, "dry-run", REC_NOARG }, { O_EXCLUDE_PERF, "exclude-perf", REC_NOARG },
-	{ O_SYNTH, "synth", REC_ARG },
+	{ O_SYNTH, "synth", REC_ARG }, { O_THREADS, "threads", REC_OPTARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },
@@ -395,6 +399,8 @@ static int apply(struct rec_opts *opts, int id, const char *val, struct pc_error
 		break;
 	case O_HELP:
 		return 1;
+	case O_THREADS:
+		return rec_opts_apply_threads(opts, val, err);
 	default:
 		if (output_opt_id(id))
 			return rec_output_opt_apply(&opts->out, output_opt_id(id), val, err);
@@ -528,6 +534,8 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 	if (opts->t.pids_are_tids)
 		opts->t.no_inherit = true;	/* -t means this thread, as in perf */
 	ret = rec_output_opts_check(&opts->out, opts->snapshot_size, opts->output, err);
+	if (!ret)
+		ret = rec_opts_check_threads(opts, err);
 	if (ret)
 		return ret;
 	return rec_opts_check_sample(opts, err);
@@ -542,6 +550,10 @@ void rec_opts_free(struct rec_opts *opts)
 	free(opts->event_specs);
 	free(opts->t.pids);
 	free(opts->sb.cgroup_names);
+	if (opts->threads)
+		rec_threads_spec_free(opts->threads);
+	free(opts->threads);
+	opts->threads = NULL;
 	opts->event_specs = NULL;
 	opts->t.pids = NULL;
 	opts->sb.cgroup_names = NULL;

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "recorder/output_opts.h"
+#include "recorder/threads_spec.h"
 #include "util/error.h"
 
 enum rec_callgraph {
@@ -91,6 +92,7 @@ struct rec_opts {
 	int argc;			/* the workload */
 	char **argv;
 	bool dry_run;			/* --dry-run: the options and events checked, nothing opened */
+	struct rec_threads_spec *threads; /* --threads[=SPEC]: a perf.data directory; NULL = off */
 };
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */

@@ -21,7 +21,7 @@ enum rec_opt_id {
 	O_ALL_CGROUPS, O_PER_THREAD, O_ALL_USER, O_ALL_KERNEL, O_NO_BPF_EVENT,
 	O_SAMPLE_IDENTIFIER, O_RUNNING_TIME, O_USER_CALLCHAINS, O_KERNEL_CALLCHAINS,
 	O_BUILDID_MMAP, O_NO_BUFFERING, O_FILTER, O_NO_SAMPLES = 'n', O_STRICT_FREQ = 540,
-	O_TIMESTAMP_BOUNDARY, O_DRY_RUN, O_EXCLUDE_PERF, O_SYNTH,
+	O_TIMESTAMP_BOUNDARY, O_DRY_RUN, O_EXCLUDE_PERF, O_SYNTH, O_THREADS,
 };
 
 struct rec_opt_def {
@@ -35,6 +35,10 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 /* --call-graph MODE (also the call-graph= term). */
 int rec_parse_callgraph(const char *val, enum rec_callgraph *cg, uint32_t *stack_size,
 			struct pc_error *err);
+/* --threads[=SPEC]: parsed into opts->threads (options_threads.c). */
+int rec_opts_apply_threads(struct rec_opts *opts, const char *val, struct pc_error *err);
+/* What cannot go with --threads, refused or dropped with perf's words (options_threads.c). */
+int rec_opts_check_threads(struct rec_opts *opts, struct pc_error *err);
 /* Checks made once every option is known. */
 int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err);
 

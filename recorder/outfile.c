@@ -6,8 +6,11 @@
  * no broken file: it is written under a temporary name and renamed into
  * place, after rotating the old file, only once its header is on disk.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +33,71 @@ int rec_outfile_tmpname(const char *path, char *tmp, size_t size, struct pc_erro
 	return 0;
 }
 
+/* perf's names in a perf.data directory: data, data.N (and kcore_dir, not written here) */
+static bool perf_data_name(const char *name)
+{
+	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
+}
+
+int rec_outfile_remove_dir(const char *path, struct pc_error *err)
+{
+	char file[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(path);
+	int ret = 0;
+
+	if (!d)
+		return pc_error_set(err, errno, "%s: cannot list: %s", path, strerror(errno));
+	while (!ret && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		/* perf's words: a directory of someone else's files is left alone */
+		if (!perf_data_name(e->d_name))
+			ret = pc_error_set(err, ENOTEMPTY, "Can't remove old data: Unknown file "
+					   "found (%s/%s)", path, e->d_name);
+		else if (snprintf(file, sizeof(file), "%s/%s", path, e->d_name) >= (int)sizeof(file))
+			ret = pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+		else if (unlink(file))
+			ret = pc_error_set(err, errno, "cannot remove %s: %s", file, strerror(errno));
+	}
+	closedir(d);
+	if (!ret && rmdir(path))
+		ret = pc_error_set(err, errno, "cannot remove %s: %s", path, strerror(errno));
+	return ret;
+}
+
 int rec_outfile_rotate(const char *path, struct pc_error *err)
 {
 	char old[PATH_MAX];
-	struct stat st;
+	struct stat st, ost;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (stat(path, &st) || (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 		return 0;
 	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+	/* rename() puts no directory over a file nor the other way: the old one goes first */
+	if (!lstat(old, &ost) && S_ISDIR(ost.st_mode) && rec_outfile_remove_dir(old, err))
+		return -ENOTEMPTY;
+	if (!lstat(old, &ost) && !S_ISDIR(ost.st_mode) && S_ISDIR(st.st_mode) && unlink(old))
+		return pc_error_set(err, errno, "cannot remove %s: %s", old, strerror(errno));
 	if (rename(path, old))
 		return pc_error_set(err, errno, "cannot rename %s to %s: %s", path, old,
 				    strerror(errno));
 	return 0;
+}
+
+int rec_outfile_reserve(const char *dir, size_t bytes)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	/* allocated blocks, not a sparse size: a full disk cannot take them back */
+	if (posix_fallocate(fd, 0, (off_t)bytes)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err)

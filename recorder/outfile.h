@@ -14,8 +14,22 @@
 
 /* DIR/.BASE.perfcheck-PID beside path, so the final rename stays in one filesystem. */
 int rec_outfile_tmpname(const char *path, char *tmp, size_t size, struct pc_error *err);
-/* perf keeps one previous file: an existing regular path becomes path.old. */
+/*
+ * perf keeps one previous recording: an existing path (a file, or a
+ * perf.data directory) becomes path.old, whatever path.old was before.
+ */
 int rec_outfile_rotate(const char *path, struct pc_error *err);
+/*
+ * Removes a perf.data directory: its data and data.N files, then itself;
+ * refused (-ENOTEMPTY) when it holds anything else, as perf refuses it.
+ */
+int rec_outfile_remove_dir(const char *path, struct pc_error *err);
+/*
+ * Room held in dir for later: an unnamed file of bytes allocated, whose fd
+ * closed gives them back (the header of a perf.data directory finished on
+ * a full disk).  -1 where the filesystem cannot allocate it.
+ */
+int rec_outfile_reserve(const char *dir, size_t bytes);
 /* base.YYYYMMDDHHMMSScc of the current local time, as perf names switched files. */
 int rec_outfile_timestamped(const char *base, char *out, size_t size, struct pc_error *err);
 

@@ -3,6 +3,7 @@
 #ifndef PERFCHECK_RECORDER_OUTPUT_H
 #define PERFCHECK_RECORDER_OUTPUT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,7 @@ struct rec_output {
 	struct pd_writer *w;
 	struct rec_snapshot *snap;	/* NULL unless -M */
 	struct rec_dsos *dsos;
+	pthread_mutex_t *dsos_lock;	/* --threads: dsos is shared by the readers, NULL = not */
 	struct rec_bpf_info *bpf;	/* BPF_PROG_INFO entries: loaded before, and meanwhile */
 	struct rec_stats stats;
 	struct pc_error err;

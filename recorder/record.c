@@ -31,6 +31,8 @@
 #include "recorder/options.h"
 #include "recorder/cpus.h"
 #include "recorder/record_int.h"
+#include "recorder/rthreads.h"
+#include "recorder/threads_layout.h"
 #include "recorder/outfile.h"
 #include "recorder/output.h"
 #include "recorder/summary.h"
@@ -84,6 +86,9 @@ static int setup_poll(struct recorder *r, struct pc_error *err)
 	r->pfds[PFD_DELAY] = (struct pollfd){ .fd = r->m.delayfd, .events = POLLIN };
 	r->pfds[PFD_SWITCH] = (struct pollfd){ .fd = r->m.switchfd, .events = POLLIN };
 	r->pfds[PFD_CONTROL] = (struct pollfd){ .fd = r->m.ctl.ctl_fd, .events = POLLIN };
+	r->pfds[PFD_THREADS] = (struct pollfd){
+		.fd = r->rt ? rec_rthreads_notify_fd(r->rt) : -1, .events = POLLIN,
+	};
 	r->nr_pfds = PFD_EVENTS;
 	for (int e = 0; e < r->evl.nr_evsels; e++) {
 		const struct rec_evsel *ev = r->evl.evsels[e];
@@ -95,8 +100,9 @@ static int setup_poll(struct recorder *r, struct pc_error *err)
 				continue;
 			for (int k = 0; k < r->evl.nr_rings; k++)
 				ring |= r->evl.rings[k].fd == ev->fds[i];
+			/* --threads: the readers poll the rings; here only their hangups count */
 			r->pfds[r->nr_pfds++] = (struct pollfd){
-				.fd = ev->fds[i], .events = ring ? POLLIN : 0,
+				.fd = ev->fds[i], .events = ring && !r->rt ? POLLIN : 0,
 			};
 			r->alive++;
 		}
@@ -275,12 +281,45 @@ static int read_overwritten(struct recorder *r, struct pc_error *err)
 	return 0;
 }
 
+/*
+ * --threads: what the readers said.  A failed write stops the recording as
+ * it does with one file; --max-size counts every file, as perf's threads.
+ */
+static int check_readers(struct recorder *r, struct pc_error *err)
+{
+	bool size_limit;
+	int write_errno;
+
+	if (rec_rthreads_state(r->rt, err, &write_errno, &size_limit)) {
+		r->out.write_errno = write_errno;
+		return err->code ? -err->code : -EIO;
+	}
+	/* the header file's records reach the disk as the readers' do (not with -z) */
+	if (!r->opts.out.comp_level && pd_writer_flush(&r->w, err)) {
+		r->out.write_errno = err->code;
+		return err->code ? -err->code : -EIO;
+	}
+	/* the header file's records count too, as perf counts its main thread's */
+	if (r->opts.out.max_size &&
+	    rec_rthreads_add_main_bytes(r->rt, r->w.data_start + r->w.data_size) >=
+	    r->opts.out.max_size)
+		size_limit = true;
+	if (size_limit && !r->why.size_limit) {
+		pc_notice("[ perfcheck record: size limit reached (%llu KB), "
+			  "stopping session ]\n",
+			  (unsigned long long)(r->opts.out.max_size / 1024));
+		r->why.size_limit = true;
+		r->why.stopping = true;
+	}
+	return 0;
+}
+
 static int record_loop(struct recorder *r, struct pc_error *err)
 {
 	int ret;
 
 	for (;;) {
-		ret = drain_all(r, err);
+		ret = r->rt ? check_readers(r, err) : drain_all(r, err);
 		if (ret)
 			return ret;
 		if (r->why.dump_pending) {
@@ -417,6 +456,44 @@ static int stop_begun(struct recorder *r, const struct pc_error *err, int *code)
 	return EXIT_ERROR;
 }
 
+/* --threads: the rings laid out over the reading threads the SPEC asks for */
+static int new_readers(struct recorder *r, struct pc_error *err)
+{
+	struct rec_rthreads_conf conf = {
+		.mmap_flush = r->opts.out.mmap_flush, .max_size = r->opts.out.max_size,
+		.comp_level = r->opts.out.comp_level,
+	};
+	struct rec_threads_layout layout;
+	int *cpus = calloc(r->evl.nr_rings ? r->evl.nr_rings : 1, sizeof(int));
+	int ret;
+
+	if (!cpus)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (int i = 0; i < r->evl.nr_rings; i++)
+		cpus[i] = r->evl.rings[i].cpu;
+	ret = rec_threads_layout(r->opts.threads, r->opts.threads->text, cpus, r->evl.nr_rings,
+				 rec_threads_sysfs_group, NULL, &layout, err);
+	free(cpus);
+	if (ret)
+		return ret;
+	pc_info("--threads=%s: %d reading threads for %d rings\n",
+		rec_threads_kind_name(r->opts.threads->kind), layout.nr_threads, r->evl.nr_rings);
+	/* the DSO table is made here: the readers share it from the start */
+	if (!r->opts.out.no_buildid) {
+		r->out.dsos = rec_dsos_new();
+		if (!r->out.dsos) {
+			rec_threads_layout_free(&layout);
+			return pc_error_set(err, ENOMEM, "out of memory");
+		}
+	}
+	conf.dsos = r->out.dsos;
+	ret = rec_rthreads_new(&r->rt, &r->evl, &layout, &conf, err);
+	rec_threads_layout_free(&layout);
+	if (ret == -EINVAL)
+		ret = -EIO;		/* not a usage error */
+	return ret;
+}
+
 static int run(struct recorder *r, int argc, char **argv)
 {
 	struct rec_target target = {
@@ -458,9 +535,15 @@ static int run(struct recorder *r, int argc, char **argv)
 		code = fail(NULL, &err);
 		goto out_kill;
 	}
+	if (r->opts.threads && new_readers(r, &err)) {
+		code = fail(NULL, &err);
+		if (err.code == EINVAL)
+			code = EXIT_USAGE;	/* a SPEC with none of the recording's cpus */
+		goto out_kill;
+	}
 	/* everything that may fail before the first record, before the file */
 	r->out.w = &r->w;
-	if (!r->opts.out.no_buildid)
+	if (!r->opts.out.no_buildid && !r->out.dsos)
 		r->out.dsos = rec_dsos_new();
 	r->bounce = malloc(65536);
 	if (!r->bounce || (!r->out.dsos && !r->opts.out.no_buildid)) {
@@ -491,6 +574,12 @@ static int run(struct recorder *r, int argc, char **argv)
 	if (recorder_start_file(r, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
+	}
+	/* --threads: the readers take the rings from now on, the synthesis included */
+	if (r->rt) {
+		if (rec_rthreads_start(r->rt, &err))
+			return stop_begun(r, &err, &code);
+		r->out.dsos_lock = rec_rthreads_lock(r->rt);
 	}
 	if (start_bpf_sideband(r, &target))
 		return stop_begun(r, &r->out.err, &code);
@@ -534,10 +623,15 @@ static int run(struct recorder *r, int argc, char **argv)
 	rec_bpf_sb_stop(r->bpf_sb);
 	r->bpf_sb = NULL;
 	r->why.stopping = true;		/* the last drain takes everything */
-	if (!ret)
+	if (!ret && r->rt) {
+		/* each reader drains its rings a last time and ends */
+		rec_rthreads_stop(r->rt);
+		ret = check_readers(r, &err);
+	} else if (!ret) {
 		ret = drain_all(r, &err);
+	}
 	if (!ret && r->opts.out.overwrite)
-		ret = read_overwritten(r, &err);
+		ret = r->rt ? rec_rthreads_read_overwritten(r->rt, &err) : read_overwritten(r, &err);
 	if (!ret && r->opts.out.tail_synthesize && recorder_synthesize_tasks(r)) {
 		err = r->out.err;
 		ret = -EIO;
@@ -598,7 +692,7 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder r = { .sigfd = -1, .timerfd = -1,
+	struct recorder r = { .sigfd = -1, .timerfd = -1, .file = { .reserve_fd = -1 },
 			      .m = { .delayfd = -1, .switchfd = -1, .ctl = { -1, -1 },
 				    .affinity_cpu = -1 } };
 	struct pc_error err = { 0 };
@@ -639,8 +733,11 @@ int cmd_record(int argc, char **argv)
 		close(r.m.delayfd);
 	if (r.m.switchfd >= 0)
 		close(r.m.switchfd);
+	if (r.file.reserve_fd >= 0)
+		close(r.file.reserve_fd);
 	rec_control_close(&r.m.ctl);
 	rec_outfile_ring_free(&r.m.files);
+	rec_rthreads_free(r.rt);	/* its readers use the rings: before they are unmapped */
 	rec_evlist_free(&r.evl);
 	rec_bpf_sb_stop(r.bpf_sb);
 	rec_snapshot_free(r.out.snap);

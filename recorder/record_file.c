@@ -8,6 +8,7 @@
  * --switch-output and --timestamp-filename give the finished files perf's
  * timestamped names.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "recorder/machine_desc.h"
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
+#include "recorder/rthreads.h"
 #include "recorder/summary.h"
 #include "recorder/synth_bpf.h"
 #include "recorder/tracing_data.h"
@@ -54,6 +56,13 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (rec_bpf_empty_features(&r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	rec_open_features_write(&r->w, evl);
+	/* --threads: perf's directory layout, version 1 (a u64), which its reader checks */
+	if (r->rt) {
+		uint64_t version = 1;
+
+		if (pd_writer_set_feature(&r->w, PD_FEAT_DIR_FORMAT, &version, sizeof(version)))
+			return pc_error_set(err, ENOMEM, "out of memory");
+	}
 	/* as perf record: the file says it has branch stacks (perf report's branch mode) */
 	if (r->opts.s.branch_type &&
 	    pd_writer_set_feature(&r->w, PD_FEAT_BRANCH_STACK, NULL, 0))
@@ -76,6 +85,45 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
  * and the new one take its name, so a recording that fails to start leaves
  * the previous one where it was.
  */
+/* the features of a header are a few KB, its build ids some more */
+#define HEADER_RESERVE (128 * 1024)
+
+/*
+ * --threads: a directory under the temporary name, holding the header file
+ * "data" and every ring's data.N, renamed into place as one.
+ */
+static int open_output_dir(struct recorder *r, struct pc_error *err)
+{
+	char data[PATH_MAX];
+
+	/* a directory left by a recorder of this pid that was killed */
+	if (!access(r->file.tmp_path, F_OK) && rec_outfile_remove_dir(r->file.tmp_path, err))
+		return -ENOTEMPTY;
+	if (mkdir(r->file.tmp_path, 0700))
+		return pc_error_set(err, errno, "%s: cannot create: %s", r->file.tmp_path,
+				    strerror(errno));
+	if (snprintf(data, sizeof(data), "%s/data", r->file.tmp_path) >= (int)sizeof(data))
+		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", r->file.tmp_path);
+	if (pd_writer_open(&r->w, data, err))
+		return -EIO;
+	/*
+	 * perf reads a directory only with its DIR_FORMAT: room for the
+	 * header's features is held from now on, given back when the header
+	 * is finished, so that a full disk still ends in a directory perf reads
+	 */
+	r->file.reserve_fd = rec_outfile_reserve(r->file.tmp_path, HEADER_RESERVE);
+	if (r->file.reserve_fd < 0)
+		pc_info("%s: no room held for the header's end: a full disk may leave it "
+			"without its features\n", r->file.tmp_path);
+	return rec_rthreads_open_files(r->rt, r->file.tmp_path, err);
+}
+
+/*
+ * The file is written under a temporary name until its events are open and
+ * its header is on disk: only then does the previous file become FILE.old
+ * and the new one take its name, so a recording that fails to start leaves
+ * the previous one where it was.
+ */
 static int open_output(struct recorder *r, struct pc_error *err)
 {
 	if (r->opts.out.pipe) {
@@ -84,7 +132,24 @@ static int open_output(struct recorder *r, struct pc_error *err)
 	}
 	if (rec_outfile_tmpname(r->opts.output, r->file.tmp_path, sizeof(r->file.tmp_path), err))
 		return -ENAMETOOLONG;
+	if (r->rt)
+		return open_output_dir(r, err);
 	return pd_writer_open(&r->w, r->file.tmp_path, err);
+}
+
+/* the directory renamed: the files' messages name where they are now */
+static int place_dir(struct recorder *r, struct pc_error *err)
+{
+	char data[PATH_MAX];
+
+	if (rename(r->file.tmp_path, r->opts.output))
+		return pc_error_set(err, errno, "cannot rename %s to %s: %s", r->file.tmp_path,
+				    r->opts.output, strerror(errno));
+	r->file.placed = true;
+	snprintf(data, sizeof(data), "%s/data", r->opts.output);
+	if (pd_writer_set_path(&r->w, data, err))
+		return -ENOMEM;
+	return rec_rthreads_set_dir(r->rt, r->opts.output, err);
 }
 
 static int place_output(struct recorder *r, struct pc_error *err)
@@ -94,6 +159,8 @@ static int place_output(struct recorder *r, struct pc_error *err)
 	if (r->file.placed)
 		return 0;
 	ret = rec_outfile_rotate(r->opts.output, err);
+	if (!ret && r->rt)
+		return place_dir(r, err);
 	if (!ret)
 		ret = pd_writer_rename(&r->w, r->opts.output, err);
 	if (!ret)
@@ -103,9 +170,39 @@ static int place_output(struct recorder *r, struct pc_error *err)
 
 static void discard_output(struct recorder *r)
 {
+	struct pc_error err = { 0 };
+
 	pd_writer_abort(&r->w);
-	if (!r->file.placed && r->file.tmp_path[0])
-		unlink(r->file.tmp_path);
+	if (r->file.reserve_fd >= 0)
+		close(r->file.reserve_fd);
+	r->file.reserve_fd = -1;
+	if (r->file.placed || !r->file.tmp_path[0])
+		return;
+	if (r->rt) {
+		if (rec_outfile_remove_dir(r->file.tmp_path, &err))
+			pc_warn("%s\n", err.msg);
+		return;
+	}
+	unlink(r->file.tmp_path);
+}
+
+/*
+ * --threads: the readers drain their rings a last time and end, and their
+ * data.N are finished; their counts join the main thread's, for the
+ * header's SAMPLE_TIME and the summary.  A data.N that cannot be finished
+ * is said; the header is finished all the same.
+ */
+static void end_readers(struct recorder *r, uint64_t *in, uint64_t *out)
+{
+	struct pc_error err = { 0 };
+
+	rec_rthreads_stop(r->rt);
+	r->out.dsos_lock = NULL;
+	if (rec_rthreads_finish(r->rt, &r->out.stats, in, out, &err))
+		fprintf(stderr, "perfcheck record: %s\n", err.msg);
+	if (r->file.reserve_fd >= 0)
+		close(r->file.reserve_fd);	/* the room held for what follows */
+	r->file.reserve_fd = -1;
 }
 
 /*
@@ -116,9 +213,11 @@ static void discard_output(struct recorder *r)
 static int end_file(struct recorder *r, char *name, size_t size, uint64_t *original,
 		    struct pc_error *err)
 {
-	uint64_t in, out;
+	uint64_t in, out, rin = 0, rout = 0;
 	int ret;
 
+	if (r->rt)
+		end_readers(r, &rin, &rout);
 	if (r->out.dsos && !r->opts.out.no_buildid)
 		rec_dsos_write_build_ids(r->out.dsos, &r->w, r->opts.out.buildid_all);
 	/* perf's: the first and last sample time (0 when none was written) */
@@ -132,7 +231,7 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 	if (r->out.bpf && rec_bpf_info_write(r->out.bpf, &r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	pd_writer_totals(&r->w, &in, &out);
-	*original = r->opts.out.comp_level ? in : 0;
+	*original = r->opts.out.comp_level ? in + rin : 0;
 	snprintf(name, size, "%s", r->opts.out.pipe ? "-" : r->opts.output);
 	ret = pd_writer_finish(&r->w, err);
 	if (ret || r->opts.out.pipe)
@@ -148,6 +247,26 @@ static int end_file(struct recorder *r, char *name, size_t size, uint64_t *origi
 	if (!ret && r->opts.out.switch_mode && rec_outfile_ring_add(&r->m.files, name))
 		ret = pc_error_set(err, ENOMEM, "out of memory");
 	return ret;
+}
+
+/* a perf.data directory's size: its data and data.N files */
+static uint64_t dir_bytes(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	uint64_t sum = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if ((!strcmp(e->d_name, "data") || !strncmp(e->d_name, "data.", 5)) &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path) &&
+		    !stat(path, &st))
+			sum += (uint64_t)st.st_size;
+	closedir(d);
+	return sum;
 }
 
 int recorder_finish_file(struct recorder *r, int *code)
@@ -167,7 +286,9 @@ int recorder_finish_file(struct recorder *r, int *code)
 		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
 		return 0;
 	}
-	if (stat(name, &st))
+	if (r->rt)
+		st.st_size = (off_t)dir_bytes(name);
+	else if (stat(name, &st))
 		st.st_size = 0;
 	rec_summary_print(name, (uint64_t)st.st_size, original, &r->out.stats);
 	return 0;

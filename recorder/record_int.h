@@ -23,6 +23,8 @@
 #include "recorder/output.h"
 #include "recorder/workload.h"
 
+struct rec_rthreads;
+
 #define EXIT_USAGE	129
 #define EXIT_ERROR	255
 #define EXIT_TIMEOUT	124
@@ -45,6 +47,7 @@ struct rec_modes {
 struct rec_file_state {
 	char tmp_path[PATH_MAX];	/* the file until its header is on disk */
 	bool placed;			/* renamed into place (or a pipe) */
+	int reserve_fd;			/* --threads: room for the header's end, -1 */
 };
 
 /* Why the loop stops. */
@@ -54,7 +57,7 @@ struct rec_stop {
 };
 
 /* Fixed slots of the poll set; the events follow. */
-enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_EVENTS };
+enum { PFD_SIG, PFD_TIMEOUT, PFD_DELAY, PFD_SWITCH, PFD_CONTROL, PFD_THREADS, PFD_EVENTS };
 
 struct recorder {
 	struct rec_opts opts;
@@ -74,6 +77,7 @@ struct recorder {
 	struct rec_stop why;
 	struct rec_modes m;
 	struct rec_bpf_sb *bpf_sb;	/* perf's BPF side band, NULL when not running */
+	struct rec_rthreads *rt;	/* --threads: the reading threads, NULL without */
 };
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */

@@ -148,14 +148,15 @@ bool pd_dir_range(const struct pd_reader *r, uint64_t off, const uint8_t **base,
 	uint64_t f = off >> PD_DIR_SHIFT;
 
 	if (!f) {
-		*base = r->base;
+		*base = r->base + r->data_start;
 		*start = r->data_start;
 		*end = r->data_end;
 		return true;
 	}
 	if (!r->dir || f > r->dir->nr)
 		return false;
-	*base = r->dir->files[f - 1].base - (f << PD_DIR_SHIFT);
+	/* the file's own mapping: a pointer moved back by the offset's tag is undefined */
+	*base = r->dir->files[f - 1].base;
 	*start = f << PD_DIR_SHIFT;
 	*end = *start + r->dir->files[f - 1].size;
 	return true;

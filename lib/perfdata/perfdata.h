@@ -354,6 +354,7 @@ struct pd_writer {
 	bool failed;			/* a write failed; finish truncates to data_size */
 	uint64_t nr_records;
 	bool pipe;			/* pipe format, written in order (-o -) */
+	bool records_only;		/* a directory's data.N: records, no header */
 	struct pd_zstd *zstd;		/* -z: data as COMPRESSED records */
 	int comp_level;
 	uint32_t comp_mmap_len;		/* HEADER_COMPRESSED: the reader's buffer */
@@ -363,6 +364,15 @@ int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err);
 /* The pipe format on fd (stdout for -o -): header, ATTR and FEATURE records at
  * begin_data, BUILD_ID records at finish; name is for messages. */
 int pd_writer_open_pipe(struct pd_writer *w, int fd, const char *name, struct pc_error *err);
+/*
+ * A perf.data directory's data.N (record --threads): whole records from
+ * offset 0, no header, no attrs, no features; finish flushes, cuts a torn
+ * tail and closes.  -z works as in a file: the records become one zstd
+ * stream of COMPRESSED records of its own.
+ */
+int pd_writer_open_records(struct pd_writer *w, const char *path, struct pc_error *err);
+/* The name messages use, when the file was moved by someone else (its directory). */
+int pd_writer_set_path(struct pd_writer *w, const char *path, struct pc_error *err);
 /* Renames the file (its messages use the new name). */
 int pd_writer_rename(struct pd_writer *w, const char *path, struct pc_error *err);
 /*

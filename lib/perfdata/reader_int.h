@@ -26,7 +26,7 @@ int pd_pipe_tracing_data(struct pd_reader *r, const struct pd_record *rec, uint6
 #define PD_DIR_MAX_FILES	4096
 int pd_dir_open(struct pd_reader *r, const char *dir, struct pc_error *err);
 void pd_dir_free(struct pd_dir *d);
-/* The records' range of the file offset off lies in: its bytes at base + offset */
+/* The records' range of the file offset off lies in: the byte at offset start is *base */
 bool pd_dir_range(const struct pd_reader *r, uint64_t off, const uint8_t **base,
 		  uint64_t *start, uint64_t *end);
 /* off moved to the start of the next file's records; false after the last */

@@ -28,6 +28,7 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	/* the data section, then a directory's data.N files in turn */
 	if (!r->dir && off < r->data_end) {
 		base = r->base;		/* a plain file: the data section alone */
+		start = 0;
 		end = r->data_end;
 	} else for (;;) {
 		if (!pd_dir_range(r, off, &base, &start, &end))
@@ -38,7 +39,7 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 			return 0;
 	}
 	left = end - off;
-	p = base + off;
+	p = base + (off - start);
 	if (left < sizeof(struct perf_event_header)) {
 		if (r->data_size_recovered) {
 			pc_warn("%s: offset %#llx: %llu bytes of a torn record at the end ignored\n",

@@ -130,7 +130,8 @@ int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
 	size_t unit = mmap_len / 2 > 262144 ? 262144 : mmap_len / 2;
 	int ret;
 
-	if (w->data_begun)
+	/* a data.N has no attrs to come first: before its first record will do */
+	if (w->data_begun && !(w->records_only && !w->data_size && !w->buf_len))
 		return pc_error_set(err, EBUSY, "%s: compression is set before the data", w->path);
 	ret = pd_zstd_new(&w->zstd, level, unit);
 	if (ret)
@@ -167,6 +168,34 @@ int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err)
 		w->path = NULL;
 		return -code;
 	}
+	return 0;
+}
+
+int pd_writer_open_records(struct pd_writer *w, const char *path, struct pc_error *err)
+{
+	int ret = pd_writer_open(w, path, err);
+
+	if (ret)
+		return ret;
+	w->records_only = true;
+	w->data_begun = true;		/* no attrs: records from the first byte */
+	w->buf_cap = PD_WRITE_BUF;
+	w->buf = malloc(w->buf_cap);
+	if (!w->buf) {
+		pd_writer_abort(w);
+		return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int pd_writer_set_path(struct pd_writer *w, const char *path, struct pc_error *err)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	free(w->path);
+	w->path = copy;
 	return 0;
 }
 
@@ -452,6 +481,12 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 	}
 	if (!w->failed)
 		ret = pd_writer_flush(w, err);
+	if (w->records_only) {
+		/* nothing to point at the records: keep the whole ones, cut a torn rest */
+		if (w->failed && ftruncate(w->fd, (off_t)w->data_size) && !ret)
+			ret = io_error(w, err, errno, "truncating after a failed write");
+		goto out;
+	}
 	if (w->pipe) {
 		if (!ret && !w->failed)
 			ret = write_pipe_part(w, false, err);
@@ -482,7 +517,14 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 	}
 	h = old;
 	memset(h.adds_features, 0, sizeof(h.adds_features));
-	if (w->failed || write_features(w, &h)) {
+	/*
+	 * After a failed write the torn rest is cut first and the features
+	 * are tried all the same: the caller may have freed room since (a
+	 * perf.data directory needs its DIR_FORMAT to be read by perf).
+	 */
+	if (w->failed && ftruncate(w->fd, (off_t)(w->data_start + w->data_size)) && !ret)
+		ret = io_error(w, err, errno, "truncating after a failed write");
+	if (write_features(w, &h)) {
 		/* disk full: a file with its data and no features beats no file */
 		memset(h.adds_features, 0, sizeof(h.adds_features));
 		if (ftruncate(w->fd, (off_t)(w->data_start + w->data_size)) && !ret)

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcheck record --threads read by upstream perf: perf script and perf
+ * report take the directory without a single warning and count the
+ * samples the library reader counts, per task, with callchains and
+ * system-wide; its layout (the header file, data.N per ring, DIR_FORMAT)
+ * is the one perf record --threads writes on the same command.  Read by
+ * the system perf (6.1 on the host) and, where one is there, by a second
+ * perf ($PERFCHECK_PERF72, else /tmp/perf72: perf 7.2).  SKIPs without.
+ */
+#include <dirent.h>
+
+#include "kselftest_harness.h"
+#include "interop_tools.h"
+#include "record_common.h"
+
+FIXTURE(thrperf)
+{
+	char *dir;
+	char *out;
+};
+
+FIXTURE_VARIANT(thrperf)
+{
+	const char *opts[6];
+	const char *mode;
+	bool cpu_wide;			/* -a: root or perf_event_paranoid <= 0 */
+};
+
+FIXTURE_VARIANT_ADD(thrperf, per_task)
+{
+	.opts = { "--threads", "-e", "task-clock" }, .mode = "threads",
+};
+FIXTURE_VARIANT_ADD(thrperf, callchains)
+{
+	.opts = { "--threads", "-g", "-e", "task-clock" }, .mode = "threads",
+};
+FIXTURE_VARIANT_ADD(thrperf, package_compressed)
+{
+	.opts = { "--threads=package", "-z", "-e", "task-clock" }, .mode = "spin",
+};
+FIXTURE_VARIANT_ADD(thrperf, system_wide)
+{
+	.opts = { "--threads", "-a", "-e", "cpu-clock" }, .mode = "threads", .cpu_wide = true,
+};
+
+FIXTURE_SETUP(thrperf)
+{
+	self->dir = pc_test_mkdtemp("interop-record-threads");
+	ASSERT_NE(NULL, self->dir);
+	ASSERT_EQ(0, rt_use_copy(self->dir));
+	self->out = strdup(rt_path(self->dir, "pc.data"));
+}
+
+FIXTURE_TEARDOWN(thrperf)
+{
+	rt_workload_copy[0] = '\0';
+	free(self->out);
+	pc_test_rmdir(self->dir);
+}
+
+static bool cpu_wide_allowed(void)
+{
+	long paranoid = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	return geteuid() == 0 || paranoid <= 0;
+}
+
+/* The second perf: $PERFCHECK_PERF72, else /tmp/perf72 (a wrapper around perf 7.2). */
+static const char *perf72(void)
+{
+	const char *p = getenv("PERFCHECK_PERF72");
+
+	if (!p)
+		p = "/tmp/perf72";
+	return access(p, X_OK) ? NULL : p;
+}
+
+/* Lines of `PROG script -F time -i path`: one per sample; -1 when it fails. */
+static long long script_lines(const char *prog, const char *path, char **err)
+{
+	char *argv[] = { (char *)prog, "script", "-F", "time", "-i", (char *)path, NULL };
+	struct pc_run run;
+	long long lines = 0;
+
+	if (pc_test_run(&run, 120, argv))
+		return -1;
+	for (const char *p = run.out; p && *p; p++)
+		lines += *p == '\n';
+	if (run.exit_code)
+		lines = -1;
+	if (err)
+		*err = strdup(run.err ? run.err : "");
+	pc_run_free(&run);
+	return lines;
+}
+
+/* Records with perfcheck; its sample count by perfcheck script (-z included). */
+static long long record_ours(struct __test_metadata *_metadata, FIXTURE_DATA(thrperf) *self,
+			     const FIXTURE_VARIANT(thrperf) *variant)
+{
+	const char *opts[12];
+	struct pc_run run;
+	int n = 0;
+
+	opts[n++] = "-q";
+	for (int i = 0; variant->opts[i]; i++)
+		opts[n++] = variant->opts[i];
+	opts[n++] = "-o";
+	opts[n++] = self->out;
+	opts[n] = NULL;
+	if (rt_record(&run, 60, opts, variant->mode, "0.3") || run.exit_code) {
+		TH_LOG("perfcheck record: %s", run.err);
+		pc_run_free(&run);
+		return 0;
+	}
+	pc_run_free(&run);
+	return script_lines(pc_test_perfcheck(), self->out, NULL);
+}
+
+/* perf script and perf report by that perf: no warning, and its sample count. */
+static void perf_reads_it(struct __test_metadata *_metadata, const char *perf, const char *path,
+			  long long samples)
+{
+	char *report[] = { (char *)perf, "report", "--stdio", "-i", (char *)path, NULL };
+	struct pc_run run;
+	char *err = NULL;
+
+	EXPECT_EQ(samples, script_lines(perf, path, &err)) TH_LOG("%s script: one line per "
+								  "sample", perf);
+	EXPECT_STREQ("", err ? err : "(did not run)") TH_LOG("%s script warned", perf);
+	free(err);
+	ASSERT_EQ(0, pc_test_run(&run, 120, report));
+	EXPECT_EQ(0, run.exit_code);
+	EXPECT_STREQ("", run.err) TH_LOG("%s report warned", perf);
+	EXPECT_NE(NULL, strstr(run.out, "# Total Lost Samples: 0")) TH_LOG("%.2000s", run.out);
+	pc_run_free(&run);
+}
+
+TEST_F(thrperf, system_perf_reads_it_without_a_warning_and_counts_the_same_samples)
+{
+	long long samples;
+
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (the guests have none without its payload)");
+	if (variant->cpu_wide && !cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	samples = record_ours(_metadata, self, variant);
+	ASSERT_GT(samples, 0);
+	perf_reads_it(_metadata, up_perf(), self->out, samples);
+}
+
+TEST_F(thrperf, perf_7_2_reads_it_without_a_warning_and_counts_the_same_samples)
+{
+	long long samples;
+
+	if (!perf72())
+		SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)");
+	if (variant->cpu_wide && !cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	samples = record_ours(_metadata, self, variant);
+	ASSERT_GT(samples, 0);
+	perf_reads_it(_metadata, perf72(), self->out, samples);
+}
+
+/* The names in a perf.data directory, sorted, joined by spaces. */
+static void dir_names(const char *dir, char *buf, size_t size)
+{
+	struct pc_strv names = { 0 };
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			pc_strv_add(&names, e->d_name);
+	closedir(d);
+	pc_strv_sort(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s ", names.v[i]);
+		free(names.v[i]);
+	}
+	free(names.v);
+}
+
+TEST_F(thrperf, layout_is_the_one_perf_record_threads_writes)
+{
+	char *perf_out = strdup(rt_path(self->dir, "perf.data"));
+	char ours[4096], theirs[4096];
+	char *header[] = { (char *)up_perf(), "report", "--header-only", "-i", self->out, NULL };
+	char *rec[24];
+	struct pc_run run;
+	int n = 0;
+
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (the guests have none without its payload)");
+	if (variant->cpu_wide && !cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	ASSERT_GT(record_ours(_metadata, self, variant), 0);
+	rec[n++] = (char *)up_perf();
+	rec[n++] = "record";
+	rec[n++] = "-q";
+	for (int i = 0; variant->opts[i]; i++)
+		rec[n++] = (char *)variant->opts[i];
+	rec[n++] = "-o";
+	rec[n++] = perf_out;
+	rec[n++] = "--";
+	rec[n++] = rt_workload_copy;
+	rec[n++] = "--workload";
+	rec[n++] = (char *)variant->mode;
+	rec[n++] = "0.3";
+	rec[n] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 120, rec));
+	if (run.exit_code)
+		SKIP(return, "perf record --threads failed here: %.300s", run.err);
+	pc_run_free(&run);
+	dir_names(self->out, ours, sizeof(ours));
+	dir_names(perf_out, theirs, sizeof(theirs));
+	EXPECT_STREQ(theirs, ours);
+	ASSERT_EQ(0, pc_test_run(&run, 60, header));
+	EXPECT_NE(NULL, strstr(run.out, "# directory data version : 1")) TH_LOG("%.3000s",
+										  run.out);
+	pc_run_free(&run);
+	free(perf_out);
+}
+
+RECORD_TEST_MAIN()
