@@ -209,4 +209,29 @@ void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mod
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
 
+/* reading.c: one reading of the counters as lines, in the layout of o (-A, --per-*, --per-thread) */
+struct stat_reading {
+	bool delta;			/* now - prev (-I) */
+	double wall_ns;			/* the clocks' "CPUs utilized" base; 0: none shown */
+	double interval;		/* -I: seconds since start, < 0 otherwise */
+	/*
+	 * NULL live; stat report: per line slot (aggregate, thread, or 0), the
+	 * running mean of the clock a metric divides by, as perf 6.1's report
+	 */
+	struct stat_running *clock_means;
+};
+
+/* Values of counter each of thread t (< 0: all) on aggregate a (NULL: all cpus), in its unit */
+void stat_values_of(const struct stat_evlist *l, int t, const struct stat_aggr_of *a,
+		    bool delta, struct stat_value *out);
+struct stat_context stat_context_of(const struct stat_evlist *l, const struct stat_value *v,
+				   double wall_ns);
+/* A line of each counter in [from, to) with the values v */
+void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
+		       int to, const struct stat_value *v, const struct stat_context *ctx,
+		       const double *noise, double interval, const char *comm, int tid,
+		       const struct stat_aggr_of *aggr);
+void stat_print_reading(const struct stat_printer *p, const struct stat_opts *o,
+			const struct stat_evlist *l, const struct stat_reading *rd);
+
 #endif
