@@ -176,6 +176,7 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 			rd_out_printf(o, "%s%d", i ? ", " : "", t.pids[i]);
 		rd_out_char(o, '\n');
 		free(t.pids);
+		free(t.comms);
 		return 0;
 	}
 	case PC_RECORD_CPU_MAP:

@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "stat/stat.h"
+#include "stat/stat_file.h"
 #include "util/log.h"
 
 /* Per counter over the runs of -r (or the one run). */
@@ -63,7 +64,7 @@ static struct timespec *wait_for(uint64_t next, uint64_t deadline, struct timesp
 
 static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    struct stat_evlist *l, struct rec_workload *wl, uint64_t start,
-		    struct run_result *res, struct pc_error *err)
+		    struct stat_file *rec, struct run_result *res, struct pc_error *err)
 {
 	sigset_t set;
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
@@ -108,6 +109,8 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    (!o->interval_count || intervals < o->interval_count)) {
 			int ret = stat_evlist_read(l, err);
 
+			if (!ret && rec)
+				ret = stat_file_reading(rec, l, now_ns() - start, err);
 			if (ret)
 				return ret;
 			intervals++;
@@ -173,7 +176,8 @@ static int delay_start(const struct stat_opts *o, struct stat_evlist *l, struct 
 
 /* One run: open, release, wait, read.  l is left open for the caller to read. */
 static int one_run(const struct stat_printer *p, const struct stat_opts *o,
-		   struct stat_evlist *l, struct run_result *res, struct pc_error *err)
+		   struct stat_evlist *l, struct stat_file *rec, struct run_result *res,
+		   struct pc_error *err)
 {
 	struct rec_workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	uint64_t start;
@@ -189,6 +193,9 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	ret = o->null_run ? 0 : stat_evlist_build(l, o, wl.pid, err);
 	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
+	/* stat record: the file's header and maps once the ids are known */
+	if (!ret && rec)
+		ret = stat_file_begin(rec, l, o, err);
 	/* counters of a command start at its exec (enable_on_exec); others now, or after -D */
 	if (!ret && !o->each_run.delay_ms && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
 		ret = stat_evlist_enable(l);
@@ -218,9 +225,11 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		/* perf's elapsed time is the count's: from the enable on */
 		start = now_ns();
 	}
-	ret = wait_run(p, o, l, &wl, start, res, err);
+	ret = wait_run(p, o, l, &wl, start, rec, res, err);
 	if (!ret && !o->interval_ms)
 		ret = stat_evlist_read(l, err);
+	if (!ret && !o->interval_ms && rec)
+		ret = stat_file_reading(rec, l, res->wall_ns, err);
 	return ret;
 }
 
@@ -300,7 +309,8 @@ static int run_hook(const char *cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct pc_error *err)
+static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct stat_file *rec,
+		   struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
 	struct stat_running wall = { 0 };
@@ -329,7 +339,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		if (o->each_run.sync)
 			sync();
-		ret = one_run(p, o, &l, &res, err);
+		ret = one_run(p, o, &l, rec, &res, err);
 		if (ret)
 			goto out;
 		status = res.status;
@@ -384,6 +394,12 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			break;
 	}
 	getrusage(RUSAGE_CHILDREN, &after);
+	/* stat record: the final round (its time the elapsed one) and the header */
+	if (rec) {
+		ret = stat_file_finish(rec, (uint64_t)wall.mean, err);
+		if (ret)
+			goto out;
+	}
 	/* -A, --per-*: each cpu's mean over the runs, in the last run's counters */
 	if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms) {
 		size_t n = (size_t)l.nr_cpus * l.nr_threads;
@@ -434,16 +450,62 @@ out:
 	return ret ? ret : status;
 }
 
+/*
+ * The CMDLINE of a stat record file: this program's path and every
+ * argument, as perf writes its own; NULL when out of memory.
+ */
+static char **record_cmdline(int argc, char **argv, char *exe, size_t size)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	ssize_t n = readlink("/proc/self/exe", exe, size - 1);
+
+	if (!v)
+		return NULL;
+	if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, size, "perfcheck");
+	v[0] = exe;
+	memcpy(v + 1, argv, (size_t)argc * sizeof(*v));
+	return v;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_printer p = { .out = stderr };
 	struct pc_error err = { 0 };
+	struct stat_file file, *rec = NULL;
+	const char *data_path = "perf.data";
+	char **cmdline = NULL, exe[4096];
+	int full_argc = argc;
 	struct stat_opts o;
 	sigset_t set, old;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		/* perfcheck stat record [-o FILE] [stat options] CMD: record's options first */
+		int skip = stat_record_args(argc, argv, &data_path, &err);
+
+		cmdline = skip < 0 ? NULL : record_cmdline(argc, argv, exe, sizeof(exe));
+		if (!cmdline) {
+			fprintf(stderr, "perfcheck stat record: %s\n",
+				skip < 0 ? err.msg : "out of memory");
+			return 129;
+		}
+		rec = &file;
+		/* stat's options after record's: getopt starts at their [1] */
+		argc -= skip - 1;
+		argv += skip - 1;
+	}
 	ret = stat_opts_parse(&o, argc, argv, &err);
+	if (!ret && rec)
+		ret = stat_record_check(&o, &err);
+	if (!ret && rec && (ret = stat_file_open(rec, data_path, full_argc + 1, cmdline, &err)))
+		stat_file_abort(rec);
 	if (ret) {
+		free(cmdline);
 		stat_opts_free(&o);
 		if (ret > 0)
 			return 0;
@@ -459,6 +521,9 @@ int cmd_stat(int argc, char **argv)
 		if (!p.out) {
 			fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
 			stat_opts_free(&o);
+			if (rec)
+				stat_file_abort(rec);
+			free(cmdline);
 			return 255;
 		}
 		/* perf's first line of an output file */
@@ -474,7 +539,10 @@ int cmd_stat(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	ret = run_all(&p, &o, &err);
+	ret = run_all(&p, &o, rec, &err);
+	if (rec)
+		stat_file_abort(rec);	/* what an error left */
+	free(cmdline);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);
 	if (p.out != stderr && fclose(p.out) && ret >= 0) {

@@ -351,3 +351,40 @@ void stat_opts_free(struct stat_opts *o)
 	free(o->pids);
 	o->pids = NULL;
 }
+
+int stat_record_args(int argc, char **argv, const char **path, struct pc_error *err)
+{
+	int i = 2;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 >= argc)
+				return pc_error_set(err, EINVAL, "%s needs a file name", a), -1;
+			*path = argv[i + 1];
+			i += 2;
+		} else if (!strncmp(a, "--output=", 9)) {
+			*path = a + 9;
+			i++;
+		} else if (!strncmp(a, "-o", 2) && a[2]) {
+			*path = a + 2;
+			i++;
+		} else {
+			break;
+		}
+	}
+	if (!**path)
+		return pc_error_set(err, EINVAL, "-o: empty file name"), -1;
+	return i;
+}
+
+int stat_record_check(const struct stat_opts *o, struct pc_error *err)
+{
+	/* each run would need its rounds told apart; perf's report shows one run */
+	if (o->repeat > 1)
+		return pc_error_set(err, EINVAL, "stat record: -r cannot be recorded");
+	if (o->null_run)
+		return pc_error_set(err, EINVAL, "stat record: -n counts nothing to record");
+	return 0;
+}

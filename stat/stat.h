@@ -76,6 +76,15 @@ struct stat_opts {
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err);
 void stat_opts_free(struct stat_opts *o);
+/*
+ * stat record's own options (-o/--output FILE) in argv[2..] ("stat",
+ * "record", ...): the index of the first that is not one, -1 with err set.
+ */
+int stat_record_args(int argc, char **argv, const char **path, struct pc_error *err);
+/* What stat record cannot write (-r, -n, --per-socket...): -EINVAL with err set */
+int stat_record_check(const struct stat_opts *o, struct pc_error *err);
+/* stat_report.c: perfcheck stat report [-i FILE] [options] */
+int cmd_stat_report(int argc, char **argv);
 
 /* One reading: the value and the times the kernel reports with it. */
 struct stat_count {
