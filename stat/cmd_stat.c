@@ -108,9 +108,11 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		if (o->interval_ms && (tick || done) &&
 		    (!o->interval_count || intervals < o->interval_count)) {
 			int ret = stat_evlist_read(l, err);
+			/* one time for the line and the file's round: report prints the same */
+			uint64_t at = now_ns() - start;
 
 			if (!ret && rec)
-				ret = stat_file_reading(rec, l, now_ns() - start, err);
+				ret = stat_file_reading(rec, l, at, err);
 			if (ret)
 				return ret;
 			intervals++;
@@ -125,7 +127,7 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			stat_print_reading(p, o, l, &(struct stat_reading){
 						.delta = true,
 						.wall_ns = (double)o->interval_ms * 1e6,
-						.interval = (double)(now_ns() - start) / 1e9 });
+						.interval = (double)at / 1e9 });
 			fflush(p->out);
 			/*
 			 * The next line an interval after this one, as perf sleeps an
