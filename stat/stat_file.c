@@ -109,8 +109,9 @@ static uint64_t aggr_mode_of(const struct stat_opts *o)
 }
 
 /*
- * Before the maps, as perf: the unit and scale of each clock (perf stat
- * report knows them from these alone: the file's attrs say nothing of msec)
+ * Before the maps, as perf: the unit and scale of each clock.  perf 6.1's
+ * reader gives a clock msec by itself (checked: its report of a file
+ * without these is the same); a reader that goes by the file alone needs them.
  */
 static int clock_updates(struct stat_file *f, const struct stat_evlist *l)
 {
