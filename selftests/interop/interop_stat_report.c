@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfcheck stat record / stat report against upstream perf's, for each
- * run shape (a command; -a; -a -A; -I 100; -a -A -I 100):
+ * run shape (a command; -a; -a -A; -a --per-socket; -a --per-core;
+ * -a --per-thread; -I 100; -a -A -I 100):
  *
  *   - perfcheck stat report on perf's file prints what perf stat report
  *     prints, byte for byte;
@@ -61,11 +62,17 @@ FIXTURE(sr) {
 FIXTURE_VARIANT(sr) {
 	const char *opts[4];
 	bool interval;
+	bool perf_fails_its_own;	/* perf 6.1's report of its own file fails */
 };
 
 FIXTURE_VARIANT_ADD(sr, command) { .opts = { NULL } };
 FIXTURE_VARIANT_ADD(sr, all_cpus) { .opts = { "-a" } };
 FIXTURE_VARIANT_ADD(sr, each_cpu) { .opts = { "-a", "-A" } };
+FIXTURE_VARIANT_ADD(sr, each_socket) { .opts = { "-a", "--per-socket" } };
+FIXTURE_VARIANT_ADD(sr, each_core) { .opts = { "-a", "--per-core" } };
+/* perf 6.1: "failed to process type: 0" on its own file; ours it reads */
+FIXTURE_VARIANT_ADD(sr, threads_of_all_cpus) { .opts = { "-a", "--per-thread" },
+						.perf_fails_its_own = true };
 FIXTURE_VARIANT_ADD(sr, intervals) { .opts = { "-I", "100" }, .interval = true };
 FIXTURE_VARIANT_ADD(sr, each_cpu_intervals) { .opts = { "-a", "-A", "-I", "100" },
 					       .interval = true };
@@ -153,6 +160,9 @@ static void both(struct __test_metadata *_metadata, FIXTURE_DATA(sr) *self, cons
 
 TEST_F(sr, ours_on_perfs_file_prints_perfs_report_byte_for_byte)
 {
+	if (variant->perf_fails_its_own)
+		SKIP(return, "perf 6.1's report fails on its own file of this shape "
+		     "(failed to process type: 0): nothing to compare with");
 	both(_metadata, self, "stat report", self->theirs);
 	ASSERT_EQ(0, self->a.exit_code) TH_LOG("%s", self->a.err);
 	ASSERT_EQ(0, self->b.exit_code) TH_LOG("%s", self->b.err);
@@ -231,6 +241,9 @@ TEST_F(sr, perfs_report_of_our_file_has_its_own_files_lines)
 {
 	char *theirs, *ours;
 
+	if (variant->perf_fails_its_own)
+		SKIP(return, "perf 6.1's report fails on its own file of this shape "
+		     "(failed to process type: 0): nothing to compare with");
 	both(_metadata, self, "stat report", self->theirs);
 	theirs = masked(self->a.err);
 	both(_metadata, self, "stat report", self->ours);
@@ -245,6 +258,9 @@ TEST_F(sr, perfs_script_of_our_file_has_its_own_files_lines)
 {
 	char *theirs, *ours;
 
+	if (variant->perf_fails_its_own)
+		SKIP(return, "perf 6.1's report fails on its own file of this shape "
+		     "(failed to process type: 0): nothing to compare with");
 	both(_metadata, self, "script", self->theirs);
 	ASSERT_EQ(0, self->a.exit_code) TH_LOG("%s", self->a.err);
 	theirs = masked(self->a.out);
