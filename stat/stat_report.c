@@ -133,7 +133,7 @@ static int parse(struct report *rep, int argc, char **argv, const char **input)
 }
 
 /* The file's aggregation, unless the command line chose one (perf's precedence) */
-static void layout_of_file(struct report *rep, const struct pd_stat_config *cfg)
+static void layout_of_file(struct report *rep, const struct pd_stat_config *cfg, bool any_cpu)
 {
 	static const struct { uint64_t file; enum stat_aggr aggr; } modes[] = {
 		{ PD_AGGR_NONE, STAT_AGGR_CPU }, { PD_AGGR_SOCKET, STAT_AGGR_SOCKET },
@@ -141,8 +141,14 @@ static void layout_of_file(struct report *rep, const struct pd_stat_config *cfg)
 		{ PD_AGGR_NODE, STAT_AGGR_NODE },
 	};
 
-	if (rep->aggr_given)
+	/* perf's words: counted per task, there are no cpus to aggregate by */
+	if (rep->aggr_given && any_cpu) {
+		fprintf(rep->p.out, "warning: processing task data, aggregation mode not set\n");
+		rep->o.aggr = STAT_AGGR_GLOBAL;
+		rep->o.per_thread = false;
+	} else if (rep->aggr_given) {
 		return;
+	}
 	rep->o.per_thread = cfg->aggr_mode == PD_AGGR_THREAD;
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (modes[i].file == cfg->aggr_mode)
@@ -257,7 +263,7 @@ static int on_round(void *ctx, struct rd_stat_counts *st, const struct pd_reader
 
 		if (ret)
 			return ret;
-		layout_of_file(rep, &st->config);
+		layout_of_file(rep, &st->config, st->cpus.nr == 1 && st->cpus.cpus[0] == -1);
 	}
 	take(rep, st);
 	reading.clock_means = rep->means;	/* made by build */
@@ -307,6 +313,9 @@ static int report_file(struct report *rep, const char *input, struct pc_error *e
 		return pc_error_set(err, ENOMEM, "out of memory");
 	ret = rd_session_open(s, input, err);
 	if (!ret && pd_reader_cmdline(&s->r, add_arg, &rep->o, NULL) == -ENOMEM)
+		ret = pc_error_set(err, ENOMEM, "out of memory");
+	/* perf's name for a command line it does not have (a pipe has no features) */
+	if (!ret && !rep->o.argc && add_arg("pipe", &rep->o))
 		ret = pc_error_set(err, ENOMEM, "out of memory");
 	if (!ret) {
 		rep->r = &s->r;
