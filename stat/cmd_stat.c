@@ -542,8 +542,14 @@ int cmd_stat(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	ret = run_all(&p, &o, rec, &err);
-	if (rec)
-		stat_file_abort(rec);	/* what an error left */
+	/*
+	 * A recording that failed before its final round (the command could
+	 * not run, a read failed) leaves no file: none of its rounds is whole
+	 */
+	if (rec && rec->open) {
+		stat_file_abort(rec);
+		unlink(data_path);
+	}
 	free(cmdline);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);

@@ -7,7 +7,8 @@
  * counts; the metrics differ on purpose, as perf 6.1's report takes no
  * interval as its wall time and divides rates by the clock's mean over
  * the rounds).  Record exits with the command's status, the file complete;
- * what it cannot record is refused before a file is made.  The workloads
+ * what it cannot record is refused before a file is made, and a command
+ * that cannot run leaves none.  The workloads
  * are modes of this binary.
  */
 #include <stdio.h>
@@ -220,6 +221,16 @@ TEST_F(sr, repeats_are_refused_before_a_file_is_made)
 	ASSERT_EQ(0, record(self, a, "touch", 1));
 	EXPECT_EQ(129, self->rec.exit_code);
 	EXPECT_NE(NULL, strstr(self->rec.err, "-r cannot be recorded")) TH_LOG("%s", self->rec.err);
+	EXPECT_NE(0, access(self->path, F_OK));
+}
+
+TEST_F(sr, a_command_that_cannot_run_leaves_no_file)
+{
+	char *argv[] = { (char *)pc_test_perfcheck(), "stat", "record", "-o", self->path, "-e",
+			 EVENTS, "--", "/nonexistent/command", NULL };
+
+	ASSERT_EQ(0, pc_test_run(&self->rec, 60, argv));
+	EXPECT_EQ(127, self->rec.exit_code) TH_LOG("%s", self->rec.err);
 	EXPECT_NE(0, access(self->path, F_OK));
 }
 
