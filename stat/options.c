@@ -15,6 +15,10 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: perfcheck stat [OPTIONS] [-- COMMAND [ARGS]]\n"
+"       perfcheck stat record [-o FILE] [OPTIONS] [-- COMMAND [ARGS]]\n"
+"                             the counts also written to FILE (perf.data) as perf stat record\n"
+"       perfcheck stat report [-i FILE] [-A|--per-*|--per-thread] [-x SEP|-j]\n"
+"                             a stat record file's counts, as perf stat report\n"
 "\n"
 "  -e, --event EVENT[,EVENT]  events to count (default: task-clock context-switches\n"
 "                             cpu-migrations page-faults cycles instructions\n"
