@@ -8,6 +8,8 @@
  *     prints, byte for byte;
  *   - perf stat report on perfcheck's file prints what perfcheck stat
  *     report prints, byte for byte, with no warning;
+ *   - perf script and script -D on our file print what perfcheck script
+ *     --compat 6.1 prints, byte for byte;
  *   - perf stat report and perf script print the same lines for our file
  *     as for perf's own file of the same shape, with the numbers masked
  *     (counts differ run to run; the -I lines as a set, since a run may
@@ -272,6 +274,34 @@ TEST_F(sr, perfs_script_of_our_file_has_its_own_files_lines)
 	EXPECT_NE(NULL, strstr(ours, " task-clock\n")) TH_LOG("%s", ours);
 	free(theirs);
 	free(ours);
+}
+
+/* perf script [-D] and perfcheck script --compat 6.1 [-D] on our file */
+static void scripts(struct __test_metadata *_metadata, FIXTURE_DATA(sr) *self, bool dump)
+{
+	char *theirs[] = { (char *)self->perf, "script", "-i", self->ours, dump ? "-D" : NULL,
+			   NULL };
+	char *ours[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-i",
+			 self->ours, dump ? "-D" : NULL, NULL };
+
+	pc_run_free(&self->a);
+	pc_run_free(&self->b);
+	ASSERT_EQ(0, up_run(&self->a, 60, theirs));
+	ASSERT_EQ(0, pc_test_run(&self->b, 60, ours));
+	ASSERT_EQ(0, self->a.exit_code) TH_LOG("%s", self->a.err);
+	ASSERT_EQ(0, self->b.exit_code) TH_LOG("%s", self->b.err);
+	EXPECT_STREQ(self->a.out, self->b.out);
+}
+
+TEST_F(sr, perfs_script_of_our_file_is_ours_byte_for_byte)
+{
+	scripts(_metadata, self, false);
+}
+
+/* every record of our file decoded the same by perf and by the project's codec */
+TEST_F(sr, perfs_dump_of_our_file_is_ours_byte_for_byte)
+{
+	scripts(_metadata, self, true);
 }
 
 int main(int argc, char **argv)
