@@ -132,7 +132,11 @@ static int parse(struct report *rep, int argc, char **argv, const char **input)
 	return 0;
 }
 
-/* The file's aggregation, unless the command line chose one (perf's precedence) */
+/*
+ * The file's aggregation, unless the command line chose one (perf's
+ * precedence); a mode perf 6.1 has not (7.x's --per-cache, --per-cluster)
+ * is printed summed
+ */
 static void layout_of_file(struct report *rep, const struct pd_stat_config *cfg, bool any_cpu)
 {
 	static const struct { uint64_t file; enum stat_aggr aggr; } modes[] = {

@@ -113,9 +113,15 @@ struct pd_stat_round {
 	uint64_t time;			/* ns since the start */
 };
 
-/* perf 6.1's enum aggr_mode values as STAT_CONFIG carries them (read from its files) */
+/*
+ * perf 6.1's enum aggr_mode values as STAT_CONFIG carries them (read from
+ * its files).  Later perfs renumbered (cluster and cache modes inserted
+ * before core) and added the AGGR_LEVEL tag; the decoder gives 6.1's
+ * numbers whatever the file's, PD_AGGR_OTHER for a mode 6.1 has not.
+ */
 enum { PD_AGGR_NONE = 0, PD_AGGR_GLOBAL = 1, PD_AGGR_SOCKET = 2, PD_AGGR_DIE = 3,
-       PD_AGGR_CORE = 4, PD_AGGR_THREAD = 5, PD_AGGR_NODE = 7 };
+       PD_AGGR_CORE = 4, PD_AGGR_THREAD = 5, PD_AGGR_UNSET = 6, PD_AGGR_NODE = 7,
+       PD_AGGR_OTHER = 64 };
 
 struct pd_stat_config {
 	uint64_t aggr_mode;		/* PD_AGGR_*; perf's default GLOBAL */
@@ -242,7 +248,12 @@ int pd_decode_stat(const char *path, const struct pd_record *rec, struct pd_stat
 		   struct pc_error *err);
 int pd_decode_stat_round(const char *path, const struct pd_record *rec,
 			 struct pd_stat_round *rd, struct pc_error *err);
-/* Unknown tags are skipped (a later perf's); c keeps its defaults for tags not given. */
+/*
+ * Unknown tags are skipped; c keeps its defaults for tags not given.  A
+ * record with the AGGR_LEVEL tag (3) is a later perf's: its aggr_mode is
+ * read in that perf's numbering (measured on perf 7.2.13's files: core 6,
+ * thread 7, node 9) and given in 6.1's.
+ */
 int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			  struct pd_stat_config *c, struct pc_error *err);
 int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,

@@ -58,6 +58,7 @@ int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			  struct pd_stat_config *c, struct pc_error *err)
 {
 	size_t size = rec->header.size;
+	bool later = false;
 	uint64_t nr;
 
 	if (size < 16)
@@ -74,6 +75,18 @@ int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			c->interval = val;
 		else if (tag == 2)
 			c->scale = val;
+		else if (tag == 3)
+			later = true;
+	}
+	if (later) {
+		/* none, global, socket, die, cluster, cache, core, thread, unset, node */
+		static const uint64_t to_6_1[] = {
+			PD_AGGR_NONE, PD_AGGR_GLOBAL, PD_AGGR_SOCKET, PD_AGGR_DIE, PD_AGGR_OTHER,
+			PD_AGGR_OTHER, PD_AGGR_CORE, PD_AGGR_THREAD, PD_AGGR_UNSET, PD_AGGR_NODE,
+		};
+
+		c->aggr_mode = c->aggr_mode < sizeof(to_6_1) / sizeof(to_6_1[0]) ?
+			       to_6_1[c->aggr_mode] : PD_AGGR_OTHER;
 	}
 	return 0;
 }

@@ -70,6 +70,35 @@ TEST_F(sc, stat_config_round_trips_every_tag)
 	EXPECT_EQ(0, out.scale);
 }
 
+/* perf 7.2's STAT_CONFIG: 4 tags (AGGR_LEVEL), its own numbers (read from its files) */
+static void later_config(FIXTURE_DATA(sc) *self, uint64_t mode)
+{
+	struct perf_event_header h = { PC_RECORD_STAT_CONFIG, 0, 8 + 8 + 4 * 16 };
+	uint64_t body[9] = { 4, 0, mode, 1, 0, 2, 1, 3, 0 };
+
+	self->b.len = 0;
+	pd_buf_put(&self->b, &h, sizeof(h));
+	pd_buf_put(&self->b, body, sizeof(body));
+}
+
+TEST_F(sc, a_later_perfs_aggregation_numbers_read_as_6_1s)
+{
+	static const uint64_t theirs[] = { 0, 1, 2, 3, 6, 7, 9, 4, 5, 42 };
+	static const uint64_t ours[] = { PD_AGGR_NONE, PD_AGGR_GLOBAL, PD_AGGR_SOCKET, PD_AGGR_DIE,
+					 PD_AGGR_CORE, PD_AGGR_THREAD, PD_AGGR_NODE, PD_AGGR_OTHER,
+					 PD_AGGR_OTHER, PD_AGGR_OTHER };
+
+	for (size_t i = 0; i < sizeof(theirs) / sizeof(theirs[0]); i++) {
+		struct pd_stat_config out = { 0 };
+
+		later_config(self, theirs[i]);
+		ASSERT_EQ(0, pd_decode_stat_config("t", only(self), &out, &self->err));
+		EXPECT_EQ(ours[i], out.aggr_mode) TH_LOG("perf 7.2's mode %llu",
+							 (unsigned long long)theirs[i]);
+		EXPECT_EQ(1, out.scale);
+	}
+}
+
 TEST_F(sc, cpu_map_round_trips_any_cpu_and_a_list)
 {
 	int32_t cpus[3] = { -1, 0, 7 };
