@@ -327,10 +327,15 @@ static int report_file(struct report *rep, const char *input, struct pc_error *e
 		s->in.tap = (struct rd_input_tap){ on_user_record, rep };
 		ret = rd_session_process(s, err);
 	}
-	/* a file that says nothing: perf prints nothing, which hides a wrong file */
-	if (!ret && !rep->counts.records)
-		ret = pc_error_set(err, EINVAL, "%s: no perf stat record data (THREAD_MAP, "
-				   "CPU_MAP, STAT...): not a perf stat record file", input);
+	/*
+	 * A file that says nothing: perf prints nothing, which hides a wrong
+	 * file.  perf record's files have THREAD_MAP and CPU_MAP too, not the
+	 * STAT feature (a pipe has no features: its stat records tell)
+	 */
+	if (!ret && !rep->l.c && (!rep->counts.records ||
+				  (!s->r.pipe_format && !pd_reader_has_feature(&s->r, PD_FEAT_STAT))))
+		ret = pc_error_set(err, EINVAL, "%s: no perf stat record data (no STAT feature, "
+				   "no STAT_ROUND): not a perf stat record file", input);
 	else if (!ret && !rep->l.c)
 		ret = pc_error_set(err, EINVAL, "%s: no STAT_ROUND record: the recording did "
 				   "not finish", input);

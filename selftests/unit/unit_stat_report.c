@@ -261,6 +261,18 @@ TEST_F(sr, a_file_without_stat_records_fails_saying_so)
 		TH_LOG("%s", self->run.err);
 }
 
+/* perf record's files have the maps too: without the STAT feature it is not a stat file */
+TEST_F(sr, a_record_file_with_maps_and_no_stat_feature_is_not_a_stat_file)
+{
+	int32_t cpus[1] = { 0 }, pids[1] = { 7 };
+
+	self->no_stat_feature = true;
+	maps(&self->b, cpus, 1, pids, 1);
+	EXPECT_EQ(2, report(_metadata, self, NULL));
+	EXPECT_NE(NULL, strstr(self->run.err, "not a perf stat record file"))
+		TH_LOG("%s", self->run.err);
+}
+
 TEST_F(sr, a_file_without_a_round_fails_saying_the_recording_did_not_finish)
 {
 	int32_t cpus[1] = { 0 }, pids[1] = { 7 };
