@@ -16,8 +16,9 @@
  * over the rounds so far; -A and --per-* on the command line replace the
  * file's aggregation.
  *
- * Differences on purpose: -x, -j and --per-thread work here (perf 6.1's
- * report has no -x or -j, and fails on --per-thread files); the cpus of
+ * Differences on purpose: -x, -j and --per-thread are options here (perf
+ * 6.1's report has none of them, and fails on its own -a --per-thread
+ * files, though it reads ours); the cpus of
  * --per-socket and the like are this machine's (sysfs), not the file's
  * CPU_TOPOLOGY; a multiplexed count is scaled by its sums (perf 6.1 scales
  * each cpu's reading before summing: the same numbers unless counters
