@@ -111,6 +111,7 @@ static struct stat_context context_at(const struct stat_evlist *l, const struct 
 		return ctx;
 	stat_running_add(&means[slot], clock / clocks);
 	ctx.clock_ns = means[slot].mean;
+	ctx.clock_read = true;
 	return ctx;
 }
 

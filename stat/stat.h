@@ -209,6 +209,11 @@ struct stat_context {
 	double wall_ns;			/* elapsed (or the -I interval) */
 	double cycles, branches;	/* 0 when not counted */
 	double cache_loads[5];		/* read accesses of L1-dcache, L1-icache, LLC, dTLB, iTLB */
+	/*
+	 * stat report: a clock was read for the line, so a rate prints 0 when
+	 * that clock is 0 (perf 6.1's report: its clock statistic has a value)
+	 */
+	bool clock_read;
 };
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);

@@ -182,6 +182,29 @@ TEST_F(sr, no_aggr_on_a_per_task_file_warns_and_sums_as_perf)
 		TH_LOG("%s", self->run.err);
 }
 
+/* perf 6.1: a thread whose clock read 0 still gets its rates, of 0 (measured with -a --per-thread) */
+TEST_F(sr, a_threads_rate_over_a_clock_of_zero_is_zero_per_sec)
+{
+	int32_t cpus[1] = { -1 }, pids[2] = { 300, 301 };
+	char comms[2][16] = { "busy", "idle" };
+
+	pd_encode_thread_map(&self->b, &(struct pd_thread_list){ pids, 2, comms });
+	pd_encode_cpu_map(&self->b, &(struct pd_cpu_list){ cpus, 1 });
+	pd_encode_stat_config(&self->b, &(struct pd_stat_config){ PD_AGGR_THREAD, 0, 1 });
+	stat(&self->b, ID_CLOCK, (uint32_t)-1, 0, 2000000);
+	stat(&self->b, ID_FAULTS, (uint32_t)-1, 0, 4);
+	pd_encode_stat(&self->b, &(struct pd_stat){ ID_CLOCK, (uint32_t)-1, 1, 0, 1000, 1000 });
+	stat(&self->b, ID_FAULTS, (uint32_t)-1, 1, 1);
+	round_at(&self->b, PD_STAT_ROUND_FINAL, 4000000);
+	ASSERT_EQ(0, report(_metadata, self, NULL)) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "busy-300                       4      page-faults"
+					      "                      #    2.000 K/sec"))
+		TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "idle-301                       1      page-faults"
+					      "                      #    0.000 /sec"))
+		TH_LOG("%s", self->run.err);
+}
+
 TEST_F(sr, a_global_file_sums_its_cpus_without_options)
 {
 	int32_t cpus[2] = { 0, 1 }, pids[1] = { -1 };
