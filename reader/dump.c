@@ -176,36 +176,31 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 			rd_out_printf(o, "%s%d", i ? ", " : "", t.pids[i]);
 		rd_out_char(o, '\n');
 		free(t.pids);
+		free(t.comms);
 		return 0;
 	}
 	case PC_RECORD_CPU_MAP:
 		return cpu_map(d, s, rec, err);
 	case PC_RECORD_EVENT_UPDATE: {
 		/* u64 type, u64 id, then unit / scale / name */
-		const char *str = (const char *)rec->data + 24;
-		uint64_t type;
-		double scale;
+		struct pd_event_update u;
+		int ret;
 
 		if (size < 24)
 			return too_short(s, rec, 24, err);
-		type = u64_at(rec, 8);
+		/* the id's line first: the lines up to a bad field are printed */
 		rd_out_printf(o, "\n... id:    %llu\n", (unsigned long long)u64_at(rec, 16));
-		if ((type == 0 || type == 2) && (size == 24 || !memchr(str, '\0', size - 24)))
-			return pc_error_set(err, EINVAL, "%s: offset %#llx: EVENT_UPDATE string is "
-					    "not NUL-terminated", s->r.path,
-					    (unsigned long long)rec->offset + 24);
-		if (type == 0) {
-			rd_out_printf(o, "... unit:  %s\n", str);
-		} else if (type == 1) {
-			if (size < 32)
-				return too_short(s, rec, 32, err);
-			memcpy(&scale, str, 8);
-			rd_out_printf(o, "... scale: %f\n", scale);
-		} else if (type == 2) {
-			rd_out_printf(o, "... name:  %s\n", str);
-		} else {
+		ret = pd_decode_event_update(s->r.path, rec, &u, err);
+		if (ret)
+			return ret;
+		if (u.type == PD_EVENT_UPDATE_UNIT)
+			rd_out_printf(o, "... unit:  %s\n", u.str);
+		else if (u.type == PD_EVENT_UPDATE_SCALE)
+			rd_out_printf(o, "... scale: %f\n", u.scale);
+		else if (u.type == PD_EVENT_UPDATE_NAME)
+			rd_out_printf(o, "... name:  %s\n", u.str);
+		else
 			rd_out_str(o, "... unknown type\n");
-		}
 		return 0;
 	}
 	case PC_RECORD_HEADER_ATTR:

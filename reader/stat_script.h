@@ -13,30 +13,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "perfdata/codec.h"
 #include "reader/out.h"
+#include "reader/stat_counts.h"
 #include "util/error.h"
 
-struct rd_stat_values {
-	uint64_t val, ena, run;
-};
-
-/* One event's readings, [cpu index * nr threads + thread index] */
-struct rd_stat_counter {
-	struct pd_cpu_list own_cpus;	/* EVENT_UPDATE's CPUS; nr 0: the file's */
-	struct rd_stat_values *now, *prev;
-	uint32_t nr_cpus;		/* of the cpu map the arrays were sized for */
-};
-
 struct rd_stat_script {
-	struct pd_cpu_list cpus;	/* the first CPU_MAP (perf ignores more) */
-	struct pd_thread_list threads;	/* the first THREAD_MAP */
-	bool have_cpus, have_threads;
-	struct pd_stat_config config;
-	struct rd_stat_counter *counters;	/* by evsel index */
-	uint32_t nr_counters;
+	struct rd_stat_counts counts;
 	bool header_done;
-	uint64_t records;		/* stat records read */
+	struct rd_out *o;		/* where the round being read prints */
 };
 
 void rd_stat_script_init(struct rd_stat_script *st);

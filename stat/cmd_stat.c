@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "stat/stat.h"
+#include "stat/stat_file.h"
 #include "util/log.h"
 
 /* Per counter over the runs of -r (or the one run). */
@@ -40,246 +41,6 @@ static double rusage_s(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-/*
- * The count of counter i: thread t (t < 0: every thread) on the cpus of
- * aggregate a (NULL: every cpu), summed; delta against prev.
- */
-static struct stat_count count_of(const struct stat_evlist *l, int i, int t,
-				  const struct stat_aggr_of *a, bool delta)
-{
-	const struct stat_counter *c = &l->c[i];
-	struct stat_count sum = { 0 };
-
-	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
-		if (a && !stat_same_aggr(a->mode, &l->cpu_at[cpu], &a->at))
-			continue;
-		for (int th = 0; th < l->nr_threads; th++) {
-			size_t k = (size_t)cpu * l->nr_threads + th;
-			struct stat_count v;
-
-			if (t >= 0 && th != t)
-				continue;
-			v = delta ? stat_count_delta(&c->now[k], &c->prev[k]) : c->now[k];
-			sum.val += v.val;
-			sum.ena += v.ena;
-			sum.run += v.run;
-			sum.lost += v.lost;
-		}
-	}
-	return sum;
-}
-
-/* Values of one reading, in each event's unit. */
-static void values_of(const struct stat_evlist *l, int t, const struct stat_aggr_of *a,
-		      bool delta, struct stat_value *out)
-{
-	for (int i = 0; i < l->nr; i++) {
-		struct stat_count c = count_of(l, i, t, a, delta);
-		double scale;
-
-		out[i] = stat_scale(&c);
-		stat_event_unit(&l->c[i].attr, &scale);
-		out[i].val *= scale;
-		out[i].counted = out[i].counted && l->c[i].supported;
-	}
-}
-
-static struct stat_context context_of(const struct stat_evlist *l, const struct stat_value *v,
-				      double wall_ns)
-{
-	struct stat_context ctx = { .wall_ns = wall_ns };
-	int clocks = 0;
-
-	for (int i = 0; i < l->nr; i++) {
-		const union pc_attr *a = &l->c[i].attr;
-
-		if (!v[i].counted)
-			continue;
-		if (stat_event_is_clock(a)) {
-			ctx.clock_ns += v[i].val * 1e6;
-			clocks++;
-		} else if (a->attr.type == PERF_TYPE_HARDWARE) {
-			uint64_t id = a->attr.config & 0xffffffffULL;
-
-			if (id == PERF_COUNT_HW_CPU_CYCLES)
-				ctx.cycles = v[i].val;
-			else if (id == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
-				ctx.branches = v[i].val;
-		} else if (a->attr.type == PERF_TYPE_HW_CACHE) {
-			/* read accesses (cache | READ << 8 | ACCESS << 16): the misses' base */
-			uint64_t cache = a->attr.config & 0xff;
-
-			if (cache < 5 && !(a->attr.config >> 8))
-				ctx.cache_loads[cache] = v[i].val;
-		}
-	}
-	if (clocks)
-		ctx.clock_ns /= clocks;
-	return ctx;
-}
-
-/* A line of each counter in [from, to); comm/tid of --per-thread, aggr of -A and --per-* */
-static void print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
-			 int to, const struct stat_value *v, const struct stat_context *ctx,
-			 const double *noise, double interval, const char *comm, int tid,
-			 const struct stat_aggr_of *aggr)
-{
-	for (int i = from; i < to; i++) {
-		double scale;
-		struct stat_line line = {
-			.event = l->c[i].name,
-			.unit = stat_event_unit(&l->c[i].attr, &scale),
-			.v = v[i],
-			.supported = l->c[i].supported,
-			.noise_pct = noise ? noise[i] : -1,
-			.comm = comm,
-			.tid = tid,
-			.aggr = aggr,
-			.interval = interval,
-		};
-
-		/* perf 7.2 takes its metrics from its tables (json), not beside each event */
-		if (v[i].counted && !p->layout_7_2)
-			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
-		stat_print_line(p, &line);
-	}
-}
-
-static int aggr_order(const void *x, const void *y)
-{
-	const struct stat_aggr_of *a = x, *b = y;
-
-	return stat_aggr_cmp(a->mode, &a->at, &b->at);
-}
-
-/* The aggregates of mode over the counted cpus, in perf's order; their number (-1: ENOMEM) */
-static int aggregates(const struct stat_evlist *l, enum stat_aggr mode, struct stat_aggr_of **out)
-{
-	struct stat_aggr_of *v = calloc(l->nr_cpus ? l->nr_cpus : 1, sizeof(*v));
-	int n = 0;
-
-	if (!v)
-		return -1;
-	for (int cpu = 0; cpu < l->nr_cpus; cpu++) {
-		int j;
-
-		for (j = 0; j < n && !stat_same_aggr(mode, &v[j].at, &l->cpu_at[cpu]); j++)
-			;
-		if (j == n)
-			v[n++] = (struct stat_aggr_of){ .mode = mode, .at = l->cpu_at[cpu] };
-		v[j].nr++;
-	}
-	qsort(v, (size_t)n, sizeof(*v), aggr_order);
-	*out = v;
-	return n;
-}
-
-/*
- * One reading by aggregate: perf prints -A counter by counter, each on
- * every cpu, and the --per-* modes aggregate by aggregate, each with every
- * counter; a metric takes the clock of its own cpus.
- */
-static void print_aggregated(const struct stat_printer *p, const struct stat_opts *o,
-			     const struct stat_evlist *l, bool delta, double wall_ns,
-			     double interval, struct stat_value *v)
-{
-	struct stat_aggr_of *ag;
-	struct stat_context ctx;
-	int n = aggregates(l, o->aggr, &ag);
-
-	if (n < 0)
-		return;
-	for (int outer = 0; outer < (o->aggr == STAT_AGGR_CPU ? l->nr : n); outer++) {
-		for (int inner = 0; inner < (o->aggr == STAT_AGGR_CPU ? n : 1); inner++) {
-			int a = o->aggr == STAT_AGGR_CPU ? inner : outer;
-			int from = o->aggr == STAT_AGGR_CPU ? outer : 0;
-			int to = o->aggr == STAT_AGGR_CPU ? outer + 1 : l->nr;
-
-			values_of(l, -1, &ag[a], delta, v);
-			ctx = context_of(l, v, wall_ns);
-			print_values(p, l, from, to, v, &ctx, NULL, interval, NULL, 0, &ag[a]);
-		}
-	}
-	free(ag);
-}
-
-struct thread_value {
-	double val;
-	int t;
-};
-
-static int thread_value_order(const void *x, const void *y)
-{
-	const struct thread_value *a = x, *b = y;
-
-	if (a->val != b->val)
-		return a->val > b->val ? -1 : 1;
-	return a->t - b->t;
-}
-
-/*
- * --per-thread: each event in turn, its threads by count, largest first (a
- * thread's metric from its own clock), as perf; system-wide, the threads
- * that counted nothing are left out
- */
-static void print_threads(const struct stat_printer *p, const struct stat_opts *o,
-			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
-{
-	size_t nt = (size_t)l->nr_threads;
-	struct stat_value *v = calloc(nt * (size_t)l->nr + 1, sizeof(*v));
-	struct stat_context *ctx = calloc(nt + 1, sizeof(*ctx));
-	struct thread_value *order = calloc(nt + 1, sizeof(*order));
-
-	if (!v || !ctx || !order)
-		goto out;
-	for (size_t t = 0; t < nt; t++) {
-		values_of(l, (int)t, NULL, delta, v + t * (size_t)l->nr);
-		ctx[t] = context_of(l, v + t * (size_t)l->nr, wall_ns);
-	}
-	for (int i = 0; i < l->nr; i++) {
-		size_t n = 0;
-
-		for (size_t t = 0; t < nt; t++) {
-			const struct stat_value *tv = &v[t * (size_t)l->nr + (size_t)i];
-
-			if (o->system_wide && tv->val == 0)
-				continue;
-			order[n++] = (struct thread_value){ tv->val, (int)t };
-		}
-		qsort(order, n, sizeof(*order), thread_value_order);
-		for (size_t k = 0; k < n; k++) {
-			size_t t = (size_t)order[k].t;
-
-			print_values(p, l, i, i + 1, v + t * (size_t)l->nr, &ctx[t], NULL, interval,
-				     l->comms[t], (int)l->threads[t], NULL);
-		}
-	}
-out:
-	free(order);
-	free(ctx);
-	free(v);
-}
-
-/* One reading printed: summed, per thread, or per aggregate of cpus. */
-static void print_reading(const struct stat_printer *p, const struct stat_opts *o,
-			  const struct stat_evlist *l, bool delta, double wall_ns, double interval)
-{
-	struct stat_value *v = calloc(l->nr, sizeof(*v));
-	struct stat_context ctx;
-
-	if (!v)
-		return;
-	if (o->aggr != STAT_AGGR_GLOBAL) {
-		print_aggregated(p, o, l, delta, wall_ns, interval, v);
-	} else if (!o->per_thread) {
-		values_of(l, -1, NULL, delta, v);
-		ctx = context_of(l, v, wall_ns);
-		print_values(p, l, 0, l->nr, v, &ctx, NULL, interval, NULL, 0, NULL);
-	} else {
-		print_threads(p, o, l, delta, wall_ns, interval);
-	}
-	free(v);
-}
 
 struct run_result {
 	int status;			/* exit status to return */
@@ -303,7 +64,7 @@ static struct timespec *wait_for(uint64_t next, uint64_t deadline, struct timesp
 
 static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    struct stat_evlist *l, struct rec_workload *wl, uint64_t start,
-		    struct run_result *res, struct pc_error *err)
+		    struct stat_file *rec, struct run_result *res, struct pc_error *err)
 {
 	sigset_t set;
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
@@ -347,7 +108,11 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		if (o->interval_ms && (tick || done) &&
 		    (!o->interval_count || intervals < o->interval_count)) {
 			int ret = stat_evlist_read(l, err);
+			/* one time for the line and the file's round: report prints the same */
+			uint64_t at = now_ns() - start;
 
+			if (!ret && rec)
+				ret = stat_file_reading(rec, l, at, err);
 			if (ret)
 				return ret;
 			intervals++;
@@ -359,8 +124,10 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			} else if (p->format == STAT_FMT_STD && printed++ % 25 == 0) {
 				stat_print_interval_header(p, o->aggr, false);
 			}
-			print_reading(p, o, l, true, (double)o->interval_ms * 1e6,
-				      (double)(now_ns() - start) / 1e9);
+			stat_print_reading(p, o, l, &(struct stat_reading){
+						.delta = true,
+						.wall_ns = (double)o->interval_ms * 1e6,
+						.interval = (double)at / 1e9 });
 			fflush(p->out);
 			/*
 			 * The next line an interval after this one, as perf sleeps an
@@ -411,7 +178,8 @@ static int delay_start(const struct stat_opts *o, struct stat_evlist *l, struct 
 
 /* One run: open, release, wait, read.  l is left open for the caller to read. */
 static int one_run(const struct stat_printer *p, const struct stat_opts *o,
-		   struct stat_evlist *l, struct run_result *res, struct pc_error *err)
+		   struct stat_evlist *l, struct stat_file *rec, struct run_result *res,
+		   struct pc_error *err)
 {
 	struct rec_workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	uint64_t start;
@@ -427,6 +195,9 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 	ret = o->null_run ? 0 : stat_evlist_build(l, o, wl.pid, err);
 	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
+	/* stat record: the file's header and maps once the ids are known */
+	if (!ret && rec)
+		ret = stat_file_begin(rec, l, o, err);
 	/* counters of a command start at its exec (enable_on_exec); others now, or after -D */
 	if (!ret && !o->each_run.delay_ms && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list)) {
 		ret = stat_evlist_enable(l);
@@ -456,9 +227,11 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		/* perf's elapsed time is the count's: from the enable on */
 		start = now_ns();
 	}
-	ret = wait_run(p, o, l, &wl, start, res, err);
+	ret = wait_run(p, o, l, &wl, start, rec, res, err);
 	if (!ret && !o->interval_ms)
 		ret = stat_evlist_read(l, err);
+	if (!ret && !o->interval_ms && rec)
+		ret = stat_file_reading(rec, l, res->wall_ns, err);
 	return ret;
 }
 
@@ -483,7 +256,8 @@ static void print_summary(const struct stat_printer *p, const struct stat_opts *
 	/* perf 7.2 prints the totals under -I's lines, without the header */
 	if (!sp.layout_7_2)
 		stat_print_header(&sp, o);
-	print_reading(&sp, o, l, false, (double)res->wall_ns, -1);
+	stat_print_reading(&sp, o, l, &(struct stat_reading){ false, (double)res->wall_ns, -1,
+								   NULL });
 	stat_print_footer(&sp, &wall, 1, rusage_s(&after.ru_utime) - rusage_s(&before->ru_utime),
 			  rusage_s(&after.ru_stime) - rusage_s(&before->ru_stime),
 			  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
@@ -537,7 +311,8 @@ static int run_hook(const char *cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct pc_error *err)
+static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct stat_file *rec,
+		   struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
 	struct stat_running wall = { 0 };
@@ -566,7 +341,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		if (o->each_run.sync)
 			sync();
-		ret = one_run(p, o, &l, &res, err);
+		ret = one_run(p, o, &l, rec, &res, err);
 		if (ret)
 			goto out;
 		status = res.status;
@@ -592,7 +367,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 				cr[i].counted = true;
 		}
 		if (!o->interval_ms && !per_line) {
-			values_of(&l, -1, NULL, false, v);
+			stat_values_of(&l, -1, NULL, false, v);
 			for (int i = 0; i < nr; i++) {
 				stat_running_add(&cr[i].val, v[i].val);
 				cr[i].run += v[i].run;
@@ -602,7 +377,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		if (o->per_thread && !o->interval_ms) {
 			stat_print_header(p, o);
-			print_reading(p, o, &l, false, (double)res.wall_ns, -1);
+			stat_print_reading(p, o, &l, &(struct stat_reading){ false, (double)res.wall_ns,
+									   -1, NULL });
 			stat_print_footer(p, &wall, 1, 0, 0, false);
 		}
 		if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms &&
@@ -620,6 +396,12 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			break;
 	}
 	getrusage(RUSAGE_CHILDREN, &after);
+	/* stat record: the final round (its time the elapsed one) and the header */
+	if (rec) {
+		ret = stat_file_finish(rec, (uint64_t)wall.mean, err);
+		if (ret)
+			goto out;
+	}
 	/* -A, --per-*: each cpu's mean over the runs, in the last run's counters */
 	if (o->aggr != STAT_AGGR_GLOBAL && !o->interval_ms) {
 		size_t n = (size_t)l.nr_cpus * l.nr_threads;
@@ -633,7 +415,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 								     a->run / runs, a->lost / runs };
 			}
 		stat_print_header(p, o);
-		print_reading(p, o, &l, false, wall.mean, -1);
+		stat_print_reading(p, o, &l, &(struct stat_reading){ false, wall.mean, -1, NULL });
 		stat_print_footer(p, &wall, (unsigned int)wall.n, 0, 0, false);
 	}
 	if (!o->interval_ms && !per_line) {
@@ -648,9 +430,9 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 			if (noise)
 				noise[i] = o->repeat > 1 ? stat_running_rel(&cr[i].val) : -1;
 		}
-		ctx = context_of(&l, v, wall.mean);
+		ctx = stat_context_of(&l, v, wall.mean);
 		stat_print_header(p, o);
-		print_values(p, &l, 0, l.nr, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0,
+		stat_print_values(p, &l, 0, l.nr, v, &ctx, o->repeat > 1 ? noise : NULL, -1, NULL, 0,
 			     NULL);
 		/* perf shows the command's user and sys times when it counts the command alone */
 		tp.run_walls = walls;
@@ -670,16 +452,62 @@ out:
 	return ret ? ret : status;
 }
 
+/*
+ * The CMDLINE of a stat record file: this program's path and every
+ * argument, as perf writes its own; NULL when out of memory.
+ */
+static char **record_cmdline(int argc, char **argv, char *exe, size_t size)
+{
+	char **v = calloc((size_t)argc + 2, sizeof(*v));
+	ssize_t n = readlink("/proc/self/exe", exe, size - 1);
+
+	if (!v)
+		return NULL;
+	if (n > 0)
+		exe[n] = '\0';
+	else
+		snprintf(exe, size, "perfcheck");
+	v[0] = exe;
+	memcpy(v + 1, argv, (size_t)argc * sizeof(*v));
+	return v;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_printer p = { .out = stderr };
 	struct pc_error err = { 0 };
+	struct stat_file file, *rec = NULL;
+	const char *data_path = "perf.data";
+	char **cmdline = NULL, exe[4096];
+	int full_argc = argc;
 	struct stat_opts o;
 	sigset_t set, old;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return cmd_stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		/* perfcheck stat record [-o FILE] [stat options] CMD: record's options first */
+		int skip = stat_record_args(argc, argv, &data_path, &err);
+
+		cmdline = skip < 0 ? NULL : record_cmdline(argc, argv, exe, sizeof(exe));
+		if (!cmdline) {
+			fprintf(stderr, "perfcheck stat record: %s\n",
+				skip < 0 ? err.msg : "out of memory");
+			return 129;
+		}
+		rec = &file;
+		/* stat's options after record's: getopt starts at their [1] */
+		argc -= skip - 1;
+		argv += skip - 1;
+	}
 	ret = stat_opts_parse(&o, argc, argv, &err);
+	if (!ret && rec)
+		ret = stat_record_check(&o, &err);
+	if (!ret && rec && (ret = stat_file_open(rec, data_path, full_argc + 1, cmdline, &err)))
+		stat_file_abort(rec);
 	if (ret) {
+		free(cmdline);
 		stat_opts_free(&o);
 		if (ret > 0)
 			return 0;
@@ -695,6 +523,9 @@ int cmd_stat(int argc, char **argv)
 		if (!p.out) {
 			fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
 			stat_opts_free(&o);
+			if (rec)
+				stat_file_abort(rec);
+			free(cmdline);
 			return 255;
 		}
 		/* perf's first line of an output file */
@@ -710,7 +541,16 @@ int cmd_stat(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	ret = run_all(&p, &o, &err);
+	ret = run_all(&p, &o, rec, &err);
+	/*
+	 * A recording that failed before its final round (the command could
+	 * not run, a read failed) leaves no file: none of its rounds is whole
+	 */
+	if (rec && rec->open) {
+		stat_file_abort(rec);
+		unlink(data_path);
+	}
+	free(cmdline);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);
 	if (p.out != stderr && fclose(p.out) && ret >= 0) {

@@ -15,6 +15,10 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "usage: perfcheck stat [OPTIONS] [-- COMMAND [ARGS]]\n"
+"       perfcheck stat record [-o FILE] [OPTIONS] [-- COMMAND [ARGS]]\n"
+"                             the counts also written to FILE (perf.data) as perf stat record\n"
+"       perfcheck stat report [-i FILE] [-A|--per-*|--per-thread] [-x SEP|-j]\n"
+"                             a stat record file's counts, as perf stat report\n"
 "\n"
 "  -e, --event EVENT[,EVENT]  events to count (default: task-clock context-switches\n"
 "                             cpu-migrations page-faults cycles instructions\n"
@@ -350,4 +354,41 @@ void stat_opts_free(struct stat_opts *o)
 	rec_evlist_free(&o->ev);
 	free(o->pids);
 	o->pids = NULL;
+}
+
+int stat_record_args(int argc, char **argv, const char **path, struct pc_error *err)
+{
+	int i = 2;
+
+	while (i < argc) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 >= argc)
+				return pc_error_set(err, EINVAL, "%s needs a file name", a), -1;
+			*path = argv[i + 1];
+			i += 2;
+		} else if (!strncmp(a, "--output=", 9)) {
+			*path = a + 9;
+			i++;
+		} else if (!strncmp(a, "-o", 2) && a[2]) {
+			*path = a + 2;
+			i++;
+		} else {
+			break;
+		}
+	}
+	if (!**path)
+		return pc_error_set(err, EINVAL, "-o: empty file name"), -1;
+	return i;
+}
+
+int stat_record_check(const struct stat_opts *o, struct pc_error *err)
+{
+	/* each run would need its rounds told apart; perf's report shows one run */
+	if (o->repeat > 1)
+		return pc_error_set(err, EINVAL, "stat record: -r cannot be recorded");
+	if (o->null_run)
+		return pc_error_set(err, EINVAL, "stat record: -n counts nothing to record");
+	return 0;
 }

@@ -112,15 +112,16 @@ struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const s
 		m.unit = "of all branches";
 		return m;
 	}
-	if (ctx->clock_ns <= 0)
+	/* no clock: no rate; a clock of 0 read in a report: rates of 0, as perf 6.1 */
+	if (ctx->clock_ns <= 0 && !ctx->clock_read)
 		return m;
 	if (is_hw(attr, PERF_COUNT_HW_CPU_CYCLES)) {
-		m.value = val / ctx->clock_ns;
+		m.value = ctx->clock_ns > 0 ? val / ctx->clock_ns : 0;
 		m.fmt = "%8.3f";
 		m.unit = "GHz";
 		return m;
 	}
-	m.value = with_prefix(val * 1e9 / ctx->clock_ns, &prefix);
+	m.value = with_prefix(ctx->clock_ns > 0 ? val * 1e9 / ctx->clock_ns : 0, &prefix);
 	m.fmt = "%8.3f";
 	m.unit = rates[prefix == ' ' ? 0 : prefix == 'K' ? 1 : prefix == 'M' ? 2 : 3];
 	return m;

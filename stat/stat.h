@@ -76,6 +76,15 @@ struct stat_opts {
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err);
 void stat_opts_free(struct stat_opts *o);
+/*
+ * stat record's own options (-o/--output FILE) in argv[2..] ("stat",
+ * "record", ...): the index of the first that is not one, -1 with err set.
+ */
+int stat_record_args(int argc, char **argv, const char **path, struct pc_error *err);
+/* What stat record cannot write (-r, -n, --per-socket...): -EINVAL with err set */
+int stat_record_check(const struct stat_opts *o, struct pc_error *err);
+/* stat_report.c: perfcheck stat report [-i FILE] [options] */
+int cmd_stat_report(int argc, char **argv);
 
 /* One reading: the value and the times the kernel reports with it. */
 struct stat_count {
@@ -200,6 +209,11 @@ struct stat_context {
 	double wall_ns;			/* elapsed (or the -I interval) */
 	double cycles, branches;	/* 0 when not counted */
 	double cache_loads[5];		/* read accesses of L1-dcache, L1-icache, LLC, dTLB, iTLB */
+	/*
+	 * stat report: a clock was read for the line, so a rate prints 0 when
+	 * that clock is 0 (perf 6.1's report: its clock statistic has a value)
+	 */
+	bool clock_read;
 };
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
@@ -208,5 +222,30 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
 void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool force);
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
+
+/* reading.c: one reading of the counters as lines, in the layout of o (-A, --per-*, --per-thread) */
+struct stat_reading {
+	bool delta;			/* now - prev (-I) */
+	double wall_ns;			/* the clocks' "CPUs utilized" base; 0: none shown */
+	double interval;		/* -I: seconds since start, < 0 otherwise */
+	/*
+	 * NULL live; stat report: per line slot (aggregate, thread, or 0), the
+	 * running mean of the clock a metric divides by, as perf 6.1's report
+	 */
+	struct stat_running *clock_means;
+};
+
+/* Values of counter each of thread t (< 0: all) on aggregate a (NULL: all cpus), in its unit */
+void stat_values_of(const struct stat_evlist *l, int t, const struct stat_aggr_of *a,
+		    bool delta, struct stat_value *out);
+struct stat_context stat_context_of(const struct stat_evlist *l, const struct stat_value *v,
+				   double wall_ns);
+/* A line of each counter in [from, to) with the values v */
+void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
+		       int to, const struct stat_value *v, const struct stat_context *ctx,
+		       const double *noise, double interval, const char *comm, int tid,
+		       const struct stat_aggr_of *aggr);
+void stat_print_reading(const struct stat_printer *p, const struct stat_opts *o,
+			const struct stat_evlist *l, const struct stat_reading *rd);
 
 #endif

@@ -113,8 +113,15 @@ struct pd_stat_round {
 	uint64_t time;			/* ns since the start */
 };
 
-/* perf's enum aggr_mode values as STAT_CONFIG carries them */
-enum { PD_AGGR_NONE = 0, PD_AGGR_GLOBAL = 1 };
+/*
+ * perf 6.1's enum aggr_mode values as STAT_CONFIG carries them (read from
+ * its files).  Later perfs renumbered (cluster and cache modes inserted
+ * before core) and added the AGGR_LEVEL tag; the decoder gives 6.1's
+ * numbers whatever the file's, PD_AGGR_OTHER for a mode 6.1 has not.
+ */
+enum { PD_AGGR_NONE = 0, PD_AGGR_GLOBAL = 1, PD_AGGR_SOCKET = 2, PD_AGGR_DIE = 3,
+       PD_AGGR_CORE = 4, PD_AGGR_THREAD = 5, PD_AGGR_UNSET = 6, PD_AGGR_NODE = 7,
+       PD_AGGR_OTHER = 64 };
 
 struct pd_stat_config {
 	uint64_t aggr_mode;		/* PD_AGGR_*; perf's default GLOBAL */
@@ -128,10 +135,27 @@ struct pd_cpu_list {
 	uint32_t nr;
 };
 
-/* THREAD_MAP: the pid of each thread index (comms are not kept) */
+/* THREAD_MAP: the pid and comm of each thread index */
 struct pd_thread_list {
 	int32_t *pids;
 	uint32_t nr;
+	char (*comms)[16];		/* NUL-ended; NULL: empty comms (encoding) */
+};
+
+/*
+ * EVENT_UPDATE of type UNIT (0: str), SCALE (1: scale) or NAME (2: str):
+ * u64 type, u64 id, then the string (NUL-ended) or the double.  perf 6.1
+ * sizes the record by its 40-byte struct plus the 8-byte padded data, so
+ * 16 zero bytes follow the data, as there.
+ */
+enum { PD_EVENT_UPDATE_UNIT = 0, PD_EVENT_UPDATE_SCALE = 1, PD_EVENT_UPDATE_NAME = 2,
+       PD_EVENT_UPDATE_CPUS = 3 };
+
+struct pd_event_update {
+	uint64_t type;			/* PD_EVENT_UPDATE_UNIT, _SCALE or _NAME */
+	uint64_t id;
+	const char *str;		/* UNIT, NAME */
+	double scale;			/* SCALE */
 };
 
 int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
@@ -173,6 +197,7 @@ int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c);
 /* CPU_MAP as perf 6.1 writes a list (type 0: u16 nr, u16 cpus) */
 int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c);
 int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t);
+int pd_encode_event_update(struct pd_buf *b, const struct pd_event_update *u);
 /* Pipe format: the 16-byte header, and an attr with its ids as a HEADER_ATTR record. */
 int pd_encode_pipe_header(struct pd_buf *b);
 int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,
@@ -223,12 +248,20 @@ int pd_decode_stat(const char *path, const struct pd_record *rec, struct pd_stat
 		   struct pc_error *err);
 int pd_decode_stat_round(const char *path, const struct pd_record *rec,
 			 struct pd_stat_round *rd, struct pc_error *err);
-/* Unknown tags are skipped (a later perf's); c keeps its defaults for tags not given. */
+/*
+ * Unknown tags are skipped; c keeps its defaults for tags not given.  A
+ * record with the AGGR_LEVEL tag (3) is a later perf's: its aggr_mode is
+ * read in that perf's numbering (measured on perf 7.2.13's files: core 6,
+ * thread 7, node 9) and given in 6.1's.
+ */
 int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			  struct pd_stat_config *c, struct pc_error *err);
 int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		      struct pd_cpu_list *out, struct pc_error *err);
 int pd_decode_thread_map(const char *path, const struct pd_record *rec,
 			 struct pd_thread_list *out, struct pc_error *err);
+/* UNIT, SCALE and NAME (str points into the record); CPUS: pd_decode_cpu_map at 24 */
+int pd_decode_event_update(const char *path, const struct pd_record *rec,
+			   struct pd_event_update *u, struct pc_error *err);
 
 #endif

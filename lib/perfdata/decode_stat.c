@@ -58,6 +58,7 @@ int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			  struct pd_stat_config *c, struct pc_error *err)
 {
 	size_t size = rec->header.size;
+	bool later = false;
 	uint64_t nr;
 
 	if (size < 16)
@@ -74,6 +75,18 @@ int pd_decode_stat_config(const char *path, const struct pd_record *rec,
 			c->interval = val;
 		else if (tag == 2)
 			c->scale = val;
+		else if (tag == 3)
+			later = true;
+	}
+	if (later) {
+		/* none, global, socket, die, cluster, cache, core, thread, unset, node */
+		static const uint64_t to_6_1[] = {
+			PD_AGGR_NONE, PD_AGGR_GLOBAL, PD_AGGR_SOCKET, PD_AGGR_DIE, PD_AGGR_OTHER,
+			PD_AGGR_OTHER, PD_AGGR_CORE, PD_AGGR_THREAD, PD_AGGR_UNSET, PD_AGGR_NODE,
+		};
+
+		c->aggr_mode = c->aggr_mode < sizeof(to_6_1) / sizeof(to_6_1[0]) ?
+			       to_6_1[c->aggr_mode] : PD_AGGR_OTHER;
 	}
 	return 0;
 }
@@ -177,10 +190,42 @@ int pd_decode_thread_map(const char *path, const struct pd_record *rec,
 	if (nr > (size - 16) / 24)
 		return pd_record_too_short(path, rec, 16 + nr * 24, err);
 	t.pids = calloc(nr ? nr : 1, sizeof(*t.pids));
-	if (!t.pids)
+	t.comms = calloc(nr ? nr : 1, sizeof(*t.comms));
+	if (!t.pids || !t.comms) {
+		free(t.pids);
+		free(t.comms);
 		return pc_error_set(err, ENOMEM, "out of memory");
-	for (t.nr = 0; t.nr < nr; t.nr++)
+	}
+	for (t.nr = 0; t.nr < nr; t.nr++) {
 		t.pids[t.nr] = (int32_t)u64_at(rec, 16 + 24ULL * t.nr);
+		/* a comm of 16 bytes may have no NUL: the last byte is the end */
+		memcpy(t.comms[t.nr], (const uint8_t *)rec->data + 24 + 24ULL * t.nr, 15);
+	}
 	*out = t;
+	return 0;
+}
+
+int pd_decode_event_update(const char *path, const struct pd_record *rec,
+			   struct pd_event_update *u, struct pc_error *err)
+{
+	size_t size = rec->header.size;
+	const char *str = (const char *)rec->data + 24;
+
+	if (size < 24)
+		return pd_record_too_short(path, rec, 24, err);
+	memset(u, 0, sizeof(*u));
+	u->type = u64_at(rec, 8);
+	u->id = u64_at(rec, 16);
+	if (u->type == PD_EVENT_UPDATE_SCALE) {
+		if (size < 32)
+			return pd_record_too_short(path, rec, 32, err);
+		memcpy(&u->scale, str, sizeof(u->scale));
+	} else if (u->type == PD_EVENT_UPDATE_UNIT || u->type == PD_EVENT_UPDATE_NAME) {
+		if (size == 24 || !memchr(str, '\0', size - 24))
+			return pc_error_set(err, EINVAL, "%s: offset %#llx: EVENT_UPDATE string is "
+					    "not NUL-terminated", path,
+					    (unsigned long long)rec->offset + 24);
+		u->str = str;
+	}
 	return 0;
 }

@@ -495,16 +495,36 @@ int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c)
 	return finish(&e);
 }
 
-/* u64 nr, then {u64 pid, char comm[16]} (the comms left empty) */
+/* u64 nr, then {u64 pid, char comm[16]} (empty comms without t->comms) */
 int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t)
 {
 	struct enc e = begin(b, PC_RECORD_THREAD_MAP, 0);
-	static const char comm[16];
 
 	u64(&e, t->nr);
 	for (uint32_t i = 0; i < t->nr && !e.ret; i++) {
+		char comm[16] = { 0 };
+
+		if (t->comms)
+			memcpy(comm, t->comms[i], sizeof(comm) - 1);
 		u64(&e, (uint64_t)(int64_t)t->pids[i]);
 		put(&e, comm, sizeof(comm));
 	}
+	return finish(&e);
+}
+
+int pd_encode_event_update(struct pd_buf *b, const struct pd_event_update *u)
+{
+	struct enc e = begin(b, PC_RECORD_EVENT_UPDATE, 0);
+	static const uint8_t zero[16];
+
+	u64(&e, u->type);
+	u64(&e, u->id);
+	if (u->type == PD_EVENT_UPDATE_SCALE)
+		put(&e, &u->scale, sizeof(u->scale));
+	else if (u->type == PD_EVENT_UPDATE_UNIT || u->type == PD_EVENT_UPDATE_NAME)
+		str(&e, u->str ? u->str : "");
+	else
+		e.ret = -EINVAL;
+	put(&e, zero, sizeof(zero));
 	return finish(&e);
 }

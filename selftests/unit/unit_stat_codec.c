@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The records of perf stat record files through the one codec: what
+ * pd_encode_stat, _stat_round, _stat_config, _cpu_map, _thread_map and
+ * _event_update write, the decoders read back field for field, in the
+ * sizes perf 6.1 writes (read from its files: STAT 48 bytes, STAT_ROUND
+ * 24, STAT_CONFIG of 3 tags 64, EVENT_UPDATE of a unit or a scale 48).
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "perfdata/codec.h"
+
+FIXTURE(sc) {
+	struct pd_buf b;
+	struct pd_record rec;
+	struct pc_error err;
+};
+
+FIXTURE_SETUP(sc)
+{
+	memset(self, 0, sizeof(*self));
+}
+
+FIXTURE_TEARDOWN(sc)
+{
+	pd_buf_free(&self->b);
+}
+
+/* The one record in b, as the reader hands it (at a made-up offset) */
+static const struct pd_record *only(FIXTURE_DATA(sc) *self)
+{
+	memcpy(&self->rec.header, self->b.data, sizeof(self->rec.header));
+	self->rec.data = self->b.data;
+	self->rec.offset = 0x1000;
+	return &self->rec;
+}
+
+TEST_F(sc, stat_round_trips_with_perfs_size)
+{
+	struct pd_stat in = { 579148, (uint32_t)-1, 3, 505166, 505167, 505168 }, out;
+
+	ASSERT_EQ(0, pd_encode_stat(&self->b, &in));
+	ASSERT_EQ(48, self->b.len);
+	EXPECT_EQ(PC_RECORD_STAT, only(self)->header.type);
+	ASSERT_EQ(0, pd_decode_stat("t", only(self), &out, &self->err)) TH_LOG("%s", self->err.msg);
+	EXPECT_EQ(0, memcmp(&in, &out, sizeof(in)));
+}
+
+TEST_F(sc, stat_round_round_trips_with_perfs_size)
+{
+	struct pd_stat_round in = { PD_STAT_ROUND_INTERVAL, 100227231 }, out;
+
+	ASSERT_EQ(0, pd_encode_stat_round(&self->b, &in));
+	ASSERT_EQ(24, self->b.len);
+	ASSERT_EQ(0, pd_decode_stat_round("t", only(self), &out, &self->err));
+	EXPECT_EQ(in.type, out.type);
+	EXPECT_EQ(in.time, out.time);
+}
+
+TEST_F(sc, stat_config_round_trips_every_tag)
+{
+	struct pd_stat_config in = { PD_AGGR_NODE, 100, 0 }, out = { 9, 9, 9 };
+
+	ASSERT_EQ(0, pd_encode_stat_config(&self->b, &in));
+	ASSERT_EQ(64, self->b.len);
+	ASSERT_EQ(0, pd_decode_stat_config("t", only(self), &out, &self->err));
+	EXPECT_EQ(PD_AGGR_NODE, out.aggr_mode);
+	EXPECT_EQ(100, out.interval);
+	EXPECT_EQ(0, out.scale);
+}
+
+/* perf 7.2's STAT_CONFIG: 4 tags (AGGR_LEVEL), its own numbers (read from its files) */
+static void later_config(FIXTURE_DATA(sc) *self, uint64_t mode)
+{
+	struct perf_event_header h = { PC_RECORD_STAT_CONFIG, 0, 8 + 8 + 4 * 16 };
+	uint64_t body[9] = { 4, 0, mode, 1, 0, 2, 1, 3, 0 };
+
+	self->b.len = 0;
+	pd_buf_put(&self->b, &h, sizeof(h));
+	pd_buf_put(&self->b, body, sizeof(body));
+}
+
+TEST_F(sc, a_later_perfs_aggregation_numbers_read_as_6_1s)
+{
+	static const uint64_t theirs[] = { 0, 1, 2, 3, 6, 7, 9, 4, 5, 42 };
+	static const uint64_t ours[] = { PD_AGGR_NONE, PD_AGGR_GLOBAL, PD_AGGR_SOCKET, PD_AGGR_DIE,
+					 PD_AGGR_CORE, PD_AGGR_THREAD, PD_AGGR_NODE, PD_AGGR_OTHER,
+					 PD_AGGR_OTHER, PD_AGGR_OTHER };
+
+	for (size_t i = 0; i < sizeof(theirs) / sizeof(theirs[0]); i++) {
+		struct pd_stat_config out = { 0 };
+
+		later_config(self, theirs[i]);
+		ASSERT_EQ(0, pd_decode_stat_config("t", only(self), &out, &self->err));
+		EXPECT_EQ(ours[i], out.aggr_mode) TH_LOG("perf 7.2's mode %llu",
+							 (unsigned long long)theirs[i]);
+		EXPECT_EQ(1, out.scale);
+	}
+}
+
+TEST_F(sc, cpu_map_round_trips_any_cpu_and_a_list)
+{
+	int32_t cpus[3] = { -1, 0, 7 };
+	struct pd_cpu_list out = { 0 };
+
+	ASSERT_EQ(0, pd_encode_cpu_map(&self->b, &(struct pd_cpu_list){ cpus, 3 }));
+	ASSERT_EQ(0, pd_decode_cpu_map("t", only(self), 8, &out, &self->err));
+	ASSERT_EQ(3, out.nr);
+	EXPECT_EQ(-1, out.cpus[0]);
+	EXPECT_EQ(0, out.cpus[1]);
+	EXPECT_EQ(7, out.cpus[2]);
+	free(out.cpus);
+}
+
+TEST_F(sc, thread_map_round_trips_pids_and_comms)
+{
+	int32_t pids[2] = { -1, 4242 };
+	char comms[2][16] = { "", "a-fifteen-chars" };
+	struct pd_thread_list out = { 0 };
+
+	ASSERT_EQ(0, pd_encode_thread_map(&self->b, &(struct pd_thread_list){ pids, 2, comms }));
+	ASSERT_EQ(8 + 8 + 2 * 24, self->b.len);
+	ASSERT_EQ(0, pd_decode_thread_map("t", only(self), &out, &self->err));
+	ASSERT_EQ(2, out.nr);
+	EXPECT_EQ(-1, out.pids[0]);
+	EXPECT_EQ(4242, out.pids[1]);
+	EXPECT_STREQ("", out.comms[0]);
+	EXPECT_STREQ("a-fifteen-chars", out.comms[1]);
+	free(out.pids);
+	free(out.comms);
+}
+
+TEST_F(sc, thread_map_without_comms_writes_empty_ones)
+{
+	int32_t pids[1] = { 77 };
+	struct pd_thread_list out = { 0 };
+
+	ASSERT_EQ(0, pd_encode_thread_map(&self->b, &(struct pd_thread_list){ pids, 1 }));
+	ASSERT_EQ(0, pd_decode_thread_map("t", only(self), &out, &self->err));
+	EXPECT_STREQ("", out.comms[0]);
+	free(out.pids);
+	free(out.comms);
+}
+
+TEST_F(sc, event_update_unit_round_trips_at_perfs_size)
+{
+	struct pd_event_update out;
+
+	ASSERT_EQ(0, pd_encode_event_update(&self->b, &(struct pd_event_update){
+		.type = PD_EVENT_UPDATE_UNIT, .id = 579148, .str = "msec" }));
+	ASSERT_EQ(48, self->b.len);
+	ASSERT_EQ(0, pd_decode_event_update("t", only(self), &out, &self->err));
+	EXPECT_EQ(PD_EVENT_UPDATE_UNIT, out.type);
+	EXPECT_EQ(579148, out.id);
+	EXPECT_STREQ("msec", out.str);
+}
+
+TEST_F(sc, event_update_scale_round_trips_at_perfs_size)
+{
+	struct pd_event_update out;
+
+	ASSERT_EQ(0, pd_encode_event_update(&self->b, &(struct pd_event_update){
+		.type = PD_EVENT_UPDATE_SCALE, .id = 5, .scale = 1e-6 }));
+	ASSERT_EQ(48, self->b.len);
+	ASSERT_EQ(0, pd_decode_event_update("t", only(self), &out, &self->err));
+	EXPECT_EQ(PD_EVENT_UPDATE_SCALE, out.type);
+	EXPECT_EQ(1e-6, out.scale);
+}
+
+TEST_F(sc, event_update_of_cpus_is_not_encoded_here)
+{
+	EXPECT_EQ(-EINVAL, pd_encode_event_update(&self->b, &(struct pd_event_update){
+		.type = PD_EVENT_UPDATE_CPUS, .id = 5 }));
+	EXPECT_EQ(0, self->b.len);
+}
+
+TEST_F(sc, event_update_string_without_its_nul_is_refused_with_its_offset)
+{
+	ASSERT_EQ(0, pd_encode_event_update(&self->b, &(struct pd_event_update){
+		.type = PD_EVENT_UPDATE_NAME, .id = 5, .str = "0123456" }));
+	memset(self->b.data + 24, 'x', self->b.len - 24);
+	EXPECT_EQ(-EINVAL, pd_decode_event_update("f.data", only(self), &(struct pd_event_update){ 0 },
+						  &self->err));
+	EXPECT_STREQ("f.data: offset 0x1018: EVENT_UPDATE string is not NUL-terminated",
+		     self->err.msg);
+}
+
+TEST_F(sc, cut_stat_is_refused_with_offset_and_sizes)
+{
+	struct pd_stat out;
+
+	ASSERT_EQ(0, pd_encode_stat(&self->b, &(struct pd_stat){ 1, 0, 0, 1, 1, 1 }));
+	((struct perf_event_header *)self->b.data)->size = 40;
+	EXPECT_EQ(-EINVAL, pd_decode_stat("f.data", only(self), &out, &self->err));
+	EXPECT_STREQ("f.data: offset 0x1000: STAT record of 40 bytes is too short for its fields "
+		     "(48 bytes)", self->err.msg);
+}
+
+TEST_HARNESS_MAIN
