@@ -57,17 +57,27 @@ static void record_ours(struct __test_metadata *_metadata, const char *path)
 	pc_run_free(&run);
 }
 
+/*
+ * perf's recording and ours of one workload, and perf's `report
+ * --header-only -I` of each into c.perf and c.ours
+ */
+#define HEADERS_OF_BOTH(ours)                                                                 \
+	do {                                                                                \
+		PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");             \
+		snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);                  \
+		record_ours(_metadata, ours);                                               \
+		ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'", \
+					self->c.path));                                     \
+		ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", \
+					ours));                                             \
+	} while (0)
+
 TEST_F(hdr, machine_description_is_what_perf_record_writes)
 {
 	char ours[600], first[800];
 	char *a, *b;
 
-	PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");
-	snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);
-	record_ours(_metadata, ours);
-	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'",
-				self->c.path));
-	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", ours));
+	HEADERS_OF_BOTH(ours);
 	a = machine_lines(self->c.perf.out ? self->c.perf.out : "");
 	b = machine_lines(self->c.ours.out ? self->c.ours.out : "");
 	ASSERT_NE(NULL, a);
@@ -127,12 +137,7 @@ TEST_F(hdr, pmu_capabilities_are_what_perf_record_writes)
 {
 	char ours[600], first[800], a[4096], b[4096];
 
-	PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");
-	snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);
-	record_ours(_metadata, ours);
-	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'",
-				self->c.path));
-	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", ours));
+	HEADERS_OF_BOTH(ours);
 	caps_view(self->c.perf.out ? self->c.perf.out : "", a, sizeof(a));
 	caps_view(self->c.ours.out ? self->c.ours.out : "", b, sizeof(b));
 	/* every perf that knows the features lists the missing ones */

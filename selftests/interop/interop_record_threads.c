@@ -59,19 +59,6 @@ FIXTURE_TEARDOWN(thrperf)
 	pc_test_rmdir(self->dir);
 }
 
-static bool cpu_wide_allowed(void)
-{
-	long paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-
-	if (f) {
-		if (fscanf(f, "%ld", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
-	return geteuid() == 0 || paranoid <= 0;
-}
-
 /* The second perf: $PERFCHECK_PERF72, else /tmp/perf72 (a wrapper around perf 7.2). */
 static const char *perf72(void)
 {
@@ -149,7 +136,7 @@ TEST_F(thrperf, system_perf_reads_it_without_a_warning_and_counts_the_same_sampl
 
 	if (!up_perf())
 		SKIP(return, "no upstream perf here (the guests have none without its payload)");
-	if (variant->cpu_wide && !cpu_wide_allowed())
+	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	samples = record_ours(_metadata, self, variant);
 	ASSERT_GT(samples, 0);
@@ -162,7 +149,7 @@ TEST_F(thrperf, perf_7_2_reads_it_without_a_warning_and_counts_the_same_samples)
 
 	if (!perf72())
 		SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)");
-	if (variant->cpu_wide && !cpu_wide_allowed())
+	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	samples = record_ours(_metadata, self, variant);
 	ASSERT_GT(samples, 0);
@@ -203,7 +190,7 @@ TEST_F(thrperf, layout_is_the_one_perf_record_threads_writes)
 
 	if (!up_perf())
 		SKIP(return, "no upstream perf here (the guests have none without its payload)");
-	if (variant->cpu_wide && !cpu_wide_allowed())
+	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	ASSERT_GT(record_ours(_metadata, self, variant), 0);
 	rec[n++] = (char *)up_perf();

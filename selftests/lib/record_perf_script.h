@@ -50,19 +50,6 @@ FIXTURE_TEARDOWN(fam)
 	pc_test_rmdir(self->dir);
 }
 
-static bool cpu_wide_allowed(void)
-{
-	long paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-
-	if (f) {
-		if (fscanf(f, "%ld", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
-	return geteuid() == 0 || paranoid <= 0;
-}
-
 TEST_F(fam, read_back_by_perf_script_and_report_without_warnings)
 {
 	const char *opts[16];
@@ -73,7 +60,7 @@ TEST_F(fam, read_back_by_perf_script_and_report_without_warnings)
 
 	if (access(SYSTEM_PERF, X_OK))
 		SKIP(return, "no system perf here (the guests have none)");
-	if (variant->cpu_wide && !cpu_wide_allowed())
+	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	if (variant->tracefs && access("/sys/kernel/tracing/events/sched", F_OK) &&
 	    access("/sys/kernel/debug/tracing/events/sched", F_OK) &&

@@ -189,6 +189,19 @@ void pc_test_rmdir(char *dir)
 	free(dir);
 }
 
+int pc_test_cpu_wide_allowed(void)
+{
+	long paranoid = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	return geteuid() == 0 || paranoid <= 0;
+}
+
 int pc_test_have_program(const char *name)
 {
 	const char *path = getenv("PATH");

@@ -44,6 +44,8 @@ char *pc_test_mkdtemp(const char *tag);
 void pc_test_rmdir(char *dir);
 /* True when a program is found in PATH. */
 int pc_test_have_program(const char *name);
+/* cpu-wide events may be opened: root, or perf_event_paranoid <= 0 */
+int pc_test_cpu_wide_allowed(void);
 /*
  * The whole file at path, NUL-terminated (its length in *len when len is not
  * NULL); free it.  NULL when it cannot be read.

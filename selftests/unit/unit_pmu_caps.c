@@ -68,16 +68,23 @@ static int put(const char *devices, const char *pmu, const char *name, const cha
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Writes a file with the two features from the tree and opens it. */
-static int write_and_open(struct _test_data_caps *self)
+static union pc_attr cpu_clock(void)
 {
 	union pc_attr a = { 0 };
-	struct pd_writer w;
-	struct pc_error err = { 0 };
 
 	a.attr.type = PERF_TYPE_SOFTWARE;
 	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	a.attr.size = PERF_ATTR_SIZE_VER5;
+	return a;
+}
+
+/* Writes a file with the two features from the tree and opens it. */
+static int write_and_open(struct _test_data_caps *self)
+{
+	union pc_attr a = cpu_clock();
+	struct pd_writer w;
+	struct pc_error err = { 0 };
+
 	if (pd_writer_open(&w, self->path, &err) ||
 	    pd_writer_add_evsel(&w, &a.attr, NULL, 0, NULL, &err) ||
 	    rec_pmu_caps_write(&w, self->devices) || pd_writer_begin_data(&w, &err) ||
@@ -241,7 +248,7 @@ TEST_F(caps, an_empty_capability_file_is_left_out)
  */
 TEST_F(caps, a_pipe_carries_no_feature_past_clock_data)
 {
-	union pc_attr a = { 0 };
+	union pc_attr a = cpu_clock();
 	struct pd_writer w;
 	struct pc_error err = { 0 };
 	static uint8_t buf[1 << 20];
@@ -250,9 +257,6 @@ TEST_F(caps, a_pipe_carries_no_feature_past_clock_data)
 	ssize_t n;
 
 	ASSERT_EQ(0, put(self->devices, "armv8_pmuv3_0", "slots", "0x00000004\n"));
-	a.attr.type = PERF_TYPE_SOFTWARE;
-	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.attr.size = PERF_ATTR_SIZE_VER5;
 	fd = open(self->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, pd_writer_open_pipe(&w, fd, self->path, &err)) TH_LOG("%s", err.msg);
