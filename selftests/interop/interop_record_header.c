@@ -5,8 +5,8 @@
  * NUMA_TOPOLOGY, PMU_MAPPINGS, CACHE) is what perf record writes on the
  * same machine, line for line in `perf report --header-only -I` (the free
  * memory of a node, which moves, left out), SAMPLE_TIME spans the
- * samples perf script prints, -k writes the clock features perf reads, and
- * the PMUs' capabilities are written where and as perf writes them.
+ * samples perf script prints, and -k writes the clock features perf reads
+ * (the PMUs' capabilities: interop_pmu_caps, which runs in the guests too).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,27 +57,17 @@ static void record_ours(struct __test_metadata *_metadata, const char *path)
 	pc_run_free(&run);
 }
 
-/*
- * perf's recording and ours of one workload, and perf's `report
- * --header-only -I` of each into c.perf and c.ours
- */
-#define HEADERS_OF_BOTH(ours)                                                                 \
-	do {                                                                                \
-		PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");             \
-		snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);                  \
-		record_ours(_metadata, ours);                                               \
-		ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'", \
-					self->c.path));                                     \
-		ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", \
-					ours));                                             \
-	} while (0)
-
 TEST_F(hdr, machine_description_is_what_perf_record_writes)
 {
 	char ours[600], first[800];
 	char *a, *b;
 
-	HEADERS_OF_BOTH(ours);
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock", "ls -l /usr/bin");
+	snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);
+	record_ours(_metadata, ours);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -I -i '%s'",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -I -i '%s'", ours));
 	a = machine_lines(self->c.perf.out ? self->c.perf.out : "");
 	b = machine_lines(self->c.ours.out ? self->c.ours.out : "");
 	ASSERT_NE(NULL, a);
@@ -92,58 +82,6 @@ TEST_F(hdr, machine_description_is_what_perf_record_writes)
 	EXPECT_EQ(NULL, strstr(self->c.ours.err, "Warning")) TH_LOG("%s", self->c.ours.err);
 	free(a);
 	free(b);
-}
-
-/*
- * What perf's header says of the PMUs' capabilities: whether PMU_CAPS is
- * among the missing features, then each "pmu capabilities" line (in sysfs's
- * order, which both read).  perf 6.6 and later write an empty CPU_PMU_CAPS
- * for the placeholder cpu PMU they make up on a machine without a core PMU
- * ("cpu pmu capabilities: not available"), where perf 6.1 and perfcheck
- * write none: the two say the same, that PMU has no capabilities, and that
- * line is left out.
- */
-static void caps_view(const char *text, char *out, size_t size)
-{
-	static const char empty_cpu[] = "# cpu pmu capabilities: not available";
-	const char *p = text, *missing = strstr(text, "# missing features:");
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (missing) {
-		size_t len = strcspn(missing, "\n");
-		char line[1024];
-
-		snprintf(line, sizeof(line), "%.*s ", (int)len, missing);
-		n += (size_t)snprintf(out + n, size - n, "PMU_CAPS %s\n",
-				      strstr(line, " PMU_CAPS ") ? "missing" : "written");
-	}
-	while (*p && n < size) {
-		size_t len = strcspn(p, "\n");
-
-		if (memmem(p, len, " pmu capabilities: ", 19) &&
-		    !(len == strlen(empty_cpu) && !strncmp(p, empty_cpu, len)))
-			n += (size_t)snprintf(out + n, size - n, "%.*s\n", (int)len, p);
-		p += len + (p[len] == '\n');
-	}
-}
-
-/*
- * CPU_PMU_CAPS and PMU_CAPS: written where perf writes them, with the
- * capabilities perf writes (none on a machine without a PMU, where perf 6.1
- * still writes PMU_CAPS; arm64's slots; x86's cpu branches, max_precise...)
- */
-TEST_F(hdr, pmu_capabilities_are_what_perf_record_writes)
-{
-	char ours[600], first[800], a[4096], b[4096];
-
-	HEADERS_OF_BOTH(ours);
-	caps_view(self->c.perf.out ? self->c.perf.out : "", a, sizeof(a));
-	caps_view(self->c.ours.out ? self->c.ours.out : "", b, sizeof(b));
-	/* every perf that knows the features lists the missing ones */
-	ASSERT_NE(NULL, strstr(a, "PMU_CAPS")) TH_LOG("perf: %s", self->c.perf.out);
-	EXPECT_TRUE(perfcmp_same(a, b, first, sizeof(first)))
-		TH_LOG("first difference at %s\nperf's:\n%s\nours:\n%s", first, a, b);
 }
 
 /* perf's "time of first sample" is the first time perf script prints, the last the last */
