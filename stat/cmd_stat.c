@@ -120,9 +120,9 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			if (o->look.interval_clear) {
 				fputs("\033[H\033[2J\n", stdout);
 				fflush(stdout);
-				stat_print_interval_header(p, o->aggr, true);
+				stat_print_interval_header(p, o->aggr, o->per_thread, true);
 			} else if (p->format == STAT_FMT_STD && printed++ % 25 == 0) {
-				stat_print_interval_header(p, o->aggr, false);
+				stat_print_interval_header(p, o->aggr, o->per_thread, false);
 			}
 			stat_print_reading(p, o, l, &(struct stat_reading){
 						.delta = true,
@@ -253,8 +253,8 @@ static void print_summary(const struct stat_printer *p, const struct stat_opts *
 	stat_running_add(&wall, (double)res->wall_ns);
 	if (sp.format == STAT_FMT_CSV && !o->look.no_csv_summary)
 		sp.first = "summary";
-	/* perf 7.2 prints the totals under -I's lines, without the header */
-	if (!sp.layout_7_2)
+	/* perf 6.12 and 7.2 print the totals under -I's lines, without the header */
+	if (sp.layout == STAT_LAYOUT_6_1)
 		stat_print_header(&sp, o);
 	stat_print_reading(&sp, o, l, &(struct stat_reading){ false, (double)res->wall_ns, -1,
 								   NULL });
@@ -533,7 +533,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	p.format = o.look.format;
 	p.sep = o.look.sep;
-	p.layout_7_2 = o.look.layout_7_2;
+	p.layout = o.look.layout;
 	p.no_big_num = o.look.no_big_num;
 	p.no_counts = o.null_run;
 	sigemptyset(&set);

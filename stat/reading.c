@@ -125,6 +125,7 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 		double scale;
 		struct stat_line line = {
 			.event = l->c[i].name,
+			.pmu = l->c[i].pmu,
 			.unit = stat_event_unit(&l->c[i].attr, &scale),
 			.v = v[i],
 			.supported = l->c[i].supported,
@@ -136,7 +137,7 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 		};
 
 		/* perf 7.2 takes its metrics from its tables (json), not beside each event */
-		if (v[i].counted && !p->layout_7_2)
+		if (v[i].counted && p->layout != STAT_LAYOUT_7_2)
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
 		stat_print_line(p, &line);
 	}
@@ -225,9 +226,10 @@ static int thread_value_order(const void *x, const void *y)
 }
 
 /*
- * --per-thread: each event in turn, its threads by count, largest first (a
- * thread's metric from its own clock), as perf; system-wide, the threads
- * that counted nothing are left out
+ * --per-thread: each event in turn, its threads by count, largest first in
+ * perf 6.1's layout, in the order they were found in later perfs' (a
+ * thread's metric from its own clock); system-wide, the threads that
+ * counted nothing are left out
  */
 static void print_threads(const struct stat_printer *p, const struct stat_opts *o,
 			  const struct stat_evlist *l, const struct stat_reading *rd)
@@ -253,7 +255,9 @@ static void print_threads(const struct stat_printer *p, const struct stat_opts *
 				continue;
 			order[n++] = (struct thread_value){ tv->val, (int)t };
 		}
-		qsort(order, n, sizeof(*order), thread_value_order);
+		/* perf 6.12 and 7.2 keep the thread map's order (seen with -a) */
+		if (p->layout == STAT_LAYOUT_6_1)
+			qsort(order, n, sizeof(*order), thread_value_order);
 		for (size_t k = 0; k < n; k++) {
 			size_t t = (size_t)order[k].t;
 

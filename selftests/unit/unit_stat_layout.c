@@ -13,13 +13,13 @@
 #include "stat/stat.h"
 
 /* What the printer writes for one line. */
-static char *printed(bool layout_7_2, enum stat_format format, const struct stat_line *l)
+static char *printed(enum stat_layout layout, enum stat_format format, const struct stat_line *l)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
 	struct stat_printer p = { .out = f, .format = format, .sep = ",",
-				  .layout_7_2 = layout_7_2 };
+				  .layout = layout };
 
 	if (!f)
 		return NULL;
@@ -41,12 +41,12 @@ static struct stat_line clock_line(double msec)
 TEST(a_count_leaves_38_blank_columns_for_perf_7_2s_metric)
 {
 	struct stat_line l = clock_line(1.04);
-	char *s = printed(true, STAT_FMT_STD, &l);
+	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 
 	ASSERT_NE(NULL, s);
 	EXPECT_STREQ("              1.04 msec task-clock                      " PAD38 "\n", s);
 	free(s);
-	s = printed(false, STAT_FMT_STD, &l);
+	s = printed(STAT_LAYOUT_6_1, STAT_FMT_STD, &l);
 	EXPECT_NE(NULL, strstr(s, "#    0.017 CPUs utilized")) TH_LOG("%s", s);
 	free(s);
 }
@@ -58,7 +58,7 @@ TEST(a_cpu_line_has_no_space_before_its_count_in_7_2)
 	char *s;
 
 	l.aggr = &at;
-	s = printed(true, STAT_FMT_STD, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 	EXPECT_STREQ("CPU0               121.91 msec task-clock                      " PAD38 "\n", s);
 	free(s);
 }
@@ -71,7 +71,7 @@ TEST(a_core_id_takes_11_columns_in_7_2)
 	char *s;
 
 	l.aggr = &at;
-	s = printed(true, STAT_FMT_STD, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 	EXPECT_STREQ("S0-D0-C0              1             122.11 msec task-clock                      "
 		     PAD38 "\n", s);
 	free(s);
@@ -82,11 +82,11 @@ TEST(an_unsupported_event_counts_no_cpus_of_its_aggregate_in_7_2)
 	struct stat_aggr_of at = { .mode = STAT_AGGR_SOCKET, .at = { .socket = 0 }, .nr = 2 };
 	struct stat_line l = { .event = "cycles", .unit = "", .supported = false, .noise_pct = -1,
 			       .interval = -1, .aggr = &at };
-	char *s = printed(true, STAT_FMT_STD, &l);
+	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 
 	EXPECT_STREQ("S0        0    <not supported>      cycles                          " PAD38 "\n", s);
 	free(s);
-	s = printed(true, STAT_FMT_JSON, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_JSON, &l);
 	EXPECT_STREQ("{\"socket\" : \"S0\", \"counters\" : 0, \"counter-value\" : \"<not supported>\", "
 		     "\"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 0, "
 		     "\"pcnt-running\" : 100.00}\n", s);
@@ -101,12 +101,12 @@ TEST(json_names_an_aggregates_cpus_counters_in_7_2)
 
 	l.aggr = &at;
 	l.v.run = l.v.ena = 246799330;
-	s = printed(true, STAT_FMT_JSON, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_JSON, &l);
 	EXPECT_STREQ("{\"socket\" : \"S0\", \"counters\" : 2, \"counter-value\" : \"246.799330\", "
 		     "\"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 246799330, "
 		     "\"pcnt-running\" : 100.00}\n", s);
 	free(s);
-	s = printed(false, STAT_FMT_JSON, &l);
+	s = printed(STAT_LAYOUT_6_1, STAT_FMT_JSON, &l);
 	EXPECT_NE(NULL, strstr(s, "\"aggregate-number\" : 2")) TH_LOG("%s", s);
 	free(s);
 }
@@ -117,12 +117,12 @@ TEST(a_noise_of_0_is_left_out_in_7_2)
 	char *s;
 
 	l.noise_pct = 1.82;
-	s = printed(true, STAT_FMT_STD, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 	EXPECT_STREQ("              0.88 msec task-clock                      " PAD38
 		     "  ( +-  1.82% )\n", s);
 	free(s);
 	l.noise_pct = 0;
-	s = printed(true, STAT_FMT_STD, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 	EXPECT_EQ(NULL, strstr(s, "( +-")) TH_LOG("%s", s);
 	free(s);
 }
@@ -134,10 +134,10 @@ TEST(csv_time_is_unpadded_in_7_2_and_16_columns_in_6_1)
 
 	l.interval = 0.1;
 	l.v.run = l.v.ena = 1054154;
-	s = printed(true, STAT_FMT_CSV, &l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_CSV, &l);
 	EXPECT_STREQ("0.100000000,1.05,msec,task-clock,1054154,100.00,,\n", s);
 	free(s);
-	s = printed(false, STAT_FMT_CSV, &l);
+	s = printed(STAT_LAYOUT_6_1, STAT_FMT_CSV, &l);
 	EXPECT_EQ(0, strncmp(s, "     0.100000000,1.05,msec,task-clock,1054154,100.00,", 53))
 		TH_LOG("%s", s);
 	free(s);
@@ -159,10 +159,11 @@ TEST(interval_headers_are_perf_7_2s)
 		char *text = NULL;
 		size_t size = 0;
 		FILE *f = open_memstream(&text, &size);
-		struct stat_printer p = { .out = f, .format = STAT_FMT_STD, .layout_7_2 = true };
+		struct stat_printer p = { .out = f, .format = STAT_FMT_STD,
+					  .layout = STAT_LAYOUT_7_2 };
 
 		ASSERT_NE(NULL, f);
-		stat_print_interval_header(&p, h[i].mode, false);
+		stat_print_interval_header(&p, h[i].mode, false, false);
 		fclose(f);
 		EXPECT_STREQ(h[i].line, text);
 		free(text);
