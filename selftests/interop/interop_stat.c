@@ -203,16 +203,18 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 	int compared = 0;
 
 	/*
-	 * perfcheck stat prints perf 6.1's layout, and perf 7.2's with
-	 * --compat 7.2; the perfs between reworked it step by step (6.12:
-	 * "task-clock [software]" in some modes, JSON metric values quoted)
+	 * perfcheck stat prints perf 6.1's layout, 6.12's with --compat 6.12
+	 * and 7.2's with --compat 7.2; the perfs between reworked it step by
+	 * step, each its own
 	 */
 	ASSERT_EQ(0, up_perf_version(&v));
 	if (v.major == 7 && v.minor == 2)
 		compat = "7.2";
+	else if (v.major == 6 && v.minor == 12)
+		compat = "6.12";
 	else if (v.major > 6 || (v.major == 6 && v.minor > 1))
-		SKIP(return, "%s: its stat layout is neither perf 6.1's nor 7.2's, which perfcheck "
-		     "stat prints", v.text);
+		SKIP(return, "%s: its stat layout is none of perf 6.1's, 6.12's and 7.2's, which "
+		     "perfcheck stat prints", v.text);
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
 			pc_run_free(&self->theirs);
