@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfcheck stat --compat 7.2: lines as perf 7.2.13 prints them, column for
- * column (each expected line below is one perf 7.2 printed on this host,
- * with the numbers of the line given).  The same lines in perf 6.1's layout
+ * perfcheck stat --compat 7.2 and --compat 6.12: lines as perf 7.2.13 and
+ * perf 6.12.117 print them, column for column (each expected line below is
+ * one that perf printed on this host, with the numbers of the line given).  The same lines in perf 6.1's layout
  * keep their metric and widths (interop_stat compares both with the perf of
  * each row).
  */
@@ -168,6 +168,197 @@ TEST(interval_headers_are_perf_7_2s)
 		EXPECT_STREQ(h[i].line, text);
 		free(text);
 	}
+}
+
+/* perf 6.12.117's lines */
+
+TEST(a_metric_takes_38_columns_in_6_12)
+{
+	struct stat_line l = clock_line(843.15);
+	char *s;
+
+	l.metric.value = 1.961;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_STREQ("            843.15 msec task-clock                       #    1.961 CPUs utilized"
+		     "             \n", s);
+	free(s);
+}
+
+TEST(an_uncounted_event_leaves_38_blank_columns_in_6_12)
+{
+	struct stat_line l = { .event = "cycles", .unit = "", .supported = false, .noise_pct = -1,
+			       .interval = -1 };
+	char *s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+
+	EXPECT_STREQ("   <not supported>      cycles                          " PAD38 "\n", s);
+	free(s);
+}
+
+TEST(an_event_given_with_e_names_its_pmu_in_a_cpu_line_in_6_12)
+{
+	struct stat_aggr_of at = { .mode = STAT_AGGR_CPU, .at = { .cpu = 0 }, .nr = 1 };
+	struct stat_line l = clock_line(115.73);
+	char *s;
+
+	l.aggr = &at;
+	l.pmu = "software";
+	l.metric.value = 0.529;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_STREQ("CPU0               115.73 msec task-clock [software]            #    0.529 CPUs "
+		     "utilized             \n", s);
+	free(s);
+	/* the default set's events: their name alone */
+	l.pmu = NULL;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_EQ(0, strncmp(s, "CPU0               115.73 msec task-clock                       #", 64))
+		TH_LOG("%s", s);
+	free(s);
+}
+
+TEST(the_pmu_is_named_in_cpu_lines_only_in_6_12)
+{
+	struct stat_aggr_of at = { .mode = STAT_AGGR_SOCKET, .at = { .socket = 0 }, .nr = 2 };
+	struct stat_line l = clock_line(741.72);
+	char *s;
+
+	l.aggr = &at;
+	l.pmu = "software";
+	l.metric.value = 1.801;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_STREQ("S0        2             741.72 msec task-clock                       #    1.801 "
+		     "CPUs utilized             \n", s);
+	free(s);
+}
+
+TEST(json_quotes_the_metric_value_in_6_12)
+{
+	struct stat_aggr_of at = { .mode = STAT_AGGR_CPU, .at = { .cpu = 0 }, .nr = 1 };
+	struct stat_line l = clock_line(170.987720);
+	char *s;
+
+	l.aggr = &at;
+	l.pmu = "software";
+	l.v.run = l.v.ena = 170987720;
+	l.metric.value = 0.985651;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_JSON, &l);
+	EXPECT_STREQ("{\"cpu\" : \"0\", \"counter-value\" : \"170.987720\", \"unit\" : \"msec\", "
+		     "\"event\" : \"task-clock [software]\", \"event-runtime\" : 170987720, "
+		     "\"pcnt-running\" : 100.00, \"metric-value\" : \"0.985651\", "
+		     "\"metric-unit\" : \"CPUs utilized\"}\n", s);
+	free(s);
+}
+
+TEST(json_gives_an_uncounted_event_a_metric_of_0_in_6_12)
+{
+	struct stat_line l = clock_line(0);
+	char *s;
+
+	l.v = (struct stat_value){ .counted = false };
+	l.interval = 0.206721018;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_JSON, &l);
+	EXPECT_STREQ("{\"interval\" : 0.206721018, \"counter-value\" : \"<not counted>\", "
+		     "\"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 0, "
+		     "\"pcnt-running\" : 100.00, \"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"}\n",
+		     s);
+	free(s);
+}
+
+TEST(an_unsupported_event_counts_no_cpus_of_its_core_in_6_12)
+{
+	struct stat_aggr_of at = { .mode = STAT_AGGR_CORE, .at = { .socket = 0, .die = 0, .core = 0 },
+				   .nr = 1 };
+	struct stat_line l = { .event = "cycles", .unit = "", .supported = false, .noise_pct = -1,
+			       .interval = -1, .aggr = &at };
+	char *s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+
+	EXPECT_STREQ("S0-D0-C0              0    <not supported>      cycles                          "
+		     PAD38 "\n", s);
+	free(s);
+}
+
+TEST(csv_time_is_unpadded_in_6_12)
+{
+	struct stat_line l = clock_line(0.91);
+	char *s;
+
+	l.interval = 0.100138576;
+	l.v.run = l.v.ena = 914632;
+	l.metric.value = 0.009;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_CSV, &l);
+	EXPECT_STREQ("0.100138576,0.91,msec,task-clock,914632,100.00,0.009,CPUs utilized\n", s);
+	free(s);
+}
+
+TEST(a_thread_has_no_space_before_its_count_in_6_12)
+{
+	struct stat_line l = clock_line(0.03);
+	char *s;
+
+	l.comm = "tokio-rt-worker";
+	l.tid = 69;
+	l.metric.value = 0;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_STREQ(" tokio-rt-worker-69                    0.03 msec task-clock                       "
+		     "#    0.000 CPUs utilized             \n", s);
+	free(s);
+}
+
+TEST(a_noise_follows_the_38_columns_in_6_12)
+{
+	struct stat_line l = clock_line(1.37);
+	char *s;
+
+	l.metric.value = 0.013;
+	l.noise_pct = 5.64;
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &l);
+	EXPECT_STREQ("              1.37 msec task-clock                       #    0.013 CPUs utilized"
+		     "               ( +-  5.64% )\n", s);
+	free(s);
+}
+
+TEST(interval_headers_are_perf_6_12s)
+{
+	static const struct { enum stat_aggr mode; bool threads; const char *line; } h[] = {
+		{ STAT_AGGR_GLOBAL, false, "#           time             counts unit events\n" },
+		{ STAT_AGGR_CPU, false, "#           time cpu                counts unit events\n" },
+		{ STAT_AGGR_SOCKET, false, "#           time socket cpus             counts unit events\n" },
+		{ STAT_AGGR_DIE, false,
+		  "#           time die          cpus             counts unit events\n" },
+		{ STAT_AGGR_CORE, false,
+		  "#           time core               cpus             counts unit events\n" },
+		{ STAT_AGGR_NODE, false, "#           time node   cpus             counts unit events\n" },
+		{ STAT_AGGR_GLOBAL, true,
+		  "#           time             comm-pid                 counts unit events\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&text, &size);
+		struct stat_printer p = { .out = f, .format = STAT_FMT_STD,
+					  .layout = STAT_LAYOUT_6_12 };
+
+		ASSERT_NE(NULL, f);
+		stat_print_interval_header(&p, h[i].mode, h[i].threads, false);
+		fclose(f);
+		EXPECT_STREQ(h[i].line, text);
+		free(text);
+	}
+}
+
+/* perf 6.1.187's -I --per-thread title: its threads' column one wider */
+TEST(a_thread_interval_header_is_one_wider_in_6_1)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct stat_printer p = { .out = f, .format = STAT_FMT_STD };
+
+	ASSERT_NE(NULL, f);
+	stat_print_interval_header(&p, STAT_AGGR_GLOBAL, true, false);
+	fclose(f);
+	EXPECT_STREQ("#           time             comm-pid                  counts unit events\n", text);
+	free(text);
 }
 
 TEST_HARNESS_MAIN
