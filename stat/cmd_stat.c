@@ -70,6 +70,7 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
 	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
 	unsigned int printed = 0, intervals = 0;
+	uint64_t last_at = 0;		/* the time of the previous -I line */
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -124,10 +125,17 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			} else if (p->format == STAT_FMT_STD && printed++ % 25 == 0) {
 				stat_print_interval_header(p, o->aggr, o->per_thread, false);
 			}
+			/*
+			 * perf 7.2's CPUs_utilized divides by the interval's own
+			 * time (seen: a short last interval of -a on 2 cpus at 2.0)
+			 */
 			stat_print_reading(p, o, l, &(struct stat_reading){
 						.delta = true,
-						.wall_ns = (double)o->interval_ms * 1e6,
+						.wall_ns = p->layout == STAT_LAYOUT_7_2 ?
+							   (double)(at - last_at) :
+							   (double)o->interval_ms * 1e6,
 						.interval = (double)at / 1e9 });
+			last_at = at;
 			fflush(p->out);
 			/*
 			 * The next line an interval after this one, as perf sleeps an

@@ -21,6 +21,8 @@
 /* perf stat's default events, in its order (cpu-clock for task-clock on cpus: -a, -C) */
 const char *stat_default_events(const struct stat_opts *o)
 {
+	if (o->look.layout == STAT_LAYOUT_7_2)
+		return stat_default_events_7_2(o->system_wide || o->cpu_list);
 	if (o->system_wide || o->cpu_list)
 		return "cpu-clock,context-switches,cpu-migrations,page-faults,"
 		       "cycles,instructions,branches,branch-misses";
@@ -160,7 +162,8 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		c->leader = ev->evsels[i]->leader;
 		c->nr_members = ev->evsels[i]->nr_members;
 		/* perf 6.12 names the PMU of the events it was given (not of its default set, -d's) */
-		c->pmu = ev == &o->ev && i < o->sets.nr_named ? stat_event_pmu(&c->attr) : NULL;
+		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
+		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;

@@ -14,9 +14,10 @@
  * totals without a header, 7.2's -I headers with "cpus" for "ctrs",
  * --per-thread's threads in the order they were found.
  *
- * perf 7.2's (--compat 7.2): no metric beside an event (its metrics come from
- * tables per CPU model, not reproduced), 38 blank columns in its place on
- * every line, "CPU3" and a thread's "comm-tid" without a space before the
+ * perf 7.2's (--compat 7.2): no metric beside an event given with -e (its
+ * metrics come from tables per CPU model, not reproduced), 38 blank columns
+ * in its place on every line, its default set's Default metrics there
+ * (default_metrics.c: "#    819.1 cs/sec  cs_per_second"), "CPU3" and a thread's "comm-tid" without a space before the
  * count, a core's id in 11 columns, an unsupported event counted on 0 cpus
  * of its aggregate, JSON's "counters" for the number of cpus, the time of
  * -r in nanoseconds, its own -I headers, -x's time unpadded, --summary's
@@ -27,6 +28,7 @@
  * "metric-unit" : "(null)"; we leave both keys out, so that consumers never
  * read "(null)" as a unit (an uncounted one has perf's 0 and "").
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,6 +228,17 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 	fprintf(p->out, "%s%*d%s", s, csv ? 0 : 4, nr, s);
 }
 
+/* " # VALUE UNIT" in width columns (a longer unit overflows them, as perf's) */
+static void print_std_metric(const struct stat_printer *p, const struct stat_line *l, int width)
+{
+	char num[64];
+	int n;
+
+	snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
+	n = fprintf(p->out, " # %s", num);
+	fprintf(p->out, " %-*s", width - n - 1, l->metric.unit);
+}
+
 static void print_std(const struct stat_printer *p, const struct stat_line *l)
 {
 	int metric_len = p->layout == STAT_LAYOUT_6_12 ? METRIC_LEN_6_12 : METRIC_LEN;
@@ -242,7 +255,11 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN,
 		event_name(p, l, name, sizeof(name)));
 	if (p->layout == STAT_LAYOUT_7_2) {
-		fprintf(p->out, "%*s", BLANK_7_2, "");
+		/* its default set's Default metric, on every line of it; else blank */
+		if (l->metric.unit)
+			print_std_metric(p, l, BLANK_7_2);
+		else
+			fprintf(p->out, "%*s", BLANK_7_2, "");
 		/* perf leaves out a noise of 0 */
 		if (l->noise_pct > 0)
 			fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
@@ -256,12 +273,7 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 		return;
 	}
 	if (l->metric.unit) {
-		char num[64];
-		int n;
-
-		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
-		n = fprintf(p->out, " # %s", num);
-		fprintf(p->out, " %-*s", metric_len - n - 1, l->metric.unit);
+		print_std_metric(p, l, metric_len);
 	} else {
 		fprintf(p->out, "%-*s", metric_len, "");
 	}
@@ -294,7 +306,11 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 	if (l->noise_pct >= 0)
 		fprintf(p->out, "%s%.2f%%", s, l->noise_pct);
 	fprintf(p->out, "%s%llu%s%.2f", s, (unsigned long long)l->v.run, s, pcnt_running(l));
-	if (l->supported && l->v.counted && l->metric.unit && p->layout != STAT_LAYOUT_7_2) {
+	/* perf 7.2's Default metrics: on uncounted lines too, nan as an empty value */
+	if (l->metric.unit && p->layout == STAT_LAYOUT_7_2 && isnan(l->metric.value)) {
+		fprintf(p->out, "%s%s%s\n", s, s, l->metric.unit);
+	} else if (l->metric.unit &&
+		   (p->layout == STAT_LAYOUT_7_2 || (l->supported && l->v.counted))) {
 		char num[64];
 		size_t end;
 
@@ -383,6 +399,11 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 		fprintf(o, ", \"variance\" : %.2f", l->noise_pct);
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
 		(unsigned long long)l->v.run, pcnt_running(l));
+	/* perf 7.2's Default metrics: quoted, "nan" where a count is missing */
+	if (l->metric.unit && p->layout == STAT_LAYOUT_7_2) {
+		fprintf(o, ", \"metric-value\" : \"%f\", \"metric-unit\" : ", l->metric.value);
+		json_string(o, l->metric.unit);
+	}
 	/* an uncounted event: perf's 0 and empty unit (7.2: no metric keys) */
 	if ((!l->supported || !l->v.counted) && p->layout != STAT_LAYOUT_7_2)
 		fprintf(o, since_6_12(p) ? ", \"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"" :

@@ -136,9 +136,16 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 			.interval = interval,
 		};
 
-		/* perf 7.2 takes its metrics from its tables (json), not beside each event */
-		if (v[i].counted && p->layout != STAT_LAYOUT_7_2)
+		/*
+		 * perf 7.2 takes its metrics from its tables (json): its default
+		 * set's Default group (uncounted too, nan), none beside -e's events
+		 */
+		if (p->layout == STAT_LAYOUT_7_2) {
+			if (l->c[i].from_default)
+				line.metric = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+		} else if (v[i].counted) {
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
+		}
 		stat_print_line(p, &line);
 	}
 }

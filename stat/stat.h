@@ -111,6 +111,7 @@ struct stat_counter {
 	int nr_members;			/* a leader: events in its group, itself included */
 	bool supported;			/* false: the kernel refused it (<not supported>) */
 	const char *pmu;		/* given with -e: its PMU, which perf 6.12 names in -A lines */
+	bool from_default;		/* not given with -e: perf 7.2 shows its Default metric */
 	int *fds;
 	struct stat_count *now;		/* per fd (cpu * nr_threads + thread), this reading */
 	struct stat_count *prev;	/* the previous reading, for -I deltas */
@@ -127,7 +128,7 @@ struct stat_evlist {
 	char (*comms)[32];		/* per thread, for --per-thread */
 };
 
-/* perf stat's default events for o's target */
+/* perf stat's default events for o's target (and layout: 7.2's differ) */
 const char *stat_default_events(const struct stat_opts *o);
 /* -d, -dd, -ddd (levels): perf's detailed events appended to ev */
 int stat_add_detailed(struct rec_evlist *ev, unsigned int levels, struct pc_error *err);
@@ -232,6 +233,10 @@ struct stat_context {
 	bool clock_read;
 };
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
+/* default_metrics.c: perf 7.2's default set (on_cpus: -a, -C) and its Default metrics */
+const char *stat_default_events_7_2(bool on_cpus);
+struct stat_metric stat_default_metric_7_2(const union pc_attr *attr, const struct stat_value *v,
+					   const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
 void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
 /*
