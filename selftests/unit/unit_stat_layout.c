@@ -6,6 +6,7 @@
  * keep their metric and widths (interop_stat compares both with the perf of
  * each row).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,12 +37,22 @@ static struct stat_line clock_line(double msec)
 				   .noise_pct = -1, .interval = -1 };
 }
 
+/*
+ * perf 7.2 shows no metric beside an event given with -e (reading.c gives
+ * the printer none): the same line without its metric
+ */
+static struct stat_line no_metric(struct stat_line l)
+{
+	l.metric = (struct stat_metric){ 0 };
+	return l;
+}
+
 #define PAD38 "                                      "
 
 TEST(a_count_leaves_38_blank_columns_for_perf_7_2s_metric)
 {
-	struct stat_line l = clock_line(1.04);
-	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+	struct stat_line l = clock_line(1.04), l72 = no_metric(l);
+	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l72);
 
 	ASSERT_NE(NULL, s);
 	EXPECT_STREQ("              1.04 msec task-clock                      " PAD38 "\n", s);
@@ -54,7 +65,7 @@ TEST(a_count_leaves_38_blank_columns_for_perf_7_2s_metric)
 TEST(a_cpu_line_has_no_space_before_its_count_in_7_2)
 {
 	struct stat_aggr_of at = { .mode = STAT_AGGR_CPU, .at = { .cpu = 0 }, .nr = 1 };
-	struct stat_line l = clock_line(121.91);
+	struct stat_line l = no_metric(clock_line(121.91));
 	char *s;
 
 	l.aggr = &at;
@@ -67,7 +78,7 @@ TEST(a_core_id_takes_11_columns_in_7_2)
 {
 	struct stat_aggr_of at = { .mode = STAT_AGGR_CORE, .at = { .socket = 0, .die = 0, .core = 0 },
 				   .nr = 1 };
-	struct stat_line l = clock_line(122.11);
+	struct stat_line l = no_metric(clock_line(122.11));
 	char *s;
 
 	l.aggr = &at;
@@ -96,12 +107,13 @@ TEST(an_unsupported_event_counts_no_cpus_of_its_aggregate_in_7_2)
 TEST(json_names_an_aggregates_cpus_counters_in_7_2)
 {
 	struct stat_aggr_of at = { .mode = STAT_AGGR_SOCKET, .at = { .socket = 0 }, .nr = 2 };
-	struct stat_line l = clock_line(246.799330);
+	struct stat_line l = clock_line(246.799330), l72;
 	char *s;
 
 	l.aggr = &at;
 	l.v.run = l.v.ena = 246799330;
-	s = printed(STAT_LAYOUT_7_2, STAT_FMT_JSON, &l);
+	l72 = no_metric(l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_JSON, &l72);
 	EXPECT_STREQ("{\"socket\" : \"S0\", \"counters\" : 2, \"counter-value\" : \"246.799330\", "
 		     "\"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : 246799330, "
 		     "\"pcnt-running\" : 100.00}\n", s);
@@ -113,7 +125,7 @@ TEST(json_names_an_aggregates_cpus_counters_in_7_2)
 
 TEST(a_noise_of_0_is_left_out_in_7_2)
 {
-	struct stat_line l = clock_line(0.88);
+	struct stat_line l = no_metric(clock_line(0.88));
 	char *s;
 
 	l.noise_pct = 1.82;
@@ -129,12 +141,13 @@ TEST(a_noise_of_0_is_left_out_in_7_2)
 
 TEST(csv_time_is_unpadded_in_7_2_and_16_columns_in_6_1)
 {
-	struct stat_line l = clock_line(1.05);
+	struct stat_line l = clock_line(1.05), l72;
 	char *s;
 
 	l.interval = 0.1;
 	l.v.run = l.v.ena = 1054154;
-	s = printed(STAT_LAYOUT_7_2, STAT_FMT_CSV, &l);
+	l72 = no_metric(l);
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_CSV, &l72);
 	EXPECT_STREQ("0.100000000,1.05,msec,task-clock,1054154,100.00,,\n", s);
 	free(s);
 	s = printed(STAT_LAYOUT_6_1, STAT_FMT_CSV, &l);
@@ -359,6 +372,92 @@ TEST(a_thread_interval_header_is_one_wider_in_6_1)
 	fclose(f);
 	EXPECT_STREQ("#           time             comm-pid                  counts unit events\n", text);
 	free(text);
+}
+
+/* perf 7.2.13's default set: each line with its Default metric */
+static struct stat_line default_line(const char *event, double val, double metric,
+				     const char *unit)
+{
+	return (struct stat_line){ .event = event, .unit = "", .supported = true,
+				   .v = { .val = val, .run = 1212461, .ena = 1212461, .counted = true },
+				   .metric = { .value = metric, .fmt = "%8.1f", .unit = unit },
+				   .noise_pct = -1, .interval = -1 };
+}
+
+TEST(a_default_metric_takes_38_columns_in_7_2)
+{
+	struct stat_line l = default_line("context-switches", 1, 826.2, "cs/sec  cs_per_second");
+	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+
+	EXPECT_STREQ("                 1      context-switches                 #    826.2 cs/sec  "
+		     "cs_per_second     \n", s);
+	free(s);
+}
+
+TEST(a_long_default_metric_unit_overflows_its_columns_in_7_2)
+{
+	struct stat_line l = default_line("cpu-migrations", 0, 0,
+					  "migrations/sec  migrations_per_second");
+	char *s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+
+	EXPECT_STREQ("                 0      cpu-migrations                   #      0.0 "
+		     "migrations/sec  migrations_per_second\n", s);
+	free(s);
+}
+
+TEST(an_unsupported_default_event_shows_a_nan_metric_in_7_2)
+{
+	struct stat_line l = default_line("cpu-cycles", 0, NAN, "GHz  cycles_frequency");
+	char *s;
+
+	l.supported = false;
+	l.v = (struct stat_value){ 0 };
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+	EXPECT_STREQ("   <not supported>      cpu-cycles                       #      nan GHz  "
+		     "cycles_frequency     \n", s);
+	free(s);
+}
+
+TEST(csv_leaves_a_nan_default_metric_empty_in_7_2)
+{
+	struct stat_line l = default_line("task-clock", 1.21, NAN, "CPUs  CPUs_utilized");
+	char *s;
+
+	l.unit = "msec";
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_CSV, &l);
+	EXPECT_STREQ("1.21,msec,task-clock,1212461,100.00,,CPUs  CPUs_utilized\n", s);
+	free(s);
+	l = default_line("context-switches", 1, 824.8, "cs/sec  cs_per_second");
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_CSV, &l);
+	EXPECT_STREQ("1,,context-switches,1212461,100.00,824.8,cs/sec  cs_per_second\n", s);
+	free(s);
+}
+
+TEST(json_quotes_a_nan_default_metric_in_7_2)
+{
+	struct stat_line l = default_line("task-clock", 0.900927, NAN, "CPUs  CPUs_utilized");
+	char *s;
+
+	l.unit = "msec";
+	l.v.run = l.v.ena = 900927;
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_JSON, &l);
+	EXPECT_STREQ("{\"counter-value\" : \"0.900927\", \"unit\" : \"msec\", \"event\" : \"task-clock\", "
+		     "\"event-runtime\" : 900927, \"pcnt-running\" : 100.00, \"metric-value\" : \"nan\", "
+		     "\"metric-unit\" : \"CPUs  CPUs_utilized\"}\n", s);
+	free(s);
+}
+
+TEST(a_noise_follows_a_default_metric_in_7_2)
+{
+	struct stat_line l = default_line("page-faults", 74, 61443.4,
+					  "faults/sec  page_faults_per_second");
+	char *s;
+
+	l.noise_pct = 0.90;
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+	EXPECT_STREQ("                74      page-faults                      #  61443.4 faults/sec  "
+		     "page_faults_per_second  ( +-  0.90% )\n", s);
+	free(s);
 }
 
 TEST_HARNESS_MAIN
