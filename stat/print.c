@@ -195,12 +195,23 @@ static double pcnt_running(const struct stat_line *l)
  * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
  * std layout each in perf's width (csv: none)
  */
+/*
+ * The cpus a line's aggregate counted: an unsupported event's is 1 in perf
+ * 6.1 (seen on a socket of 2 cpus), 0 from 6.12 on
+ */
+static int aggr_nr(const struct stat_printer *p, const struct stat_aggr_of *a, bool supported)
+{
+	if (supported)
+		return a->nr;
+	return since_6_12(p) ? 0 : 1;
+}
+
 static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a,
 		       bool supported, bool csv)
 {
 	const struct stat_cpu_at *at = &a->at;
 	const char *s = csv ? p->sep : " ";
-	int nr = since_6_12(p) && !supported ? 0 : a->nr;
+	int nr = aggr_nr(p, a, supported);
 
 	switch (a->mode) {
 	case STAT_AGGR_CPU:
@@ -365,7 +376,7 @@ static void json_aggr(const struct stat_printer *p, const struct stat_aggr_of *a
 		snprintf(name, sizeof(name), "N%d", at->node);
 	fprintf(o, "\"%s\" : \"%s\", \"%s\" : %d, ", keys[a->mode], name,
 		p->layout == STAT_LAYOUT_7_2 ? "counters" : "aggregate-number",
-		since_6_12(p) && !supported ? 0 : a->nr);
+		aggr_nr(p, a, supported));
 }
 
 static void print_json(const struct stat_printer *p, const struct stat_line *l)

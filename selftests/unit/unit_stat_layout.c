@@ -359,6 +359,19 @@ TEST(interval_headers_are_perf_6_12s)
 	}
 }
 
+/* perf 6.1.187: an unsupported event on a socket of 2 cpus counts 1 */
+TEST(an_unsupported_event_counts_1_cpu_of_its_aggregate_in_6_1)
+{
+	struct stat_aggr_of at = { .mode = STAT_AGGR_SOCKET, .at = { .socket = 0 }, .nr = 2 };
+	struct stat_line l = { .event = "cycles", .unit = "", .supported = false, .noise_pct = -1,
+			       .interval = -1, .aggr = &at };
+	char *s = printed(STAT_LAYOUT_6_1, STAT_FMT_STD, &l);
+
+	EXPECT_STREQ("S0        1    <not supported>      cycles                          "
+		     "                            \n", s);
+	free(s);
+}
+
 /* perf 6.1.187's -I --per-thread title: its threads' column one wider */
 TEST(a_thread_interval_header_is_one_wider_in_6_1)
 {
