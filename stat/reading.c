@@ -115,6 +115,30 @@ static struct stat_context context_at(const struct stat_evlist *l, const struct 
 	return ctx;
 }
 
+/* What perf 6.12 compares of two events before one's clock makes the other's rate */
+static bool same_context(const union pc_attr *a, const union pc_attr *b)
+{
+	return a->attr.exclude_user == b->attr.exclude_user &&
+	       a->attr.exclude_kernel == b->attr.exclude_kernel &&
+	       a->attr.exclude_hv == b->attr.exclude_hv &&
+	       a->attr.exclude_host == b->attr.exclude_host &&
+	       a->attr.exclude_idle == b->attr.exclude_idle;
+}
+
+/*
+ * perf 6.12's clock for the rate of counter i: the first counted clock
+ * counting what it counts (seen: -e cpu-clock:k,faults gives faults no
+ * rate, where 6.1 takes any clock); 0 when there is none
+ */
+static double clock_in_context(const struct stat_evlist *l, const struct stat_value *v, int i)
+{
+	for (int k = 0; k < l->nr; k++)
+		if (k != i && v[k].counted && stat_event_is_clock(&l->c[k].attr) &&
+		    same_context(&l->c[k].attr, &l->c[i].attr))
+			return v[k].val * 1e6;
+	return 0;
+}
+
 /* A line of each counter in [from, to); comm/tid of --per-thread, aggr of -A and --per-* */
 void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
 			 int to, const struct stat_value *v, const struct stat_context *ctx,
@@ -143,6 +167,11 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 		if (p->layout == STAT_LAYOUT_7_2) {
 			if (l->c[i].from_default)
 				line.metric = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+		} else if (v[i].counted && p->layout == STAT_LAYOUT_6_12 && !ctx->clock_read) {
+			struct stat_context own = *ctx;
+
+			own.clock_ns = clock_in_context(l, v, i);
+			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, &own);
 		} else if (v[i].counted) {
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
 		}
