@@ -163,6 +163,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		c->nr_members = ev->evsels[i]->nr_members;
 		/* perf 6.12 names the PMU of the events it was given (not of its default set, -d's) */
 		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
+		c->detailed = ev == &o->ev && o->sets.detailed && i >= o->sets.first_detailed;
 		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
 		a->sample_period = 0;
 		a->freq = 0;

@@ -330,6 +330,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->sets.nr_named = o->ev.nr_evsels;
 	if (o->sets.detailed) {
 		ret = o->ev.nr_evsels ? 0 : rec_events_parse(&o->ev, stat_default_events(o), err);
+		o->sets.first_detailed = o->ev.nr_evsels;
 		if (!ret)
 			ret = stat_add_detailed(&o->ev, o->sets.detailed, err);
 		if (ret)

@@ -147,7 +147,12 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 {
 	for (int i = from; i < to; i++) {
 		double scale;
-		struct stat_line line = {
+		struct stat_line line;
+
+		/* perf 7.2 leaves out what -d added and the machine cannot count (seen: no PMU) */
+		if (p->layout == STAT_LAYOUT_7_2 && l->c[i].detailed && !l->c[i].supported)
+			continue;
+		line = (struct stat_line){
 			.event = l->c[i].name,
 			.pmu = l->c[i].pmu,
 			.unit = stat_event_unit(&l->c[i].attr, &scale),

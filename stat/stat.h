@@ -65,6 +65,7 @@ struct stat_opts {
 	struct stat_event_sets {
 		unsigned int detailed;	/* -d given this many times */
 		int nr_named;		/* ev's first events, given with -e (then -d's, the default set) */
+		int first_detailed;	/* with -d: ev's index of its first event */
 	} sets;
 	struct stat_output {
 		const char *path;	/* -o, NULL: stderr */
@@ -112,6 +113,7 @@ struct stat_counter {
 	bool supported;			/* false: the kernel refused it (<not supported>) */
 	const char *pmu;		/* given with -e: its PMU, which perf 6.12 names in -A lines */
 	bool from_default;		/* not given with -e: perf 7.2 shows its Default metric */
+	bool detailed;			/* added by -d: perf 7.2 leaves it out when unsupported */
 	int *fds;
 	struct stat_count *now;		/* per fd (cpu * nr_threads + thread), this reading */
 	struct stat_count *prev;	/* the previous reading, for -I deltas */
