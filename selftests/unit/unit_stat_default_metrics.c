@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -127,6 +128,40 @@ TEST(an_event_outside_the_group_has_no_metric)
 	struct stat_metric m = stat_default_metric_7_2(&a, &v, &ctx);
 
 	EXPECT_EQ(NULL, m.unit);
+}
+
+/* The std lines of an unsupported L1-dcache-loads that -d added, in layout */
+static char *unsupported_detailed(enum stat_layout layout)
+{
+	struct stat_counter c;
+	struct stat_evlist l = { .c = &c, .nr = 1 };
+	struct stat_value v = { 0 };
+	struct stat_context ctx = { 0 };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct stat_printer p = { .out = f, .format = STAT_FMT_STD, .layout = layout };
+
+	if (!f)
+		return NULL;
+	memset(&c, 0, sizeof(c));
+	c.attr = attr_of(PERF_TYPE_HW_CACHE, 0);
+	snprintf(c.name, sizeof(c.name), "L1-dcache-loads");
+	c.detailed = true;
+	stat_print_values(&p, &l, 0, 1, &v, &ctx, NULL, -1, NULL, 0, NULL);
+	fclose(f);
+	return text;
+}
+
+TEST(an_unsupported_detailed_event_is_left_out_in_7_2)
+{
+	char *s = unsupported_detailed(STAT_LAYOUT_7_2);
+
+	EXPECT_STREQ("", s);
+	free(s);
+	s = unsupported_detailed(STAT_LAYOUT_6_1);
+	EXPECT_NE(NULL, strstr(s, "<not supported>      L1-dcache-loads")) TH_LOG("%s", s);
+	free(s);
 }
 
 TEST_HARNESS_MAIN
