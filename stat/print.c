@@ -10,18 +10,19 @@
  * "comm-tid" without a space before the count, a core's id in 11 columns,
  * an unsupported event counted on 0 cpus of its aggregate, an event given
  * with -e named "event [pmu]" in -A lines, JSON's metric value a string,
- * -x's time and "summary" unpadded, --summary's
- * totals without a header, 7.2's -I headers with "cpus" for "ctrs",
- * --per-thread's threads in the order they were found.
+ * -x's time and "summary" unpadded, --summary's totals without a header,
+ * 7.2's -I headers with "cpus" for "ctrs" (reading.c: its threads in the
+ * order they were found, a rate from a clock of the event's modifiers).
  *
  * perf 7.2's (--compat 7.2): no metric beside an event given with -e (its
  * metrics come from tables per CPU model, not reproduced), 38 blank columns
  * in its place on every line, its default set's Default metrics there
- * (default_metrics.c: "#    819.1 cs/sec  cs_per_second"), "CPU3" and a thread's "comm-tid" without a space before the
- * count, a core's id in 11 columns, an unsupported event counted on 0 cpus
- * of its aggregate, JSON's "counters" for the number of cpus, the time of
- * -r in nanoseconds, its own -I headers, -x's time unpadded, --summary's
- * totals without a header.
+ * (default_metrics.c: "#    819.1 cs/sec  cs_per_second"), "CPU3" and a
+ * thread's "comm-tid" without a space before the count, a core's id in 11
+ * columns, an unsupported event counted on 0 cpus of its aggregate, JSON's
+ * "counters" for the number of cpus, the time of -r in nanoseconds, its own
+ * -I headers, -x's time unpadded, --summary's totals without a header
+ * (reading.c: -d's events it cannot count left out).
  *
  * Differences from perf 6.1 on purpose: where a counted event has no
  * metric, perf 6.1's and 6.12's JSON print "metric-value" : 0.000000,
@@ -191,11 +192,6 @@ static double pcnt_running(const struct stat_line *l)
 }
 
 /*
- * A line's aggregate as perf names it, then sep: "CPU3", "S0", "S0-D1",
- * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
- * std layout each in perf's width (csv: none)
- */
-/*
  * The cpus a line's aggregate counted: an unsupported event's is 1 in perf
  * 6.1 (seen on a socket of 2 cpus), 0 from 6.12 on
  */
@@ -206,6 +202,11 @@ static int aggr_nr(const struct stat_printer *p, const struct stat_aggr_of *a, b
 	return since_6_12(p) ? 0 : 1;
 }
 
+/*
+ * A line's aggregate as perf names it, then sep: "CPU3", "S0", "S0-D1",
+ * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
+ * std layout each in perf's width (csv: none)
+ */
 static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a,
 		       bool supported, bool csv)
 {
