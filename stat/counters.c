@@ -161,7 +161,11 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
 		c->leader = ev->evsels[i]->leader;
 		c->nr_members = ev->evsels[i]->nr_members;
-		/* perf 6.12 names the PMU of the events it was given (not of its default set, -d's) */
+		/*
+		 * Where the event came from: perf 6.12 names the PMU of the events
+		 * it was given (not of its default set, -d's), perf 7.2 shows its
+		 * default set's metrics and leaves out the -d events it cannot count
+		 */
 		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
 		c->detailed = ev == &o->ev && o->sets.detailed && i >= o->sets.first_detailed;
 		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
