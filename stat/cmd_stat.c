@@ -70,6 +70,7 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
 	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
 	unsigned int printed = 0, intervals = 0;
+	uint64_t last_at = 0;		/* the time of the previous -I line */
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -120,14 +121,21 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			if (o->look.interval_clear) {
 				fputs("\033[H\033[2J\n", stdout);
 				fflush(stdout);
-				stat_print_interval_header(p, o->aggr, true);
+				stat_print_interval_header(p, o->aggr, o->per_thread, true);
 			} else if (p->format == STAT_FMT_STD && printed++ % 25 == 0) {
-				stat_print_interval_header(p, o->aggr, false);
+				stat_print_interval_header(p, o->aggr, o->per_thread, false);
 			}
+			/*
+			 * perf 7.2's CPUs_utilized divides by the interval's own
+			 * time (seen: a short last interval of -a on 2 cpus at 2.0)
+			 */
 			stat_print_reading(p, o, l, &(struct stat_reading){
 						.delta = true,
-						.wall_ns = (double)o->interval_ms * 1e6,
+						.wall_ns = p->layout == STAT_LAYOUT_7_2 ?
+							   (double)(at - last_at) :
+							   (double)o->interval_ms * 1e6,
 						.interval = (double)at / 1e9 });
+			last_at = at;
 			fflush(p->out);
 			/*
 			 * The next line an interval after this one, as perf sleeps an
@@ -253,8 +261,8 @@ static void print_summary(const struct stat_printer *p, const struct stat_opts *
 	stat_running_add(&wall, (double)res->wall_ns);
 	if (sp.format == STAT_FMT_CSV && !o->look.no_csv_summary)
 		sp.first = "summary";
-	/* perf 7.2 prints the totals under -I's lines, without the header */
-	if (!sp.layout_7_2)
+	/* perf 6.12 and 7.2 print the totals under -I's lines, without the header */
+	if (sp.layout == STAT_LAYOUT_6_1)
 		stat_print_header(&sp, o);
 	stat_print_reading(&sp, o, l, &(struct stat_reading){ false, (double)res->wall_ns, -1,
 								   NULL });
@@ -533,7 +541,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	p.format = o.look.format;
 	p.sep = o.look.sep;
-	p.layout_7_2 = o.look.layout_7_2;
+	p.layout = o.look.layout;
 	p.no_big_num = o.look.no_big_num;
 	p.no_counts = o.null_run;
 	sigemptyset(&set);

@@ -18,10 +18,17 @@
 #include "util/log.h"
 #include "util/sys.h"
 
-/* perf stat's default events, in its order. */
-const char stat_default_events[] =
-	"task-clock,context-switches,cpu-migrations,page-faults,"
-	"cycles,instructions,branches,branch-misses";
+/* perf stat's default events, in its order (cpu-clock for task-clock on cpus: -a, -C) */
+const char *stat_default_events(const struct stat_opts *o)
+{
+	if (o->look.layout == STAT_LAYOUT_7_2)
+		return stat_default_events_7_2(o->system_wide || o->cpu_list);
+	if (o->system_wide || o->cpu_list)
+		return "cpu-clock,context-switches,cpu-migrations,page-faults,"
+		       "cycles,instructions,branches,branch-misses";
+	return "task-clock,context-switches,cpu-migrations,page-faults,"
+	       "cycles,instructions,branches,branch-misses";
+}
 
 /* what -d, -dd and -ddd add, each level to the one before (perf's sets) */
 static const char *const detailed_events[] = {
@@ -135,7 +142,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 
 	memset(l, 0, sizeof(*l));
 	if (!ev->nr_evsels) {
-		ret = rec_events_parse(&defaults, stat_default_events, err);
+		ret = rec_events_parse(&defaults, stat_default_events(o), err);
 		if (ret)
 			goto out;
 		ev = &defaults;
@@ -154,6 +161,14 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
 		c->leader = ev->evsels[i]->leader;
 		c->nr_members = ev->evsels[i]->nr_members;
+		/*
+		 * Where the event came from: perf 6.12 names the PMU of the events
+		 * it was given (not of its default set, -d's), perf 7.2 shows its
+		 * default set's metrics and leaves out the -d events it cannot count
+		 */
+		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
+		c->detailed = ev == &o->ev && o->sets.detailed && i >= o->sets.first_detailed;
+		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;

@@ -20,9 +20,10 @@ static void usage(FILE *out)
 "       perfcheck stat report [-i FILE] [-A|--per-*|--per-thread] [-x SEP|-j]\n"
 "                             a stat record file's counts, as perf stat report\n"
 "\n"
-"  -e, --event EVENT[,EVENT]  events to count (default: task-clock context-switches\n"
-"                             cpu-migrations page-faults cycles instructions\n"
-"                             branches branch-misses)\n"
+"  -e, --event EVENT[,EVENT]  events to count (default: task-clock, cpu-clock with\n"
+"                             -a or -C, context-switches cpu-migrations page-faults\n"
+"                             cycles instructions branches branch-misses; with\n"
+"                             --compat 7.2 perf 7.2's set and its metrics)\n"
 "  -p, --pid PID[,PID]        count these processes\n"
 "  -t, --tid TID[,TID]        count these threads\n"
 "  -a, --all-cpus             system-wide, every cpu\n"
@@ -58,8 +59,10 @@ static void usage(FILE *out)
 "      --sync                 sync() before each run\n"
 "      --table                with -r: each run's elapsed time before the mean\n"
 "  -x, --field-separator SEP  CSV lines: value,unit,event,run,pcnt,metric,unit\n"
-"      --compat 6.1|7.2       the layout of that perf stat (default 6.1); 7.2's\n"
-"                             has no metrics (its come from its metric tables)\n"
+"      --compat 6.1|6.12|7.2  the layout of that perf stat (default 6.1); 7.2's\n"
+"                             has no metrics beside -e's events (its come from its\n"
+"                             metric tables), its default set's Default metrics\n"
+"      --no-merge             6.1: no effect; 6.12 and 7.2: one line per cpu, as -A\n"
 "  -j, --json-output          one JSON object per counter\n"
 "  -B, --big-num              thousands separators of the locale (the default)\n"
 "      --no-big-num           counts without them\n"
@@ -114,7 +117,7 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
-       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE };
+       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -133,6 +136,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "compat", required_argument, NULL, O_COMPAT },
+		{ "no-merge", no_argument, NULL, O_NO_MERGE },
 		{ "delay", required_argument, NULL, 'D' },
 		{ "summary", no_argument, NULL, O_SUMMARY },
 		{ "no-csv-summary", no_argument, NULL, O_NO_CSV_SUMMARY },
@@ -159,6 +163,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool no_merge = false;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -203,7 +208,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			o->null_run = true;
 			break;
 		case 'd':
-			o->detailed++;
+			o->sets.detailed++;
 			break;
 		case O_INTERVAL_COUNT:
 			ret = parse_uint(optarg, &o->interval_count, 1, "--interval-count", err);
@@ -219,10 +224,12 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 				return pc_error_set(err, EINVAL, "timeout must be >= 10ms.");
 			break;
 		case O_COMPAT:
-			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2"))
-				return pc_error_set(err, EINVAL, "--compat: '%s' is not 6.1 or 7.2",
-						    optarg);
-			o->look.layout_7_2 = !strcmp(optarg, "7.2");
+			if (stat_layout_parse(optarg, &o->look.layout))
+				return pc_error_set(err, EINVAL, "--compat: '%s' is not "
+						    STAT_LAYOUT_NAMES, optarg);
+			break;
+		case O_NO_MERGE:
+			no_merge = true;
 			break;
 		case 'D': {
 			char *end;
@@ -313,11 +320,19 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
+	/*
+	 * --no-merge merges nothing perf 6.1 counts here (its PMUs of one kind);
+	 * perf 6.12 and 7.2 make it no aggregation, -A (seen: a line per cpu)
+	 */
+	if (no_merge && o->look.layout != STAT_LAYOUT_6_1 && o->aggr == STAT_AGGR_GLOBAL)
+		o->aggr = STAT_AGGR_CPU;
 	/* -d: perf's detailed sets after -e's events (or the default set) */
-	if (o->detailed) {
-		ret = o->ev.nr_evsels ? 0 : rec_events_parse(&o->ev, stat_default_events, err);
+	o->sets.nr_named = o->ev.nr_evsels;
+	if (o->sets.detailed) {
+		ret = o->ev.nr_evsels ? 0 : rec_events_parse(&o->ev, stat_default_events(o), err);
+		o->sets.first_detailed = o->ev.nr_evsels;
 		if (!ret)
-			ret = stat_add_detailed(&o->ev, o->detailed, err);
+			ret = stat_add_detailed(&o->ev, o->sets.detailed, err);
 		if (ret)
 			return ret;
 	}

@@ -5,18 +5,31 @@
  * with -x (value, unit, event, [noise,] run time, percent running, metric
  * value, metric unit) and JSON with -j (one object per line).
  *
- * perf 7.2's (--compat 7.2): no metric beside an event (its metrics come from
- * tables per CPU model, not reproduced), 38 blank columns in its place on
- * every line, "CPU3" and a thread's "comm-tid" without a space before the
- * count, a core's id in 11 columns, an unsupported event counted on 0 cpus
- * of its aggregate, JSON's "counters" for the number of cpus, the time of
- * -r in nanoseconds, its own -I headers, -x's time unpadded, --summary's
- * totals without a header.
+ * perf 6.12's (--compat 6.12): 6.1's with the metric in 38 columns (and
+ * as many blank after an uncounted event), "CPU3" and a thread's
+ * "comm-tid" without a space before the count, a core's id in 11 columns,
+ * an unsupported event counted on 0 cpus of its aggregate, an event given
+ * with -e named "event [pmu]" in -A lines, JSON's metric value a string,
+ * -x's time and "summary" unpadded, --summary's totals without a header,
+ * 7.2's -I headers with "cpus" for "ctrs" (reading.c: its threads in the
+ * order they were found, a rate from a clock of the event's modifiers).
  *
- * Differences from perf 6.1 on purpose: where there is no metric, perf 6.1's
- * JSON prints "metric-value" : 0.000000, "metric-unit" : "(null)"; we leave
- * both keys out, so that consumers never read "(null)" as a unit.
+ * perf 7.2's (--compat 7.2): no metric beside an event given with -e (its
+ * metrics come from tables per CPU model, not reproduced), 38 blank columns
+ * in its place on every line, its default set's Default metrics there
+ * (default_metrics.c: "#    819.1 cs/sec  cs_per_second"), "CPU3" and a
+ * thread's "comm-tid" without a space before the count, a core's id in 11
+ * columns, an unsupported event counted on 0 cpus of its aggregate, JSON's
+ * "counters" for the number of cpus, the time of -r in nanoseconds, its own
+ * -I headers, -x's time unpadded, --summary's totals without a header
+ * (reading.c: -d's events it cannot count left out).
+ *
+ * Differences from perf 6.1 on purpose: where a counted event has no
+ * metric, perf 6.1's and 6.12's JSON print "metric-value" : 0.000000,
+ * "metric-unit" : "(null)"; we leave both keys out, so that consumers never
+ * read "(null)" as a unit (an uncounted one has perf's 0 and "").
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +39,15 @@
 #define UNIT_LEN	4
 #define EVNAME_LEN	32
 #define METRIC_LEN	35
-#define NOT_COUNTED_PAD	28	/* what perf leaves after the name of a counter with no value */
+#define METRIC_LEN_6_12	38
+#define NOT_COUNTED_PAD	28	/* what perf 6.1 leaves after the name of a counter with no value */
 #define BLANK_7_2	38	/* perf 7.2: the metric's place, after every event name */
+
+/* What perf 6.12 changed and 7.2 kept: the layouts are in the perfs' order */
+static bool since_6_12(const struct stat_printer *p)
+{
+	return p->layout >= STAT_LAYOUT_6_12;
+}
 
 bool stat_event_is_clock(const union pc_attr *attr)
 {
@@ -44,6 +64,31 @@ const char *stat_event_unit(const union pc_attr *attr, double *scale)
 	}
 	*scale = 1;
 	return "";
+}
+
+const char *stat_event_pmu(const union pc_attr *attr)
+{
+	if (attr->attr.type == PERF_TYPE_SOFTWARE)
+		return "software";
+#if defined(__x86_64__) || defined(__i386__)
+	/* x86's core PMU: seen on L1-dcache-loads; on other machines it has another name */
+	if (attr->attr.type == PERF_TYPE_HW_CACHE)
+		return "cpu";
+#endif
+	return NULL;
+}
+
+/*
+ * The line's event as the layout names it: perf 6.12 adds the PMU of an
+ * event given with -e in -A lines, "task-clock [software]"
+ */
+static const char *event_name(const struct stat_printer *p, const struct stat_line *l, char *buf,
+			      size_t size)
+{
+	if (p->layout != STAT_LAYOUT_6_12 || !l->pmu || !l->aggr || l->aggr->mode != STAT_AGGR_CPU)
+		return l->event;
+	snprintf(buf, size, "%s [%s]", l->event, l->pmu);
+	return buf;
 }
 
 static bool is_hw(const union pc_attr *attr, uint64_t config)
@@ -147,6 +192,17 @@ static double pcnt_running(const struct stat_line *l)
 }
 
 /*
+ * The cpus a line's aggregate counted: an unsupported event's is 1 in perf
+ * 6.1 (seen on a socket of 2 cpus), 0 from 6.12 on
+ */
+static int aggr_nr(const struct stat_printer *p, const struct stat_aggr_of *a, bool supported)
+{
+	if (supported)
+		return a->nr;
+	return since_6_12(p) ? 0 : 1;
+}
+
+/*
  * A line's aggregate as perf names it, then sep: "CPU3", "S0", "S0-D1",
  * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
  * std layout each in perf's width (csv: none)
@@ -156,11 +212,11 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 {
 	const struct stat_cpu_at *at = &a->at;
 	const char *s = csv ? p->sep : " ";
-	int nr = p->layout_7_2 && !supported ? 0 : a->nr;
+	int nr = aggr_nr(p, a, supported);
 
 	switch (a->mode) {
 	case STAT_AGGR_CPU:
-		if (p->layout_7_2 && !csv)
+		if (since_6_12(p) && !csv)
 			fprintf(p->out, "CPU%-4d", at->cpu);
 		else
 			fprintf(p->out, "CPU%*d%s", csv ? 0 : -7, at->cpu, s);
@@ -173,7 +229,7 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 		break;
 	case STAT_AGGR_CORE:
 		fprintf(p->out, "S%d-D%d-C%*d", at->socket, at->die,
-			csv ? 0 : p->layout_7_2 ? -11 : -8, at->core);
+			csv ? 0 : since_6_12(p) ? -11 : -8, at->core);
 		break;
 	case STAT_AGGR_NODE:
 		fprintf(p->out, "N%*d", csv ? 0 : -5, at->node);
@@ -184,19 +240,38 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 	fprintf(p->out, "%s%*d%s", s, csv ? 0 : 4, nr, s);
 }
 
+/* " # VALUE UNIT" in width columns (a longer unit overflows them, as perf's) */
+static void print_std_metric(const struct stat_printer *p, const struct stat_line *l, int width)
+{
+	char num[64];
+	int n;
+
+	snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
+	n = fprintf(p->out, " # %s", num);
+	fprintf(p->out, " %-*s", width - n - 1, l->metric.unit);
+}
+
 static void print_std(const struct stat_printer *p, const struct stat_line *l)
 {
+	int metric_len = p->layout == STAT_LAYOUT_6_12 ? METRIC_LEN_6_12 : METRIC_LEN;
+	char name[300];
+
 	if (l->interval >= 0)
 		fprintf(p->out, "%6lu.%09lu ", (unsigned long)l->interval,
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5));
 	if (l->comm)
-		fprintf(p->out, p->layout_7_2 ? "%16s-%-8d" : "%16s-%-8d ", l->comm, l->tid);
+		fprintf(p->out, since_6_12(p) ? "%16s-%-8d" : "%16s-%-8d ", l->comm, l->tid);
 	if (l->aggr)
 		print_aggr(p, l->aggr, l->supported, false);
 	print_value(p, l, COUNTS_LEN);
-	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN, l->event);
-	if (p->layout_7_2) {
-		fprintf(p->out, "%*s", BLANK_7_2, "");
+	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN,
+		event_name(p, l, name, sizeof(name)));
+	if (p->layout == STAT_LAYOUT_7_2) {
+		/* its default set's Default metric, on every line of it; else blank */
+		if (l->metric.unit)
+			print_std_metric(p, l, BLANK_7_2);
+		else
+			fprintf(p->out, "%*s", BLANK_7_2, "");
 		/* perf leaves out a noise of 0 */
 		if (l->noise_pct > 0)
 			fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
@@ -206,20 +281,16 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 		return;
 	}
 	if (!l->supported || !l->v.counted) {
-		fprintf(p->out, "%*s\n", NOT_COUNTED_PAD, "");
+		fprintf(p->out, "%*s\n", since_6_12(p) ? METRIC_LEN_6_12 : NOT_COUNTED_PAD, "");
 		return;
 	}
 	if (l->metric.unit) {
-		char num[64];
-		int n;
-
-		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
-		n = fprintf(p->out, " # %s", num);
-		fprintf(p->out, " %-*s", METRIC_LEN - n - 1, l->metric.unit);
+		print_std_metric(p, l, metric_len);
 	} else {
-		fprintf(p->out, "%-*s", METRIC_LEN, "");
+		fprintf(p->out, "%-*s", metric_len, "");
 	}
-	if (l->noise_pct >= 0)
+	/* perf leaves out a noise of 0 (-x's keeps it) */
+	if (l->noise_pct > 0)
 		fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
 	if (l->v.run < l->v.ena)
 		fprintf(p->out, "  (%.2f%%)", pcnt_running(l));
@@ -229,26 +300,30 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 {
 	const char *s = p->sep;
+	char name[300];
 
-	/* perf 6.1 pads the time (and "summary") to 16 columns, 7.2 does not */
+	/* perf 6.1 pads the time (and "summary") to 16 columns, 6.12 and 7.2 do not */
 	if (l->interval >= 0)
-		fprintf(p->out, p->layout_7_2 ? "%lu.%09lu%s" : "%6lu.%09lu%s",
+		fprintf(p->out, since_6_12(p) ? "%lu.%09lu%s" : "%6lu.%09lu%s",
 			(unsigned long)l->interval,
 			(unsigned long)((l->interval - (unsigned long)l->interval) * 1e9 + 0.5), s);
 	else if (p->first)
-		fprintf(p->out, "%*s%s", p->layout_7_2 ? 0 : 16, p->first, s);
+		fprintf(p->out, "%*s%s", since_6_12(p) ? 0 : 16, p->first, s);
 	if (l->comm)
 		fprintf(p->out, "%s-%d%s", l->comm, l->tid, s);
 	if (l->aggr)
 		print_aggr(p, l->aggr, l->supported, true);
 	print_value(p, l, 0);
-	fprintf(p->out, "%s%s%s%s", s, l->unit, s, l->event);
+	fprintf(p->out, "%s%s%s%s", s, l->unit, s, event_name(p, l, name, sizeof(name)));
 	if (l->noise_pct >= 0)
 		fprintf(p->out, "%s%.2f%%", s, l->noise_pct);
 	fprintf(p->out, "%s%llu%s%.2f", s, (unsigned long long)l->v.run, s, pcnt_running(l));
-	if (l->supported && l->v.counted && l->metric.unit && !p->layout_7_2) {
+	/* perf 7.2's Default metrics: on uncounted lines too, nan as an empty value */
+	if (l->metric.unit && p->layout == STAT_LAYOUT_7_2 && isnan(l->metric.value)) {
+		fprintf(p->out, "%s%s%s\n", s, s, l->metric.unit);
+	} else if (l->metric.unit &&
+		   (p->layout == STAT_LAYOUT_7_2 || (l->supported && l->v.counted))) {
 		char num[64];
-
 		size_t end;
 
 		snprintf(num, sizeof(num), l->metric.fmt, l->metric.value);
@@ -300,17 +375,15 @@ static void json_aggr(const struct stat_printer *p, const struct stat_aggr_of *a
 		snprintf(name, sizeof(name), "S%d-D%d-C%d", at->socket, at->die, at->core);
 	else
 		snprintf(name, sizeof(name), "N%d", at->node);
-	if (p->layout_7_2)
-		fprintf(o, "\"%s\" : \"%s\", \"counters\" : %d, ", keys[a->mode], name,
-			supported ? a->nr : 0);
-	else
-		fprintf(o, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ", keys[a->mode], name,
-			a->nr);
+	fprintf(o, "\"%s\" : \"%s\", \"%s\" : %d, ", keys[a->mode], name,
+		p->layout == STAT_LAYOUT_7_2 ? "counters" : "aggregate-number",
+		aggr_nr(p, a, supported));
 }
 
 static void print_json(const struct stat_printer *p, const struct stat_line *l)
 {
 	FILE *o = p->out;
+	char name[300];
 
 	fputc('{', o);
 	if (l->interval >= 0)
@@ -333,13 +406,24 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 	fprintf(o, "\"unit\" : ");
 	json_string(o, l->unit);
 	fprintf(o, ", \"event\" : ");
-	json_string(o, l->event);
+	json_string(o, event_name(p, l, name, sizeof(name)));
 	if (l->noise_pct >= 0)
 		fprintf(o, ", \"variance\" : %.2f", l->noise_pct);
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",
 		(unsigned long long)l->v.run, pcnt_running(l));
-	if (l->supported && l->v.counted && l->metric.unit && !p->layout_7_2) {
-		fprintf(o, ", \"metric-value\" : %f, \"metric-unit\" : ", l->metric.value);
+	/* perf 7.2's Default metrics: quoted, "nan" where a count is missing */
+	if (l->metric.unit && p->layout == STAT_LAYOUT_7_2) {
+		fprintf(o, ", \"metric-value\" : \"%f\", \"metric-unit\" : ", l->metric.value);
+		json_string(o, l->metric.unit);
+	}
+	/* an uncounted event: perf's 0 and empty unit (7.2: no metric keys) */
+	if ((!l->supported || !l->v.counted) && p->layout != STAT_LAYOUT_7_2)
+		fprintf(o, since_6_12(p) ? ", \"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"" :
+			", \"metric-value\" : 0.000000, \"metric-unit\" : \"\"");
+	if (l->supported && l->v.counted && l->metric.unit && p->layout != STAT_LAYOUT_7_2) {
+		/* perf 6.12 quotes the value */
+		fprintf(o, since_6_12(p) ? ", \"metric-value\" : \"%f\", \"metric-unit\" : " :
+			", \"metric-value\" : %f, \"metric-unit\" : ", l->metric.value);
 		json_string(o, l->metric.unit);
 	}
 	fprintf(o, "}\n");
@@ -365,7 +449,10 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
 	if (p->format != STAT_FMT_STD)
 		return;
 	fprintf(p->out, "\n Performance counter stats for ");
-	if (o->system_wide || o->cpu_list) {
+	/* -C alone names its cpus; with -a it is the system */
+	if (o->cpu_list && !o->system_wide) {
+		fprintf(p->out, "'CPU(s) %s'", o->cpu_list);
+	} else if (o->system_wide) {
 		fprintf(p->out, "'system wide'");
 	} else if (o->nr_pids) {
 		fprintf(p->out, "%s id '", o->pids_are_tids ? "thread" : "process");
@@ -383,7 +470,8 @@ void stat_print_header(const struct stat_printer *p, const struct stat_opts *o)
 	fprintf(p->out, ":\n\n");
 }
 
-void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool force)
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool per_thread,
+				bool force)
 {
 	static const char *const cols_7_2[] = {
 		[STAT_AGGR_GLOBAL] = "            ", [STAT_AGGR_CPU] = " cpu               ",
@@ -400,8 +488,20 @@ void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mod
 
 	if (p->format != STAT_FMT_STD && !force)
 		return;
-	if (p->layout_7_2) {
+	/* the threads' column, one wider in perf 6.1 */
+	if (per_thread) {
+		fprintf(p->out, "#           time             comm-pid                %s counts unit "
+			"events\n", since_6_12(p) ? "" : " ");
+		return;
+	}
+	if (p->layout == STAT_LAYOUT_7_2) {
 		fprintf(p->out, "#           time%s counts unit events\n", cols_7_2[mode]);
+		return;
+	}
+	/* perf 6.12: 7.2's cpu and core columns, with "cpus" */
+	if (p->layout == STAT_LAYOUT_6_12 && (mode == STAT_AGGR_CPU || mode == STAT_AGGR_CORE)) {
+		fprintf(p->out, "#           time%s counts unit events\n",
+			mode == STAT_AGGR_CPU ? cols_7_2[mode] : " core               cpus            ");
 		return;
 	}
 	fprintf(p->out, "#           time%s%s counts unit events\n", cols[mode],
@@ -458,11 +558,11 @@ void stat_print_footer(const struct stat_printer *p, const struct stat_running *
 		fputc('\n', o);
 	if (runs > 1) {
 		double err = stat_running_stderr(wall) / 1e9;
-		int prec = p->layout_7_2 ? 9 : precision_of(err);
+		int prec = p->layout == STAT_LAYOUT_7_2 ? 9 : precision_of(err);
 
 		if (p->run_walls)
 			print_table(o, p->run_walls, runs, prec, wall->mean / 1e9);
-		fprintf(o, p->layout_7_2 ? "%18.*f +- %.*f seconds time elapsed" :
+		fprintf(o, p->layout == STAT_LAYOUT_7_2 ? "%18.*f +- %.*f seconds time elapsed" :
 			" %17.*f +- %.*f seconds time elapsed", prec, wall->mean / 1e9, prec, err);
 		fprintf(o, "  ( +-%6.2f%% )\n", stat_running_rel(wall));
 	} else {

@@ -115,6 +115,30 @@ static struct stat_context context_at(const struct stat_evlist *l, const struct 
 	return ctx;
 }
 
+/* What perf 6.12 compares of two events before one's clock makes the other's rate */
+static bool same_context(const union pc_attr *a, const union pc_attr *b)
+{
+	return a->attr.exclude_user == b->attr.exclude_user &&
+	       a->attr.exclude_kernel == b->attr.exclude_kernel &&
+	       a->attr.exclude_hv == b->attr.exclude_hv &&
+	       a->attr.exclude_host == b->attr.exclude_host &&
+	       a->attr.exclude_idle == b->attr.exclude_idle;
+}
+
+/*
+ * perf 6.12's clock for the rate of counter i: the first counted clock
+ * counting what it counts (seen: -e cpu-clock:k,faults gives faults no
+ * rate, where 6.1 takes any clock); 0 when there is none
+ */
+static double clock_in_context(const struct stat_evlist *l, const struct stat_value *v, int i)
+{
+	for (int k = 0; k < l->nr; k++)
+		if (k != i && v[k].counted && stat_event_is_clock(&l->c[k].attr) &&
+		    same_context(&l->c[k].attr, &l->c[i].attr))
+			return v[k].val * 1e6;
+	return 0;
+}
+
 /* A line of each counter in [from, to); comm/tid of --per-thread, aggr of -A and --per-* */
 void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
 			 int to, const struct stat_value *v, const struct stat_context *ctx,
@@ -123,8 +147,14 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 {
 	for (int i = from; i < to; i++) {
 		double scale;
-		struct stat_line line = {
+		struct stat_line line;
+
+		/* perf 7.2 leaves out what -d added and the machine cannot count (seen: no PMU) */
+		if (p->layout == STAT_LAYOUT_7_2 && l->c[i].detailed && !l->c[i].supported)
+			continue;
+		line = (struct stat_line){
 			.event = l->c[i].name,
+			.pmu = l->c[i].pmu,
 			.unit = stat_event_unit(&l->c[i].attr, &scale),
 			.v = v[i],
 			.supported = l->c[i].supported,
@@ -135,9 +165,21 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 			.interval = interval,
 		};
 
-		/* perf 7.2 takes its metrics from its tables (json), not beside each event */
-		if (v[i].counted && !p->layout_7_2)
+		/*
+		 * perf 7.2 takes its metrics from its tables (json): its default
+		 * set's Default group (uncounted too, nan), none beside -e's events
+		 */
+		if (p->layout == STAT_LAYOUT_7_2) {
+			if (l->c[i].from_default)
+				line.metric = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+		} else if (v[i].counted && p->layout == STAT_LAYOUT_6_12 && !ctx->clock_read) {
+			struct stat_context own = *ctx;
+
+			own.clock_ns = clock_in_context(l, v, i);
+			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, &own);
+		} else if (v[i].counted) {
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);
+		}
 		stat_print_line(p, &line);
 	}
 }
@@ -225,9 +267,10 @@ static int thread_value_order(const void *x, const void *y)
 }
 
 /*
- * --per-thread: each event in turn, its threads by count, largest first (a
- * thread's metric from its own clock), as perf; system-wide, the threads
- * that counted nothing are left out
+ * --per-thread: each event in turn, its threads by count, largest first in
+ * perf 6.1's layout, in the order they were found in later perfs' (a
+ * thread's metric from its own clock); system-wide, the threads that
+ * counted nothing are left out
  */
 static void print_threads(const struct stat_printer *p, const struct stat_opts *o,
 			  const struct stat_evlist *l, const struct stat_reading *rd)
@@ -253,7 +296,9 @@ static void print_threads(const struct stat_printer *p, const struct stat_opts *
 				continue;
 			order[n++] = (struct thread_value){ tv->val, (int)t };
 		}
-		qsort(order, n, sizeof(*order), thread_value_order);
+		/* perf 6.12 and 7.2 keep the thread map's order (seen with -a) */
+		if (p->layout == STAT_LAYOUT_6_1)
+			qsort(order, n, sizeof(*order), thread_value_order);
 		for (size_t k = 0; k < n; k++) {
 			size_t t = (size_t)order[k].t;
 

@@ -29,6 +29,15 @@ enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_SOCKET, STAT_AGGR_DIE,
 		 STAT_AGGR_CORE, STAT_AGGR_NODE };
 
+/*
+ * Whose perf stat layout is printed (--compat), in the order of the perfs:
+ * perf 6.1's (the default), 6.12's, 7.2's
+ */
+enum stat_layout { STAT_LAYOUT_6_1, STAT_LAYOUT_6_12, STAT_LAYOUT_7_2 };
+#define STAT_LAYOUT_NAMES "6.1, 6.12 or 7.2"
+/* layout.c: "6.1", "6.12" or "7.2" into out; -EINVAL for anything else */
+int stat_layout_parse(const char *s, enum stat_layout *out);
+
 /* The command line, nothing else. */
 struct stat_opts {
 	struct rec_evlist ev;		/* -e, parsed by the recorder's event parser */
@@ -53,7 +62,11 @@ struct stat_opts {
 		bool sync;		/* --sync: sync() before each run */
 	} each_run;
 	bool null_run;			/* -n: no counters, the time alone */
-	unsigned int detailed;		/* -d given this many times */
+	struct stat_event_sets {
+		unsigned int detailed;	/* -d given this many times */
+		int nr_named;		/* ev's first events, given with -e (then -d's, the default set) */
+		int first_detailed;	/* with -d: ev's index of its first event */
+	} sets;
 	struct stat_output {
 		const char *path;	/* -o, NULL: stderr */
 		bool append;		/* --append */
@@ -62,7 +75,7 @@ struct stat_opts {
 	struct stat_look {
 		enum stat_format format;
 		const char *sep;	/* -x */
-		bool layout_7_2;	/* --compat 7.2 */
+		enum stat_layout layout;	/* --compat */
 		bool no_big_num;	/* --no-big-num: counts without thousands separators */
 		bool summary;		/* --summary: -I's lines, then the totals */
 		bool no_csv_summary;	/* --no-csv-summary: CSV totals without "summary" */
@@ -98,6 +111,9 @@ struct stat_counter {
 	int leader;			/* index of its group leader (itself when alone) */
 	int nr_members;			/* a leader: events in its group, itself included */
 	bool supported;			/* false: the kernel refused it (<not supported>) */
+	const char *pmu;		/* given with -e: its PMU, which perf 6.12 names in -A lines */
+	bool from_default;		/* not given with -e: perf 7.2 shows its Default metric */
+	bool detailed;			/* added by -d: perf 7.2 leaves it out when unsupported */
 	int *fds;
 	struct stat_count *now;		/* per fd (cpu * nr_threads + thread), this reading */
 	struct stat_count *prev;	/* the previous reading, for -I deltas */
@@ -114,8 +130,8 @@ struct stat_evlist {
 	char (*comms)[32];		/* per thread, for --per-thread */
 };
 
-/* perf stat's default events */
-extern const char stat_default_events[];
+/* perf stat's default events for o's target (and layout: 7.2's differ) */
+const char *stat_default_events(const struct stat_opts *o);
 /* -d, -dd, -ddd (levels): perf's detailed events appended to ev */
 int stat_add_detailed(struct rec_evlist *ev, unsigned int levels, struct pc_error *err);
 /* Builds the counters of the parsed events (the default set when none). */
@@ -177,6 +193,7 @@ struct stat_metric {
 
 struct stat_line {
 	const char *event;
+	const char *pmu;		/* perf 6.12's -A lines: "event [pmu]", NULL: the name alone */
 	const char *unit;		/* "msec" for the clocks, "" otherwise */
 	struct stat_value v;
 	bool supported;
@@ -196,11 +213,13 @@ struct stat_printer {
 	bool no_big_num;	/* counts without the locale's thousands separators */
 	const char *first;	/* the CSV lines' first field (--summary's "summary"), or NULL */
 	const double *run_walls;	/* --table: each run's elapsed seconds (the footer's runs) */
-	bool layout_7_2;	/* --compat 7.2: perf 7.2's widths and keys, no metrics */
+	enum stat_layout layout;	/* --compat: that perf's widths and keys (7.2: no metrics) */
 };
 
 /* The event's unit and its scale from the kernel's value ("msec", 1e-6 for clocks). */
 const char *stat_event_unit(const union pc_attr *attr, double *scale);
+/* The PMU perf 6.12 names after an event given with -e in -A lines ("software"), or NULL */
+const char *stat_event_pmu(const union pc_attr *attr);
 bool stat_event_is_clock(const union pc_attr *attr);
 /* The metric perf shows beside an event (CPUs utilized, N K/sec). */
 /* The context a metric needs: the clock (ns) and the cycles, branches counted beside. */
@@ -216,10 +235,18 @@ struct stat_context {
 	bool clock_read;
 };
 struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const struct stat_context *ctx);
+/* default_metrics.c: perf 7.2's default set (on_cpus: -a, -C) and its Default metrics */
+const char *stat_default_events_7_2(bool on_cpus);
+struct stat_metric stat_default_metric_7_2(const union pc_attr *attr, const struct stat_value *v,
+					   const struct stat_context *ctx);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
 void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
-/* -I's titles (the std table's; force: in CSV and JSON too, as --interval-clear) */
-void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool force);
+/*
+ * -I's titles (the std table's; force: in CSV and JSON too, as
+ * --interval-clear); per_thread: --per-thread's "comm-pid" column
+ */
+void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mode, bool per_thread,
+				bool force);
 void stat_print_footer(const struct stat_printer *p, const struct stat_running *wall,
 		       unsigned int runs, double user_s, double sys_s, bool show_rusage);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfcheck stat report [-i FILE] [-A | --per-socket | --per-die |
- * --per-core | --per-node | --per-thread] [-x SEP | -j] [--compat 6.1|7.2]:
+ * --per-core | --per-node | --per-thread] [-x SEP | -j] [--compat 6.1|6.12|7.2]:
  * the counts of a perf stat record file (perf's or ours) printed as perf
  * stat report prints them, on stderr.  The file is read by the reader's
  * one pipeline (reader/session.h); its stat records are placed by
@@ -52,7 +52,7 @@ enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_CO
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: perfcheck stat report [-i FILE] [-A | --per-socket | --per-die | "
-		     "--per-core | --per-node | --per-thread] [-x SEP | -j] [--compat 6.1|7.2]\n");
+		     "--per-core | --per-node | --per-thread] [-x SEP | -j] [--compat 6.1|6.12|7.2]\n");
 }
 
 /* 0, 1 after --help, or -1 after a usage error (printed) */
@@ -109,12 +109,11 @@ static int parse(struct report *rep, int argc, char **argv, const char **input)
 			rep->p.sep = ",";
 			break;
 		case O_COMPAT:
-			if (strcmp(optarg, "6.1") && strcmp(optarg, "7.2")) {
-				fprintf(stderr, "perfcheck stat report: --compat: '%s' is not 6.1 "
-					"or 7.2\n", optarg);
+			if (stat_layout_parse(optarg, &rep->p.layout)) {
+				fprintf(stderr, "perfcheck stat report: --compat: '%s' is not "
+					STAT_LAYOUT_NAMES "\n", optarg);
 				return -1;
 			}
-			rep->p.layout_7_2 = !strcmp(optarg, "7.2");
 			break;
 		case 'h':
 			usage(stdout);
@@ -278,7 +277,7 @@ static int on_round(void *ctx, struct rd_stat_counts *st, const struct pd_reader
 	if (interval) {
 		reading.interval = (double)rd->time / 1e9;
 		if (rep->rounds++ % 25 == 0)
-			stat_print_interval_header(&rep->p, rep->o.aggr, false);
+			stat_print_interval_header(&rep->p, rep->o.aggr, rep->o.per_thread, false);
 		stat_print_reading(&rep->p, &rep->o, &rep->l, &reading);
 		return 0;
 	}
@@ -357,7 +356,7 @@ int cmd_stat_report(int argc, char **argv)
 	rep.o.repeat = 1;
 	rep.o.look.format = rep.p.format;
 	rep.o.look.sep = rep.p.sep;
-	rep.o.look.layout_7_2 = rep.p.layout_7_2;
+	rep.o.look.layout = rep.p.layout;
 	/* counts with thousands separators where the locale has them, as perf */
 	setlocale(LC_NUMERIC, "");
 	ret = report_file(&rep, input, &err);

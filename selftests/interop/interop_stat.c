@@ -10,6 +10,7 @@
 
 #include "kselftest_harness.h"
 #include "interop_tools.h"
+#include "stat_layout.h"
 #include "testutil.h"
 
 #define TOUCH 4000
@@ -139,32 +140,6 @@ TEST_F(interop_stat, csv_columns_are_perfs)
 	}
 }
 
-/*
- * The text with every number made "N", runs of spaces made one and rates'
- * prefixes dropped: what is left is the layout (names, units, columns,
- * order), not the measurement.
- */
-static void layout_of(const char *in, char *out, size_t size)
-{
-	size_t n = 0;
-
-	for (const char *p = in; *p && n + 2 < size; p++) {
-		if ((*p >= '0' && *p <= '9') || (*p == '.' && p[1] >= '0' && p[1] <= '9' && n &&
-						  out[n - 1] == 'N')) {
-			if (!n || out[n - 1] != 'N')
-				out[n++] = 'N';
-			continue;
-		}
-		if (*p == ' ' && n && out[n - 1] == ' ')
-			continue;
-		/* a rate's prefix (K/sec) follows the measurement too */
-		if ((*p == 'K' || *p == 'M' || *p == 'G') && !strncmp(p + 1, "/sec", 4))
-			continue;
-		out[n++] = *p;
-	}
-	out[n] = '\0';
-}
-
 /* TOOL stat [--compat C] -a MODE [FMT] -e task-clock,context-switches -- sleep 0.1 */
 static void aggregated(struct pc_run *run, const char *tool, const char *compat, const char *mode,
 		       const char *fmt)
@@ -203,16 +178,18 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 	int compared = 0;
 
 	/*
-	 * perfcheck stat prints perf 6.1's layout, and perf 7.2's with
-	 * --compat 7.2; the perfs between reworked it step by step (6.12:
-	 * "task-clock [software]" in some modes, JSON metric values quoted)
+	 * perfcheck stat prints perf 6.1's layout, 6.12's with --compat 6.12
+	 * and 7.2's with --compat 7.2; the perfs between reworked it step by
+	 * step, each its own
 	 */
 	ASSERT_EQ(0, up_perf_version(&v));
 	if (v.major == 7 && v.minor == 2)
 		compat = "7.2";
+	else if (v.major == 6 && v.minor == 12)
+		compat = "6.12";
 	else if (v.major > 6 || (v.major == 6 && v.minor > 1))
-		SKIP(return, "%s: its stat layout is neither perf 6.1's nor 7.2's, which perfcheck "
-		     "stat prints", v.text);
+		SKIP(return, "%s: its stat layout is none of perf 6.1's, 6.12's and 7.2's, which "
+		     "perfcheck stat prints", v.text);
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
 			pc_run_free(&self->theirs);
@@ -229,8 +206,8 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 			compared++;
 			aggregated(&self->ours, pc_test_perfcheck(), compat, modes[m], fmts[f]);
 			ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-			layout_of(self->theirs.err, a, sizeof(a));
-			layout_of(self->ours.err, b, sizeof(b));
+			up_stat_layout_of(self->theirs.err, a, sizeof(a));
+			up_stat_layout_of(self->ours.err, b, sizeof(b));
 			EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s", modes[m], fmts[f] ? fmts[f] : "");
 		}
 	}
