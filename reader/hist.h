@@ -73,6 +73,13 @@ struct hist_order {
 	const void *members_ctx;
 };
 
+/*
+ * Sorts v[0..n) into the order of perf's collapse tree (key by key, so rows
+ * equal in their first keys come together); -ENOMEM.
+ */
+int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys);
+/* a and b are one row of perf's hierarchy at key keys[i] (its collapse comparison) */
+bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk_list *keys, int i);
 /* Sorts v[0..n) into perf's output order; -ENOMEM. */
 int hist_order(struct entry **v, size_t n, const struct hist_order *o);
 

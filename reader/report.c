@@ -27,6 +27,7 @@
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/report_fields.h"
+#include "reader/report_hierarchy.h"
 #include "reader/report_stats.h"
 #include "reader/report_tasks.h"
 #include "reader/report_threads.h"
@@ -118,6 +119,7 @@ struct report {
 		bool hide_unresolved;	/* -U: samples and frames of no known symbol left out */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 		const struct rf_list *fields;	/* -F: the columns (NULL: perf's default) */
+		bool hierarchy;		/* --hierarchy: a level per key (report_hierarchy.c) */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -566,11 +568,17 @@ static bool any_chains(const struct pd_reader *r)
  * From a pipe perf 6.1 decides before it has seen the events: no Children,
  * but still caller order.
  */
-static bool children_on(const struct report *rp, const struct pd_evsel *e)
+static bool children_asked(const struct report *rp, const struct pd_evsel *e)
 {
 	if (rp->children < 0)
 		return !rp->pipe && has_chains(e);
 	return rp->children;
+}
+
+/* perf's --hierarchy turns Children off after the graphs' order was chosen by them */
+static bool children_on(const struct report *rp, const struct pd_evsel *e)
+{
+	return !rp->view.hierarchy && children_asked(rp, e);
 }
 
 static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
@@ -579,7 +587,7 @@ static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
 		return rp->cg.order;
 	if (rp->children < 0 && rp->pipe)
 		return CG_CALLER;
-	return children_on(rp, e) ? CG_CALLER : CG_CALLEE;
+	return children_asked(rp, e) ? CG_CALLER : CG_CALLEE;
 }
 
 /*
@@ -1380,8 +1388,9 @@ static void sep_values(const struct report *rp, struct rd_out *o, const struct g
 	}
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
-			struct group_view *g, bool leads)
+/* One event's table (a group's with g); -ENOMEM, or rh_print()'s error */
+static int print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
+		       struct group_view *g, bool leads)
 {
 	bool children = children_on(rp, t->evsel);
 	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
@@ -1411,7 +1420,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	}
 	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
 	if (!v)
-		return;
+		return -ENOMEM;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
 			if (g || (children ? e->children : e->self))
@@ -1432,7 +1441,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 		/* filtered rows too: perf sorts them in, and equal rows keep that order */
 		if (hist_order(v, n, &ho)) {
 			free(v);
-			return;
+			return -ENOMEM;
 		}
 		n = drop_filtered(v, n);
 	}
@@ -1472,20 +1481,37 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
+	if (rp->percent_limit > 0)
+		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = !children;
+	cg.skip_first = rp->sort_sym_first;
+	if (rp->view.hierarchy) {
+		struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
+				      .show_nr = rp->view.show_nr,
+				      .show_period = rp->view.show_period,
+				      .quiet = rp->view.quiet, .total = total,
+				      .percent_limit = rp->percent_limit,
+				      .forest = graphs ? &rp->forest : NULL, .cg = &cg,
+				      .graph_total = t->total };
+
+		/* rows of the event's own samples (perf's hierarchy has no Children) */
+		int ret = rh_print(o, v, n, &hv);
+
+		if (!ret)
+			rd_out_str(o, "\n\n");
+		free(v);
+		return ret;
+	}
 	if (!rp->view.quiet && rp->view.fields)
 		rf_titles(o, rp->view.fields, &fv);
 	else if (!rp->view.quiet)
 		column_titles(rp, o, g, children, width);
-	if (rp->percent_limit > 0)
-		cg.min_percent = rp->percent_limit;
 	/*
 	 * --percentage relative: perf cuts the call graphs at a share of the
 	 * rows shown, and still prints each branch's share of all samples
 	 */
 	if (rp->view.relative && !g && t->total)
 		cg.min_percent *= total / (double)t->total;
-	cg.rest_inlined = !children;
-	cg.skip_first = rp->sort_sym_first;
 	for (size_t i = 0; i < n; i++) {
 		struct entry *e = v[i];
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
@@ -1531,6 +1557,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	}
 	rd_out_str(o, "\n\n");
 	free(v);
+	return 0;
 }
 
 /* PERF_RECORD_LOST_SAMPLES totals, read ahead from a file (pipes: not seekable). */
@@ -1807,9 +1834,18 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 				break;
 			}
 		}
-		if (samples)
-			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
-				    gr.leader_of[i] == (int32_t)i && gr.members[i] > 1);
+		/* perf's hierarchy of a group links its members' levels: not done here */
+		if (view && rp->view.hierarchy) {
+			ret = pc_error_set(err, EOPNOTSUPP, "perfcheck report: --hierarchy of the "
+					   "event group of %s is not supported (--no-group shows "
+					   "each event's)", g.name);
+			break;
+		}
+		if (samples && print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
+					   gr.leader_of[i] == (int32_t)i && gr.members[i] > 1))
+			ret = pc_error_set(err, ENOMEM, "perfcheck report: out of memory printing "
+					   "the rows of %s", rp->tables[i].evsel &&
+					   rp->tables[i].evsel->name ? rp->tables[i].evsel->name : "?");
 	}
 out:
 	for (uint32_t i = 0; gr.names && i < n; i++)
@@ -1860,6 +1896,30 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 	/* perf: no Children in branch mode */
 	rp->children = 0;
 	return 0;
+}
+
+/*
+ * What --hierarchy is not shown with, said: -F as perf refuses it; the row
+ * filters, which perf applies per level; value columns among the sort keys
+ * (perf makes them levels of their own).  1 when refused.
+ */
+static int hierarchy_refused(const struct report *rp, const char *fields_spec)
+{
+	const struct rd_filter *f = rp->view.flt;
+	const char *why = NULL;
+
+	if (fields_spec)
+		why = "--hierarchy and --fields options cannot be used together (as perf)";
+	else if (f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids)
+		why = "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is not "
+		      "supported (perf filters each level)";
+	else if (rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
+		 !rp->keys.nr)
+		why = "--hierarchy with overhead, sample or period among the sort keys is "
+		      "not supported (perf makes them levels); -n and --show-total-period are";
+	if (why)
+		fprintf(stderr, "perfcheck report: %s\n", why);
+	return why != NULL;
 }
 
 /* --time-quantum N[s|ms|us|ns] (no unit: ns), not 0: perf's rule */
@@ -1921,6 +1981,9 @@ static void usage(FILE *f)
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "      --show-total-period the Period column (as -s period)\n"
+"      --hierarchy         a level per sort key, indented, each level's rows the\n"
+"                          sums of those below, sorted within their parent; no\n"
+"                          Children (as perf); not with -F, row filters, groups\n"
 "  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
 "      --tasks             the threads as a tree of parents and children, alone\n"
 "      --mmaps             the same with each thread's maps\n"
@@ -1965,7 +2028,7 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS };
+       OPT_MMAPS, OPT_HIERARCHY };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2004,6 +2067,7 @@ static const struct option options[] = {
 	{ "hide-unresolved", no_argument, NULL, 'U' },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
 	{ "mmaps", no_argument, NULL, OPT_MMAPS },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -2190,6 +2254,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_TOTAL_PERIOD:
 			total_period = true;
 			break;
+		case OPT_HIERARCHY:
+			rp.view.hierarchy = true;
+			break;
 		case 'U':
 			rp.view.hide_unresolved = true;
 			break;
@@ -2266,6 +2333,8 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
+	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec))
+		goto bad_filter;
 	/*
 	 * -F: its columns, and the rows sorted by -s and then by the fields -s
 	 * lacks (perf's -n and --show-total-period add none then)
@@ -2349,6 +2418,11 @@ int cmd_report(int argc, char **argv)
 		rp.view.branch = branch == 1 ||
 				 (branch == -1 && pd_reader_has_feature(&s->r, PD_FEAT_BRANCH_STACK));
 		ret = branch_mode_check(&rp, s, &out, header, sort_given);
+		if (!ret && rp.view.branch && rp.view.hierarchy) {
+			fprintf(stderr, "perfcheck report: --hierarchy of branch mode's rows is not "
+				"supported (--no-branch-stack shows the samples')\n");
+			ret = -1;
+		}
 		/* refused as perf refuses it (exit 0), or keys this mode lacks (exit 1) */
 		if (ret) {
 			bad_keys = ret < 0;

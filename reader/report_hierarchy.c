@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report --hierarchy (see report_hierarchy.h for the layout).  The
+ * report's rows, put in perf's collapse order, hold each level's rows as
+ * runs: the rows of one parent equal in the level's key come together.  A
+ * level's row is a copy of its run's first row with the run's sums, so
+ * hist_order() sorts siblings as perf does (its output comparison runs
+ * over every key, and a copy has the keys of the row it was made from).
+ */
+#include "reader/report_hierarchy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INDENT 3	/* perf's spaces per level */
+
+/* A row of a level: the sums of rows[lo..hi) of the collapse order */
+struct rh_node {
+	struct entry sum;	/* a copy of rows[lo] (its pointers not owned) */
+	size_t lo, hi;
+};
+
+struct rh_walk {
+	struct rd_out *o;
+	const struct rh_view *hv;
+	struct entry **rows;	/* in perf's collapse order */
+};
+
+static int value_cols(const struct rh_view *hv)
+{
+	return 1 + hv->show_nr + hv->show_period;
+}
+
+/* perf's overhead width: the value columns and the two spaces between them */
+static int values_width(const struct rh_view *hv)
+{
+	return 8 + (hv->show_nr ? 14 : 0) + (hv->show_period ? 14 : 0);
+}
+
+static void repeat(struct rd_out *o, char c, int n)
+{
+	for (int i = 0; i < n; i++)
+		rd_out_char(o, c);
+}
+
+static void titles(const struct rh_walk *w)
+{
+	const struct rh_view *hv = w->hv;
+	const char *sep = hv->sep;
+	int levels = hv->keys->nr, keys_width = 0, widest = 0;
+
+	rd_out_str(w->o, "# ");
+	if (!sep)
+		repeat(w->o, ' ', (levels - 1) * INDENT);
+	rd_out_printf(w->o, "%8s%s", "Overhead", sep ? sep : "  ");
+	if (hv->show_nr)
+		rd_out_printf(w->o, "%12s%s", "Samples", sep ? sep : "  ");
+	if (hv->show_period)
+		rd_out_printf(w->o, "%12s%s", "Period", sep ? sep : "  ");
+	for (int k = 0; k < levels; k++) {
+		const char *t = sk_title(hv->keys->keys[k]);
+
+		if (k) {
+			rd_out_str(w->o, " / ");
+			keys_width += 3;
+		}
+		rd_out_str(w->o, t);
+		keys_width += (int)strlen(t);
+	}
+	rd_out_str(w->o, "\n# ");
+	if (!sep)
+		repeat(w->o, '.', (levels - 1) * INDENT);
+	repeat(w->o, '.', 8);
+	for (int c = 1; c < value_cols(hv); c++) {
+		rd_out_str(w->o, sep ? sep : "..");
+		repeat(w->o, '.', 12);
+	}
+	/* as many dots as the title of the keys, or the widest level */
+	for (int k = 0; k < levels; k++)
+		if (k * INDENT + hv->width[k] > widest)
+			widest = k * INDENT + hv->width[k];
+	rd_out_str(w->o, sep ? sep : "  ");
+	repeat(w->o, '.', keys_width > widest ? keys_width : widest);
+	rd_out_str(w->o, "\n#\n");
+}
+
+/* One value column: "  " and the value right-aligned, or with -t perf's least text */
+static void value(const struct rh_walk *w, bool first, int width, const char *text)
+{
+	const char *sep = w->hv->sep;
+
+	if (!sep || !first)
+		rd_out_str(w->o, sep ? sep : "  ");
+	rd_out_pad(w->o, text, sep ? -width : width);
+}
+
+static void row(const struct rh_walk *w, const struct entry *e, int depth)
+{
+	const struct rh_view *hv = w->hv;
+	enum sk_key k = hv->keys->keys[depth];
+	const char *fmt = hv->sep ? " %llu" : "%llu";
+	char text[1024], padded[1100], num[64];
+	const char *shown = padded;
+	int width = hv->width[depth];
+
+	repeat(w->o, ' ', depth * INDENT);
+	snprintf(num, sizeof(num), hv->sep ? " %.2f%%" : "%.2f%%",
+		 100.0 * (double)e->self / hv->total);
+	value(w, true, 8, num);
+	if (hv->show_nr) {
+		snprintf(num, sizeof(num), fmt, (unsigned long long)e->nr_samples);
+		value(w, false, 12, num);
+	}
+	if (hv->show_period) {
+		snprintf(num, sizeof(num), fmt, (unsigned long long)e->self);
+		value(w, false, 12, num);
+	}
+	if (!hv->sep)
+		repeat(w->o, ' ', (hv->keys->nr - 1) * INDENT);
+	sk_text(e->key, e->key_len, depth, e->at.level, e->thread_comm, text, sizeof(text));
+	/* a command longer than its column is cut, as in the flat layout */
+	if (k == SK_COMM && width < (int)sizeof(text))
+		text[width] = '\0';
+	/* -t: the separator's first character in a text becomes '.', as perf */
+	for (char *c = hv->sep ? text : NULL; c && (c = strchr(c, hv->sep[0]));)
+		*c = '.';
+	/* the text as its column pads it, without the leading spaces (perf's) */
+	snprintf(padded, sizeof(padded), "%-*s", sk_pad_last(k) ? width : 0, text);
+	while (*shown == ' ')
+		shown++;
+	rd_out_str(w->o, hv->sep ? hv->sep : "  ");
+	rd_out_str(w->o, shown);
+	rd_out_char(w->o, '\n');
+}
+
+static double percent(const struct rh_view *hv, const struct entry *e)
+{
+	return 100.0 * (double)e->self / hv->total;
+}
+
+/*
+ * The rows of one parent, rows[lo..hi) of the collapse order, at level
+ * depth: merged into runs of one key, sorted, each printed with its own
+ * rows below it.
+ */
+static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_t *shown)
+{
+	const struct rh_view *hv = w->hv;
+	bool leaf = depth == hv->keys->nr - 1;
+	struct hist_order ho = { .keys = hv->keys };
+	struct rh_node *nodes;
+	struct entry **order;
+	size_t nr = 0, below;
+	int ret = 0;
+
+	nodes = malloc((hi - lo) * sizeof(*nodes));
+	order = malloc((hi - lo) * sizeof(*order));
+	if (!nodes || !order) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		struct rh_node *nd = &nodes[nr];
+
+		if (nr && hist_same_key(w->rows[nodes[nr - 1].lo], w->rows[i], hv->keys, depth)) {
+			nd = &nodes[nr - 1];
+			nd->sum.self += w->rows[i]->self;
+			nd->sum.nr_samples += w->rows[i]->nr_samples;
+			nd->hi = i + 1;
+			continue;
+		}
+		nd->sum = *w->rows[i];
+		nd->lo = i;
+		nd->hi = i + 1;
+		nr++;
+	}
+	for (size_t i = 0; i < nr; i++)
+		order[i] = &nodes[i].sum;
+	ret = hist_order(order, nr, &ho);
+	for (size_t i = 0; i < nr && !ret; i++) {
+		/* sum is the first member of its node */
+		const struct rh_node *nd = (const struct rh_node *)order[i];
+
+		if (percent(hv, &nd->sum) < hv->percent_limit)
+			continue;
+		row(w, &nd->sum, depth);
+		++*shown;
+		if (leaf) {
+			/* a leaf is one report row: its own call graph */
+			if (hv->forest)
+				cg_print(w->o, hv->forest, w->rows[nd->lo]->graph.tree, hv->cg,
+					 hv->graph_total, nd->sum.self);
+			continue;
+		}
+		below = 0;
+		ret = level(w, nd->lo, nd->hi, depth + 1, &below);
+		/* all below under the limit: perf says so, at the depth below */
+		if (!ret && !below) {
+			if (!hv->sep)
+				repeat(w->o, ' ', (hv->keys->nr + depth) * INDENT);
+			repeat(w->o, ' ', values_width(hv) + 4);
+			rd_out_printf(w->o, "no entry >= %.2f%%\n", hv->percent_limit);
+		}
+	}
+out:
+	free(nodes);
+	free(order);
+	return ret;
+}
+
+int rh_print(struct rd_out *o, struct entry **v, size_t n, const struct rh_view *hv)
+{
+	struct rh_walk w = { .o = o, .hv = hv, .rows = v };
+	size_t shown = 0;
+	int ret;
+
+	if (!hv->quiet)
+		titles(&w);
+	if (!n || !hv->keys->nr)
+		return 0;
+	ret = hist_collapse_order(v, n, hv->keys);
+	return ret ? ret : level(&w, 0, n, 0, &shown);
+}

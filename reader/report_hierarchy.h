@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf report --hierarchy --stdio: one level per sort key, each level's
+ * rows the sums of the rows below them, sorted within their parent and
+ * indented by their depth.  perf's rules, as its 6.1 prints them:
+ *
+ *  - a level's rows are the report's rows (all keys) merged by that key
+ *    within their parent, in perf's collapse order; each takes the keys
+ *    of the first row merged into it, and is sorted among its siblings as
+ *    a report row is (overhead, then the keys);
+ *  - a row is "  " before each value column (overhead, then -n's samples,
+ *    then --show-total-period's period) after 3 spaces per depth, then 3
+ *    spaces per level below the first, then "  " and its key's text as
+ *    the flat layout pads it, its leading spaces dropped;
+ *  - the titles: 3 spaces per level below the first, each value column's
+ *    title and "  ", then the keys' titles joined by " / "; under them dots
+ *    for the indent and the value columns, and for the keys as many as the
+ *    longer of their titles and the widest level (3 per depth and its
+ *    column's width);
+ *  - --percent-limit hides the rows below it, and under a row whose rows
+ *    below are all hidden says "no entry >= P%";
+ *  - the last level's rows have the call graphs, as the flat layout's.
+ */
+#ifndef PERFCHECK_READER_REPORT_HIERARCHY_H
+#define PERFCHECK_READER_REPORT_HIERARCHY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/callgraph.h"
+#include "reader/hist.h"
+#include "reader/out.h"
+#include "reader/sortkeys.h"
+
+struct rh_view {
+	const struct sk_list *keys;	/* one level each, in order */
+	const int *width;		/* per key: its column's width (the flat layout's) */
+	const char *sep;		/* -t, else NULL */
+	bool show_nr, show_period;	/* -n, --show-total-period */
+	bool quiet;			/* -q: no titles */
+	double total;			/* of the percentages */
+	double percent_limit;		/* --percent-limit, 0 when none */
+	/* call graphs under the last level's rows (forest NULL: none) */
+	const struct cg_forest *forest;
+	const struct cg_params *cg;
+	uint64_t graph_total;		/* the period the graphs' shares are of */
+};
+
+/*
+ * The titles and rows of v[0..n) (the report's rows of one event, each
+ * with its own samples' period), in perf's hierarchy; v is reordered.
+ * -ENOMEM, -E2BIG.
+ */
+int rh_print(struct rd_out *o, struct entry **v, size_t n, const struct rh_view *hv);
+
+#endif
