@@ -71,6 +71,11 @@ struct hist_order {
 	/* a group's rows: after Self, the members' Self in order (perf's group sort) */
 	int (*members_cmp)(const struct entry *a, const struct entry *b, const void *ctx);
 	const void *members_ctx;
+	/*
+	 * v is in the order perf inserts it into its one collapse tree (a
+	 * hierarchy level's rows), not to be put in sample order first
+	 */
+	bool as_given;
 };
 
 /*

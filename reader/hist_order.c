@@ -521,10 +521,11 @@ int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 		goto out;
 	/* rows as perf made them (sample order), into its input tree, */
 	memcpy(a, v, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), seq_cmp);
+	if (!o->as_given)
+		qsort(a, n, sizeof(*a), seq_cmp);
 	ret = rb_walk(a, n, collapse_left, o, b);
 	/* then its collapse tree when a key asks for one, then its output tree */
-	if (!ret && needs_collapse(o->keys))
+	if (!ret && needs_collapse(o->keys) && !o->as_given)
 		ret = rb_walk(b, n, collapse_left, o, a);
 	else if (!ret)
 		memcpy(a, b, n * sizeof(*a));

@@ -60,14 +60,20 @@ static void titles(const struct rh_walk *w)
 	if (hv->show_period)
 		rd_out_printf(w->o, "%12s%s", "Period", sep ? sep : "  ");
 	for (int k = 0; k < levels; k++) {
+		/* each title without the spaces of its column (perf's "Pid:Command") */
 		const char *t = sk_title(hv->keys->keys[k]);
+		size_t len;
 
+		while (*t == ' ')
+			t++;
+		for (len = strlen(t); len && t[len - 1] == ' '; len--)
+			;
 		if (k) {
 			rd_out_str(w->o, " / ");
 			keys_width += 3;
 		}
-		rd_out_str(w->o, t);
-		keys_width += (int)strlen(t);
+		rd_out_mem(w->o, t, len);
+		keys_width += (int)len;
 	}
 	rd_out_str(w->o, "\n# ");
 	if (!sep)
@@ -149,7 +155,8 @@ static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_
 {
 	const struct rh_view *hv = w->hv;
 	bool leaf = depth == hv->keys->nr - 1;
-	struct hist_order ho = { .keys = hv->keys };
+	/* perf fills a level's tree in its parent's order, the runs' order */
+	struct hist_order ho = { .keys = hv->keys, .as_given = true };
 	struct rh_node *nodes;
 	struct entry **order;
 	size_t nr = 0, below;
