@@ -15,6 +15,7 @@
 #include <string.h>
 
 #define INDENT 3	/* perf's spaces per level */
+#define MAX_DOTS 207	/* the most dots perf has for a line of titles */
 
 /* A row of a level: the sums of rows[lo..hi) of the collapse order */
 struct rh_node {
@@ -87,8 +88,11 @@ static void titles(const struct rh_walk *w)
 	for (int k = 0; k < levels; k++)
 		if (k * INDENT + hv->width[k] > widest)
 			widest = k * INDENT + hv->width[k];
+	if (keys_width > widest)
+		widest = keys_width;
+	/* perf takes them from its string of 207 dots */
 	rd_out_str(w->o, sep ? sep : "  ");
-	repeat(w->o, '.', keys_width > widest ? keys_width : widest);
+	repeat(w->o, '.', widest < MAX_DOTS ? widest : MAX_DOTS);
 	rd_out_str(w->o, "\n#\n");
 }
 
