@@ -1901,7 +1901,8 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 /*
  * What --hierarchy is not shown with, said: -F as perf refuses it; the row
  * filters, which perf applies per level; value columns among the sort keys
- * (perf makes them levels of their own).  1 when refused.
+ * (perf makes them levels of their own); the call graphs' counts.  1 when
+ * refused.
  */
 static int hierarchy_refused(const struct report *rp, const char *fields_spec)
 {
@@ -1917,6 +1918,10 @@ static int hierarchy_refused(const struct report *rp, const char *fields_spec)
 		 !rp->keys.nr)
 		why = "--hierarchy with overhead, sample or period among the sort keys is "
 		      "not supported (perf makes them levels); -n and --show-total-period are";
+	/* perf merges each row's chains into its leaf, each distinct chain once */
+	else if (rp->cg.value == CG_COUNT && rp->cg.mode != CG_NONE)
+		why = "--hierarchy with -g ...,count is not supported (perf counts each "
+		      "distinct chain once there, not its samples)";
 	if (why)
 		fprintf(stderr, "perfcheck report: %s\n", why);
 	return why != NULL;
