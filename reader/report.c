@@ -1042,6 +1042,12 @@ static const struct entry *member_row(const struct group_view *g, uint32_t j,
 	return table_find(g->members[j], e->key, e->key_len);
 }
 
+/* member_row() for report_hierarchy.c: ctx is the group_view */
+static const struct entry *group_member_row(const void *ctx, uint32_t j, const struct entry *e)
+{
+	return member_row(ctx, j, e);
+}
+
 /* Rows only members have become the leader's, with 0 of the leader's period. */
 static int group_join(struct report *rp, struct table *t, const struct group_view *g)
 {
@@ -1486,13 +1492,17 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	cg.rest_inlined = !children;
 	cg.skip_first = rp->sort_sym_first;
 	if (rp->view.hierarchy) {
+		struct rh_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
 		struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 				      .show_nr = rp->view.show_nr,
 				      .show_period = rp->view.show_period,
 				      .quiet = rp->view.quiet, .total = total,
 				      .percent_limit = rp->percent_limit,
 				      .forest = graphs ? &rp->forest : NULL, .cg = &cg,
-				      .graph_total = t->total };
+				      .graph_total = t->total, .group = g ? &hg : NULL };
+
+		for (uint32_t j = 0; j < hg.nr; j++)
+			hg.total[j] = g->members[j]->total;
 
 		/* rows of the event's own samples (perf's hierarchy has no Children) */
 		int ret = rh_print(o, v, n, &hv);
@@ -1833,13 +1843,6 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 				ret = pc_error_set(err, ENOMEM, "out of memory");
 				break;
 			}
-		}
-		/* perf's hierarchy of a group links its members' levels: not done here */
-		if (view && rp->view.hierarchy) {
-			ret = pc_error_set(err, EOPNOTSUPP, "perfcheck report: --hierarchy of the "
-					   "event group of %s is not supported (--no-group shows "
-					   "each event's)", g.name);
-			break;
 		}
 		if (samples && print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
 					   gr.leader_of[i] == (int32_t)i && gr.members[i] > 1))

@@ -19,8 +19,9 @@
 
 /* A row of a level: the sums of rows[lo..hi) of the collapse order */
 struct rh_node {
-	struct entry sum;	/* a copy of rows[lo] (its pointers not owned) */
+	struct entry sum;	/* first: a copy of rows[lo] (its pointers not owned) */
 	size_t lo, hi;
+	uint64_t member_self[RH_MAX_MEMBERS], member_samples[RH_MAX_MEMBERS];
 };
 
 struct rh_walk {
@@ -34,10 +35,17 @@ static int value_cols(const struct rh_view *hv)
 	return 1 + hv->show_nr + hv->show_period;
 }
 
+static int events(const struct rh_view *hv)
+{
+	return 1 + (hv->group ? (int)hv->group->nr : 0);
+}
+
 /* perf's overhead width: the value columns and the two spaces between them */
 static int values_width(const struct rh_view *hv)
 {
-	return 8 + (hv->show_nr ? 14 : 0) + (hv->show_period ? 14 : 0);
+	int n = events(hv);
+
+	return 8 * n + (hv->show_nr ? 2 + 12 * n : 0) + (hv->show_period ? 2 + 12 * n : 0);
 }
 
 static void repeat(struct rd_out *o, char c, int n)
@@ -55,11 +63,11 @@ static void titles(const struct rh_walk *w)
 	rd_out_str(w->o, "# ");
 	if (!sep)
 		repeat(w->o, ' ', (levels - 1) * INDENT);
-	rd_out_printf(w->o, "%8s%s", "Overhead", sep ? sep : "  ");
+	rd_out_printf(w->o, "%*s%s", 8 * events(hv), "Overhead", sep ? sep : "  ");
 	if (hv->show_nr)
-		rd_out_printf(w->o, "%12s%s", "Samples", sep ? sep : "  ");
+		rd_out_printf(w->o, "%*s%s", 12 * events(hv), "Samples", sep ? sep : "  ");
 	if (hv->show_period)
-		rd_out_printf(w->o, "%12s%s", "Period", sep ? sep : "  ");
+		rd_out_printf(w->o, "%*s%s", 12 * events(hv), "Period", sep ? sep : "  ");
 	for (int k = 0; k < levels; k++) {
 		/* each title without the spaces of its column (perf's "Pid:Command") */
 		const char *t = sk_title(hv->keys->keys[k]);
@@ -79,10 +87,10 @@ static void titles(const struct rh_walk *w)
 	rd_out_str(w->o, "\n# ");
 	if (!sep)
 		repeat(w->o, '.', (levels - 1) * INDENT);
-	repeat(w->o, '.', 8);
+	repeat(w->o, '.', 8 * events(hv));
 	for (int c = 1; c < value_cols(hv); c++) {
 		rd_out_str(w->o, sep ? sep : "..");
-		repeat(w->o, '.', 12);
+		repeat(w->o, '.', 12 * events(hv));
 	}
 	/* as many dots as the title of the keys, or the widest level */
 	for (int k = 0; k < levels; k++)
@@ -106,26 +114,53 @@ static void value(const struct rh_walk *w, bool first, int width, const char *te
 	rd_out_pad(w->o, text, sep ? -width : width);
 }
 
-static void row(const struct rh_walk *w, const struct entry *e, int depth)
+enum rh_col { RH_OVERHEAD, RH_SAMPLES, RH_PERIOD };
+
+/*
+ * A value column's text: the leader's value, then a group's members'
+ * (perf's "%7.2f%%" then " %6.2f%%" of their own totals, counts in 12; with
+ * -t its least " %.2f%%" and " %llu" for each)
+ */
+static void col_text(const struct rh_view *hv, const struct rh_node *nd, enum rh_col c,
+		     char *buf, size_t size)
+{
+	const struct rh_group *g = hv->group;
+	size_t len = 0;
+
+	for (uint32_t j = 0; j <= (g ? g->nr : 0) && len < size; j++) {
+		uint64_t self = j ? nd->member_self[j - 1] : nd->sum.self;
+		uint64_t samples = j ? nd->member_samples[j - 1] : nd->sum.nr_samples;
+		double total = j ? (double)g->total[j - 1] : hv->total;
+
+		if (c != RH_OVERHEAD)
+			len += (size_t)snprintf(buf + len, size - len, hv->sep ? " %llu" : "%12llu",
+						(unsigned long long)(c == RH_SAMPLES ? samples : self));
+		else
+			len += (size_t)snprintf(buf + len, size - len,
+						hv->sep ? " %.2f%%" : j ? " %6.2f%%" : "%7.2f%%",
+						100.0 * (double)self / (total ? total : 1.0));
+	}
+}
+
+static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
 {
 	const struct rh_view *hv = w->hv;
+	const struct entry *e = &nd->sum;
 	enum sk_key k = hv->keys->keys[depth];
-	const char *fmt = hv->sep ? " %llu" : "%llu";
-	char text[1024], padded[1100], num[64];
+	char text[1024], padded[1100], num[512];
 	const char *shown = padded;
 	int width = hv->width[depth];
 
 	repeat(w->o, ' ', depth * INDENT);
-	snprintf(num, sizeof(num), hv->sep ? " %.2f%%" : "%.2f%%",
-		 100.0 * (double)e->self / hv->total);
-	value(w, true, 8, num);
+	col_text(hv, nd, RH_OVERHEAD, num, sizeof(num));
+	value(w, true, 8 * events(hv), num);
 	if (hv->show_nr) {
-		snprintf(num, sizeof(num), fmt, (unsigned long long)e->nr_samples);
-		value(w, false, 12, num);
+		col_text(hv, nd, RH_SAMPLES, num, sizeof(num));
+		value(w, false, 12 * events(hv), num);
 	}
 	if (hv->show_period) {
-		snprintf(num, sizeof(num), fmt, (unsigned long long)e->self);
-		value(w, false, 12, num);
+		col_text(hv, nd, RH_PERIOD, num, sizeof(num));
+		value(w, false, 12 * events(hv), num);
 	}
 	if (!hv->sep)
 		repeat(w->o, ' ', (hv->keys->nr - 1) * INDENT);
@@ -145,6 +180,32 @@ static void row(const struct rh_walk *w, const struct entry *e, int depth)
 	rd_out_char(w->o, '\n');
 }
 
+/* perf's group order after the leader's period: the members' in turn */
+static int members_cmp(const struct entry *a, const struct entry *b, const void *ctx)
+{
+	/* a and b are the sums of nodes (their first member) */
+	const struct rh_node *na = (const void *)a, *nb = (const void *)b;
+	const struct rh_group *g = ctx;
+
+	for (uint32_t j = 0; j < g->nr; j++)
+		if (na->member_self[j] != nb->member_self[j])
+			return na->member_self[j] > nb->member_self[j] ? 1 : -1;
+	return 0;
+}
+
+/* Adds row r's own and its members' values to node nd */
+static void add_row(const struct rh_view *hv, struct rh_node *nd, const struct entry *r)
+{
+	const struct rh_group *g = hv->group;
+
+	for (uint32_t j = 0; g && j < g->nr; j++) {
+		const struct entry *m = g->row(g->ctx, j, r);
+
+		nd->member_self[j] += m ? m->self : 0;
+		nd->member_samples[j] += m ? m->nr_samples : 0;
+	}
+}
+
 static double percent(const struct rh_view *hv, const struct entry *e)
 {
 	return 100.0 * (double)e->self / hv->total;
@@ -160,7 +221,9 @@ static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_
 	const struct rh_view *hv = w->hv;
 	bool leaf = depth == hv->keys->nr - 1;
 	/* perf fills a level's tree in its parent's order, the runs' order */
-	struct hist_order ho = { .keys = hv->keys, .as_given = true };
+	struct hist_order ho = { .keys = hv->keys, .as_given = true,
+				 .members_cmp = hv->group ? members_cmp : NULL,
+				 .members_ctx = hv->group };
 	struct rh_node *nodes;
 	struct entry **order;
 	size_t nr = 0, below;
@@ -180,11 +243,14 @@ static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_
 			nd->sum.self += w->rows[i]->self;
 			nd->sum.nr_samples += w->rows[i]->nr_samples;
 			nd->hi = i + 1;
+			add_row(hv, nd, w->rows[i]);
 			continue;
 		}
+		memset(nd, 0, sizeof(*nd));
 		nd->sum = *w->rows[i];
 		nd->lo = i;
 		nd->hi = i + 1;
+		add_row(hv, nd, w->rows[i]);
 		nr++;
 	}
 	for (size_t i = 0; i < nr; i++)
@@ -196,7 +262,7 @@ static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_
 
 		if (percent(hv, &nd->sum) < hv->percent_limit)
 			continue;
-		row(w, &nd->sum, depth);
+		row(w, nd, depth);
 		++*shown;
 		if (leaf) {
 			/* a leaf is one report row: its own call graph */

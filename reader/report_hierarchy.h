@@ -19,7 +19,10 @@
  *    column's width);
  *  - --percent-limit hides the rows below it, and under a row whose rows
  *    below are all hidden says "no entry >= P%";
- *  - the last level's rows have the call graphs, as the flat layout's.
+ *  - the last level's rows have the call graphs, as the flat layout's;
+ *  - an event group's members: each value column has their values after
+ *    the leader's (a percentage of their own total), each level's rows
+ *    sorted by the leader's period and then the members' in order.
  */
 #ifndef PERFCHECK_READER_REPORT_HIERARCHY_H
 #define PERFCHECK_READER_REPORT_HIERARCHY_H
@@ -33,6 +36,17 @@
 #include "reader/out.h"
 #include "reader/sortkeys.h"
 
+/* An event group's members, shown as columns after the leader's values */
+#define RH_MAX_MEMBERS 8
+
+struct rh_group {
+	uint32_t nr;
+	uint64_t total[RH_MAX_MEMBERS];	/* each member's period, of its percentages */
+	/* member j's row of the leader's row (NULL: none) */
+	const struct entry *(*row)(const void *ctx, uint32_t j, const struct entry *leader);
+	const void *ctx;
+};
+
 struct rh_view {
 	const struct sk_list *keys;	/* one level each, in order */
 	const int *width;		/* per key: its column's width (the flat layout's) */
@@ -45,6 +59,7 @@ struct rh_view {
 	const struct cg_forest *forest;
 	const struct cg_params *cg;
 	uint64_t graph_total;		/* the period the graphs' shares are of */
+	const struct rh_group *group;	/* NULL: one event */
 };
 
 /*
