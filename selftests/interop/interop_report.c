@@ -19,8 +19,8 @@
  *    compares from the event count on).
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
- *  - --hierarchy of an event group, of branch mode, with row filters or
- *    -F: refused (unit_report), not compared.
+ *  - --hierarchy of branch mode, of pipes, with row filters, -F or
+ *    -g ...,count: refused (unit_report), not compared.
  *  - -F with callchains and no Children share before sym in the sort list
  *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
  *    unresolved symbols) may come in another order than perf's (its order of
@@ -686,6 +686,20 @@ TEST_F(report, hierarchy_separator_and_quiet_match_perf)
 	same_report(_metadata, self, "--hierarchy -t ,");
 	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "--hierarchy -q");
 	perfcmp_expect_same(_metadata, &self->c);
+}
+
+/* an event group: its members' values after the leader's on every level, -t too */
+TEST_F(report, hierarchy_of_an_event_group_matches_perf)
+{
+	char why[300];
+
+	if (!perfcmp_record(self->c.path, "-e {cpu-clock,task-clock} -c 100000 -g",
+			    PERFCMP_SPIN, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	same_report(_metadata, self, "--hierarchy -n");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'anon group { cpu-clock, task-clock }'"))
+		TH_LOG("%s", self->c.ours.out);
+	same_report(_metadata, self, "--hierarchy -t , -g none");
 }
 
 TEST_HARNESS_MAIN
