@@ -265,7 +265,11 @@ static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_
 		row(w, nd, depth);
 		++*shown;
 		if (leaf) {
-			/* a leaf is one report row: its own call graph */
+			/*
+			 * a leaf is one report row, its own call graph (rows that
+			 * differ only where perf's comparisons see them equal would
+			 * share a leaf: the first one's graph is shown, not merged)
+			 */
 			if (hv->forest)
 				cg_print(w->o, hv->forest, w->rows[nd->lo]->graph.tree, hv->cg,
 					 hv->graph_total, nd->sum.self);
