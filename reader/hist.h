@@ -29,6 +29,11 @@ struct row_branch {
 	uint16_t cycles;
 };
 
+/* What hides a row (perf's filter types): its thread, its object, its symbol */
+#define ENTRY_HIDDEN_THREAD 1u	/* --comms, --pid, --tid */
+#define ENTRY_HIDDEN_DSO 2u	/* --dsos */
+#define ENTRY_HIDDEN_SYM 4u	/* --symbols */
+
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
 	size_t key_len;
@@ -56,7 +61,7 @@ struct entry {
 	 * absolute percentages.  perf 6.1: the row's first sample decides;
 	 * perf 7.2: filtered samples make rows of their own.
 	 */
-	bool filtered;
+	uint8_t filtered;	/* ENTRY_HIDDEN_* bits: the filters that hide it (0: shown) */
 	bool comm_placeholder;	/* made while its thread had only the ":TID" placeholder */
 	struct entry *next;
 };

@@ -332,7 +332,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
  * where perf 6.1 lets a row's first sample decide for all.
  */
 static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
-				const struct sk_frame *k, bool hidden)
+				const struct sk_frame *k, uint8_t hidden)
 {
 	char key[2048];
 	size_t len = sk_key(&rp->keys, k, key, sizeof(key));
@@ -399,12 +399,12 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
  */
 static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
 			      const struct rd_event *ev, const struct frame *f, bool chain,
-			      bool level, bool hidden)
+			      bool level, uint8_t hidden)
 {
 	struct sk_frame k;
 	struct entry *e;
 	char src[512];
-	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | hidden << 3);
+	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | (hidden != 0) << 3);
 	int32_t cpu = ev->sample->evsel &&
 		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
 		      (int32_t)ev->sample->cpu : -1;
@@ -734,15 +734,18 @@ static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
  * --tid) and by its own object and symbol (--dsos, --symbols): the rows of
  * its callchain take the sample's mark, not their frames'.
  */
-static bool row_hidden(const struct rd_filter *f, const struct rd_event *ev,
-		       const struct rd_resolved *own)
+static uint8_t row_hidden(const struct rd_filter *f, const struct rd_event *ev,
+			  const struct rd_resolved *own)
 {
 	const struct pd_sample *smp = ev->sample;
 
 	if (!f)
-		return false;
-	return !rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ||
-	       !rd_filter_object_ok(f, own);
+		return 0;
+	/* each filter apart: --hierarchy applies each at its own level */
+	return (rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ?
+		0 : ENTRY_HIDDEN_THREAD) |
+	       (rd_filter_dso_ok(f, own) ? 0 : ENTRY_HIDDEN_DSO) |
+	       (rd_filter_sym_ok(f, own) ? 0 : ENTRY_HIDDEN_SYM);
 }
 
 static bool cpumode_kernel(const struct rd_event *ev)
@@ -823,7 +826,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct entry *en;
 	struct memo *mm = NULL;
 	const struct rd_filter *f = rp->view.flt;
-	bool same = false, hidden, got_first = false;
+	bool same = false, got_first = false;
+	uint8_t hidden;
 	int n = 0, ret;
 
 	if (!t)
@@ -1394,7 +1398,92 @@ static void sep_values(const struct report *rp, struct rd_out *o, const struct g
 	}
 }
 
-/* One event's table (a group's with g); -ENOMEM, or rh_print()'s error */
+/* Each key's column width over rows v[0..n), as perf sizes them */
+static void key_widths(const struct report *rp, struct entry *const *v, size_t n, int *width)
+{
+	char text[1024];
+
+	for (int k = 0; k < rp->keys.nr; k++)
+		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < rp->keys.nr; k++) {
+			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->at.level,
+						      v[i]->thread_comm, text, sizeof(text)));
+
+			/* perf sizes the command column by each thread's last command */
+			if (rp->keys.keys[k] == SK_COMM)
+				len = (int)strlen(v[i]->thread_comm);
+			/* an inlined symbol by its name, its " (inlined)" overflows */
+			const struct row_at *at = row_end(v[i], rp->keys.keys[k]);
+
+			if (rp->keys.keys[k] == SK_SYM && v[i]->at.sym &&
+			    v[i]->at.sym->name_len > 10 &&
+			    !strcmp(v[i]->at.sym->name + v[i]->at.sym->name_len - 10, " (inlined)"))
+				len -= 10;
+			/* and the cpu column by its title; "-001" overflows it */
+			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
+				width[k] = len;
+			/*
+			 * a row without a symbol widens perf's object column to an
+			 * address's 16 (unless --dsos is given), and its symbol column
+			 * to the address and its "[.] " and 2 more; a branch's
+			 * source or target its source or target columns
+			 */
+			if (at && is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 16 &&
+			    !rp->view.flt->dsos.nr)
+				width[k] = 16;
+			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
+				width[k] = 22;
+		}
+}
+
+/*
+ * --hierarchy: the rows of the event's own samples (perf's hierarchy has
+ * no Children), hidden ones too (their periods count in the levels above)
+ */
+static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
+			   struct group_view *g, struct entry **v, size_t n, double total)
+{
+	int width[SK_MAX_KEYS];
+	struct cg_params cg = rp->cg;
+	struct rh_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+	const struct rd_filter *f = rp->view.flt;
+	struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
+			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
+			      .quiet = rp->view.quiet, .total = total,
+			      .percent_limit = rp->percent_limit, .cg = &cg,
+			      .graph_total = t->total, .group = g ? &hg : NULL };
+	struct rh_plan plan = { 0 };
+	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
+	int ret;
+
+	for (uint32_t j = 0; j < hg.nr; j++)
+		hg.total[j] = g->members[j]->total;
+	if (rp->cg.mode != CG_NONE && has_chains(t->evsel))
+		hv.forest = &rp->forest;
+	if (rp->percent_limit > 0)
+		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = true;
+	cg.skip_first = rp->sort_sym_first;
+	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
+		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (key_elided(rp, k))
+			hv.elided |= 1u << k;
+	ret = shown ? rh_plan(&plan, v, n, &hv) : -ENOMEM;
+	if (!ret) {
+		/* perf sizes the columns by the rows its filters leave shown */
+		key_widths(rp, shown, rh_shown_rows(&plan, shown), width);
+		ret = rh_print(o, &plan, &hv);
+	}
+	if (!ret)
+		rd_out_str(o, "\n\n");
+	rh_plan_free(&plan);
+	free(shown);
+	return ret;
+}
+
+/* One event's table (a group's with g); -ENOMEM */
 static int print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
 		       struct group_view *g, bool leads)
 {
@@ -1431,7 +1520,12 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
 			if (g || (children ? e->children : e->self))
 				v[n++] = e;
+	if (rp->view.hierarchy) {
+		int ret = print_hierarchy(rp, t, o, g, v, n, total);
 
+		free(v);
+		return ret;
+	}
 	{
 		/* -F: Children sorts where the fields name it, if they do */
 		struct hist_order ho = { .keys = &rp->keys,
@@ -1451,38 +1545,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		}
 		n = drop_filtered(v, n);
 	}
-	for (int k = 0; k < rp->keys.nr; k++)
-		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < rp->keys.nr; k++) {
-			int len = (int)strlen(sk_text(v[i]->key, v[i]->key_len, k, v[i]->at.level,
-						      v[i]->thread_comm, text, sizeof(text)));
-
-			/* perf sizes the command column by each thread's last command */
-			if (rp->keys.keys[k] == SK_COMM)
-				len = (int)strlen(v[i]->thread_comm);
-			/* an inlined symbol by its name, its " (inlined)" overflows */
-			const struct row_at *at = row_end(v[i], rp->keys.keys[k]);
-
-			if (rp->keys.keys[k] == SK_SYM && v[i]->at.sym &&
-			    v[i]->at.sym->name_len > 10 &&
-			    !strcmp(v[i]->at.sym->name + v[i]->at.sym->name_len - 10, " (inlined)"))
-				len -= 10;
-			/* and the cpu column by its title; "-001" overflows it */
-			if (len > width[k] && rp->keys.keys[k] != SK_CPU)
-				width[k] = len;
-			/*
-			 * a row without a symbol widens perf's object column to an
-			 * address's 16 (unless --dsos is given), and its symbol column
-			 * to the address and its "[.] " and 2 more; a branch's
-			 * source or target its source or target columns
-			 */
-			if (at && is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 16 &&
-			    !rp->view.flt->dsos.nr)
-				width[k] = 16;
-			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
-				width[k] = 22;
-		}
+	key_widths(rp, v, n, width);
 	fv.total = total;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
@@ -1491,27 +1554,6 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		cg.min_percent = rp->percent_limit;
 	cg.rest_inlined = !children;
 	cg.skip_first = rp->sort_sym_first;
-	if (rp->view.hierarchy) {
-		struct rh_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
-		struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
-				      .show_nr = rp->view.show_nr,
-				      .show_period = rp->view.show_period,
-				      .quiet = rp->view.quiet, .total = total,
-				      .percent_limit = rp->percent_limit,
-				      .forest = graphs ? &rp->forest : NULL, .cg = &cg,
-				      .graph_total = t->total, .group = g ? &hg : NULL };
-
-		for (uint32_t j = 0; j < hg.nr; j++)
-			hg.total[j] = g->members[j]->total;
-
-		/* rows of the event's own samples (perf's hierarchy has no Children) */
-		int ret = rh_print(o, v, n, &hv);
-
-		if (!ret)
-			rd_out_str(o, "\n\n");
-		free(v);
-		return ret;
-	}
 	if (!rp->view.quiet && rp->view.fields)
 		rf_titles(o, rp->view.fields, &fv);
 	else if (!rp->view.quiet)
@@ -1903,7 +1945,7 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 
 /*
  * What --hierarchy is not shown with, said: -F as perf refuses it; the row
- * filters, which perf applies per level; value columns among the sort keys
+ * filters but in perf 6.1's layout, of absolute percentages; value columns among the sort keys
  * (perf makes them levels of their own); the call graphs' counts.  1 when
  * refused.
  */
@@ -1914,9 +1956,11 @@ static int hierarchy_refused(const struct report *rp, const char *fields_spec)
 
 	if (fields_spec)
 		why = "--hierarchy and --fields options cannot be used together (as perf)";
-	else if (f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids)
-		why = "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is not "
-		      "supported (perf filters each level)";
+	/* perf 6.1's marks of the levels are followed, not 7.2's rows of filtered samples */
+	else if ((f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids) &&
+		 (!rp->compat_6_1 || rp->view.relative))
+		why = "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is only "
+		      "supported in perf 6.1's layout (--compat 6.1), of absolute percentages";
 	else if (rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
 		 !rp->keys.nr)
 		why = "--hierarchy with overhead, sample or period among the sort keys is "

@@ -27,7 +27,7 @@ struct rh_node {
 struct rh_walk {
 	struct rd_out *o;
 	const struct rh_view *hv;
-	struct entry **rows;	/* in perf's collapse order */
+	const struct rh_plan *plan;
 };
 
 static int value_cols(const struct rh_view *hv)
@@ -211,96 +211,250 @@ static double percent(const struct rh_view *hv, const struct entry *e)
 	return 100.0 * (double)e->self / hv->total;
 }
 
+/* The filter types (ENTRY_HIDDEN_*) a level of key k is perf's level for */
+static uint8_t filters_of(enum sk_key k)
+{
+	switch (k) {
+	case SK_COMM:
+	case SK_PID:
+	case SK_TID:
+		return ENTRY_HIDDEN_THREAD;
+	case SK_DSO:
+		return ENTRY_HIDDEN_DSO;
+	case SK_SYM:
+		return ENTRY_HIDDEN_SYM;
+	default:
+		return 0;
+	}
+}
+
+/* The node of level l that row i starts, in plan p's table of filter bits */
+static uint8_t *hidden_at(const struct rh_plan *p, size_t i, int l)
+{
+	return &p->hidden[i * (size_t)p->levels + (size_t)l];
+}
+
+/*
+ * perf's filters of a hierarchy, node by node as it makes them (rows in
+ * collapse order, each down its levels): a node is a copy of its first
+ * row, with its marks; one of a filter's own level that filter leaves
+ * shown clears the filter's mark of every node above it; one of another
+ * level is marked on the first level, and below also takes its parent's
+ * mark as it is then.
+ */
+static void mark_hidden(struct rh_plan *p, const struct rh_view *hv)
+{
+	size_t start[SK_MAX_KEYS] = { 0 };
+
+	for (size_t i = 0; i < p->n; i++) {
+		bool parent_new = false;
+
+		for (int l = 0; l < p->levels; l++) {
+			uint8_t own = filters_of(hv->keys->keys[l]);
+			/* perf's copy of the row keeps the row's marks */
+			uint8_t mark = p->rows[i]->filtered & hv->filters;
+
+			if (i && !parent_new && hist_same_key(p->rows[start[l]], p->rows[i],
+							      hv->keys, l))
+				continue;
+			parent_new = true;
+			start[l] = i;
+			for (uint8_t type = 1; type <= ENTRY_HIDDEN_SYM; type <<= 1) {
+				if (!(hv->filters & type))
+					continue;
+				if (own & type) {
+					for (int a = 0; a < l && !(p->rows[i]->filtered & type); a++)
+						*hidden_at(p, start[a], a) &= (uint8_t)~type;
+				} else {
+					mark |= l ? *hidden_at(p, start[l - 1], l - 1) & type : type;
+				}
+			}
+			*hidden_at(p, i, l) = mark;
+		}
+	}
+}
+
+int rh_plan(struct rh_plan *p, struct entry **v, size_t n, const struct rh_view *hv)
+{
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->rows = v;
+	p->n = n;
+	p->levels = hv->keys->nr;
+	p->keys = hv->keys;
+	if (!n || !p->levels)
+		return 0;
+	p->hidden = calloc(n * (size_t)p->levels, 1);
+	if (!p->hidden)
+		return -ENOMEM;
+	ret = hist_collapse_order(v, n, hv->keys);
+	if (!ret && hv->filters)
+		mark_hidden(p, hv);
+	return ret;
+}
+
+size_t rh_shown_rows(const struct rh_plan *p, struct entry **out)
+{
+	size_t nr = 0;
+	size_t start[SK_MAX_KEYS] = { 0 };
+
+	for (size_t i = 0; i < p->n; i++) {
+		bool parent_new = false, shown = false;
+
+		for (int l = 0; l < p->levels; l++) {
+			if (i && !parent_new && hist_same_key(p->rows[start[l]], p->rows[i],
+							      p->keys, l))
+				continue;
+			parent_new = true;
+			start[l] = i;
+			shown |= !*hidden_at(p, i, l);
+		}
+		if (shown)
+			out[nr++] = p->rows[i];
+	}
+	return nr;
+}
+
+void rh_plan_free(struct rh_plan *p)
+{
+	free(p->hidden);
+	p->hidden = NULL;
+}
+
+/* One level's rows of one parent: made, summed and sorted */
+struct rh_level {
+	struct rh_node *nodes;
+	struct entry **order;	/* the nodes' sums, in perf's order */
+	size_t nr;
+};
+
+static void level_free(struct rh_level *lv)
+{
+	free(lv->nodes);
+	free(lv->order);
+}
+
 /*
  * The rows of one parent, rows[lo..hi) of the collapse order, at level
- * depth: merged into runs of one key, sorted, each printed with its own
- * rows below it.
+ * depth: merged into runs of one key and sorted
  */
-static int level(const struct rh_walk *w, size_t lo, size_t hi, int depth, size_t *shown)
+static int level_make(const struct rh_walk *w, size_t lo, size_t hi, int depth,
+		      struct rh_level *lv)
 {
 	const struct rh_view *hv = w->hv;
-	bool leaf = depth == hv->keys->nr - 1;
 	/* perf fills a level's tree in its parent's order, the runs' order */
-	struct hist_order ho = { .keys = hv->keys, .as_given = true,
+	struct hist_order ho = { .keys = hv->keys, .as_given = true, .elided = hv->elided,
 				 .members_cmp = hv->group ? members_cmp : NULL,
 				 .members_ctx = hv->group };
-	struct rh_node *nodes;
-	struct entry **order;
-	size_t nr = 0, below;
-	int ret = 0;
+	struct entry *const *rows = w->plan->rows;
 
-	nodes = malloc((hi - lo) * sizeof(*nodes));
-	order = malloc((hi - lo) * sizeof(*order));
-	if (!nodes || !order) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	lv->nr = 0;
+	lv->nodes = malloc((hi - lo) * sizeof(*lv->nodes));
+	lv->order = malloc((hi - lo) * sizeof(*lv->order));
+	if (!lv->nodes || !lv->order)
+		return -ENOMEM;
 	for (size_t i = lo; i < hi; i++) {
-		struct rh_node *nd = &nodes[nr];
+		struct rh_node *nd = &lv->nodes[lv->nr];
 
-		if (nr && hist_same_key(w->rows[nodes[nr - 1].lo], w->rows[i], hv->keys, depth)) {
-			nd = &nodes[nr - 1];
-			nd->sum.self += w->rows[i]->self;
-			nd->sum.nr_samples += w->rows[i]->nr_samples;
+		if (lv->nr && hist_same_key(rows[nd[-1].lo], rows[i], hv->keys, depth)) {
+			nd--;
+			nd->sum.self += rows[i]->self;
+			nd->sum.nr_samples += rows[i]->nr_samples;
 			nd->hi = i + 1;
-			add_row(hv, nd, w->rows[i]);
+			add_row(hv, nd, rows[i]);
 			continue;
 		}
 		memset(nd, 0, sizeof(*nd));
-		nd->sum = *w->rows[i];
+		nd->sum = *rows[i];
 		nd->lo = i;
 		nd->hi = i + 1;
-		add_row(hv, nd, w->rows[i]);
-		nr++;
+		add_row(hv, nd, rows[i]);
+		lv->nr++;
 	}
-	for (size_t i = 0; i < nr; i++)
-		order[i] = &nodes[i].sum;
-	ret = hist_order(order, nr, &ho);
-	for (size_t i = 0; i < nr && !ret; i++) {
-		/* sum is the first member of its node */
-		const struct rh_node *nd = (const struct rh_node *)order[i];
+	for (size_t i = 0; i < lv->nr; i++)
+		lv->order[i] = &lv->nodes[i].sum;
+	return hist_order(lv->order, lv->nr, &ho);
+}
 
-		if (percent(hv, &nd->sum) < hv->percent_limit)
-			continue;
-		row(w, nd, depth);
-		++*shown;
+/* sum is the first member of its node */
+static const struct rh_node *node_at(const struct rh_level *lv, size_t i)
+{
+	return (const struct rh_node *)lv->order[i];
+}
+
+static bool node_hidden(const struct rh_walk *w, const struct rh_node *nd, int depth)
+{
+	return *hidden_at(w->plan, nd->lo, depth) != 0;
+}
+
+/*
+ * perf's test under a row it shows: its first row below that no filter
+ * hides, if any, is not under the limit
+ */
+static bool rows_below(const struct rh_walk *w, const struct rh_level *lv, int depth)
+{
+	for (size_t i = 0; i < lv->nr; i++)
+		if (!node_hidden(w, node_at(lv, i), depth))
+			return percent(w->hv, &node_at(lv, i)->sum) >= w->hv->percent_limit;
+	return false;
+}
+
+/* A level's rows (lv's, at depth), each with the rows below it */
+static int level_print(const struct rh_walk *w, const struct rh_level *lv, int depth)
+{
+	const struct rh_view *hv = w->hv;
+	bool leaf = depth == hv->keys->nr - 1;
+	int ret = 0;
+
+	for (size_t i = 0; i < lv->nr && !ret; i++) {
+		const struct rh_node *nd = node_at(lv, i);
+		/* perf walks every row, hidden or not, and prints those shown */
+		bool shown = !node_hidden(w, nd, depth) &&
+			     percent(hv, &nd->sum) >= hv->percent_limit;
+		struct rh_level below = { 0 };
+
+		if (shown)
+			row(w, nd, depth);
 		if (leaf) {
 			/*
 			 * a leaf is one report row, its own call graph (rows that
 			 * differ only where perf's comparisons see them equal would
 			 * share a leaf: the first one's graph is shown, not merged)
 			 */
-			if (hv->forest)
-				cg_print(w->o, hv->forest, w->rows[nd->lo]->graph.tree, hv->cg,
+			if (shown && hv->forest)
+				cg_print(w->o, hv->forest, w->plan->rows[nd->lo]->graph.tree, hv->cg,
 					 hv->graph_total, nd->sum.self);
 			continue;
 		}
-		below = 0;
-		ret = level(w, nd->lo, nd->hi, depth + 1, &below);
-		/* all below under the limit: perf says so, at the depth below */
-		if (!ret && !below) {
+		ret = level_make(w, nd->lo, nd->hi, depth + 1, &below);
+		/* none below shown: perf says so, at the depth below */
+		if (!ret && shown && !rows_below(w, &below, depth + 1)) {
 			if (!hv->sep)
 				repeat(w->o, ' ', (hv->keys->nr + depth) * INDENT);
 			repeat(w->o, ' ', values_width(hv) + 4);
 			rd_out_printf(w->o, "no entry >= %.2f%%\n", hv->percent_limit);
 		}
+		if (!ret)
+			ret = level_print(w, &below, depth + 1);
+		level_free(&below);
 	}
-out:
-	free(nodes);
-	free(order);
 	return ret;
 }
 
-int rh_print(struct rd_out *o, struct entry **v, size_t n, const struct rh_view *hv)
+int rh_print(struct rd_out *o, const struct rh_plan *p, const struct rh_view *hv)
 {
-	struct rh_walk w = { .o = o, .hv = hv, .rows = v };
-	size_t shown = 0;
+	struct rh_walk w = { .o = o, .hv = hv, .plan = p };
+	struct rh_level top = { 0 };
 	int ret;
 
 	if (!hv->quiet)
 		titles(&w);
-	if (!n || !hv->keys->nr)
+	if (!p->n || !p->levels)
 		return 0;
-	ret = hist_collapse_order(v, n, hv->keys);
-	return ret ? ret : level(&w, 0, n, 0, &shown);
+	ret = level_make(&w, 0, p->n, 0, &top);
+	if (!ret)
+		ret = level_print(&w, &top, 0);
+	level_free(&top);
+	return ret;
 }

@@ -19,6 +19,9 @@
  *    column's width);
  *  - --percent-limit hides the rows below it, and under a row whose rows
  *    below are all hidden says "no entry >= P%";
+ *  - --comms, --pid, --tid, --dsos, --symbols hide rows of their own level
+ *    (and those below), and rows above only when nothing of theirs is
+ *    shown, with their sums whole (perf 6.1's marks, node by node);
  *  - the last level's rows have the call graphs, as the flat layout's;
  *  - an event group's members: each value column has their values after
  *    the leader's (a percentage of their own total), each level's rows
@@ -60,13 +63,33 @@ struct rh_view {
 	const struct cg_params *cg;
 	uint64_t graph_total;		/* the period the graphs' shares are of */
 	const struct rh_group *group;	/* NULL: one event */
+	uint8_t filters;		/* ENTRY_HIDDEN_* of the filters given */
+	uint32_t elided;		/* bit i: keys[i] is out of the order (a filter's one value) */
 };
 
 /*
- * The titles and rows of v[0..n) (the report's rows of one event, each
- * with its own samples' period), in perf's hierarchy; v is reordered.
- * -ENOMEM, -E2BIG.
+ * The report's rows of one event (each with its own samples' period) in
+ * perf's hierarchy: their collapse order, and which of the levels' rows
+ * perf's filters hide
  */
-int rh_print(struct rd_out *o, struct entry **v, size_t n, const struct rh_view *hv);
+struct rh_plan {
+	struct entry **rows;	/* the caller's array, reordered (not owned) */
+	size_t n;
+	int levels;
+	const struct sk_list *keys;
+	uint8_t *hidden;	/* [row * levels + level]: ENTRY_HIDDEN_* of the row of that
+				 * level the row starts (owned) */
+};
+
+/* Reorders v[0..n) and marks the hidden rows; -ENOMEM, -E2BIG */
+int rh_plan(struct rh_plan *p, struct entry **v, size_t n, const struct rh_view *hv);
+/*
+ * Into out (room for p->n): the rows whose keys the levels' shown rows
+ * take (perf sizes the columns by them); their number
+ */
+size_t rh_shown_rows(const struct rh_plan *p, struct entry **out);
+/* The titles and the levels' rows; -ENOMEM */
+int rh_print(struct rd_out *o, const struct rh_plan *p, const struct rh_view *hv);
+void rh_plan_free(struct rh_plan *p);
 
 #endif
