@@ -19,8 +19,8 @@
  *    compares from the event count on).
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
- *  - --hierarchy of branch mode, of pipes, with row filters, -F or
- *    -g ...,count: refused (unit_report), not compared.
+ *  - --hierarchy of branch mode, of pipes, with -F or -g ...,count:
+ *    refused (unit_report), not compared.
  *  - -F with callchains and no Children share before sym in the sort list
  *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
  *    unresolved symbols) may come in another order than perf's (its order of
@@ -700,6 +700,15 @@ TEST_F(report, hierarchy_of_an_event_group_matches_perf)
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'anon group { cpu-clock, task-clock }'"))
 		TH_LOG("%s", self->c.ours.out);
 	same_report(_metadata, self, "--hierarchy -t , -g none");
+}
+
+/* row filters: each hides rows of its own level and below, the levels above keep their sums */
+TEST_F(report, hierarchy_filters_hide_rows_per_level_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy --dsos '[kernel.kallsyms]'");
+	same_report(_metadata, self, "--hierarchy --comms sh --no-children");
+	same_report(_metadata, self, "--hierarchy --comms ls -s dso,sym -g none");
 }
 
 TEST_HARNESS_MAIN

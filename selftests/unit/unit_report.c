@@ -476,6 +476,21 @@ TEST_F(rep, hierarchy_percent_limit_says_no_entry_below_a_row)
 		"\n\n")) TH_LOG("%s", self->run.out);
 }
 
+/* --comms in perf 6.1's layout: the other command's rows hidden, the column kept */
+TEST_F(rep, hierarchy_comm_filter_hides_the_other_commands_rows)
+{
+	hierarchy_of_two_commands(_metadata, self, "--comms=beta");
+	EXPECT_NE(NULL, strstr(self->run.out, "# comm: beta\n")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"#       Overhead  Command / Shared Object / Symbol\n"
+		"# ..............  ................................\n"
+		"#\n"
+		"    62.50%        beta   \n"
+		"       62.50%        [kernel.kallsyms]\n"
+		"          50.00%        [k] 0xffff888000001020\n")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "alpha")) TH_LOG("%s", self->run.out);
+}
+
 /* what perf refuses, or this does not print as perf: said, exit 1 */
 TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
 {
