@@ -2057,7 +2057,7 @@ static void usage(FILE *f)
 "      --show-total-period the Period column (as -s period)\n"
 "      --hierarchy         a level per sort key, indented, each level's rows the\n"
 "                          sums of those below, sorted within their parent; no\n"
-"                          Children (as perf); not with -F, row filters\n"
+"                          Children (as perf); not with -F\n"
 "  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
 "      --tasks             the threads as a tree of parents and children, alone\n"
 "      --mmaps             the same with each thread's maps\n"
