@@ -1944,53 +1944,24 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 }
 
 /*
- * What --hierarchy is not shown with, said: -F as perf refuses it; the row
- * filters but in perf 6.1's layout, of absolute percentages; value columns among the sort keys
- * (perf makes them levels of their own); the call graphs' counts.  1 when
- * refused.
+ * --hierarchy where it is not printed as perf does (report_hierarchy.c
+ * says why; r: the open file, NULL before): said, 1
  */
-static int hierarchy_refused(const struct report *rp, const char *fields_spec)
+static int hierarchy_refused(const struct report *rp, bool fields, const struct pd_reader *r)
 {
 	const struct rd_filter *f = rp->view.flt;
-	const char *why = NULL;
+	struct rh_ask a = {
+		.fields = fields,
+		.filters = f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids,
+		.value_keys = rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
+			      !rp->keys.nr,
+		.count = rp->cg.value == CG_COUNT && rp->cg.mode != CG_NONE,
+		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
+		.branch = r && rp->view.branch, .pipe = r && r->pipe_format,
+		.chains_shown = r && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE),
+	};
+	const char *why = rh_refusal(&a);
 
-	if (fields_spec)
-		why = "--hierarchy and --fields options cannot be used together (as perf)";
-	/* perf 6.1's marks of the levels are followed, not 7.2's rows of filtered samples */
-	else if ((f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids) &&
-		 (!rp->compat_6_1 || rp->view.relative))
-		why = "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is only "
-		      "supported in perf 6.1's layout (--compat 6.1), of absolute percentages";
-	else if (rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
-		 !rp->keys.nr)
-		why = "--hierarchy with overhead, sample or period among the sort keys is "
-		      "not supported (perf makes them levels); -n and --show-total-period are";
-	/* perf merges each row's chains into its leaf, each distinct chain once */
-	else if (rp->cg.value == CG_COUNT && rp->cg.mode != CG_NONE)
-		why = "--hierarchy with -g ...,count is not supported (perf counts each "
-		      "distinct chain once there, not its samples)";
-	if (why)
-		fprintf(stderr, "perfcheck report: %s\n", why);
-	return why != NULL;
-}
-
-/*
- * The files whose --hierarchy this does not print as perf does, said (1):
- * from a pipe perf 6.1 finds no samples and perf 7.2 adds a Children
- * column of N/A; perf 7.2 (the default layout) keeps Children in the
- * hierarchy and prints its call graphs' frames as bare addresses.
- */
-static int hierarchy_unlike_perf(const struct report *rp, const struct pd_reader *r)
-{
-	const char *why = NULL;
-
-	if (r->pipe_format)
-		why = "--hierarchy of a pipe is not supported (perf 6.1 finds no samples in it, "
-		      "perf 7.2 adds a Children column)";
-	else if (!rp->compat_6_1 && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE))
-		why = "--hierarchy of callchains in perf 7.2's layout is not supported (its "
-		      "Children column, its graphs of bare addresses): use --compat 6.1, or "
-		      "--no-children -g none";
 	if (why)
 		fprintf(stderr, "perfcheck report: %s\n", why);
 	return why != NULL;
@@ -2407,7 +2378,7 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
-	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec))
+	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec, NULL))
 		goto bad_filter;
 	/*
 	 * -F: its columns, and the rows sorted by -s and then by the fields -s
@@ -2492,11 +2463,6 @@ int cmd_report(int argc, char **argv)
 		rp.view.branch = branch == 1 ||
 				 (branch == -1 && pd_reader_has_feature(&s->r, PD_FEAT_BRANCH_STACK));
 		ret = branch_mode_check(&rp, s, &out, header, sort_given);
-		if (!ret && rp.view.branch && rp.view.hierarchy) {
-			fprintf(stderr, "perfcheck report: --hierarchy of branch mode's rows is not "
-				"supported (--no-branch-stack shows the samples')\n");
-			ret = -1;
-		}
 		/* refused as perf refuses it (exit 0), or keys this mode lacks (exit 1) */
 		if (ret) {
 			bad_keys = ret < 0;
@@ -2504,7 +2470,7 @@ int cmd_report(int argc, char **argv)
 			goto done;
 		}
 	}
-	if (!ret && !header_only && rp.view.hierarchy && hierarchy_unlike_perf(&rp, &s->r)) {
+	if (!ret && !header_only && rp.view.hierarchy && hierarchy_refused(&rp, false, &s->r)) {
 		bad_keys = true;
 		goto done;
 	}

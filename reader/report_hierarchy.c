@@ -206,6 +206,41 @@ static void add_row(const struct rh_view *hv, struct rh_node *nd, const struct e
 	}
 }
 
+/*
+ * What is refused: -F as perf refuses it; perf 7.2's rows of filtered
+ * samples and relative percentages of filtered rows (perf 6.1's marks of
+ * absolute ones are followed); value columns among the sort keys (perf
+ * makes them levels); the graphs' counts (perf counts each distinct chain
+ * merged into a leaf once); branch mode; pipes (perf 6.1 finds no samples
+ * in them, perf 7.2 adds a Children column of N/A); perf 7.2's Children
+ * in the hierarchy and its graphs of bare addresses.
+ */
+const char *rh_refusal(const struct rh_ask *a)
+{
+	if (a->fields)
+		return "--hierarchy and --fields options cannot be used together (as perf)";
+	if (a->filters && (!a->compat_6_1 || a->relative))
+		return "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is only "
+		       "supported in perf 6.1's layout (--compat 6.1), of absolute percentages";
+	if (a->value_keys)
+		return "--hierarchy with overhead, sample or period among the sort keys is "
+		       "not supported (perf makes them levels); -n and --show-total-period are";
+	if (a->count)
+		return "--hierarchy with -g ...,count is not supported (perf counts each "
+		       "distinct chain once there, not its samples)";
+	if (a->branch)
+		return "--hierarchy of branch mode's rows is not supported (--no-branch-stack "
+		       "shows the samples')";
+	if (a->pipe)
+		return "--hierarchy of a pipe is not supported (perf 6.1 finds no samples in it, "
+		       "perf 7.2 adds a Children column)";
+	if (a->chains_shown && !a->compat_6_1)
+		return "--hierarchy of callchains in perf 7.2's layout is not supported (its "
+		       "Children column, its graphs of bare addresses): use --compat 6.1, or "
+		       "--no-children -g none";
+	return NULL;
+}
+
 static double percent(const struct rh_view *hv, const struct entry *e)
 {
 	return 100.0 * (double)e->self / hv->total;

@@ -67,6 +67,23 @@ struct rh_view {
 	uint32_t elided;		/* bit i: keys[i] is out of the order (a filter's one value) */
 };
 
+/* What --hierarchy is asked with: rh_refusal()'s question */
+struct rh_ask {
+	bool fields;		/* -F */
+	bool filters;		/* --comms, --pid, --tid, --dsos, --symbols */
+	bool value_keys;	/* no key, or overhead after one, sample or period in -s */
+	bool count;		/* call graphs of -g ...,count */
+	bool compat_6_1;	/* perf 6.1's layout */
+	bool relative;		/* --percentage relative */
+	/* the file's, once open (false before) */
+	bool branch;		/* branch mode */
+	bool pipe;
+	bool chains_shown;	/* callchains, and Children or call graphs asked */
+};
+
+/* Why --hierarchy is not printed as perf does for a (NULL: it is) */
+const char *rh_refusal(const struct rh_ask *a);
+
 /*
  * The report's rows of one event (each with its own samples' period) in
  * perf's hierarchy: their collapse order, and which of the levels' rows
