@@ -1465,6 +1465,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 		cg.min_percent = rp->percent_limit;
 	cg.rest_inlined = true;
 	cg.skip_first = rp->sort_sym_first;
+	cg.chains_once = true;
 	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
 		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
 	for (int k = 0; k < rp->keys.nr; k++)
@@ -1955,7 +1956,6 @@ static int hierarchy_refused(const struct report *rp, bool fields, const struct 
 		.filters = f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids,
 		.value_keys = rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
 			      !rp->keys.nr,
-		.count = rp->cg.value == CG_COUNT && rp->cg.mode != CG_NONE,
 		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
 		.branch = r && rp->view.branch, .pipe = r && r->pipe_format,
 		.chains_shown = r && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE),

@@ -210,8 +210,7 @@ static void add_row(const struct rh_view *hv, struct rh_node *nd, const struct e
  * What is refused: -F as perf refuses it; perf 7.2's rows of filtered
  * samples and relative percentages of filtered rows (perf 6.1's marks of
  * absolute ones are followed); value columns among the sort keys (perf
- * makes them levels); the graphs' counts (perf counts each distinct chain
- * merged into a leaf once); branch mode; pipes (perf 6.1 finds no samples
+ * makes them levels); branch mode; pipes (perf 6.1 finds no samples
  * in them, perf 7.2 adds a Children column of N/A); perf 7.2's Children
  * in the hierarchy and its graphs of bare addresses.
  */
@@ -225,9 +224,6 @@ const char *rh_refusal(const struct rh_ask *a)
 	if (a->value_keys)
 		return "--hierarchy with overhead, sample or period among the sort keys is "
 		       "not supported (perf makes them levels); -n and --show-total-period are";
-	if (a->count)
-		return "--hierarchy with -g ...,count is not supported (perf counts each "
-		       "distinct chain once there, not its samples)";
 	if (a->branch)
 		return "--hierarchy of branch mode's rows is not supported (--no-branch-stack "
 		       "shows the samples')";

@@ -72,7 +72,6 @@ struct rh_ask {
 	bool fields;		/* -F */
 	bool filters;		/* --comms, --pid, --tid, --dsos, --symbols */
 	bool value_keys;	/* no key, or overhead after one, sample or period in -s */
-	bool count;		/* call graphs of -g ...,count */
 	bool compat_6_1;	/* perf 6.1's layout */
 	bool relative;		/* --percentage relative */
 	/* the file's, once open (false before) */
