@@ -19,8 +19,8 @@
  *    compares from the event count on).
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
- *  - --hierarchy of branch mode, of pipes, with -F or -g ...,count:
- *    refused (unit_report), not compared.
+ *  - --hierarchy of branch mode, of pipes, with -F: refused (unit_report),
+ *    not compared.
  *  - -F with callchains and no Children share before sym in the sort list
  *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
  *    unresolved symbols) may come in another order than perf's (its order of
@@ -709,6 +709,13 @@ TEST_F(report, hierarchy_filters_hide_rows_per_level_as_perf)
 	same_report(_metadata, self, "--hierarchy --dsos '[kernel.kallsyms]'");
 	same_report(_metadata, self, "--hierarchy --comms sh --no-children");
 	same_report(_metadata, self, "--hierarchy --comms ls -s dso,sym -g none");
+}
+
+/* -g ...,count under the last level: perf's counts there are of distinct chains */
+TEST_F(report, hierarchy_graph_counts_are_of_distinct_chains_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy -g graph,0.5,callee,function,count");
 }
 
 TEST_HARNESS_MAIN
