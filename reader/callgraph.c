@@ -417,6 +417,7 @@ int cg_forest_finish(struct cg_forest *f)
 		if (n->parent) {
 			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
 			f->nodes[n->parent - 1].children_count += n->count + n->children_count;
+			f->nodes[n->parent - 1].ends_below += (n->hit > 0) + n->ends_below;
 		}
 	}
 	return 0;
@@ -533,9 +534,20 @@ static void value_of(const struct pctx *c, uint64_t period, uint64_t count, uint
 		rd_out_printf(c->o, "%.2f%%", total ? 100.0 * (double)period / (double)total : 0.0);
 }
 
+/* A node's own count and its children's (-g ...,count) */
+static uint64_t own_count(const struct pctx *c, uint32_t i)
+{
+	return c->p->chains_once ? N(c, i)->hit > 0 : N(c, i)->count;
+}
+
+static uint64_t below_count(const struct pctx *c, uint32_t i)
+{
+	return c->p->chains_once ? N(c, i)->ends_below : N(c, i)->children_count;
+}
+
 static uint64_t cumul_count(const struct pctx *c, uint32_t i)
 {
-	return N(c, i)->count + N(c, i)->children_count;
+	return own_count(c, i) + below_count(c, i);
 }
 
 static void graph_line(const struct pctx *c, int depth, uint64_t mask, int left)
@@ -568,7 +580,7 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 			  uint64_t mask, int left)
 {
 	uint64_t min_hit = level_min(c, parent, total), remaining = total, new_mask = mask;
-	uint64_t remaining_count = N(c, parent)->children_count;
+	uint64_t remaining_count = below_count(c, parent);
 	size_t nr, lines = 0;
 	uint32_t *v = branches(c, parent, min_hit, &nr);
 
@@ -766,7 +778,7 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 		if (!path_to(c, root, v[k].node, path, &len, sizeof(path) / sizeof(path[0])))
 			continue;
 		if (c->p->mode == CG_FOLDED) {
-			value_of(c, v[k].hit, N(c, v[k].node)->count, total);
+			value_of(c, v[k].hit, own_count(c, v[k].node), total);
 			rd_out_char(c->o, ' ');
 			for (size_t i = 0; i < len; i++) {
 				if (i)

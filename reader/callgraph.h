@@ -36,6 +36,11 @@ struct cg_params {
 	bool rest_inlined;
 	/* -s starting with "sym": a single-branch graph leaves out its first frame */
 	bool skip_first;
+	/*
+	 * counts of distinct chains, not samples: perf's --hierarchy merges each
+	 * row's chains into its leaf one by one, a count of 1 each
+	 */
+	bool chains_once;
 };
 
 /* -g/--call-graph "graph,0.5,caller,function,percent" and its prefixes; 0 or -1. */
@@ -70,6 +75,7 @@ struct cg_node {
 	uint64_t hit;		/* samples whose chain ends here */
 	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
 	uint64_t count, children_count;	/* the same in samples */
+	uint64_t ends_below;	/* nodes below with a hit: chains that end below */
 };
 
 /* A node's links while the trees grow: what a descent reads, four to a cache line. */

@@ -333,11 +333,19 @@ static bool dso_in(const struct rd_list *l, const struct rd_resolved *r)
 	return slash && rd_filter_in_list(l, slash + 1, r->dso_len - (size_t)(slash + 1 - r->dso));
 }
 
+bool rd_filter_dso_ok(const struct rd_filter *f, const struct rd_resolved *r)
+{
+	return !f->dsos.nr || dso_in(&f->dsos, r);
+}
+
+bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r)
+{
+	return !f->syms.nr || (r->sym && rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len));
+}
+
 bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r)
 {
-	if (f->dsos.nr && !dso_in(&f->dsos, r))
-		return false;
-	return !f->syms.nr || (r->sym && rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len));
+	return rd_filter_dso_ok(f, r) && rd_filter_sym_ok(f, r);
 }
 
 bool rd_filter_thread_ok(const struct rd_filter *f, const char *comm, int64_t pid, int64_t tid)

@@ -66,6 +66,9 @@ struct rd_resolved;
  * --dsos and -S/--symbols on a sample's own ip: its object by path or file
  * name ("[unknown]" without a map) and its symbol by name.
  */
+/* --dsos and --symbols apart (rd_filter_object_ok: both) */
+bool rd_filter_dso_ok(const struct rd_filter *f, const struct rd_resolved *r);
+bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r);
 bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r);
 
 bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len);

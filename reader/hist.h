@@ -29,6 +29,11 @@ struct row_branch {
 	uint16_t cycles;
 };
 
+/* What hides a row (perf's filter types): its thread, its object, its symbol */
+#define ENTRY_HIDDEN_THREAD 1u	/* --comms, --pid, --tid */
+#define ENTRY_HIDDEN_DSO 2u	/* --dsos */
+#define ENTRY_HIDDEN_SYM 4u	/* --symbols */
+
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
 	size_t key_len;
@@ -56,7 +61,7 @@ struct entry {
 	 * absolute percentages.  perf 6.1: the row's first sample decides;
 	 * perf 7.2: filtered samples make rows of their own.
 	 */
-	bool filtered;
+	uint8_t filtered;	/* ENTRY_HIDDEN_* bits: the filters that hide it (0: shown) */
 	bool comm_placeholder;	/* made while its thread had only the ":TID" placeholder */
 	struct entry *next;
 };
@@ -71,8 +76,20 @@ struct hist_order {
 	/* a group's rows: after Self, the members' Self in order (perf's group sort) */
 	int (*members_cmp)(const struct entry *a, const struct entry *b, const void *ctx);
 	const void *members_ctx;
+	/*
+	 * v is in the order perf inserts it into its one collapse tree (a
+	 * hierarchy level's rows), not to be put in sample order first
+	 */
+	bool as_given;
 };
 
+/*
+ * Sorts v[0..n) into the order of perf's collapse tree (key by key, so rows
+ * equal in their first keys come together); -ENOMEM.
+ */
+int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys);
+/* a and b are one row of perf's hierarchy at key keys[i] (its collapse comparison) */
+bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk_list *keys, int i);
 /* Sorts v[0..n) into perf's output order; -ENOMEM. */
 int hist_order(struct entry **v, size_t n, const struct hist_order *o);
 

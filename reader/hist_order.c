@@ -142,45 +142,62 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 }
 
 /*
- * Step 1: positive when a comes before b.  perf's collapse comparisons:
- * key_before's, and symbols by object then start (end) address, unresolved
- * last and by address (a wrapped 64-bit difference, as perf computes it).
+ * Step 1, one key (keys[i]): positive when a comes before b.  perf's
+ * collapse comparisons: key_before's, and symbols by object then start
+ * (end) address, unresolved last and by address (a wrapped 64-bit
+ * difference, as perf computes it).
  */
+static int collapse_key(const struct entry *a, const struct entry *b, const struct sk_list *keys,
+			int i)
+{
+	int c;
+
+	if (keys->keys[i] != SK_SYM && keys->keys[i] != SK_SYMOFF)
+		return key_before(a, b, keys->keys[i], i);
+	if (!a->at.sym && !b->at.sym)
+		return sign64((int64_t)(b->at.ip - a->at.ip));
+	c = dso_asc(a, b);
+	if (c)
+		return c;
+	if (!a->at.sym || !b->at.sym)
+		return !a->at.sym ? -1 : 1;
+	if (a->at.sym == b->at.sym)
+		c = 0;
+	else if (a->at.sym->start != b->at.sym->start)
+		c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
+	else
+		c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
+	if (!c && keys->keys[i] == SK_SYMOFF)
+		c = sign64((int64_t)(b->at.ip - a->at.ip));
+	return c;
+}
+
+/* Step 1: positive when a comes before b, key by key */
 static int collapse_before(const struct entry *a, const struct entry *b,
 			   const struct sk_list *keys)
 {
 	int c = 0;
 
-	for (int i = 0; i < keys->nr && !c; i++) {
-		if (keys->keys[i] != SK_SYM && keys->keys[i] != SK_SYMOFF) {
-			c = key_before(a, b, keys->keys[i], i);
-			continue;
-		}
-		if (!a->at.sym && !b->at.sym) {
-			c = sign64((int64_t)(b->at.ip - a->at.ip));
-			continue;
-		}
-		c = dso_asc(a, b);
-		if (c)
-			continue;
-		if (!a->at.sym || !b->at.sym) {
-			c = !a->at.sym ? -1 : 1;
-			continue;
-		}
-		if (a->at.sym == b->at.sym)
-			c = 0;
-		else if (a->at.sym->start != b->at.sym->start)
-			c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
-		else
-			c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
-		if (!c && keys->keys[i] == SK_SYMOFF)
-			c = sign64((int64_t)(b->at.ip - a->at.ip));
-	}
+	for (int i = 0; i < keys->nr && !c; i++)
+		c = collapse_key(a, b, keys, i);
 	if (!c) {
 		/* what perf keeps apart but the comparisons above do not order */
 		c = -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
 	}
 	return c;
+}
+
+bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk_list *keys, int i)
+{
+	char x[512], y[512];
+
+	if (collapse_key(a, b, keys, i))
+		return false;
+	if (keys->keys[i] != SK_TRACE)
+		return true;
+	/* perf compares the tracepoint texts, which the comparisons above leave equal */
+	return !strcmp(sk_text(a->key, a->key_len, i, '.', "", x, sizeof(x)),
+		       sk_text(b->key, b->key_len, i, '.', "", y, sizeof(y)));
 }
 
 /*
@@ -469,6 +486,26 @@ static bool needs_collapse(const struct sk_list *keys)
 	return false;
 }
 
+int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)
+{
+	struct hist_order o = { .keys = keys };
+	struct entry **a;
+	int ret;
+
+	if (n < 2)
+		return 0;
+	if (n > UINT32_MAX - 1)
+		return -E2BIG;
+	a = malloc(n * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	memcpy(a, v, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), seq_cmp);
+	ret = rb_walk(a, n, collapse_left, &o, v);
+	free(a);
+	return ret;
+}
+
 int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 {
 	struct entry **a, **b;
@@ -484,10 +521,11 @@ int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 		goto out;
 	/* rows as perf made them (sample order), into its input tree, */
 	memcpy(a, v, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), seq_cmp);
+	if (!o->as_given)
+		qsort(a, n, sizeof(*a), seq_cmp);
 	ret = rb_walk(a, n, collapse_left, o, b);
 	/* then its collapse tree when a key asks for one, then its output tree */
-	if (!ret && needs_collapse(o->keys))
+	if (!ret && needs_collapse(o->keys) && !o->as_given)
 		ret = rb_walk(b, n, collapse_left, o, a);
 	else if (!ret)
 		memcpy(a, b, n * sizeof(*a));

@@ -27,6 +27,7 @@
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/report_fields.h"
+#include "reader/report_hierarchy.h"
 #include "reader/report_stats.h"
 #include "reader/report_tasks.h"
 #include "reader/report_threads.h"
@@ -118,6 +119,7 @@ struct report {
 		bool hide_unresolved;	/* -U: samples and frames of no known symbol left out */
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 		const struct rf_list *fields;	/* -F: the columns (NULL: perf's default) */
+		bool hierarchy;		/* --hierarchy: a level per key (report_hierarchy.c) */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -330,7 +332,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
  * where perf 6.1 lets a row's first sample decide for all.
  */
 static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
-				const struct sk_frame *k, bool hidden)
+				const struct sk_frame *k, uint8_t hidden)
 {
 	char key[2048];
 	size_t len = sk_key(&rp->keys, k, key, sizeof(key));
@@ -397,12 +399,12 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
  */
 static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
 			      const struct rd_event *ev, const struct frame *f, bool chain,
-			      bool level, bool hidden)
+			      bool level, uint8_t hidden)
 {
 	struct sk_frame k;
 	struct entry *e;
 	char src[512];
-	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | hidden << 3);
+	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | (hidden != 0) << 3);
 	int32_t cpu = ev->sample->evsel &&
 		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
 		      (int32_t)ev->sample->cpu : -1;
@@ -566,11 +568,17 @@ static bool any_chains(const struct pd_reader *r)
  * From a pipe perf 6.1 decides before it has seen the events: no Children,
  * but still caller order.
  */
-static bool children_on(const struct report *rp, const struct pd_evsel *e)
+static bool children_asked(const struct report *rp, const struct pd_evsel *e)
 {
 	if (rp->children < 0)
 		return !rp->pipe && has_chains(e);
 	return rp->children;
+}
+
+/* perf's --hierarchy turns Children off after the graphs' order was chosen by them */
+static bool children_on(const struct report *rp, const struct pd_evsel *e)
+{
+	return !rp->view.hierarchy && children_asked(rp, e);
 }
 
 static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
@@ -579,7 +587,7 @@ static enum cg_order order_of(const struct report *rp, const struct pd_evsel *e)
 		return rp->cg.order;
 	if (rp->children < 0 && rp->pipe)
 		return CG_CALLER;
-	return children_on(rp, e) ? CG_CALLER : CG_CALLEE;
+	return children_asked(rp, e) ? CG_CALLER : CG_CALLEE;
 }
 
 /*
@@ -726,15 +734,18 @@ static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
  * --tid) and by its own object and symbol (--dsos, --symbols): the rows of
  * its callchain take the sample's mark, not their frames'.
  */
-static bool row_hidden(const struct rd_filter *f, const struct rd_event *ev,
-		       const struct rd_resolved *own)
+static uint8_t row_hidden(const struct rd_filter *f, const struct rd_event *ev,
+			  const struct rd_resolved *own)
 {
 	const struct pd_sample *smp = ev->sample;
 
 	if (!f)
-		return false;
-	return !rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ||
-	       !rd_filter_object_ok(f, own);
+		return 0;
+	/* each filter apart: --hierarchy applies each at its own level */
+	return (rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ?
+		0 : ENTRY_HIDDEN_THREAD) |
+	       (rd_filter_dso_ok(f, own) ? 0 : ENTRY_HIDDEN_DSO) |
+	       (rd_filter_sym_ok(f, own) ? 0 : ENTRY_HIDDEN_SYM);
 }
 
 static bool cpumode_kernel(const struct rd_event *ev)
@@ -815,7 +826,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct entry *en;
 	struct memo *mm = NULL;
 	const struct rd_filter *f = rp->view.flt;
-	bool same = false, hidden, got_first = false;
+	bool same = false, got_first = false;
+	uint8_t hidden;
 	int n = 0, ret;
 
 	if (!t)
@@ -1032,6 +1044,12 @@ static const struct entry *member_row(const struct group_view *g, uint32_t j,
 				      const struct entry *e)
 {
 	return table_find(g->members[j], e->key, e->key_len);
+}
+
+/* member_row() for report_hierarchy.c: ctx is the group_view */
+static const struct entry *group_member_row(const void *ctx, uint32_t j, const struct entry *e)
+{
+	return member_row(ctx, j, e);
 }
 
 /* Rows only members have become the leader's, with 0 of the leader's period. */
@@ -1380,62 +1398,11 @@ static void sep_values(const struct report *rp, struct rd_out *o, const struct g
 	}
 }
 
-static void print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
-			struct group_view *g, bool leads)
+/* Each key's column width over rows v[0..n), as perf sizes them */
+static void key_widths(const struct report *rp, struct entry *const *v, size_t n, int *width)
 {
-	bool children = children_on(rp, t->evsel);
-	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
-	struct cg_params cg = rp->cg;
-	struct entry **v;
-	size_t n = 0;
-	int width[SK_MAX_KEYS];
-	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
-	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
-	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
-			      .children = children };
 
-	if (rp->view.relative && !g) {
-		shown_sums(t, &nr_samples, &period);
-		total = period ? (double)period : 1.0;
-	}
-	/* perf separates the events by the two blank lines each table ends with */
-	if (first && !rp->view.quiet)
-		rd_out_str(o, "#\n");
-	if (!rp->view.quiet) {
-		samples_line(o, nr_samples,
-			     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?",
-			     leads, rp->view.time_str);
-		rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
-			      (unsigned long long)period);
-	}
-	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
-	if (!v)
-		return;
-	for (size_t b = 0; b < t->nr_buckets; b++)
-		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (g || (children ? e->children : e->self))
-				v[n++] = e;
-
-	{
-		/* -F: Children sorts where the fields name it, if they do */
-		struct hist_order ho = { .keys = &rp->keys,
-					 .children = children && !rp->view.fields,
-					 .cumulate = children, .graphs = graphs,
-					 .caller = order_of(rp, t->evsel) == CG_CALLER,
-					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
-
-		for (int k = 0; k < rp->keys.nr; k++)
-			if (key_elided(rp, k))
-				ho.elided |= 1u << k;
-
-		/* filtered rows too: perf sorts them in, and equal rows keep that order */
-		if (hist_order(v, n, &ho)) {
-			free(v);
-			return;
-		}
-		n = drop_filtered(v, n);
-	}
 	for (int k = 0; k < rp->keys.nr; k++)
 		width[k] = (int)strlen(sk_title(rp->keys.keys[k]));
 	for (size_t i = 0; i < n; i++)
@@ -1468,24 +1435,136 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
 		}
+}
+
+/*
+ * --hierarchy: the rows of the event's own samples (perf's hierarchy has
+ * no Children), hidden ones too (their periods count in the levels above)
+ */
+static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
+			   struct group_view *g, struct entry **v, size_t n, double total)
+{
+	int width[SK_MAX_KEYS];
+	struct cg_params cg = rp->cg;
+	struct rh_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+	const struct rd_filter *f = rp->view.flt;
+	struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
+			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
+			      .quiet = rp->view.quiet, .total = total,
+			      .percent_limit = rp->percent_limit, .cg = &cg,
+			      .graph_total = t->total, .group = g ? &hg : NULL };
+	struct rh_plan plan = { 0 };
+	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
+	int ret;
+
+	for (uint32_t j = 0; j < hg.nr; j++)
+		hg.total[j] = g->members[j]->total;
+	if (rp->cg.mode != CG_NONE && has_chains(t->evsel))
+		hv.forest = &rp->forest;
+	if (rp->percent_limit > 0)
+		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = true;
+	cg.skip_first = rp->sort_sym_first;
+	cg.chains_once = true;
+	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
+		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
+	for (int k = 0; k < rp->keys.nr; k++)
+		if (key_elided(rp, k))
+			hv.elided |= 1u << k;
+	ret = shown ? rh_plan(&plan, v, n, &hv) : -ENOMEM;
+	if (!ret) {
+		/* perf sizes the columns by the rows its filters leave shown */
+		key_widths(rp, shown, rh_shown_rows(&plan, shown), width);
+		ret = rh_print(o, &plan, &hv);
+	}
+	if (!ret)
+		rd_out_str(o, "\n\n");
+	rh_plan_free(&plan);
+	free(shown);
+	return ret;
+}
+
+/* One event's table (a group's with g); -ENOMEM */
+static int print_table(struct report *rp, struct table *t, struct rd_out *o, bool first,
+		       struct group_view *g, bool leads)
+{
+	bool children = children_on(rp, t->evsel);
+	bool graphs = rp->cg.mode != CG_NONE && has_chains(t->evsel);
+	struct cg_params cg = rp->cg;
+	struct entry **v;
+	size_t n = 0;
+	int width[SK_MAX_KEYS];
+	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
+	double total = t->total ? (double)t->total : 1.0;
+	char text[1024];
+	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
+			      .children = children };
+
+	if (rp->view.relative && !g) {
+		shown_sums(t, &nr_samples, &period);
+		total = period ? (double)period : 1.0;
+	}
+	/* perf separates the events by the two blank lines each table ends with */
+	if (first && !rp->view.quiet)
+		rd_out_str(o, "#\n");
+	if (!rp->view.quiet) {
+		samples_line(o, nr_samples,
+			     g ? g->name : t->evsel && t->evsel->name ? t->evsel->name : "?",
+			     leads, rp->view.time_str);
+		rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
+			      (unsigned long long)period);
+	}
+	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t b = 0; b < t->nr_buckets; b++)
+		for (struct entry *e = t->buckets[b]; e; e = e->next)
+			if (g || (children ? e->children : e->self))
+				v[n++] = e;
+	if (rp->view.hierarchy) {
+		int ret = print_hierarchy(rp, t, o, g, v, n, total);
+
+		free(v);
+		return ret;
+	}
+	{
+		/* -F: Children sorts where the fields name it, if they do */
+		struct hist_order ho = { .keys = &rp->keys,
+					 .children = children && !rp->view.fields,
+					 .cumulate = children, .graphs = graphs,
+					 .caller = order_of(rp, t->evsel) == CG_CALLER,
+					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
+
+		for (int k = 0; k < rp->keys.nr; k++)
+			if (key_elided(rp, k))
+				ho.elided |= 1u << k;
+
+		/* filtered rows too: perf sorts them in, and equal rows keep that order */
+		if (hist_order(v, n, &ho)) {
+			free(v);
+			return -ENOMEM;
+		}
+		n = drop_filtered(v, n);
+	}
+	key_widths(rp, v, n, width);
 	fv.total = total;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
+	if (rp->percent_limit > 0)
+		cg.min_percent = rp->percent_limit;
+	cg.rest_inlined = !children;
+	cg.skip_first = rp->sort_sym_first;
 	if (!rp->view.quiet && rp->view.fields)
 		rf_titles(o, rp->view.fields, &fv);
 	else if (!rp->view.quiet)
 		column_titles(rp, o, g, children, width);
-	if (rp->percent_limit > 0)
-		cg.min_percent = rp->percent_limit;
 	/*
 	 * --percentage relative: perf cuts the call graphs at a share of the
 	 * rows shown, and still prints each branch's share of all samples
 	 */
 	if (rp->view.relative && !g && t->total)
 		cg.min_percent *= total / (double)t->total;
-	cg.rest_inlined = !children;
-	cg.skip_first = rp->sort_sym_first;
 	for (size_t i = 0; i < n; i++) {
 		struct entry *e = v[i];
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
@@ -1531,6 +1610,7 @@ static void print_table(struct report *rp, struct table *t, struct rd_out *o, bo
 	}
 	rd_out_str(o, "\n\n");
 	free(v);
+	return 0;
 }
 
 /* PERF_RECORD_LOST_SAMPLES totals, read ahead from a file (pipes: not seekable). */
@@ -1807,9 +1887,11 @@ static int print_tables(struct report *rp, struct rd_session *s, struct rd_out *
 				break;
 			}
 		}
-		if (samples)
-			print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
-				    gr.leader_of[i] == (int32_t)i && gr.members[i] > 1);
+		if (samples && print_table(rp, &rp->tables[i], o, !shown++, view ? &g : NULL,
+					   gr.leader_of[i] == (int32_t)i && gr.members[i] > 1))
+			ret = pc_error_set(err, ENOMEM, "perfcheck report: out of memory printing "
+					   "the rows of %s", rp->tables[i].evsel &&
+					   rp->tables[i].evsel->name ? rp->tables[i].evsel->name : "?");
 	}
 out:
 	for (uint32_t i = 0; gr.names && i < n; i++)
@@ -1860,6 +1942,29 @@ static int branch_mode_check(struct report *rp, struct rd_session *s, struct rd_
 	/* perf: no Children in branch mode */
 	rp->children = 0;
 	return 0;
+}
+
+/*
+ * --hierarchy where it is not printed as perf does (report_hierarchy.c
+ * says why; r: the open file, NULL before): said, 1
+ */
+static int hierarchy_refused(const struct report *rp, bool fields, const struct pd_reader *r)
+{
+	const struct rd_filter *f = rp->view.flt;
+	struct rh_ask a = {
+		.fields = fields,
+		.filters = f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids,
+		.value_keys = rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
+			      !rp->keys.nr,
+		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
+		.branch = r && rp->view.branch, .pipe = r && r->pipe_format,
+		.chains_shown = r && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE),
+	};
+	const char *why = rh_refusal(&a);
+
+	if (why)
+		fprintf(stderr, "perfcheck report: %s\n", why);
+	return why != NULL;
 }
 
 /* --time-quantum N[s|ms|us|ns] (no unit: ns), not 0: perf's rule */
@@ -1921,6 +2026,9 @@ static void usage(FILE *f)
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "      --show-total-period the Period column (as -s period)\n"
+"      --hierarchy         a level per sort key, indented, each level's rows the\n"
+"                          sums of those below, sorted within their parent; no\n"
+"                          Children (as perf); not with -F\n"
 "  -U, --hide-unresolved   leave out samples and callchain frames of no known symbol\n"
 "      --tasks             the threads as a tree of parents and children, alone\n"
 "      --mmaps             the same with each thread's maps\n"
@@ -1965,7 +2073,7 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS };
+       OPT_MMAPS, OPT_HIERARCHY };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2004,6 +2112,7 @@ static const struct option options[] = {
 	{ "hide-unresolved", no_argument, NULL, 'U' },
 	{ "tasks", no_argument, NULL, OPT_TASKS },
 	{ "mmaps", no_argument, NULL, OPT_MMAPS },
+	{ "hierarchy", no_argument, NULL, OPT_HIERARCHY },
 	{ "force", no_argument, NULL, 'f' },
 	{ "show-info", no_argument, NULL, 'I' },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
@@ -2190,6 +2299,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_TOTAL_PERIOD:
 			total_period = true;
 			break;
+		case OPT_HIERARCHY:
+			rp.view.hierarchy = true;
+			break;
 		case 'U':
 			rp.view.hide_unresolved = true;
 			break;
@@ -2266,6 +2378,8 @@ int cmd_report(int argc, char **argv)
 	}
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
+	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec, NULL))
+		goto bad_filter;
 	/*
 	 * -F: its columns, and the rows sorted by -s and then by the fields -s
 	 * lacks (perf's -n and --show-total-period add none then)
@@ -2355,6 +2469,10 @@ int cmd_report(int argc, char **argv)
 			ret = 0;
 			goto done;
 		}
+	}
+	if (!ret && !header_only && rp.view.hierarchy && hierarchy_refused(&rp, false, &s->r)) {
+		bad_keys = true;
+		goto done;
 	}
 	/* as perf: --children on a file without callchains is silently ignored */
 	if (!ret && !s->r.pipe_format && rp.children > 0 && !any_chains(&s->r))

@@ -19,6 +19,8 @@
  *    compares from the event count on).
  *  - tid and symoff sort keys: perf 6.1 has neither; symoff rows are checked
  *    against perf script's sym+off, both keys' layouts in unit_report.
+ *  - --hierarchy of branch mode, of pipes, with -F: refused (unit_report),
+ *    not compared.
  *  - -F with callchains and no Children share before sym in the sort list
  *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
  *    unresolved symbols) may come in another order than perf's (its order of
@@ -611,6 +613,109 @@ TEST_F(report, threads_table_of_read_records_matches_perf)
 	same_report(_metadata, self, "-T");
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "  PID  ")) TH_LOG("%s", self->c.ours.out);
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "  PID  ")) TH_LOG("%s", self->c.perf.out);
+}
+
+/* --hierarchy: a level per key, indented, each level's rows sorted within their parent */
+TEST_F(report, hierarchy_without_callchains_matches_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--hierarchy");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "Overhead  Command / Shared Object / Symbol"))
+		TH_LOG("%s", self->c.ours.out);
+}
+
+/* --hierarchy turns Children off, but the graphs keep the caller order Children chose */
+TEST_F(report, hierarchy_graphs_under_the_last_level_in_caller_order_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "Children")) TH_LOG("%s", self->c.ours.out);
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "---")) TH_LOG("%s", self->c.ours.out);
+}
+
+/* --no-children: the callee graphs of Self rows under the last level */
+TEST_F(report, hierarchy_graphs_without_children_are_callee_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy --no-children");
+}
+
+/* -g none: the levels of a callchain file alone */
+TEST_F(report, hierarchy_without_graphs_matches_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy -g none --children");
+}
+
+/* -s: the levels in its order, the titles joined by " / " */
+TEST_F(report, hierarchy_levels_follow_the_sort_keys_as_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--hierarchy -s dso,sym");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "Shared Object / Symbol"));
+	same_report(_metadata, self, "--hierarchy -s sym,comm");
+}
+
+/* one key: one level, no indent */
+TEST_F(report, hierarchy_of_one_key_matches_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--hierarchy -s comm");
+}
+
+/* -n and --show-total-period: their columns after the overhead on every level */
+TEST_F(report, hierarchy_value_columns_match_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--hierarchy -n");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "Overhead       Samples  Command"));
+	same_report(_metadata, self, "--hierarchy -n --show-total-period -g none");
+}
+
+/* --percent-limit: rows under it hidden, "no entry >= P%" under a row all of whose are */
+TEST_F(report, hierarchy_percent_limit_says_no_entry_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy --percent-limit 20");
+}
+
+/* -t and -q: separated columns without the indent's filling, rows alone */
+TEST_F(report, hierarchy_separator_and_quiet_match_perf)
+{
+	RECORD("");
+	same_report(_metadata, self, "--hierarchy -t ,");
+	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "--hierarchy -q");
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
+/* an event group: its members' values after the leader's on every level, -t too */
+TEST_F(report, hierarchy_of_an_event_group_matches_perf)
+{
+	char why[300];
+
+	if (!perfcmp_record(self->c.path, "-e {cpu-clock,task-clock} -c 100000 -g",
+			    PERFCMP_SPIN, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	same_report(_metadata, self, "--hierarchy -n");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'anon group { cpu-clock, task-clock }'"))
+		TH_LOG("%s", self->c.ours.out);
+	same_report(_metadata, self, "--hierarchy -t , -g none");
+}
+
+/* row filters: each hides rows of its own level and below, the levels above keep their sums */
+TEST_F(report, hierarchy_filters_hide_rows_per_level_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy --dsos '[kernel.kallsyms]'");
+	same_report(_metadata, self, "--hierarchy --comms sh --no-children");
+	same_report(_metadata, self, "--hierarchy --comms ls -s dso,sym -g none");
+}
+
+/* -g ...,count under the last level: perf's counts there are of distinct chains */
+TEST_F(report, hierarchy_graph_counts_are_of_distinct_chains_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--hierarchy -g graph,0.5,callee,function,count");
 }
 
 TEST_HARNESS_MAIN

@@ -416,4 +416,101 @@ TEST_F(rep, bad_percent_limit_is_a_usage_error)
 	EXPECT_NE(NULL, strstr(self->run.err, "--percent-limit"));
 }
 
+/*
+ * --hierarchy on alpha's 3 samples (K1 twice, K4) and beta's 5 (K2 four
+ * times, K1): each level's rows are the sums of theirs below, K1 a row
+ * under each command, siblings sorted by their sums, indented 3 a level
+ */
+static void hierarchy_of_two_commands(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(rep) *self, const char *opt)
+{
+	/* perf 6.1's layout: perf 7.2 keeps Children in its hierarchy (refused) */
+	struct pd_sample id = rt_id(200, 200, RT_SEC + 25);
+	const uint64_t k1[] = { RT_KIP(1), RT_KIP(3) }, k2[] = { RT_KIP(2), RT_KIP(3) };
+
+	synth_comm(&self->d, &self->a.attr, 200, 200, "beta", &id);
+	for (int i = 0; i < 4; i++)
+		chain_sample_of(self, 200, RT_SEC + 30 + (uint64_t)i, k2, 2);
+	chain_sample_of(self, 200, RT_SEC + 40, k1, 2);
+	report(_metadata, self, "--hierarchy", "--compat=6.1", opt);
+}
+
+TEST_F(rep, hierarchy_levels_sum_and_sort_within_their_parent)
+{
+	hierarchy_of_two_commands(_metadata, self, "-gnone");
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"#       Overhead  Command / Shared Object / Symbol\n"
+		"# ..............  ................................\n"
+		"#\n"
+		"    62.50%        beta   \n"
+		"       62.50%        [kernel.kallsyms]\n"
+		"          50.00%        [k] 0xffff888000001020\n"
+		"          12.50%        [k] 0xffff888000001010\n"
+		"    37.50%        alpha  \n"
+		"       37.50%        [kernel.kallsyms]\n"
+		"          25.00%        [k] 0xffff888000001010\n"
+		"          12.50%        [k] 0xffff888000001040\n"
+		"\n\n")) TH_LOG("%s", self->run.out);
+}
+
+/* no Children with --hierarchy; each last-level row has its own samples' graph */
+TEST_F(rep, hierarchy_graphs_hang_under_the_last_level)
+{
+	hierarchy_of_two_commands(_metadata, self, NULL);
+	EXPECT_EQ(NULL, strstr(self->run.out, "Children")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"          50.00%        [k] 0xffff888000001020\n"
+		"            |\n"
+		"            ---0xffff888000001030\n"
+		"               0xffff888000001020\n")) TH_LOG("%s", self->run.out);
+}
+
+/* --percent-limit: hidden rows, and "no entry" where all below a row are hidden */
+TEST_F(rep, hierarchy_percent_limit_says_no_entry_below_a_row)
+{
+	hierarchy_of_two_commands(_metadata, self, "--percent-limit=55");
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"    62.50%        beta   \n"
+		"       62.50%        [kernel.kallsyms]\n"
+		"                        no entry >= 55.00%\n"
+		"\n\n")) TH_LOG("%s", self->run.out);
+}
+
+/* --comms in perf 6.1's layout: the other command's rows hidden, the column kept */
+TEST_F(rep, hierarchy_comm_filter_hides_the_other_commands_rows)
+{
+	hierarchy_of_two_commands(_metadata, self, "--comms=beta");
+	EXPECT_NE(NULL, strstr(self->run.out, "# comm: beta\n")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out,
+		"#       Overhead  Command / Shared Object / Symbol\n"
+		"# ..............  ................................\n"
+		"#\n"
+		"    62.50%        beta   \n"
+		"       62.50%        [kernel.kallsyms]\n"
+		"          50.00%        [k] 0xffff888000001020\n")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "alpha")) TH_LOG("%s", self->run.out);
+}
+
+/* what perf refuses, or this does not print as perf: said, exit 1 */
+TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--hierarchy",
+				  "-F", "overhead,sym", NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--hierarchy and --fields")) TH_LOG("%s", self->run.err);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--hierarchy",
+				  "--comms", "alpha", NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--comms")) TH_LOG("%s", self->run.err);
+	/* the fixture's callchains in perf 7.2's layout: its Children, its bare graphs */
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--hierarchy",
+				  NULL, NULL, NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "perf 7.2's layout")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(NULL, self->run.out && *self->run.out ? self->run.out : NULL);
+}
+
 TEST_HARNESS_MAIN
