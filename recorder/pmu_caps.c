@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The PMUs' capabilities, as perf record (6.1 and later) writes them: every
- * file of /sys/bus/event_source/devices/PMU/caps/ is one capability, its
- * name the file's and its value the file's first line (x86's cpu PMU has
- * branches, max_precise and pmu_name; arm64's armv8_pmuv3_0 has slots;
- * intel_pt has a dozen).
+ * The PMUs' capabilities, as perf record writes them: every file of
+ * /sys/bus/event_source/devices/PMU/caps/ is one capability, its name the
+ * file's and its value the file's first line (x86's cpu PMU has branches,
+ * max_precise and pmu_name; arm64's armv8_pmuv3_0 has slots, and from 6.x
+ * threshold_max, bus_slots, bus_width; intel_pt has a dozen).
  *
- *   CPU_PMU_CAPS (28): the "cpu" PMU's: u32 count, then per capability its
- *                      name and value as header strings.  Left out where no
- *                      "cpu" PMU exists (arm64, a guest without a PMU).
- *   PMU_CAPS (31):     u32 count of the other PMUs that have at least one
- *                      capability, then per PMU its capabilities as above
- *                      and its name.  Written with a count of 0 on a machine
- *                      where no PMU has any (perf 6.1 does so: its readers
- *                      list the feature as present).
+ *   CPU_PMU_CAPS (28): the core PMU's: u32 count, then per capability its
+ *                      name and value as header strings.  The core PMU is
+ *                      "cpu" where there is one, else one that lists its
+ *                      cpus (arm64's), as perf 6.6 and later take it (perf
+ *                      6.1 took "cpu" alone: on arm64 its files have no
+ *                      CPU_PMU_CAPS, ours have one more line).  Left out
+ *                      where there is no core PMU (a guest without a PMU;
+ *                      perf 6.6 and later write an empty one there, for a
+ *                      placeholder PMU they make up).
+ *   PMU_CAPS (31):     u32 count of the PMUs other than "cpu" that have at
+ *                      least one capability (arm64's core PMU among them),
+ *                      then per PMU its capabilities as above and its name.
+ *                      Written with a count of 0 on a machine where none
+ *                      has any (perf 6.1 and 7.2 do so: their readers list
+ *                      the feature as present).
  *
  * PMUs and capabilities come in their directories' order, as perf 6.1 reads
  * them.  A value file that is empty or unreadable is left out, as perf does.
@@ -23,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfdata/perfdata.h"
 #include "recorder/pmu_caps.h"
@@ -79,18 +87,46 @@ static uint32_t put_pmu(struct pd_feat *b, const char *devices_dir, const char *
 	return nr;
 }
 
+/*
+ * The core PMU, as perf 6.6 and later find it: "cpu" (x86), else the first
+ * by name whose directory lists its cpus (arm64's armv8_pmuv3_0, a hybrid
+ * machine's cpu_core); 0 and its name in name, or -1 when there is none.
+ */
+static int core_pmu(const char *devices_dir, char *name, size_t size)
+{
+	char path[4096];
+	DIR *dir;
+	struct dirent *d;
+
+	name[0] = '\0';
+	snprintf(path, sizeof(path), "%s/cpu", devices_dir);
+	dir = opendir(path);
+	if (dir) {
+		closedir(dir);
+		snprintf(name, size, "cpu");
+		return 0;
+	}
+	dir = opendir(devices_dir);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || (name[0] && strcmp(d->d_name, name) >= 0))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s/cpus", devices_dir, d->d_name) <
+		    (int)sizeof(path) && !access(path, R_OK))
+			snprintf(name, size, "%s", d->d_name);
+	}
+	if (dir)
+		closedir(dir);
+	return name[0] ? 0 : -1;
+}
+
 static int write_cpu_pmu_caps(struct pd_writer *w, const char *devices_dir)
 {
 	struct pd_feat b = { 0 };
-	char dir[4096];
-	DIR *cpu;
+	char core[256];
 
-	snprintf(dir, sizeof(dir), "%s/cpu", devices_dir);
-	cpu = opendir(dir);
-	if (!cpu)
+	if (core_pmu(devices_dir, core, sizeof(core)))
 		return 0;
-	closedir(cpu);
-	put_pmu(&b, devices_dir, "cpu");
+	put_pmu(&b, devices_dir, core);
 	return pd_feat_commit(w, PD_FEAT_CPU_PMU_CAPS, &b);
 }
 

@@ -9,9 +9,9 @@ struct pd_writer;
 
 /*
  * Reads each PMU's caps/ under devices_dir (REC_PMU_DEVICES, or a test's
- * copy of that tree) and sets both features: CPU_PMU_CAPS only where a PMU
- * named "cpu" exists, PMU_CAPS always (a count of 0 where no other PMU has
- * capabilities).  0, or -ENOMEM.
+ * copy of that tree) and sets both features: CPU_PMU_CAPS only where there
+ * is a core PMU ("cpu", or one listing its cpus), PMU_CAPS always (a count
+ * of 0 where no PMU but "cpu" has capabilities).  0, or -ENOMEM.
  */
 int rec_pmu_caps_write(struct pd_writer *w, const char *devices_dir);
 

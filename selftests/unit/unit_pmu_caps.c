@@ -78,6 +78,16 @@ static union pc_attr cpu_clock(void)
 	return a;
 }
 
+/* put() writes under caps/: a PMU's cpus file sits beside caps/ */
+static int rename_cpus(const char *devices, const char *pmu)
+{
+	char from[1024], to[1024];
+
+	snprintf(from, sizeof(from), "%s/%s/caps/cpus", devices, pmu);
+	snprintf(to, sizeof(to), "%s/%s/cpus", devices, pmu);
+	return rename(from, to);
+}
+
 /* Writes a file with the two features from the tree and opens it. */
 static int write_and_open(struct _test_data_caps *self)
 {
@@ -207,6 +217,32 @@ TEST_F(caps, pmu_caps_lists_every_other_pmu_with_capabilities_then_its_name)
 	EXPECT_EQ(1, seen_pt);
 	EXPECT_EQ(1, seen_arm);
 	EXPECT_EQ(size, off);
+}
+
+/*
+ * arm64: no "cpu" PMU, the core PMU lists its cpus; its capabilities go to
+ * CPU_PMU_CAPS (as perf 6.6 and later) and to PMU_CAPS with its name
+ */
+TEST_F(caps, a_core_pmu_listing_its_cpus_fills_cpu_pmu_caps_and_pmu_caps)
+{
+	const void *data;
+	const uint8_t *p;
+	size_t size, off = 0;
+	uint32_t nr;
+	char list[1024];
+
+	ASSERT_EQ(0, put(self->devices, "armv8_pmuv3_0", "slots", "0x00000004\n"));
+	ASSERT_EQ(0, put(self->devices, "armv8_pmuv3_0", "cpus", "0-1\n"));
+	ASSERT_EQ(0, rename_cpus(self->devices, "armv8_pmuv3_0"));
+	ASSERT_EQ(0, put(self->devices, "arm_spe_0", "min_interval", "1024\n"));
+	ASSERT_EQ(0, write_and_open(self));
+	ASSERT_EQ(0, pd_reader_feature(&self->r, PD_FEAT_CPU_PMU_CAPS, &data, &size));
+	ASSERT_EQ(1, caps_at(data, size, &off, list, sizeof(list)));
+	EXPECT_STREQ("slots=0x00000004;", list);
+	ASSERT_EQ(0, pd_reader_feature(&self->r, PD_FEAT_PMU_CAPS, &data, &size));
+	p = data;
+	memcpy(&nr, p, 4);
+	EXPECT_EQ(2, nr);
 }
 
 TEST_F(caps, no_capabilities_anywhere_writes_pmu_caps_with_a_count_of_zero)
