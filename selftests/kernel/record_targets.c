@@ -138,26 +138,13 @@ TEST_F(tgt, attach_to_a_thread_records_only_that_thread)
 	pc_run_free(&run);
 }
 
-static bool may_record_cpus(void)
-{
-	long paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-
-	if (f) {
-		if (fscanf(f, "%ld", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
-	return geteuid() == 0 || paranoid <= 0;
-}
-
 TEST_F(tgt, cpu_list_records_only_those_cpus)
 {
 	const char *opts[] = { "-q", "-e", "cpu-clock", "-C", "0", "-o", self->out, NULL };
 	struct pc_run run;
 	struct rt_file f;
 
-	if (!may_record_cpus())
+	if (!pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
@@ -174,7 +161,7 @@ TEST_F(tgt, all_cpus_records_every_cpu_and_the_workload)
 	struct pc_run run;
 	struct rt_file f;
 
-	if (!may_record_cpus())
+	if (!pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
