@@ -7,7 +7,10 @@
  * bad SPEC and the options perf refuses with it are usage errors.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "record_common.h"
@@ -191,17 +194,44 @@ TEST_F(thr, timeout_finishes_the_directory_with_exit_124)
 	pc_run_free(&run);
 }
 
+/*
+ * Fills the filesystem of dir up to keep free bytes (a file of the rest):
+ * the recording then meets a full disk after a few dozen KiB, however few
+ * samples the kernel lets through (a TCG guest throttled task-clock to 491
+ * samples in 20 s, 67 KB, and the test's 256 KiB never filled)
+ */
+static int fill_up_to(const char *dir, long long keep)
+{
+	struct statvfs sv;
+	long long pad;
+	int fd, ret;
+
+	if (statvfs(dir, &sv))
+		return -1;
+	pad = (long long)sv.f_bavail * (long long)sv.f_frsize - keep;
+	if (pad <= 0)
+		return 0;
+	fd = open(rt_path(dir, "pad"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	ret = posix_fallocate(fd, 0, (off_t)pad);
+	close(fd);
+	return ret ? -1 : 0;
+}
+
 TEST_F(thr, full_disk_stops_with_a_clear_error_and_a_directory_perf_can_read)
 {
 	const char *opts[] = { "--threads", "-g", "-e", "task-clock", "-F", "4000", "-m", "16",
-			       "--timeout", "20", "-o", self->out, NULL };
+			       "--timeout", "60", "-o", self->out, NULL };
 	struct pc_run run;
 	struct rt_file f;
 
-	if (mount("perfcheck", self->dir, "tmpfs", 0, "size=256k"))
+	if (mount("perfcheck", self->dir, "tmpfs", 0, "size=1m"))
 		SKIP(return, "cannot mount a tmpfs (%s): needs root", strerror(errno));
 	self->mounted = true;
-	ASSERT_EQ(0, rt_record(&run, 120, opts, "threads", "30"));
+	/* the recorder's 128 KiB held back for the header, and 48 KiB of records */
+	ASSERT_EQ(0, fill_up_to(self->dir, (128 + 48) * 1024)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, rt_record(&run, 180, opts, "threads", "90"));
 	EXPECT_NE(0, run.exit_code);
 	EXPECT_NE(124, run.exit_code) TH_LOG("the disk should fill before the timeout");
 	EXPECT_NE(NULL, strstr(run.err, "No space left on device")) TH_LOG("stderr: %s", run.err);
