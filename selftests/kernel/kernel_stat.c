@@ -403,9 +403,17 @@ TEST_F(stat, repeat_shows_the_runs_and_the_noise)
 {
 	static const char *const args[] = { "-r", "3", "-e", "page-faults", NULL };
 
+	int noise;
+
 	ASSERT_EQ(0, stat_run(&self->run, args, "touch", 10));
 	EXPECT_NE(NULL, strstr(self->run.err, "' (3 runs):"));
-	EXPECT_EQ(2, pc_count_substr(self->run.err, "( +-")) TH_LOG("%s", self->run.err);
+	/*
+	 * the elapsed time's noise, and the count's unless its runs counted
+	 * alike (perf leaves a noise of 0 out: the arm64 guests, -icount, fault
+	 * the same pages each run)
+	 */
+	noise = pc_count_substr(self->run.err, "( +-");
+	EXPECT_TRUE(noise == 1 || noise == 2) TH_LOG("%s", self->run.err);
 	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed  ( +-"));
 }
 
