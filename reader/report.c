@@ -1593,13 +1593,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 					   k == rp->keys.nr && c == nv - 1);
 			if (k == rp->keys.nr || key_elided(rp, k))
 				continue;
-			sk_text(e->key, e->key_len, k, e->at.level, e->thread_comm, text, sizeof(text));
-			/* a command longer than its column is cut, as perf does */
-			if (rp->keys.keys[k] == SK_COMM && width[k] < (int)sizeof(text))
-				text[width[k]] = '\0';
-			/* -t: the separator's first character in a text becomes '.', as perf */
-			for (char *c = rp->view.sep ? text : NULL; c && (c = strchr(c, rp->view.sep[0]));)
-				*c = '.';
+			sk_cell(e->key, e->key_len, k, rp->keys.keys[k], e->at.level, e->thread_comm,
+				width[k], rp->view.sep, text, sizeof(text));
 			rd_out_str(o, rp->view.sep ? rp->view.sep : "  ");
 			rd_out_pad(o, text, last && !sk_pad_last(rp->keys.keys[k]) ? 0 : -width[k]);
 		}

@@ -267,13 +267,8 @@ void rf_row(struct rd_out *o, const struct rf_list *cols, const struct rf_view *
 			rd_out_pad(o, text, v->sep ? (i == last ? 0 : -width) : width);
 			continue;
 		}
-		sk_text(e->key, e->key_len, k, e->at.level, e->thread_comm, text, sizeof(text));
-		/* a command longer than its column is cut, as perf does */
-		if (c->key == SK_COMM && width < (int)sizeof(text))
-			text[width] = '\0';
-		/* -t: the separator's first character in a text becomes '.', as perf */
-		for (char *p = v->sep ? text : NULL; p && (p = strchr(p, v->sep[0]));)
-			*p = '.';
+		sk_cell(e->key, e->key_len, k, c->key, e->at.level, e->thread_comm, width, v->sep,
+			text, sizeof(text));
 		rd_out_pad(o, text, i == last && !sk_pad_last(c->key) ? 0 : -width);
 	}
 }

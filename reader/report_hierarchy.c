@@ -164,13 +164,8 @@ static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
 	}
 	if (!hv->sep)
 		repeat(w->o, ' ', (hv->keys->nr - 1) * INDENT);
-	sk_text(e->key, e->key_len, depth, e->at.level, e->thread_comm, text, sizeof(text));
-	/* a command longer than its column is cut, as in the flat layout */
-	if (k == SK_COMM && width < (int)sizeof(text))
-		text[width] = '\0';
-	/* -t: the separator's first character in a text becomes '.', as perf */
-	for (char *c = hv->sep ? text : NULL; c && (c = strchr(c, hv->sep[0]));)
-		*c = '.';
+	sk_cell(e->key, e->key_len, depth, k, e->at.level, e->thread_comm, width, hv->sep, text,
+		sizeof(text));
 	/* the text as its column pads it, without the leading spaces (perf's) */
 	snprintf(padded, sizeof(padded), "%-*s", sk_pad_last(k) ? width : 0, text);
 	while (*shown == ' ')

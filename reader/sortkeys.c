@@ -400,3 +400,14 @@ const char *sk_text(const char *key, size_t len, int col, char level, const char
 		snprintf(ph, size - (size_t)(ph - buf), "%s", comm);
 	return buf;
 }
+
+const char *sk_cell(const char *key, size_t len, int col, enum sk_key k, char level,
+		    const char *comm, int width, const char *sep, char *buf, size_t size)
+{
+	sk_text(key, len, col, level, comm, buf, size);
+	if (k == SK_COMM && width >= 0 && (size_t)width < size)
+		buf[width] = '\0';
+	for (char *c = sep ? buf : NULL; c && (c = strchr(c, sep[0]));)
+		*c = '.';
+	return buf;
+}

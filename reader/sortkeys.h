@@ -52,6 +52,13 @@ const char *sk_names(void);
 /* The name -s knows key k by */
 const char *sk_name(enum sk_key k);
 const char *sk_title(enum sk_key k);
+/*
+ * The text of key column col (key k) as a report's column of width shows
+ * it: sk_text's, a command longer than the column cut, and with -t (sep
+ * not NULL) the separator's first character turned into '.', as perf does
+ */
+const char *sk_cell(const char *key, size_t len, int col, enum sk_key k, char level,
+		    const char *comm, int width, const char *sep, char *buf, size_t size);
 /* The shown text of the last column is not padded (perf pads all but these). */
 bool sk_pad_last(enum sk_key k);
 
