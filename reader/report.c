@@ -1434,6 +1434,9 @@ static void key_widths(const struct report *rp, struct entry *const *v, size_t n
 				width[k] = 16;
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
+			/* perf's time column holds 12 at the least: a short uptime's "95.123456" too */
+			if (rp->keys.keys[k] == SK_TIME && width[k] < 12)
+				width[k] = 12;
 		}
 }
 

@@ -53,7 +53,8 @@ const char *sk_title(enum sk_key k)
 bool sk_pad_last(enum sk_key k)
 {
 	return k != SK_SYM && k != SK_SRCLINE && k != SK_SYMOFF && k != SK_TRACE &&
-	       k != SK_SYM_FROM && k != SK_SYM_TO && k != SK_CGROUP && k != SK_SRCFILE;
+	       k != SK_SYM_FROM && k != SK_SYM_TO && k != SK_CGROUP && k != SK_SRCFILE &&
+	       k != SK_TIME;
 }
 
 int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
