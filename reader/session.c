@@ -42,8 +42,14 @@ static int note_build_id(const struct pd_build_id_entry *e, const uint8_t *id, s
 {
 	struct rd_session *s = ctx;
 	struct pc_dso *dso;
+	uint16_t cpumode = e->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-	if (!filename || filename[0] != '/' || !id_size)
+	/*
+	 * perf makes an object of each user entry as it reads the table, "[vdso]"
+	 * too: made before any MMAP, they come first in its order of objects
+	 */
+	if (!filename || !filename[0] || !id_size ||
+	    (cpumode != PERF_RECORD_MISC_USER && cpumode != PERF_RECORD_MISC_GUEST_USER))
 		return 0;
 	dso = pc_dso_cache_get(&s->dsos, filename);
 	if (dso)
