@@ -159,6 +159,12 @@ int synth_write_file(const char *path, const struct perf_event_attr *const *attr
 		ret = pd_writer_set_feature(&w, PD_FEAT_STAT, NULL, 0);
 	if (!ret && data && data->branch_stack)
 		ret = pd_writer_set_feature(&w, PD_FEAT_BRANCH_STACK, NULL, 0);
+	/* each with a made-up id of 20 bytes: its place in the table */
+	for (int i = 0; !ret && data && i < data->nr_build_ids; i++) {
+		uint8_t id[20] = { (uint8_t)(i + 1) };
+
+		ret = pd_writer_add_build_id(&w, false, -1, id, sizeof(id), data->build_ids[i]);
+	}
 	if (!ret)
 		ret = pd_writer_begin_data(&w, &err);
 	if (!ret && data && data->len)

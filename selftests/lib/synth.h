@@ -19,6 +19,8 @@ struct synth {
 	const char *arch;	/* the file's ARCH feature (synth_write_file); NULL: this machine's */
 	bool stat;		/* the file has the STAT feature (perf stat record's) */
 	bool branch_stack;	/* the file has BRANCH_STACK (perf record -b/-j's) */
+	const char *const *build_ids;	/* user objects of the BUILD_ID table, in its order */
+	int nr_build_ids;
 };
 
 void synth_put(struct synth *s, const void *p, size_t n);

@@ -194,6 +194,47 @@ TEST_F(rep, show_nr_samples_counts_own_samples)
 }
 
 /* -F: the rows sorted by the fields, the columns in their order, without the defaults */
+/* A user sample of process 200: leaf, its caller, and the caller's caller */
+static void user_sample(FIXTURE_DATA(rep) *self, uint64_t t, uint64_t leaf, uint64_t caller)
+{
+	struct pd_sample v = rt_id(200, 200, t);
+	uint64_t chain[4] = { PC_CONTEXT_USER, leaf, caller, 0x400800 };
+
+	v.ip = leaf;
+	v.chain.ips = chain;
+	v.chain.nr = 4;
+	synth_sample_misc(&self->d, &self->a.attr, PERF_RECORD_MISC_USER, &v);
+}
+
+/*
+ * perf makes an object of each user entry of the BUILD_ID table, "[vdso]"
+ * among them, as it reads the header: before the MMAPs, so "[vdso]" ranks
+ * below an object mapped before it.  Equal shares come higher rank first:
+ * the caller in /x/a before the one in [vdso] (mapped after /x/a, it came
+ * first while [vdso]'s entry was skipped for not being a path).
+ */
+TEST_F(rep, vdso_of_the_build_id_table_ranks_below_objects_mapped_before_it)
+{
+	static const char *const ids[] = { "[vdso]", "/x/a" };
+	struct pd_sample id = rt_id(200, 200, 2);
+	const char *out, *in_a, *in_vdso;
+
+	synth_comm(&self->d, &self->a.attr, 200, 200, "beta", &id);
+	synth_mmap2(&self->d, &self->a.attr, 200, 200, 0x400000, 0x1000, 0, "/x/a", &id);
+	synth_mmap2(&self->d, &self->a.attr, 200, 200, 0x7fff0000, 0x2000, 0, "[vdso]", &id);
+	user_sample(self, RT_SEC + 30, 0x400100, 0x7fff0100);
+	user_sample(self, RT_SEC + 40, 0x400100, 0x400200);
+	self->d.build_ids = ids;
+	self->d.nr_build_ids = 2;
+	report(_metadata, self, "--compat", "6.1", "--no-children");
+	out = self->run.out;
+	in_a = strstr(out, "--0x400200");
+	in_vdso = strstr(out, "--0x7fff0100");
+	ASSERT_NE(NULL, in_a) TH_LOG("%s", out);
+	ASSERT_NE(NULL, in_vdso) TH_LOG("%s", out);
+	EXPECT_LT(in_a, in_vdso) TH_LOG("%s", out);
+}
+
 TEST_F(rep, fields_order_the_columns_and_leave_out_the_defaults)
 {
 	report(_metadata, self, "-F", "sample,sym", "--no-children");
