@@ -417,10 +417,10 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 }
 
 /* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
-static void srcline_no_line(struct rd_out *o, const char *prefix, const char *file)
+static void srcline_no_line(struct rd_out *o, const char *prefix, const char *file, bool full)
 {
 	rd_out_str(o, prefix);
-	rd_out_str(o, file ? pc_srcline_basename(file) : "??");
+	rd_out_str(o, file ? pc_srcline_shown(file, full) : "??");
 	rd_out_mem(o, ":0", 2);
 }
 
@@ -441,8 +441,12 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 		fr = own;
 	if (fr) {
 		/* DWARF without a line for the address: perf's ":0" */
+		char path[4096];
+
 		if (fr->file && fr->line)
-			rd_out_str(o, pc_srcline_basename(fr->file));
+			rd_out_str(o, pc_srcline_frame_file(fr, p->full_source_path,
+							    p->compat == RD_COMPAT_6_1, path,
+							    sizeof(path)));
 		rd_out_char(o, ':');
 		rd_out_u64(o, fr->file ? fr->line : 0, 0);
 		return;
@@ -576,7 +580,7 @@ static void print_frame(struct rd_printer *p, struct rd_session *s, const struct
 			srcline_text(p, s, kernel, ip, &r, NULL);
 			rd_out_char(o, '\n');
 		} else if (file || ((f & RF_INLINES) && r.sym)) {
-			srcline_no_line(o, "  ", file);
+			srcline_no_line(o, "  ", file, p->full_source_path);
 			rd_out_char(o, '\n');
 		}
 	}
@@ -944,7 +948,7 @@ int rd_print_srcline(struct rd_out *o, struct rd_session *s, const struct rd_eve
 	rd_resolve(s, ev->thread, kernel, ev->sample->ip, &r);
 	if (srcline_unknown(p, s, kernel, &r, &file)) {
 		if (file)
-			srcline_no_line(o, "\n  ", file);
+			srcline_no_line(o, "\n  ", file, p->full_source_path);
 		return 0;
 	}
 	rd_out_mem(o, "\n  ", 3);

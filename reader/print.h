@@ -34,6 +34,7 @@ struct rd_printer {
 		struct pd_clock_data clock;
 	} time;
 	bool no_inline;		/* --no-inline: chains without their inlined entries */
+	bool full_source_path;	/* --full-source-path: srclines' files whole */
 	bool hide_chain;	/* -G: the sample ip only */
 	int max_stack;		/* frames shown per chain (0: perf's default, 127) */
 	rd_field_hook srcline, trace;

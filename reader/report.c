@@ -112,6 +112,7 @@ struct report {
 		const struct rd_filter *flt;
 		const char *time_str;	/* --time as given, for the Samples line */
 		bool no_inline;		/* --no-inline: no inlined callchain entries */
+		bool full_source_path;	/* --full-source-path: srclines' files whole */
 		bool branch;		/* branch mode: rows of the samples' branch stacks */
 		bool quiet;		/* -q: the rows alone, no warnings */
 		bool cgroups;		/* sorted by cgroup: each sample's is looked up */
@@ -289,7 +290,7 @@ static bool sorts_by_srcline(const struct report *rp)
 
 /*
  * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
- * name) from the line table of its object (or separate debug file) at the
+ * name, or whole with --full-source-path) from the line table of its object (or separate debug file) at the
  * frame's address; NULL when the object has no DWARF there (sortkeys.c
  * then shows sym+off, dso[addr] or ??:0 as perf does).
  */
@@ -317,11 +318,14 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
-		snprintf(buf, size, "%s:0", file ? pc_srcline_basename(file) : "??");
+		snprintf(buf, size, "%s:0", file ? pc_srcline_shown(file, rp->view.full_source_path) :
+			 "??");
 		return buf;
 	}
-	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ? pc_srcline_basename(fr[0].file) :
-		 "", fr[0].file ? fr[0].line : 0);
+	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
+		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, rp->compat_6_1, path,
+				       sizeof(path)) : "",
+		 fr[0].file ? fr[0].line : 0);
 	return buf;
 }
 
@@ -2021,6 +2025,7 @@ static void usage(FILE *f)
 "      --max-stack N       frames of a callchain taken (default 127)\n"
 "      --no-inline         callchains without their inlined entries\n"
 "      --inline            with them (the default)\n"
+"      --full-source-path  srclines name their source files by the whole path\n"
 "      --no-demangle       C++ names as the objects have them (--demangle: not)\n"
 "      --time-quantum T    -s time's slices (default 100ms; s, ms, us, ns)\n"
 "      --show-total-period the Period column (as -s period)\n"
@@ -2071,7 +2076,7 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS, OPT_HIERARCHY };
+       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2103,6 +2108,7 @@ static const struct option options[] = {
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "threads", no_argument, NULL, 'T' },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "time-quantum", required_argument, NULL, OPT_TIME_QUANTUM },
@@ -2289,6 +2295,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_INLINE:
 		case OPT_NO_INLINE:
 			rp.view.no_inline = c == OPT_NO_INLINE;
+			break;
+		case OPT_FULL_SOURCE_PATH:
+			rp.view.full_source_path = true;
 			break;
 		case OPT_DEMANGLE:
 		case OPT_NO_DEMANGLE:

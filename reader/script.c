@@ -75,6 +75,7 @@ static void usage(FILE *f)
 "      --no-inline           callchains without their inlined entries (perf 7.2\n"
 "                            adds them at every user frame, 6.1 at unwound ones)\n"
 "      --inline              with them (the default)\n"
+"      --full-source-path    srclines name their source files by the whole path\n"
 "      --no-demangle         C++ names as the objects have them (--demangle: not)\n"
 "  -f, --force               accepted as perf's (no ownership check to skip)\n"
 "      --reltime             times from the first sample shown\n"
@@ -105,7 +106,7 @@ enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMF
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
@@ -133,6 +134,7 @@ static const struct option options[] = {
 	{ "ns", no_argument, NULL, OPT_NS },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "full-source-path", no_argument, NULL, OPT_FULL_SOURCE_PATH },
 	{ "demangle", no_argument, NULL, OPT_DEMANGLE },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "force", no_argument, NULL, 'f' },
@@ -593,6 +595,9 @@ int cmd_script(int argc, char **argv)
 		case OPT_INLINE:
 		case OPT_NO_INLINE:
 			prp->no_inline = c == OPT_NO_INLINE;
+			break;
+		case OPT_FULL_SOURCE_PATH:
+			prp->full_source_path = true;
 			break;
 		case OPT_PER_EVENT_DUMP:
 			per_event_dump = true;

@@ -203,6 +203,22 @@ const char *pc_srcline_basename(const char *file)
 	return s ? s + 1 : file;
 }
 
+const char *pc_srcline_shown(const char *file, bool full)
+{
+	return full ? file : pc_srcline_basename(file);
+}
+
+const char *pc_srcline_frame_file(const struct pc_src_frame *fr, bool full, bool binutils,
+				  char *buf, size_t size)
+{
+	if (!full || !fr->file)
+		return pc_srcline_shown(fr->file, full);
+	if (!binutils || fr->file[0] == '/' || !fr->comp_dir)
+		return fr->file;
+	snprintf(buf, size, "%s/%s", fr->comp_dir, fr->file);
+	return buf;
+}
+
 /*
  * A function's name as addr2line gives it (and perf 6.1 shows it): the
  * linkage name where the DIE (or its abstract origin) has one, else
@@ -682,6 +698,11 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 		cur.line = line_nr > 0 ? (uint32_t)line_nr : 0;
 	}
 	cu = dwfl_module_addrdie(f->mod, addr, &cubias);
+	if (cu) {
+		Dwarf_Attribute a;
+
+		cur.comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	}
 	if (line && cu) {
 		const char *a2l_file = pc_a2lline_file(&f->a2ll, cu, addr - cubias);
 

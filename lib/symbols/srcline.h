@@ -10,12 +10,14 @@
 #define PERFCHECK_SYMBOLS_SRCLINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One frame at an address: the function and the source position in it. */
 struct pc_src_frame {
 	const char *func;	/* DWARF name, NULL when unknown */
-	const char *file;	/* as the line table has it (perf prints the basename) */
+	const char *file;	/* as libdw names it (perf prints the basename) */
+	const char *comp_dir;	/* the unit's DW_AT_comp_dir, NULL when none */
 	uint32_t line;		/* 0 when unknown */
 };
 
@@ -57,5 +59,16 @@ int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vadd
 
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);
+/* The file as a srcline shows it: whole (--full-source-path) or its base name. */
+const char *pc_srcline_shown(const char *file, bool full);
+/*
+ * A frame's file as a srcline shows it: its base name, or with full its
+ * whole path, as libdw composes it (perf 7.2), or with binutils as
+ * addr2line does (perf 6.1): a relative name under the unit's directory,
+ * "./elf/rtld.c" of comp_dir "./elf" as "./elf/./elf/rtld.c".  buf holds
+ * a composed path; the frame's own string is returned where none is made.
+ */
+const char *pc_srcline_frame_file(const struct pc_src_frame *fr, bool full, bool binutils,
+				  char *buf, size_t size);
 
 #endif

@@ -242,6 +242,47 @@ TEST_F(inl, libc_chain_entries_in_script_match_perf)
 	EXPECT_STREQ(a, b);
 }
 
+/* --full-source-path: the program's rows by source line name its file by the whole path */
+TEST_F(inl, sort_srcline_full_source_path_names_the_whole_path)
+{
+	char what[700];
+
+	RECORD("-g -e cpu-clock -c 1000000");
+	snprintf(what, sizeof(what), "%s/work.c:", self->c.dir);
+	same_lines(_metadata, self, "--no-children --sort srcline -g none --full-source-path",
+		   what, 1);
+}
+
+/*
+ * libc's units have a relative directory (Debian builds it with
+ * -ffile-prefix-map): addr2line, and so perf 6.1, puts the unit's
+ * DW_AT_comp_dir before the line table's relative path ("./misc/../sysdeps/
+ * unix/syscall-template.S", where libdw says "../sysdeps/...").
+ */
+TEST_F(inl, full_source_path_of_relative_units_is_addr2lines)
+{
+	char first[800];
+
+	RECORD_SRC("cc", "libc.c", libc_c, "--call-graph dwarf -e cpu-clock -c 1000000");
+	NEED_IN_PERF("--no-children", "__GI_", "libc has no DWARF (libc6-dbg) here");
+	/* -G: the samples' own lines, not perf 6.1's early stops in libc (above) */
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf,
+				"perf script -G -F ip,sym,srcline --full-source-path -i '%s'",
+				self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours,
+				"'%s' script --compat 6.1 -G -F ip,sym,srcline --full-source-path -i '%s'",
+				pc_test_perfcheck(), self->c.path));
+	ASSERT_EQ(0, self->c.perf.exit_code) TH_LOG("%s", self->c.perf.err);
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	/* libc's sources, "./DIR/../sysdeps/...", and the program's by its absolute path */
+	EXPECT_LE(1, pc_count_substr(self->c.perf.out, "/../sysdeps/"))
+		TH_LOG("perf: %.4000s", self->c.perf.out);
+	EXPECT_LE(1, pc_count_substr(self->c.perf.out, "/libc.c:"))
+		TH_LOG("perf: %.4000s", self->c.perf.out);
+	EXPECT_TRUE(perfcmp_same(self->c.perf.out, self->c.ours.out, first, sizeof(first)))
+		TH_LOG("first difference at %s", first);
+}
+
 /* C++: the demangled linkage name (ns::C::mix), not DW_AT_name (mix) */
 TEST_F(inl, cxx_inline_entries_are_demangled_linkage_names)
 {
