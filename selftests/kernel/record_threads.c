@@ -302,10 +302,14 @@ static void free_preamble(struct preamble *p)
 TEST_F(thr, threads_data_holds_an_id_index_of_every_sample_id)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* --sample-cpu: each sample's cpu is checked against its entry's */
+	const char *opts[] = { "--threads", "--sample-cpu", "-e", "task-clock", "-F", "4000", "-o",
+			       self->out, NULL };
 	struct preamble p;
 	struct pc_run run;
 
-	record_threads(_metadata, self, "--threads", &run);
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.5"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
 	ASSERT_EQ(0, p.id_index) TH_LOG("the ID_INDEX leads the data section, as perf's");
 	ASSERT_GT(p.samples, 0);
