@@ -151,21 +151,19 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 	uint64_t nr;
 
 	switch (rec->header.type) {
-	case PC_RECORD_ID_INDEX:
-		/* u64 nr, then {id, idx, cpu, tid} */
-		if (size < 16)
-			return too_short(s, rec, 16, err);
-		nr = u64_at(rec, 8);
-		if (nr > (size - 16) / 32)
-			return too_short(s, rec, 16 + nr * 32, err);
+	case PC_RECORD_ID_INDEX: {
+		struct pd_id_entry *e;
+
+		if (pd_decode_id_index(s->r.path, rec, &e, &nr, err))
+			return -EINVAL;
 		rd_out_printf(o, " nr: %llu\n", (unsigned long long)nr);
 		for (uint64_t i = 0; i < nr; i++)
 			rd_out_printf(o, " ... id: %llu  idx: %llu  cpu: %lld  tid: %lld\n",
-				      (unsigned long long)u64_at(rec, 16 + i * 32),
-				      (unsigned long long)u64_at(rec, 24 + i * 32),
-				      (long long)u64_at(rec, 32 + i * 32),
-				      (long long)u64_at(rec, 40 + i * 32));
+				      (unsigned long long)e[i].id, (unsigned long long)e[i].idx,
+				      (long long)e[i].cpu, (long long)e[i].tid);
+		free(e);
 		return 0;
+	}
 	case PC_RECORD_THREAD_MAP: {
 		struct pd_thread_list t;
 

@@ -82,8 +82,12 @@ struct recorder {
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */
 int recorder_synthesize(struct recorder *r);
-/* ...and as they are now, for a new file, a late enable or --tail-synthesize. */
-int recorder_synthesize_tasks(struct recorder *r);
+/*
+ * ...and as they are now, for a new file, a late enable or --tail-synthesize.
+ * Both begin (head: not for a late enable) with --threads' ID_INDEX,
+ * THREAD_MAP and CPU_MAP and end with its FINISHED_INIT, as perf's.
+ */
+int recorder_synthesize_tasks(struct recorder *r, bool head);
 
 /* record_file.c: the first file, under a temporary name until its header is on disk. */
 int recorder_start_file(struct recorder *r, struct pc_error *err);

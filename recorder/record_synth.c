@@ -67,6 +67,74 @@ static int synth_bpf(struct recorder *r)
 	return rec_synth_bpf(&in, &r->out.err);
 }
 
+static int write_buf(struct recorder *r, struct pd_buf *b, int ret)
+{
+	if (ret)
+		ret = pc_error_set(&r->out.err, -ret, "cannot encode a record: %s", strerror(-ret));
+	else
+		ret = rec_output_write(&r->out, b->data, b->len);
+	pd_buf_free(b);
+	return ret;
+}
+
+/*
+ * ID_INDEX: every id of every event where it was opened (the ring index,
+ * the cpu, the thread; -1 for any), by event then by slot, as perf lists
+ * its events' ids.
+ */
+static int synth_id_index(struct recorder *r)
+{
+	const struct rec_evlist *evl = &r->evl;
+	int n = rec_evlist_nr_slots(evl);
+	struct pd_id_entry *ent = calloc((size_t)evl->nr_evsels * n + 1, sizeof(*ent));
+	struct pd_buf b = { 0 };
+	uint64_t nr = 0;
+	int ret;
+
+	if (!ent)
+		return pc_error_set(&r->out.err, ENOMEM, "out of memory");
+	for (int e = 0; e < evl->nr_evsels; e++)
+		for (int c = 0; c < evl->nr_cpus; c++)
+			for (int t = 0; t < evl->nr_threads; t++) {
+				const struct rec_evsel *ev = evl->evsels[e];
+				int slot = rec_evsel_slot(evl, c, t);
+
+				if (ev->fds[slot] < 0)
+					continue;
+				ent[nr++] = (struct pd_id_entry){
+					.id = ev->ids[slot],
+					/* the ring: the cpu's, or the thread's with cpu -1 */
+					.idx = (uint64_t)(evl->cpus[c] < 0 ? t : c),
+					.cpu = evl->cpus[c],
+					.tid = evl->threads[t],
+				};
+			}
+	ret = pd_encode_id_index(&b, ent, nr);
+	free(ent);
+	return write_buf(r, &b, ret);
+}
+
+/* THREAD_MAP and CPU_MAP: the threads and cpus the events were opened on (comms empty, as perf's) */
+static int synth_maps(struct recorder *r)
+{
+	struct pd_thread_list t = { .pids = r->evl.threads, .nr = (uint32_t)r->evl.nr_threads };
+	struct pd_cpu_list c = { .cpus = r->evl.cpus, .nr = (uint32_t)r->evl.nr_cpus };
+	struct pd_buf b = { 0 };
+	int ret = pd_encode_thread_map(&b, &t);
+
+	if (!ret)
+		ret = pd_encode_cpu_map(&b, &c);
+	return write_buf(r, &b, ret);
+}
+
+/* FINISHED_INIT: the end of the records of what was there before the recording */
+static int synth_finished_init(struct recorder *r)
+{
+	struct pd_buf b = { 0 };
+
+	return write_buf(r, &b, pd_encode_finished_init(&b));
+}
+
 static struct rec_synth synth_of(struct recorder *r)
 {
 	return (struct rec_synth){
@@ -81,12 +149,19 @@ static struct rec_synth synth_of(struct recorder *r)
 /*
  * The kernel map, the cgroups (--all-cgroups), and the tasks given by -a,
  * -u, -p or -t (as --synth allows; *done when nothing of the workload is
- * left to make).
+ * left to make).  head (--threads, the file's first synthesis): the
+ * ID_INDEX first and the THREAD_MAP and CPU_MAP after the kernel map, in
+ * perf's places.
  */
-static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, bool *done)
+static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, bool head,
+			  bool *done)
 {
-	int ret = rec_synth_kernel_mmap(s);
+	int ret = head ? synth_id_index(r) : 0;
 
+	if (!ret)
+		ret = rec_synth_kernel_mmap(s);
+	if (!ret && head)
+		ret = synth_maps(r);
 	*done = false;
 	if (!ret && bpf)
 		ret = synth_bpf(r);
@@ -114,8 +189,8 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 int recorder_synthesize(struct recorder *r)
 {
 	struct rec_synth s = synth_of(r);
-	bool done;
-	int ret = synth_existing(r, &s, true, &done);
+	bool done, head = r->rt != NULL;
+	int ret = synth_existing(r, &s, true, head, &done);
 
 	if (!ret && !done && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
 		/* the name it has until exec, as perf does: samples start at exec */
@@ -129,19 +204,25 @@ int recorder_synthesize(struct recorder *r)
 		if (!ret && s.namespaces)
 			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
 	}
+	if (!ret && head)
+		ret = synth_finished_init(r);
 	rec_synth_release(&s);
 	return ret;
 }
 
-int recorder_synthesize_tasks(struct recorder *r)
+int recorder_synthesize_tasks(struct recorder *r, bool head)
 {
 	struct rec_synth s = synth_of(r);
 	bool done;
-	int ret = synth_existing(r, &s, r->opts.out.tail_synthesize, &done);
+	int ret;
 
+	head = head && r->rt;
+	ret = synth_existing(r, &s, r->opts.out.tail_synthesize, head, &done);
 	if (!ret && !done && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids &&
 	    !r->opts.t.user)
 		ret = rec_synth_process(&s, r->wl.pid);
+	if (!ret && head)
+		ret = synth_finished_init(r);
 	rec_synth_release(&s);
 	return ret;
 }

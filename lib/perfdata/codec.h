@@ -158,6 +158,18 @@ struct pd_event_update {
 	double scale;			/* SCALE */
 };
 
+/*
+ * ID_INDEX: each sample id with where its event was opened: idx the ring
+ * (mmap) index, the cpu and the thread (-1: any).
+ */
+struct pd_id_entry {
+	uint64_t id, idx;
+	int64_t cpu, tid;
+};
+
+/* entries per ID_INDEX record: (UINT16_MAX - 16-byte head) / 32 */
+#define PD_ID_INDEX_MAX 2047
+
 int pd_encode_sample(struct pd_buf *b, const struct perf_event_attr *attr, uint16_t misc,
 		     const struct pd_sample *v);
 /* Only the trailer (no record): what the others append. */
@@ -198,6 +210,9 @@ int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c);
 int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c);
 int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t);
 int pd_encode_event_update(struct pd_buf *b, const struct pd_event_update *u);
+/* ID_INDEX records of nr entries (none when nr is 0); FINISHED_INIT (a bare header) */
+int pd_encode_id_index(struct pd_buf *b, const struct pd_id_entry *ent, uint64_t nr);
+int pd_encode_finished_init(struct pd_buf *b);
 /* Pipe format: the 16-byte header, and an attr with its ids as a HEADER_ATTR record. */
 int pd_encode_pipe_header(struct pd_buf *b);
 int pd_encode_attr(struct pd_buf *b, const struct perf_event_attr *attr, const uint64_t *ids,
@@ -260,6 +275,9 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		      struct pd_cpu_list *out, struct pc_error *err);
 int pd_decode_thread_map(const char *path, const struct pd_record *rec,
 			 struct pd_thread_list *out, struct pc_error *err);
+/* ID_INDEX: *out allocated (free it), *nr entries; every count checked against the record */
+int pd_decode_id_index(const char *path, const struct pd_record *rec, struct pd_id_entry **out,
+		       uint64_t *nr, struct pc_error *err);
 /* UNIT, SCALE and NAME (str points into the record); CPUS: pd_decode_cpu_map at 24 */
 int pd_decode_event_update(const char *path, const struct pd_record *rec,
 			   struct pd_event_update *u, struct pc_error *err);

@@ -205,6 +205,32 @@ int pd_decode_thread_map(const char *path, const struct pd_record *rec,
 	return 0;
 }
 
+int pd_decode_id_index(const char *path, const struct pd_record *rec, struct pd_id_entry **out,
+		       uint64_t *nr, struct pc_error *err)
+{
+	size_t size = rec->header.size;
+	struct pd_id_entry *e;
+	uint64_t n;
+
+	if (size < 16)
+		return pd_record_too_short(path, rec, 16, err);
+	n = u64_at(rec, 8);
+	if (n > (size - 16) / 32)
+		return pd_record_too_short(path, rec, 16 + n * 32, err);
+	e = calloc(n ? n : 1, sizeof(*e));
+	if (!e)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	for (uint64_t i = 0; i < n; i++) {
+		e[i].id = u64_at(rec, 16 + i * 32);
+		e[i].idx = u64_at(rec, 24 + i * 32);
+		e[i].cpu = (int64_t)u64_at(rec, 32 + i * 32);
+		e[i].tid = (int64_t)u64_at(rec, 40 + i * 32);
+	}
+	*out = e;
+	*nr = n;
+	return 0;
+}
+
 int pd_decode_event_update(const char *path, const struct pd_record *rec,
 			   struct pd_event_update *u, struct pc_error *err)
 {

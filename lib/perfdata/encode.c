@@ -375,6 +375,43 @@ int pd_encode_finished_round(struct pd_buf *b)
 	return finish(&e);
 }
 
+int pd_encode_finished_init(struct pd_buf *b)
+{
+	struct enc e = begin(b, PC_RECORD_FINISHED_INIT, 0);
+
+	return finish(&e);
+}
+
+/*
+ * u64 nr, then {u64 id, idx, cpu, tid} per entry: as many records as the
+ * entries need, each of at most PD_ID_INDEX_MAX (its size is a u16).
+ * None for no entry; none at all when one fails.
+ */
+int pd_encode_id_index(struct pd_buf *b, const struct pd_id_entry *ent, uint64_t nr)
+{
+	size_t at = b->len;
+
+	for (uint64_t i = 0; i < nr;) {
+		uint64_t n = nr - i < PD_ID_INDEX_MAX ? nr - i : PD_ID_INDEX_MAX;
+		struct enc e = begin(b, PC_RECORD_ID_INDEX, 0);
+		int ret;
+
+		u64(&e, n);
+		for (uint64_t k = i + n; i < k; i++) {
+			u64(&e, ent[i].id);
+			u64(&e, ent[i].idx);
+			u64(&e, (uint64_t)ent[i].cpu);
+			u64(&e, (uint64_t)ent[i].tid);
+		}
+		ret = finish(&e);
+		if (ret) {
+			b->len = at;
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int pd_encode_pipe_header(struct pd_buf *b)
 {
 	struct pd_pipe_header h = { PD_MAGIC, PD_PIPE_HEADER_SIZE };

@@ -182,6 +182,141 @@ TEST_F(thrperf, perf_7_2_reads_it_without_a_warning_and_counts_the_same_samples)
 	perf_reads_it(_metadata, perf72(), self->out, samples);
 }
 
+/* The n of perf report -D's "NAME events: n" statistics line, -1 when absent. */
+static long long dump_stat(const char *out, const char *name)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s events:", name);
+	p = strstr(out, key);
+	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+/* Whether id is among perf's ID_INDEX entries */
+static bool dumped_id(const uint64_t *ids, int nr, uint64_t id)
+{
+	for (int i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* The pid of most of the samples, as perf script shows them (-z's too); 0 when none */
+static long busiest_pid_by(const char *perf, const char *path)
+{
+	char *argv[] = { (char *)perf, "script", "-F", "pid", "-i", (char *)path, NULL };
+	long pids[64], counts[64], best = 0;
+	int nr = 0;
+	struct pc_run run;
+
+	if (pc_test_run(&run, 120, argv))
+		return 0;
+	for (const char *p = run.out; p && *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+		int i;
+
+		if (end == p)
+			break;
+		for (i = 0; i < nr && pids[i] != pid; i++)
+			;
+		if (i == nr && nr < 64) {
+			pids[nr] = pid;
+			counts[nr++] = 0;
+		}
+		if (i < nr)
+			counts[i]++;
+		p = strchr(end, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	for (int i = 0; i < nr; i++)
+		if (!best || counts[i] > counts[best - 1])
+			best = i + 1;
+	pc_run_free(&run);
+	return best ? pids[best - 1] : 0;
+}
+
+/*
+ * perf report -D shows our header file's ID_INDEX (each id of the attrs
+ * and of the samples, on the cpus recorded), THREAD_MAP (the workload, -1
+ * with -a), CPU_MAP (the online cpus) and FINISHED_INIT, once each, and
+ * warns of nothing.
+ */
+TEST_F(thrperf, system_perf_dumps_our_id_index_maps_and_finished_init)
+{
+	char *dump[] = { (char *)up_perf(), "report", "-D", "-i", self->out, NULL };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t ids[256], pos = 0;
+	struct pc_error err = { 0 };
+	char want[64], why[400];
+	struct pd_record rec;
+	struct pd_reader r;
+	struct pc_run run;
+	const char *p;
+	long pid;
+	int nr = 0, attr_ids = 0, ret;
+
+	if (!up_perf())
+		SKIP(return, "no upstream perf here (the guests have none without its payload)");
+	if (perf_has_threads(up_perf(), self->dir, why, sizeof(why)) && strstr(why, "threads"))
+		SKIP(return, "this perf has no record --threads: %.300s", why);
+	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	ASSERT_GT(record_ours(_metadata, self, variant), 0);
+	pid = variant->cpu_wide ? -1 : busiest_pid_by(up_perf(), self->out);
+	ASSERT_NE(0, pid) TH_LOG("perf script shows no sample");
+	ASSERT_EQ(0, pc_test_run(&run, 120, dump));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%.2000s", run.err);
+	EXPECT_STREQ("", run.err) TH_LOG("perf report -D warned");
+	EXPECT_EQ(1, dump_stat(run.out, "ID_INDEX"));
+	EXPECT_EQ(1, dump_stat(run.out, "THREAD_MAP"));
+	EXPECT_EQ(1, dump_stat(run.out, "CPU_MAP"));
+	EXPECT_EQ(1, dump_stat(run.out, "FINISHED_INIT"));
+	for (p = strstr(run.out, " ... id: "); p && nr < 256; p = strstr(p + 1, " ... id: ")) {
+		unsigned long long id, idx;
+		long long cpu, tid;
+
+		if (sscanf(p, " ... id: %llu  idx: %llu  cpu: %lld  tid: %lld", &id, &idx, &cpu,
+			   &tid) != 4)
+			continue;	/* an EVENT_UPDATE's "... id:" */
+		ids[nr++] = id;
+		EXPECT_EQ((long long)idx, cpu) TH_LOG("per-cpu rings: idx is the cpu's index");
+		EXPECT_EQ(pid, tid) TH_LOG("the workload, -1 with -a");
+	}
+	if (cpus > 1)
+		snprintf(want, sizeof(want), "PERF_RECORD_CPU_MAP: 0-%ld\n", cpus - 1);
+	else
+		snprintf(want, sizeof(want), "PERF_RECORD_CPU_MAP: 0\n");
+	EXPECT_NE(NULL, strstr(run.out, want)) TH_LOG("want %s", want);
+	snprintf(want, sizeof(want), "PERF_RECORD_THREAD_MAP nr: 1 thread: %ld\n", pid);
+	EXPECT_NE(NULL, strstr(run.out, want)) TH_LOG("want %s", want);
+	pc_run_free(&run);
+
+	/* perf's entries are the attrs' ids, and every sample's id is among them (-z: none read) */
+	ASSERT_EQ(0, pd_reader_open(&r, self->out, &err)) TH_LOG("%s", err.msg);
+	for (uint32_t i = 0; i < r.nr_evsels; i++) {
+		for (uint32_t k = 0; k < r.evsels[i].nr_ids; k++)
+			EXPECT_TRUE(dumped_id(ids, nr, r.evsels[i].ids[k]));
+		attr_ids += r.evsels[i].nr_ids;
+	}
+	EXPECT_EQ(attr_ids, nr) TH_LOG("one entry per id");
+	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
+		struct pd_sample sm;
+
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		ASSERT_EQ(0, pd_parse_sample(&r, &rec, &sm, &err)) TH_LOG("%s", err.msg);
+		if (!dumped_id(ids, nr, sm.id)) {
+			EXPECT_TRUE(false) TH_LOG("sample id %llu not in the ID_INDEX",
+						  (unsigned long long)sm.id);
+			break;
+		}
+	}
+	EXPECT_EQ(0, ret) TH_LOG("%s", err.msg);
+	pd_reader_close(&r);
+}
+
 /* The names in a perf.data directory, sorted, joined by spaces. */
 static void dir_names(const char *dir, char *buf, size_t size)
 {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "perfdata/codec.h"
 #include "record_common.h"
 
 FIXTURE(thr)
@@ -155,6 +156,248 @@ TEST_F(thr, every_data_file_reads_alone_and_their_samples_add_up)
 	}
 	EXPECT_EQ(whole.samples, sum);
 	pc_run_free(&run);
+}
+
+/*
+ * What the header file's data section holds before the rings' records:
+ * the position (record number in it, -1: none) of each preamble record,
+ * the ID_INDEX entries, the maps, and each sample checked against them.
+ */
+struct preamble {
+	int nr_data;			/* records in the header file */
+	int id_index, thread_map, cpu_map, finished_init, kernel_mmap, first_task;
+	int last_type;			/* of the header file's last record */
+	struct pd_id_entry ids[64];
+	int nr_ids;
+	struct pd_thread_list threads;
+	struct pd_cpu_list cpus;
+	uint64_t samples;
+	uint64_t samples_unindexed;	/* id in no entry */
+	uint64_t samples_misplaced;	/* cpu or pid not those of its entry */
+	uint64_t header_ids, header_ids_unindexed;	/* the attrs' ids */
+	char err[600];
+};
+
+static const struct pd_id_entry *entry_of(const struct preamble *p, uint64_t id)
+{
+	for (int i = 0; i < p->nr_ids; i++)
+		if (p->ids[i].id == id)
+			return &p->ids[i];
+	return NULL;
+}
+
+static int note_preamble(struct preamble *p, const struct pd_reader *r,
+			 const struct pd_record *rec, struct pc_error *err)
+{
+	int n = p->nr_data++;
+
+	p->last_type = rec->header.type;
+	switch (rec->header.type) {
+	case PC_RECORD_ID_INDEX: {
+		struct pd_id_entry *e;
+		uint64_t nr;
+
+		if (p->id_index < 0)
+			p->id_index = n;
+		if (pd_decode_id_index(r->path, rec, &e, &nr, err))
+			return -1;
+		for (uint64_t i = 0; i < nr && p->nr_ids < 64; i++)
+			p->ids[p->nr_ids++] = e[i];
+		free(e);
+		return 0;
+	}
+	case PC_RECORD_THREAD_MAP:
+		if (p->thread_map >= 0)
+			return pc_error_set(err, EINVAL, "a second THREAD_MAP");
+		p->thread_map = n;
+		return pd_decode_thread_map(r->path, rec, &p->threads, err);
+	case PC_RECORD_CPU_MAP:
+		if (p->cpu_map >= 0)
+			return pc_error_set(err, EINVAL, "a second CPU_MAP");
+		p->cpu_map = n;
+		return pd_decode_cpu_map(r->path, rec, 8, &p->cpus, err);
+	case PC_RECORD_FINISHED_INIT:
+		if (p->finished_init < 0)
+			p->finished_init = n;
+		return 0;
+	case PERF_RECORD_MMAP:
+		if (p->kernel_mmap < 0)
+			p->kernel_mmap = n;
+		return 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP2:
+		if (p->first_task < 0)
+			p->first_task = n;
+		return 0;
+	}
+	return 0;
+}
+
+static int read_preamble(const char *path, struct preamble *p)
+{
+	struct pc_error err = { 0 };
+	struct pd_reader r;
+	struct pd_record rec;
+	uint64_t pos = 0, local;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->id_index = p->thread_map = p->cpu_map = p->finished_init = -1;
+	p->kernel_mmap = p->first_task = -1;
+	if (pd_reader_open(&r, path, &err)) {
+		snprintf(p->err, sizeof(p->err), "open: %s", err.msg);
+		return -1;
+	}
+	while ((ret = pd_reader_next(&r, &pos, &rec, &err)) == 1) {
+		const struct pd_id_entry *e;
+		struct pd_sample s;
+
+		if (!strcmp(pd_reader_where(&r, rec.offset, &local), r.path)) {
+			if (note_preamble(p, &r, &rec, &err)) {
+				ret = -1;
+				break;
+			}
+			continue;
+		}
+		if (rec.header.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (pd_parse_sample(&r, &rec, &s, &err)) {
+			ret = -1;
+			break;
+		}
+		p->samples++;
+		e = entry_of(p, s.id);
+		if (!e)
+			p->samples_unindexed++;
+		else if ((e->cpu >= 0 && s.evsel &&
+			  (s.evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) &&
+			  e->cpu != (int64_t)s.cpu) ||
+			 (e->tid >= 0 && e->tid != (int64_t)s.pid))
+			p->samples_misplaced++;
+	}
+	for (uint32_t i = 0; i < r.nr_evsels; i++)
+		for (uint32_t k = 0; k < r.evsels[i].nr_ids; k++) {
+			p->header_ids++;
+			p->header_ids_unindexed += !entry_of(p, r.evsels[i].ids[k]);
+		}
+	if (ret < 0)
+		snprintf(p->err, sizeof(p->err), "%s", err.msg);
+	pd_reader_close(&r);
+	return ret < 0 ? -1 : 0;
+}
+
+static void free_preamble(struct preamble *p)
+{
+	free(p->threads.pids);
+	free(p->threads.comms);
+	free(p->cpus.cpus);
+}
+
+/*
+ * Every sample's id is in the header file's ID_INDEX, on the cpu the
+ * sample was taken on and the thread it was opened for (the workload), and
+ * every id of the attrs too: one entry each, an idx per ring.
+ */
+TEST_F(thr, threads_data_holds_an_id_index_of_every_sample_id)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/* --sample-cpu: each sample's cpu is checked against its entry's */
+	const char *opts[] = { "--threads", "--sample-cpu", "-e", "task-clock", "-F", "4000", "-o",
+			       self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.5"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ(0, p.id_index) TH_LOG("the ID_INDEX leads the data section, as perf's");
+	ASSERT_GT(p.samples, 0);
+	EXPECT_EQ(0, p.samples_unindexed);
+	EXPECT_EQ(0, p.samples_misplaced);
+	/* the attrs' ids: each indexed, none more (one task-clock per cpu) */
+	EXPECT_EQ(p.header_ids, (uint64_t)p.nr_ids);
+	EXPECT_EQ(0, p.header_ids_unindexed);
+	EXPECT_EQ(cpus, p.nr_ids);
+	for (int i = 0; i < p.nr_ids; i++) {
+		/* per-cpu rings: the idx is the cpu's index, the tid the workload */
+		EXPECT_EQ((uint64_t)i, p.ids[i].idx);
+		EXPECT_EQ(i, p.ids[i].cpu);
+		EXPECT_EQ(p.threads.nr ? p.threads.pids[0] : -2, p.ids[i].tid);
+	}
+	free_preamble(&p);
+	pc_run_free(&run);
+}
+
+/*
+ * The CPU_MAP holds the cpus recorded (-C 1 alone, or all online), the
+ * THREAD_MAP the workload (the pid of the samples), or -1 with -a.
+ */
+TEST_F(thr, threads_cpu_map_and_thread_map_are_the_targets_recorded)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *one_cpu[] = { "--threads", "-C", "1", "-e", "task-clock", "-o", self->out,
+				  NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	record_threads(_metadata, self, "--threads", &run);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ((uint32_t)cpus, p.cpus.nr);
+	for (uint32_t i = 0; i < p.cpus.nr; i++)
+		EXPECT_EQ((int32_t)i, p.cpus.cpus[i]);
+	ASSERT_EQ(1, p.threads.nr);
+	ASSERT_GT(p.nr_ids, 0);
+	EXPECT_GT(p.threads.pids[0], 0);
+	EXPECT_EQ(p.threads.pids[0], p.ids[0].tid);
+	EXPECT_EQ('\0', p.threads.comms[0][0]) TH_LOG("perf's comms are empty");
+	free_preamble(&p);
+
+	if (cpus < 2)
+		SKIP(return, "one cpu: -C 1 cannot be recorded");
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	ASSERT_EQ(0, rt_record(&run, 60, one_cpu, "spin", "0.2"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ(1, p.cpus.nr);
+	EXPECT_EQ(1, p.cpus.cpus[0]);
+	ASSERT_EQ(1, p.threads.nr);
+	EXPECT_EQ(-1, p.threads.pids[0]) TH_LOG("-C is cpu-wide: any thread");
+	for (int i = 0; i < p.nr_ids; i++) {
+		EXPECT_EQ(0, p.ids[i].idx);
+		EXPECT_EQ(1, p.ids[i].cpu);
+		EXPECT_EQ(-1, p.ids[i].tid);
+	}
+	EXPECT_EQ(0, p.samples_unindexed);
+	EXPECT_EQ(0, p.samples_misplaced);
+	free_preamble(&p);
+}
+
+/*
+ * perf's order in the header file: ID_INDEX, the kernel map, THREAD_MAP,
+ * CPU_MAP, the tasks, and FINISHED_INIT last of all, once.
+ */
+TEST_F(thr, threads_data_ends_its_synthesized_preamble_with_finished_init)
+{
+	struct preamble p;
+	struct pc_run run;
+
+	record_threads(_metadata, self, "--threads", &run);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	EXPECT_EQ(0, p.id_index);
+	ASSERT_GE(p.kernel_mmap, 0);
+	EXPECT_LT(p.id_index, p.kernel_mmap);
+	EXPECT_LT(p.kernel_mmap, p.thread_map);
+	EXPECT_LT(p.thread_map, p.cpu_map);
+	ASSERT_GE(p.first_task, 0) TH_LOG("the workload's COMM");
+	EXPECT_LT(p.cpu_map, p.first_task);
+	EXPECT_EQ(p.nr_data - 1, p.finished_init);
+	EXPECT_EQ(PC_RECORD_FINISHED_INIT, p.last_type);
+	free_preamble(&p);
 }
 
 TEST_F(thr, sigint_stopped_recording_is_a_finished_directory)

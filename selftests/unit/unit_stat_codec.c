@@ -6,6 +6,7 @@
  * sizes perf 6.1 writes (read from its files: STAT 48 bytes, STAT_ROUND
  * 24, STAT_CONFIG of 3 tags 64, EVENT_UPDATE of a unit or a scale 48).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -111,6 +112,51 @@ TEST_F(sc, cpu_map_round_trips_any_cpu_and_a_list)
 	EXPECT_EQ(0, out.cpus[1]);
 	EXPECT_EQ(7, out.cpus[2]);
 	free(out.cpus);
+}
+
+/* 2048 entries: a full record of 2047 (65520 bytes, under the u16 size) and one of 1 */
+TEST_F(sc, id_index_splits_at_2047_entries_and_round_trips_each_field)
+{
+	struct pd_id_entry in[2048], *out = NULL;
+	struct pd_record second;
+	uint64_t nr = 0;
+
+	for (int i = 0; i < 2048; i++)
+		in[i] = (struct pd_id_entry){ 100 + i, i % 2, i % 2, i == 2047 ? -1 : 4242 };
+	ASSERT_EQ(0, pd_encode_id_index(&self->b, in, 2048));
+	ASSERT_EQ(16 + 2047 * 32 + 16 + 32, self->b.len);
+	EXPECT_EQ(PC_RECORD_ID_INDEX, only(self)->header.type);
+	EXPECT_EQ(16 + 2047 * 32, only(self)->header.size);
+	ASSERT_EQ(0, pd_decode_id_index("t", only(self), &out, &nr, &self->err))
+		TH_LOG("%s", self->err.msg);
+	ASSERT_EQ(2047, nr);
+	EXPECT_EQ(0, memcmp(in, out, 2047 * sizeof(*out)));
+	free(out);
+	second.offset = 0x1000 + 16 + 2047 * 32;
+	second.data = self->b.data + 16 + 2047 * 32;
+	memcpy(&second.header, second.data, sizeof(second.header));
+	ASSERT_EQ(0, pd_decode_id_index("t", &second, &out, &nr, &self->err));
+	ASSERT_EQ(1, nr);
+	EXPECT_EQ(2147, out[0].id);
+	EXPECT_EQ(1, out[0].idx);
+	EXPECT_EQ(1, out[0].cpu);
+	EXPECT_EQ(-1, out[0].tid);
+	free(out);
+}
+
+/* a count its record cannot hold is refused, nothing allocated */
+TEST_F(sc, id_index_of_more_entries_than_its_size_is_refused)
+{
+	struct pd_id_entry in = { 7, 0, 0, -1 }, *out = NULL;
+	uint64_t nr = 0, big = 2;
+
+	ASSERT_EQ(0, pd_encode_id_index(&self->b, &in, 1));
+	memcpy(self->b.data + 8, &big, 8);
+	EXPECT_EQ(-EINVAL, pd_decode_id_index("t", only(self), &out, &nr, &self->err));
+	EXPECT_NE(NULL, strstr(self->err.msg, "ID_INDEX record of 48 bytes is too short"))
+		TH_LOG("%s", self->err.msg);
+	EXPECT_EQ(NULL, out);
+	EXPECT_EQ(0, pd_encode_id_index(&self->b, &in, 0));
 }
 
 TEST_F(sc, thread_map_round_trips_pids_and_comms)
