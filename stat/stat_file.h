@@ -26,6 +26,7 @@ struct stat_file {
 	uint64_t **ids;			/* per counter, per fd: its kernel id (0: not open) */
 	int nr_counters;
 	bool interval;			/* -I: no FINAL round */
+	bool pipe;			/* -o -: the pipe format on stdout */
 	bool open;
 };
 
