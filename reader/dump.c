@@ -313,8 +313,11 @@ int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct rd_print
 	int ret;
 
 	rd_stat_script_init(&d.stat);
-	/* perf's dump says so first when the first event has no sample_id_all (a stat file) */
-	if (!s->r.pipe_format && s->r.nr_evsels && !s->r.evsels[0].attr.attr.sample_id_all)
+	/*
+	 * perf's dump says so first when the first event has no sample_id_all
+	 * (a stat file), or when there is no event (stat record -n's file)
+	 */
+	if (!s->r.pipe_format && (!s->r.nr_evsels || !s->r.evsels[0].attr.attr.sample_id_all))
 		rd_out_str(o, "WARNING: No sample_id_all support, falling back to unordered "
 			      "processing\n");
 	if (header) {

@@ -38,7 +38,8 @@ static int on_round(void *ctx, struct rd_stat_counts *st, const struct pd_reader
 	struct rd_stat_script *sc = ctx;
 	struct rd_out *o = sc->o;
 
-	if (!sc->header_done) {
+	/* perf prints the header before its first counter: none of -n's file */
+	if (!sc->header_done && st->nr_counters) {
 		rd_out_printf(o, "%3s %8s %15s %15s %15s %15s %s\n",
 			      "CPU", "THREAD", "VAL", "ENA", "RUN", "TIME", "EVENT");
 		sc->header_done = true;

@@ -199,8 +199,9 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		if (ret)
 			return ret;
 	}
-	/* -n: no counters at all */
-	ret = o->null_run ? 0 : stat_evlist_build(l, o, wl.pid, err);
+	/* -n: no counters at all; stat record still writes the maps, as perf */
+	ret = o->null_run ? (rec ? stat_evlist_null_maps(l, wl.pid, err) : 0)
+			  : stat_evlist_build(l, o, wl.pid, err);
 	if (!ret && !o->null_run)
 		ret = stat_evlist_open(l, o, err);
 	/* stat record: the file's header and maps once the ids are known */
@@ -510,8 +511,18 @@ int cmd_stat(int argc, char **argv)
 		argv += skip - 1;
 	}
 	ret = stat_opts_parse(&o, argc, argv, &err);
-	if (!ret && rec)
-		ret = stat_record_check(&o, &err);
+	/* perf stat record's -o is the data's path wherever it comes; the counts stay on stderr */
+	if (!ret && rec && o.output.path) {
+		data_path = o.output.path;
+		o.output.path = NULL;
+	}
+	/* perf 6.1 refuses -r N (N != 1) before it creates the file: its text, its -1 */
+	if (!ret && rec && stat_record_check(&o, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		free(cmdline);
+		stat_opts_free(&o);
+		return 255;
+	}
 	if (!ret && rec && (ret = stat_file_open(rec, data_path, full_argc + 1, cmdline, &err)))
 		stat_file_abort(rec);
 	if (ret) {
@@ -544,6 +555,14 @@ int cmd_stat(int argc, char **argv)
 	p.layout = o.look.layout;
 	p.no_big_num = o.look.no_big_num;
 	p.no_counts = o.null_run;
+	/* perf prints nothing when it records to a pipe: stdout is the data */
+	if (rec && rec->pipe && p.out == stderr && !(p.out = fopen("/dev/null", "we"))) {
+		fprintf(stderr, "perfcheck stat: /dev/null: %s\n", strerror(errno));
+		stat_file_abort(rec);
+		stat_opts_free(&o);
+		free(cmdline);
+		return 255;
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
@@ -556,7 +575,8 @@ int cmd_stat(int argc, char **argv)
 	 */
 	if (rec && rec->open) {
 		stat_file_abort(rec);
-		unlink(data_path);
+		if (!rec->pipe)
+			unlink(data_path);
 	}
 	free(cmdline);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -418,6 +418,17 @@ void stat_evlist_close(struct stat_evlist *l)
 	}
 }
 
+int stat_evlist_null_maps(struct stat_evlist *l, pid_t workload, struct pc_error *err)
+{
+	memset(l, 0, sizeof(*l));
+	l->cpus = malloc(sizeof(*l->cpus));
+	if (!l->cpus)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	l->cpus[0] = -1;
+	l->nr_cpus = 1;
+	return add_thread(l, workload, err);
+}
+
 void stat_evlist_free(struct stat_evlist *l)
 {
 	stat_evlist_close(l);

@@ -94,7 +94,7 @@ void stat_opts_free(struct stat_opts *o);
  * "record", ...): the index of the first that is not one, -1 with err set.
  */
 int stat_record_args(int argc, char **argv, const char **path, struct pc_error *err);
-/* What stat record cannot write (-r, -n, --per-socket...): -EINVAL with err set */
+/* What stat record cannot write (-r N, N != 1, as perf 6.1): -EINVAL, err set to perf's text */
 int stat_record_check(const struct stat_opts *o, struct pc_error *err);
 /* stat_report.c: perfcheck stat report [-i FILE] [options] */
 int cmd_stat_report(int argc, char **argv);
@@ -139,6 +139,8 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		      struct pc_error *err);
 /* Opens every counter on every cpu and thread; a refused one is marked unsupported. */
 int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc_error *err);
+/* -n of stat record: no counter, the maps alone (any cpu, the command's thread) */
+int stat_evlist_null_maps(struct stat_evlist *l, pid_t workload, struct pc_error *err);
 int stat_evlist_enable(struct stat_evlist *l);
 /* Reads every counter into ->now (prev keeps the last reading). */
 int stat_evlist_read(struct stat_evlist *l, struct pc_error *err);

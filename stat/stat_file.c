@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "recorder/machine_desc.h"
 #include "recorder/output.h"
@@ -17,11 +18,19 @@ int stat_file_open(struct stat_file *f, const char *path, int argc, char *const 
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	ret = pd_writer_open(&f->w, path, err);
+	/* -o -: perf's pipe format on standard output */
+	f->pipe = !strcmp(path, "-");
+	ret = f->pipe ? pd_writer_open_pipe(&f->w, STDOUT_FILENO, "-", err)
+		      : pd_writer_open(&f->w, path, err);
 	if (ret)
 		return ret;
 	f->open = true;
-	if (pd_writer_set_cmdline(&f->w, argc, argv))
+	/*
+	 * perf 6.1's stat record writes no FEATURE record in a pipe (its
+	 * report names the command 'pipe'), the names as EVENT_UPDATEs
+	 */
+	f->w.pipe_no_features = f->pipe;
+	if (!f->pipe && pd_writer_set_cmdline(&f->w, argc, argv))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	return 0;
 }
@@ -77,7 +86,17 @@ static int add_events(struct stat_file *f, const struct stat_evlist *l, struct p
 		for (size_t k = 0; k < n; k++)
 			if (f->ids[i][k])
 				ids[nr++] = f->ids[i][k];
-		ret = pd_writer_add_evsel(&f->w, &l->c[i].attr.attr, ids, nr, l->c[i].name, err);
+		union pc_attr a = l->c[i].attr;
+
+		/*
+		 * perf 6.1 opens no IDENTIFIER in a pipe ("identifier =
+		 * !(STAT_RECORD && is_pipe)"), and its script checks the fields
+		 * of an ATTR with a sample_type ("Display of symbols requested
+		 * ...", exit 255): a counter that never samples loses nothing
+		 */
+		if (f->pipe)
+			a.attr.sample_type = 0;
+		ret = pd_writer_add_evsel(&f->w, &a.attr, ids, nr, l->c[i].name, err);
 	}
 	free(ids);
 	return ret;
@@ -112,8 +131,10 @@ static uint64_t aggr_mode_of(const struct stat_opts *o)
  * Before the maps, as perf: the unit and scale of each clock.  perf 6.1's
  * reader gives a clock msec by itself (checked: its report of a file
  * without these is the same); a reader that goes by the file alone needs them.
+ * In a pipe, which has no EVENT_DESC feature, each event's name follows
+ * (perf_event__synthesize_extra_attr: unit, scale, name per event).
  */
-static int clock_updates(struct stat_file *f, const struct stat_evlist *l)
+static int event_updates(struct stat_file *f, const struct stat_evlist *l)
 {
 	int ret = 0;
 
@@ -122,13 +143,18 @@ static int clock_updates(struct stat_file *f, const struct stat_evlist *l)
 		const char *unit = stat_event_unit(&l->c[i].attr, &scale);
 		uint64_t id = f->ids[i][0];
 
-		if (!*unit || !id)
+		if (!id)
 			continue;
-		ret = pd_encode_event_update(&f->buf, &(struct pd_event_update){
-			.type = PD_EVENT_UPDATE_UNIT, .id = id, .str = unit });
-		if (!ret)
+		if (*unit) {
 			ret = pd_encode_event_update(&f->buf, &(struct pd_event_update){
-				.type = PD_EVENT_UPDATE_SCALE, .id = id, .scale = scale });
+				.type = PD_EVENT_UPDATE_UNIT, .id = id, .str = unit });
+			if (!ret)
+				ret = pd_encode_event_update(&f->buf, &(struct pd_event_update){
+					.type = PD_EVENT_UPDATE_SCALE, .id = id, .scale = scale });
+		}
+		if (!ret && f->pipe)
+			ret = pd_encode_event_update(&f->buf, &(struct pd_event_update){
+				.type = PD_EVENT_UPDATE_NAME, .id = id, .str = l->c[i].name });
 	}
 	return ret;
 }
@@ -169,15 +195,17 @@ int stat_file_begin(struct stat_file *f, const struct stat_evlist *l, const stru
 {
 	int ret = read_ids(f, l, err);
 
+	f->w.no_evsels_ok = o->null_run;	/* -n: perf writes the file without attrs */
 	f->interval = o->interval_ms != 0;
 	if (!ret)
 		ret = add_events(f, l, err);
-	if (!ret)
+	/* a pipe of perf stat record carries no feature at all (6.1) */
+	if (!ret && !f->pipe)
 		ret = set_features(f, err);
 	if (!ret)
 		ret = pd_writer_begin_data(&f->w, err);
 	if (!ret)
-		ret = flush(f, clock_updates(f, l), err);
+		ret = flush(f, event_updates(f, l), err);
 	if (!ret)
 		ret = flush(f, maps(f, l, o), err);
 	return ret;

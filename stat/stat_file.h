@@ -9,6 +9,10 @@
  *   { STAT per counter, cpu and thread  STAT_ROUND INTERVAL }  per -I line
  *   STAT ...  MMAP of the kernel  STAT_ROUND FINAL          without -I
  *
+ * -n (perf 6.1 records it): no attr and no STAT, the rest as above.  -o -:
+ * perf's pipe, with an ATTR per counter (no sample_type, as perf's), the
+ * names as EVENT_UPDATEs after the unit and scale, and no FEATURE record.
+ *
  * Every record goes through the one codec (perfdata/codec.h).  A STAT
  * names the cpu itself (-1 for "any"), as perf >= 5.19, and the thread by
  * its index into the THREAD_MAP; its values are the raw cumulative
@@ -26,6 +30,7 @@ struct stat_file {
 	uint64_t **ids;			/* per counter, per fd: its kernel id (0: not open) */
 	int nr_counters;
 	bool interval;			/* -I: no FINAL round */
+	bool pipe;			/* -o -: the pipe format on stdout */
 	bool open;
 };
 

@@ -87,6 +87,13 @@ int pd_build_id_map(struct pd_reader *r, struct pc_error *err)
 		if (a->attr.attr.sample_id_all != b->attr.attr.sample_id_all)
 			return pc_error_set(err, EINVAL,
 					    "%s: events disagree on sample_id_all", r->path);
+		/*
+		 * perf checks a file's events alone (perf_session__open returns
+		 * before evlist__valid_sample_type for a pipe): perf stat record
+		 * -o - writes its counters with no sample_type at all
+		 */
+		if (r->pipe_format)
+			continue;
 		if (a->id_pos != b->id_pos || a->is_pos != b->is_pos || a->id_pos == (uint32_t)-1)
 			return pc_error_set(err, EINVAL,
 					    "%s: %u events whose samples carry no common id position",

@@ -355,6 +355,8 @@ struct pd_writer {
 	uint64_t nr_records;
 	bool pipe;			/* pipe format, written in order (-o -) */
 	bool records_only;		/* a directory's data.N: records, no header */
+	bool no_evsels_ok;		/* begin_data without events (stat record -n) */
+	bool pipe_no_features;		/* a pipe of ATTRs and records alone (stat record) */
 	struct pd_zstd *zstd;		/* -z: data as COMPRESSED records */
 	int comp_level;
 	uint32_t comp_mmap_len;		/* HEADER_COMPRESSED: the reader's buffer */

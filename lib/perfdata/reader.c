@@ -198,13 +198,14 @@ static int read_attrs(struct pd_reader *r, struct pc_error *err)
 			      "attrs section size %#llx is not a multiple of attr_size %#llx",
 			      (unsigned long long)h->attrs.size, (unsigned long long)h->attr_size);
 	nr = h->attrs.size / h->attr_size;
-	if (nr == 0)
+	/* perf stat record -n writes counts of nothing: no attrs, the STAT feature */
+	if (nr == 0 && !(h->adds_features[PD_FEAT_STAT / 64] & (1ULL << (PD_FEAT_STAT % 64))))
 		return pd_bad(r, err, offsetof(struct pd_file_header, attrs), "file has no attrs");
 	if (nr > PD_MAX_EVSELS)
 		return pd_bad(r, err, offsetof(struct pd_file_header, attrs),
 			      "%llu attrs, more than the %d this reader accepts",
 			      (unsigned long long)nr, PD_MAX_EVSELS);
-	r->evsels = calloc(nr, sizeof(*r->evsels));
+	r->evsels = calloc(nr ? nr : 1, sizeof(*r->evsels));
 	if (!r->evsels)
 		return pc_error_set(err, ENOMEM, "%s: out of memory", r->path);
 	for (uint64_t i = 0; i < nr; i++) {

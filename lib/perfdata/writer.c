@@ -285,8 +285,11 @@ int pd_writer_begin_data(struct pd_writer *w, struct pc_error *err)
 	uint8_t *buf;
 	int code;
 
-	if (!w->nr_evsels)
+	if (!w->nr_evsels && !w->no_evsels_ok)
 		return pc_error_set(err, EINVAL, "%s: no events to write", w->path);
+	/* no attrs (stat record -n): perf 6.1's header still says 128 + 16 */
+	if (!w->nr_evsels)
+		w->attr_size = PERF_ATTR_SIZE_VER7;
 	if (w->pipe) {
 		w->data_begun = true;
 		w->buf_cap = PD_WRITE_BUF;
@@ -374,7 +377,7 @@ static int write_pipe_part(struct pd_writer *w, bool prologue, struct pc_error *
 	struct pd_buf out = { 0 };
 	int ret;
 
-	if (prologue && pd_writer_event_desc(w))
+	if (prologue && !w->pipe_no_features && pd_writer_event_desc(w))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	ret = prologue ? pd_pipe_prologue(w, &out, err) : pd_pipe_epilogue(w, &out, err);
 	if (!ret && out.len)

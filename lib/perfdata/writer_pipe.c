@@ -98,7 +98,7 @@ int pd_pipe_prologue(const struct pd_writer *w, struct pd_buf *out, struct pc_er
 	for (int f = 0; f < PD_FEAT_BITS && !ret; f++) {
 		uint64_t id = (uint64_t)f;
 
-		if (!w->features[f].data || !pipe_feature(f))
+		if (!w->features[f].data || !pipe_feature(f) || w->pipe_no_features)
 			continue;
 		ret = put_record(w, out, PC_RECORD_HEADER_FEATURE, &id, sizeof(id),
 				 w->features[f].data, w->features[f].size, err);

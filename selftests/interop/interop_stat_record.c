@@ -3,7 +3,8 @@
  * Files of upstream perf stat record, read by perfcheck script as perf
  * script reads them: the counts of every round, line for line, and -D.  perf 7.2's
  * script prints no round of such files (its own or 6.1's); there perfcheck
- * still must print them, and the comparison is left out naming why.
+ * still must print them, and the comparison is left out naming why.  Of
+ * stat record -n and -o -, our file has perf's records in perf's order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,89 @@ TEST_F(stat_record, dump_of_a_stat_file_is_perfs)
 		SKIP(return, "perf's script -D prints no stat round of this file (exit %d: %.200s)",
 		     self->theirs.exit_code, self->theirs.err ? self->theirs.err : "");
 	EXPECT_STREQ(self->theirs.out, self->ours.out);
+}
+
+/* The record types of a dump, in order, one a line */
+static char *types_of(const char *dump)
+{
+	size_t cap = strlen(dump ? dump : "") + 1, len = 0;
+	char *res = calloc(1, cap);
+	const char *p = dump ? dump : "";
+
+	while (res && (p = strstr(p, ": PERF_RECORD_"))) {
+		size_t n = strspn(p + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+
+		/* the round's table follows its name on the same line */
+		if (!strncmp(p + 2, "PERF_RECORD_STAT_ROUNDCPU", 25))
+			n -= 3;
+
+		memcpy(res + len, p + 2, n);
+		len += n;
+		res[len++] = '\n';
+		p += 2 + n;
+	}
+	return res;
+}
+
+/*
+ * perf stat record -n and -o - by both tools: perf's script -D of our file
+ * lists perf's own file's records in the same order, and prints what
+ * perfcheck script -D prints of it, byte for byte
+ */
+static void same_records(struct __test_metadata *_metadata, FIXTURE_DATA(stat_record) *self,
+			 bool pipe)
+{
+	char exe[64], cmd[2048], ours_path[600], *theirs_types, *ours_types;
+	const char *tools[2] = { self->perf, pc_test_perfcheck() };
+	const char *paths[2] = { self->path, ours_path };
+
+	snprintf(ours_path, sizeof(ours_path), "%s.ours", self->path);
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
+	for (int t = 0; t < 2; t++) {
+		if (pipe)
+			snprintf(cmd, sizeof(cmd), "exec '%s' stat record -o - -e task-clock,page-faults "
+				 "-- %s --workload %d > '%s'", tools[t], exe, TOUCH, paths[t]);
+		else
+			snprintf(cmd, sizeof(cmd), "exec '%s' stat record -n -o '%s' -- %s --workload %d",
+				 tools[t], paths[t], exe, TOUCH);
+		pc_run_free(&self->rec);
+		ASSERT_EQ(0, up_run(&self->rec, 60, (char *[]){ "/bin/sh", "-c", cmd, NULL }));
+		ASSERT_EQ(0, self->rec.exit_code) TH_LOG("%s: %s", tools[t], self->rec.err);
+	}
+	pc_run_free(&self->theirs);
+	ASSERT_EQ(0, up_run(&self->theirs, 60,
+			    (char *[]){ (char *)self->perf, "script", "-D", "-i", self->path, NULL }));
+	ASSERT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+	theirs_types = types_of(self->theirs.out);
+	pc_run_free(&self->theirs);
+	ASSERT_EQ(0, up_run(&self->theirs, 60,
+			    (char *[]){ (char *)self->perf, "script", "-D", "-i", ours_path, NULL }));
+	ASSERT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+	ours_types = types_of(self->theirs.out);
+	EXPECT_STREQ(theirs_types, ours_types);
+	EXPECT_STREQ(pipe ? "PERF_RECORD_ATTR\nPERF_RECORD_ATTR\nPERF_RECORD_EVENT_UPDATE\n"
+			    "PERF_RECORD_EVENT_UPDATE\nPERF_RECORD_EVENT_UPDATE\n"
+			    "PERF_RECORD_EVENT_UPDATE\nPERF_RECORD_THREAD_MAP\nPERF_RECORD_CPU_MAP\n"
+			    "PERF_RECORD_STAT_CONFIG\nPERF_RECORD_STAT\nPERF_RECORD_STAT\n"
+			    "PERF_RECORD_MMAP\nPERF_RECORD_STAT_ROUND\n"
+			  : "PERF_RECORD_THREAD_MAP\nPERF_RECORD_CPU_MAP\nPERF_RECORD_STAT_CONFIG\n"
+			    "PERF_RECORD_MMAP\nPERF_RECORD_STAT_ROUND\n", ours_types);
+	pc_run_free(&self->ours);
+	ASSERT_EQ(0, pc_test_run(&self->ours, 60, (char *[]){ (char *)pc_test_perfcheck(), "script",
+			 "--compat", "6.1", "-D", "-i", ours_path, NULL }));
+	EXPECT_STREQ(self->theirs.out, self->ours.out);
+	free(theirs_types);
+	free(ours_types);
+}
+
+TEST_F(stat_record, null_run_writes_perfs_records_without_attrs)
+{
+	same_records(_metadata, self, false);
+}
+
+TEST_F(stat_record, pipe_output_writes_perfs_records_in_perfs_order)
+{
+	same_records(_metadata, self, true);
 }
 
 int main(int argc, char **argv)

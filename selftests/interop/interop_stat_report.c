@@ -15,6 +15,10 @@
  *     (counts differ run to run; the -I lines as a set, since a run may
  *     have one interval more).
  *
+ * And for -r (perf 6.1 refuses it: its text and status), -n (no
+ * counter) and -o - (the pipe, read from a file and from stdin): both
+ * tools' reports of both files, byte for byte on one file, masked across.
+ *
  * Measured with perf 6.1: that is the report layout reproduced.  Another
  * perf's report is not compared (perf 7.2.13 refuses 6.1's and its own
  * stat files here: "Invalid HEADER_COMPRESSED"); the tests skip saying so.
@@ -26,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "interop_tools.h"
@@ -310,6 +315,178 @@ TEST_F(sr, perfs_script_of_our_file_is_ours_byte_for_byte)
 TEST_F(sr, perfs_dump_of_our_file_is_ours_byte_for_byte)
 {
 	scripts(_metadata, self, true);
+}
+
+/*
+ * Shapes the run-shape fixture above cannot make: -r (refused by perf
+ * 6.1), -n (no counter) and -o - (the pipe format), each by both tools.
+ */
+FIXTURE(shape) {
+	const char *perf;
+	char *dir;
+	char theirs[512], ours[512];
+	struct pc_run a, b;
+};
+
+FIXTURE_SETUP(shape)
+{
+	struct up_version v;
+
+	memset(&self->a, 0, sizeof(self->a));
+	memset(&self->b, 0, sizeof(self->b));
+	self->dir = NULL;
+	self->perf = up_perf();
+	if (!self->perf)
+		SKIP(return, "no upstream perf here (PERFCHECK_PERF, upstream/perf, or perf in PATH)");
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: stat record/report measured on perf 6.1 only", v.text);
+	self->dir = pc_test_mkdtemp("interop-stat-shape");
+	ASSERT_NE(NULL, self->dir);
+	snprintf(self->theirs, sizeof(self->theirs), "%s/theirs.data", self->dir);
+	snprintf(self->ours, sizeof(self->ours), "%s/ours.data", self->dir);
+}
+
+FIXTURE_TEARDOWN(shape)
+{
+	pc_run_free(&self->a);
+	pc_run_free(&self->b);
+	if (self->dir && !getenv("PERFCHECK_KEEP_TEST_FILES"))
+		pc_test_rmdir(self->dir);
+}
+
+/* sh -c "exec ARGS... [< in]": run's stdout and stderr */
+static int sh_run(struct pc_run *run, bool upstream, const char *const *args, const char *in)
+{
+	char cmd[4096];
+	size_t n = snprintf(cmd, sizeof(cmd), "exec");
+
+	for (; *args && n < sizeof(cmd); args++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, " '%s'", *args);
+	if (in && n < sizeof(cmd))
+		snprintf(cmd + n, sizeof(cmd) - n, " < '%s'", in);
+	pc_run_free(run);
+	return upstream ? up_run(run, 60, (char *[]){ "/bin/sh", "-c", cmd, NULL })
+			: pc_test_run(run, 60, (char *[]){ "/bin/sh", "-c", cmd, NULL });
+}
+
+/* TOOL stat record -o OUT [opt] [-e EVENTS] -- this binary --workload touch 1000; 0 or exit */
+static int shape_record(FIXTURE_DATA(shape) *self, bool upstream, const char *out,
+			const char *opt, bool events)
+{
+	char exe[64];
+	const char *argv[16];
+	int i = 0;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
+	argv[i++] = upstream ? self->perf : pc_test_perfcheck();
+	argv[i++] = "stat";
+	argv[i++] = "record";
+	argv[i++] = "-o";
+	argv[i++] = out;
+	if (opt)
+		argv[i++] = opt;
+	if (events) {
+		argv[i++] = "-e";
+		argv[i++] = EVENTS;
+	}
+	argv[i++] = "--";
+	argv[i++] = exe;
+	argv[i++] = "--workload";
+	argv[i++] = "touch";
+	argv[i++] = "1000";
+	argv[i] = NULL;
+	if (sh_run(&self->a, upstream, argv, NULL))
+		return -1;
+	return self->a.exit_code;
+}
+
+/* Writes a run's stdout (a pipe's data) to path. */
+static int save_out(const struct pc_run *run, const char *path)
+{
+	return up_write_file(path, run->out ? run->out : "", run->out_len);
+}
+
+/* perf's and ours stat report -i path (in: stdin, path "-"): a = perf, b = ours */
+static void shape_reports(struct __test_metadata *_metadata, FIXTURE_DATA(shape) *self,
+			  const char *path, bool from_stdin)
+{
+	const char *theirs[] = { self->perf, "stat", "report", "-i", from_stdin ? "-" : path, NULL };
+	const char *ours[] = { pc_test_perfcheck(), "stat", "report", "-i", from_stdin ? "-" : path,
+			       NULL };
+
+	ASSERT_EQ(0, sh_run(&self->a, true, theirs, from_stdin ? path : NULL));
+	ASSERT_EQ(0, sh_run(&self->b, false, ours, from_stdin ? path : NULL));
+	ASSERT_EQ(0, self->a.exit_code) TH_LOG("%s", self->a.err);
+	ASSERT_EQ(0, self->b.exit_code) TH_LOG("%s", self->b.err);
+}
+
+/* perf 6.1 refuses -r N (N != 1) in stat record; ours says and exits the same, and makes no file */
+TEST_F(shape, repeat_is_refused_with_perfs_text_and_status)
+{
+	char *theirs_err;
+	int theirs;
+
+	theirs = shape_record(self, true, self->theirs, "-r3", true);
+	theirs_err = strdup(self->a.err ? self->a.err : "");
+	EXPECT_EQ(theirs, shape_record(self, false, self->ours, "-r3", true));
+	EXPECT_EQ(255, theirs);
+	EXPECT_STREQ(theirs_err, self->a.err ? self->a.err : "");
+	EXPECT_NE(0, access(self->theirs, F_OK));
+	EXPECT_NE(0, access(self->ours, F_OK));
+	free(theirs_err);
+}
+
+/* -n: both files report the same, byte for byte by both tools, masked across them */
+TEST_F(shape, null_run_file_reports_as_perfs)
+{
+	char *theirs, *ours;
+
+	if (shape_record(self, true, self->theirs, "-n", false))
+		SKIP(return, "perf stat record -n failed: %.300s", self->a.err);
+	ASSERT_EQ(0, shape_record(self, false, self->ours, "-n", false)) TH_LOG("%s", self->a.err);
+	shape_reports(_metadata, self, self->theirs, false);
+	EXPECT_STREQ(self->a.err, self->b.err);
+	theirs = masked(self->a.err);
+	shape_reports(_metadata, self, self->ours, false);
+	EXPECT_STREQ(self->a.err, self->b.err);
+	EXPECT_EQ(NULL, strcasestr(self->a.err, "warning")) TH_LOG("%s", self->a.err);
+	ours = masked(self->a.err);
+	EXPECT_STREQ(theirs, ours);
+	/* the header, an empty table and the elapsed time */
+	EXPECT_STREQ("\n N seconds time elapsed\n(header)\n", ours);
+	free(theirs);
+	free(ours);
+}
+
+/* -o -: perf stat report reads our pipe as its own, and ours perf's, from stdin as from a file */
+TEST_F(shape, pipe_output_is_read_by_perf_stat_report)
+{
+	char *theirs, *ours;
+
+	if (shape_record(self, true, "-", NULL, true))
+		SKIP(return, "perf stat record -o - failed: %.300s", self->a.err);
+	ASSERT_EQ(0, save_out(&self->a, self->theirs));
+	EXPECT_STREQ("", self->a.err ? self->a.err : "");
+	ASSERT_EQ(0, shape_record(self, false, "-", NULL, true)) TH_LOG("%s", self->a.err);
+	EXPECT_STREQ("", self->a.err ? self->a.err : "");
+	ASSERT_EQ(0, save_out(&self->a, self->ours));
+	for (int in = 0; in < 2; in++) {
+		shape_reports(_metadata, self, self->theirs, in);
+		EXPECT_STREQ(self->a.err, self->b.err);
+		theirs = masked(self->a.err);
+		shape_reports(_metadata, self, self->ours, in);
+		EXPECT_STREQ(self->a.err, self->b.err);
+		EXPECT_EQ(NULL, strcasestr(self->a.err, "warning")) TH_LOG("%s", self->a.err);
+		EXPECT_NE(NULL, strstr(self->a.err, "Performance counter stats for 'pipe':\n"));
+		ours = masked(self->a.err);
+		EXPECT_STREQ(theirs, ours);
+		EXPECT_NE(NULL, strstr(ours, " N msec task-clock # N CPUs utilized \n"))
+			TH_LOG("%s", ours);
+		EXPECT_NE(NULL, strstr(ours, " N page-faults # N /sec \n")) TH_LOG("%s", ours);
+		free(theirs);
+		free(ours);
+	}
 }
 
 int main(int argc, char **argv)

@@ -7,8 +7,9 @@
  * counts; the metrics differ on purpose, as perf 6.1's report takes no
  * interval as its wall time and divides rates by the clock's mean over
  * the rounds).  Record exits with the command's status, the file complete;
- * what it cannot record is refused before a file is made, and a command
- * that cannot run leaves none.  The workloads
+ * -r is refused before a file is made (perf's text and status), a command
+ * that cannot run leaves none; -n records the maps and one round, -o - the
+ * pipe format, which the report reads from stdin too.  The workloads
  * are modes of this binary.
  */
 #include <stdio.h>
@@ -214,14 +215,119 @@ TEST_F(sr, record_exits_with_the_commands_status_and_a_whole_file)
 	expect_same_counts(_metadata, self);
 }
 
-TEST_F(sr, repeats_are_refused_before_a_file_is_made)
+/* perf 6.1 refuses -r N (N != 1) with this line alone and -1, before a file is made */
+TEST_F(sr, repeats_are_refused_with_perfs_text_before_a_file_is_made)
 {
 	static const char *const a[] = { "-r", "2", NULL };
 
 	ASSERT_EQ(0, record(self, a, "touch", 1));
-	EXPECT_EQ(129, self->rec.exit_code);
-	EXPECT_NE(NULL, strstr(self->rec.err, "-r cannot be recorded")) TH_LOG("%s", self->rec.err);
+	EXPECT_EQ(255, self->rec.exit_code);
+	EXPECT_STREQ("Cannot use -r option with perf stat record.\n", self->rec.err);
 	EXPECT_NE(0, access(self->path, F_OK));
+}
+
+/* TOOL ARGS... with stdin from in (NULL: as is), through sh */
+static int run_sh(struct pc_run *run, const char *const *args, const char *in)
+{
+	char cmd[4096];
+	size_t n = 0;
+
+	n += snprintf(cmd + n, sizeof(cmd) - n, "exec");
+	for (; *args && n < sizeof(cmd); args++)
+		n += snprintf(cmd + n, sizeof(cmd) - n, " '%s'", *args);
+	if (in && n < sizeof(cmd))
+		snprintf(cmd + n, sizeof(cmd) - n, " < '%s'", in);
+	pc_run_free(run);
+	return pc_test_run(run, 60, (char *[]){ "/bin/sh", "-c", cmd, NULL });
+}
+
+/* perfcheck script -D of path: how many of each record there are */
+static char *dump_of(const char *path)
+{
+	struct pc_run d = { 0 };
+	char *argv[] = { (char *)pc_test_perfcheck(), "script", "--compat", "6.1", "-D", "-i",
+			 (char *)path, NULL };
+	char *res = NULL;
+
+	if (!pc_test_run(&d, 60, argv) && !d.exit_code && d.out &&
+	    asprintf(&res, "attr %d thread_map %d cpu_map %d stat_config %d stat %d round %d",
+		     pc_count_substr(d.out, ": PERF_RECORD_ATTR"),
+		     pc_count_substr(d.out, ": PERF_RECORD_THREAD_MAP"),
+		     pc_count_substr(d.out, ": PERF_RECORD_CPU_MAP"),
+		     pc_count_substr(d.out, ": PERF_RECORD_STAT_CONFIG"),
+		     pc_count_substr(d.out, ": PERF_RECORD_STAT\n"),
+		     pc_count_substr(d.out, ": PERF_RECORD_STAT_ROUND")) < 0)
+		res = NULL;
+	pc_run_free(&d);
+	return res ? res : strdup("(no dump)");
+}
+
+/*
+ * -n (perf 6.1 records it): no attr, no STAT; the maps, STAT_CONFIG and
+ * one final round, whose time the report prints under an empty table
+ */
+TEST_F(sr, null_run_records_the_maps_and_one_round_and_reports_the_elapsed_time)
+{
+	const char *const argv[] = { pc_test_perfcheck(), "stat", "record", "-n", "-o", self->path,
+				     "true", NULL };
+	char *dump;
+
+	ASSERT_EQ(0, run_sh(&self->rec, argv, NULL));
+	ASSERT_EQ(0, self->rec.exit_code) TH_LOG("%s", self->rec.err);
+	EXPECT_NE(NULL, strstr(self->rec.err, "seconds time elapsed")) TH_LOG("%s", self->rec.err);
+	dump = dump_of(self->path);
+	EXPECT_STREQ("attr 0 thread_map 1 cpu_map 1 stat_config 1 stat 0 round 1", dump);
+	free(dump);
+	ASSERT_EQ(0, report(self, NULL));
+	ASSERT_EQ(0, self->rep.exit_code) TH_LOG("%s", self->rep.err);
+	EXPECT_EQ(self->rep.err, strstr(self->rep.err, "\n Performance counter stats for '"))
+		TH_LOG("%s", self->rep.err);
+	EXPECT_NE(NULL, strstr(self->rep.err, " -n -o ")) TH_LOG("%s", self->rep.err);
+	EXPECT_NE(NULL, strstr(self->rep.err, "':\n\n\n       ")) TH_LOG("%s", self->rep.err);
+	EXPECT_EQ(1, pc_count_substr(self->rep.err, " seconds time elapsed\n\n"));
+	EXPECT_EQ(NULL, strstr(self->rep.err, "msec")) TH_LOG("%s", self->rep.err);
+}
+
+/*
+ * -o -: the pipe format on stdout and nothing on stderr (perf prints no
+ * counts into its data); the report reads it from a file and from stdin alike
+ */
+TEST_F(sr, pipe_output_prints_nothing_and_reports_from_stdin_as_from_a_file)
+{
+	char exe[64];
+	const char *const argv[] = { pc_test_perfcheck(), "stat", "record", "-o", "-", "-e", EVENTS,
+				     "--", exe, "--workload", "touch", "1000", NULL };
+	const char *const rep[] = { pc_test_perfcheck(), "stat", "report", "-i", "-", NULL };
+	struct pc_run stdin_rep = { 0 };
+	char *dump;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
+	ASSERT_EQ(0, run_sh(&self->rec, argv, NULL));
+	ASSERT_EQ(0, self->rec.exit_code) TH_LOG("%s", self->rec.err);
+	EXPECT_STREQ("", self->rec.err ? self->rec.err : "");
+	ASSERT_LT(16, self->rec.out_len);
+	/* PERFILE2, header size 16: the pipe format */
+	EXPECT_EQ(0, memcmp(self->rec.out, "PERFILE2\x10\0\0\0\0\0\0\0", 16));
+	{
+		FILE *f = fopen(self->path, "w");
+
+		ASSERT_NE(NULL, f);
+		ASSERT_EQ(1, fwrite(self->rec.out, self->rec.out_len, 1, f));
+		fclose(f);
+	}
+	dump = dump_of(self->path);
+	EXPECT_STREQ("attr 2 thread_map 1 cpu_map 1 stat_config 1 stat 2 round 1", dump);
+	free(dump);
+	ASSERT_EQ(0, report(self, NULL));
+	ASSERT_EQ(0, self->rep.exit_code) TH_LOG("%s", self->rep.err);
+	ASSERT_EQ(0, run_sh(&stdin_rep, rep, self->path));
+	EXPECT_EQ(0, stdin_rep.exit_code) TH_LOG("%s", stdin_rep.err);
+	EXPECT_STREQ(self->rep.err, stdin_rep.err);
+	/* no CMDLINE in a pipe: perf's report names the command 'pipe' */
+	EXPECT_NE(NULL, strstr(self->rep.err, " Performance counter stats for 'pipe':\n"));
+	EXPECT_EQ(1, pc_count_substr(self->rep.err, " task-clock ")) TH_LOG("%s", self->rep.err);
+	EXPECT_EQ(1, pc_count_substr(self->rep.err, " page-faults")) TH_LOG("%s", self->rep.err);
+	pc_run_free(&stdin_rep);
 }
 
 TEST_F(sr, a_command_that_cannot_run_leaves_no_file)
