@@ -419,7 +419,8 @@ static int read_cache(int cpu, int index, struct cache *c)
 
 /*
  * CACHE: version 1, then each distinct cache of the online cpus (perf reads
- * index0..3 of each), by level, cpus and indexes in order within a level
+ * index0..3 of each), by level, cpus and indexes in order within a level;
+ * a machine whose sysfs lists none has the feature with a count of 0, as perf
  */
 static int write_caches(struct pd_writer *w, const bool *online, int nr_avail)
 {
@@ -440,8 +441,6 @@ static int write_caches(struct pd_writer *w, const bool *online, int nr_avail)
 				caches[nr++] = k;
 		}
 	}
-	if (!nr)
-		return -1;
 	/* stable: by level, the order found kept within one */
 	for (uint32_t i = 1; i < nr; i++)
 		for (uint32_t j = i; j > 0 && caches[j - 1].level > caches[j].level; j--) {
