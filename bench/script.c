@@ -337,7 +337,7 @@ int main(int argc, char **argv)
 	const char *zplain = "build/bench/big-zstd-plain.data";
 	unsigned long long max_samples = 0;	/* 0: 1.1 million, 150k with --dwarf */
 	struct compared c, cz, czp;
-	struct stat st;
+	struct stat st, zst;
 	int runs = 1, seconds = 0;
 	bool dwarf = false, zstd = false, ok;
 
@@ -391,7 +391,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cannot record %s with %s -z\n", zfile, perf);
 		return 1;
 	}
-	if (zstd && !dwarf && stat(zplain, &st)) {
+	/* made again when missing or older than the -z file (recorded again) */
+	if (zstd && !dwarf && (stat(zfile, &zst) || stat(zplain, &st) ||
+			       st.st_mtim.tv_sec < zst.st_mtim.tv_sec)) {
 		fprintf(stderr, "decompressing %s into %s...\n", zfile, zplain);
 		if (decompressed_twin(zfile, zplain))
 			return 1;
