@@ -36,3 +36,17 @@ int rd_a2l_no_line(struct pc_srcline_cache *src, const struct rd_session *s,
 	}
 	return pc_srcline_named(src, ask, rd_a2l_addr(r), file) > 0;
 }
+
+struct pc_srcline_cache *rd_srcline_cache(struct pc_srcline_cache **slot,
+					  const struct rd_session *s, const char *debug_dir,
+					  bool libdw_files)
+{
+	if (*slot)
+		return *slot;
+	*slot = pc_srcline_new(debug_dir);
+	if (*slot) {
+		pc_srcline_set_demangle(*slot, pc_dso_cache_demangle(&s->dsos));
+		pc_srcline_set_libdw_files(*slot, libdw_files);
+	}
+	return *slot;
+}

@@ -28,4 +28,14 @@ int rd_a2l_no_line(struct pc_srcline_cache *src, const struct rd_session *s,
 /* The address perf hands addr2line: the ELF address in an executable, else the file offset */
 uint64_t rd_a2l_addr(const struct rd_resolved *r);
 
+/*
+ * *slot, made on first use: the source lines of this session's objects as
+ * the perf read against finds them, lines by addr2line (perf 6.1, libdw_files
+ * false) or by libdw (perf 7.2), names demangled as the session asks.  NULL
+ * when out of memory.
+ */
+struct pc_srcline_cache *rd_srcline_cache(struct pc_srcline_cache **slot,
+					  const struct rd_session *s, const char *debug_dir,
+					  bool libdw_files);
+
 #endif

@@ -372,12 +372,7 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 
 	if (!r->sym || !r->dso || r->dso[0] != '/')
 		return 0;
-	if (!p->src) {
-		p->src = pc_srcline_new(NULL);
-		if (p->src)
-			pc_srcline_set_demangle(p->src, pc_dso_cache_demangle(&s->dsos));
-	}
-	if (!p->src)
+	if (!rd_srcline_cache(&p->src, s, NULL, p->compat != RD_COMPAT_6_1))
 		return 0;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
@@ -406,14 +401,16 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	*file = NULL;
 	if (kernel || !r->dso || r->dso[0] != '/' || src_frames(p, s, r, fr))
 		return false;
+	/* perf 7.2 asks nothing at an address of no symbol: "object[address]" */
+	if (!r->sym && p->compat != RD_COMPAT_6_1)
+		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	if (!p->src) {
-		p->src = pc_srcline_new(NULL);
-		if (p->src)
-			pc_srcline_set_demangle(p->src, pc_dso_cache_demangle(&s->dsos));
-	}
-	return p->src && rd_a2l_no_line(p->src, s, r, path, file) > 0;
+	if (!rd_srcline_cache(&p->src, s, NULL, p->compat != RD_COMPAT_6_1) ||
+	    rd_a2l_no_line(p->src, s, r, path, file) <= 0)
+		return false;
+	/* perf 7.2 takes a function without a file ("??:0") as no answer too */
+	return *file || p->compat == RD_COMPAT_6_1;
 }
 
 /* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */

@@ -304,12 +304,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 
 	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
 		return NULL;
-	if (!rp->src) {
-		rp->src = pc_srcline_new(s->dsos.debug_dir);
-		if (rp->src)
-			pc_srcline_set_demangle(rp->src, pc_dso_cache_demangle(&s->dsos));
-	}
-	if (!rp->src)
+	if (!rd_srcline_cache(&rp->src, s, s->dsos.debug_dir, !rp->compat_6_1))
 		return NULL;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)f->r.dso_len, f->r.dso);
@@ -657,11 +652,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 		all = kept->nr;
 		memcpy(syms, kept->syms, all * sizeof(*syms));
 	} else {
-		if (!rp->src)
-			rp->src = pc_srcline_new(s->dsos.debug_dir);
-		if (rp->src)
-			pc_srcline_set_demangle(rp->src, pc_dso_cache_demangle(&s->dsos));
-		if (!rp->src)
+		if (!rd_srcline_cache(&rp->src, s, s->dsos.debug_dir, !rp->compat_6_1))
 			return 1;
 		snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 			 (int)fr[0].r.dso_len, fr[0].r.dso);

@@ -76,6 +76,7 @@ struct sl_file {
 	struct pc_a2llines *a2ll;	/* addr2line's DWARF 5 file names, per unit */
 	struct sl_str *strs;
 	uint8_t demangle;	/* the cache's: enum pc_demangle */
+	bool libdw_files;	/* the cache's: line files as libdw gives them */
 	struct sl_file *next;
 };
 
@@ -84,6 +85,7 @@ struct sl_file {
 struct pc_srcline_cache {
 	char *debug_dir;
 	uint8_t demangle;
+	bool libdw_files;
 	Dwfl_Callbacks cbs;
 	struct sl_file *buckets[SL_BUCKETS];
 };
@@ -91,6 +93,11 @@ struct pc_srcline_cache {
 void pc_srcline_set_demangle(struct pc_srcline_cache *c, uint8_t how)
 {
 	c->demangle = how;
+}
+
+void pc_srcline_set_libdw_files(struct pc_srcline_cache *c, bool libdw)
+{
+	c->libdw_files = libdw;
 }
 
 struct pc_srcline_cache *pc_srcline_new(const char *debug_dir)
@@ -184,6 +191,7 @@ static struct sl_file *file_get(struct pc_srcline_cache *c, const char *path)
 		return NULL;
 	}
 	f->demangle = c->demangle;
+	f->libdw_files = c->libdw_files;
 	f->dwfl = dwfl_begin(&c->cbs);
 	if (f->dwfl) {
 		dwfl_report_begin(f->dwfl);
@@ -703,7 +711,7 @@ static int lookup(struct sl_file *f, uint64_t vaddr, struct pc_src_frame *out, u
 
 		cur.comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
 	}
-	if (line && cu) {
+	if (line && cu && !f->libdw_files) {
 		const char *a2l_file = pc_a2lline_file(&f->a2ll, cu, addr - cubias);
 
 		if (a2l_file)

@@ -28,6 +28,12 @@ struct pc_srcline_cache *pc_srcline_new(const char *debug_dir);
 void pc_srcline_free(struct pc_srcline_cache *c);
 /* How inlined functions' C++ names are shown: enum pc_demangle */
 void pc_srcline_set_demangle(struct pc_srcline_cache *c, uint8_t how);
+/*
+ * Line files as libdw gives them (perf 7.2 reads lines with libdw), not as
+ * binutils' addr2line names DWARF 5 file 0 rows (perf 6.1, the default).
+ * Set before the first lookup.
+ */
+void pc_srcline_set_libdw_files(struct pc_srcline_cache *c, bool libdw);
 
 /*
  * The frames at vaddr (an ELF virtual address of path, as symbols use),
