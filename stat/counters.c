@@ -153,6 +153,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		goto out;
 	}
 	l->nr = ev->nr_evsels;
+	l->cgroup_column = o->cgroups.nr > 0;
 	for (int i = 0; i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];
 		struct perf_event_attr *a = &c->attr.attr;
@@ -169,6 +170,9 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
 		c->detailed = ev == &o->ev && o->sets.detailed && i >= o->sets.first_detailed;
 		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
+		/* -G: the cgroup is the pid (the options keep its fd open) */
+		c->cgroup = ev == &o->ev && i < o->cgroups.size ? o->cgroups.names[i] : NULL;
+		c->cgroup_fd = c->cgroup ? o->cgroups.fds[i] : -1;
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
@@ -266,8 +270,14 @@ int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc
 				union pc_attr attr = c->attr;
 				int fd;
 
-				fd = pc_event_open(&attr, c->name, l->threads[t], l->cpus[cpu],
-						   group_fd, PERF_FLAG_FD_CLOEXEC, &info, err);
+				/* -G: system wide on each cpu, in the cgroup alone */
+				if (c->cgroup_fd >= 0)
+					fd = pc_event_open(&attr, c->name, c->cgroup_fd, l->cpus[cpu],
+							   group_fd, PERF_FLAG_FD_CLOEXEC |
+							   PERF_FLAG_PID_CGROUP, &info, err);
+				else
+					fd = pc_event_open(&attr, c->name, l->threads[t], l->cpus[cpu],
+							   group_fd, PERF_FLAG_FD_CLOEXEC, &info, err);
 				if (fd < 0 && unsupported_errno(-fd) && !(cpu || t)) {
 					pc_info("%s: not supported: %s\n", c->name, err->msg);
 					pc_error_clear(err);
