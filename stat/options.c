@@ -425,9 +425,12 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	if (o->per_thread && (o->cpu_list || (o->system_wide && o->nr_pids)))
 		return pc_error_set(err, EINVAL, "--per-thread goes with -p, -t or -a alone");
 	/* perf's words */
-	if ((o->aggr != STAT_AGGR_GLOBAL || o->cgroups.nr) && !o->system_wide && !o->cpu_list)
+	if ((o->aggr != STAT_AGGR_GLOBAL || o->cgroups.nr) && !o->system_wide && !o->cpu_list) {
+		/* its -EINVAL: exit 234, not the usage error's 129 */
+		o->error_exit = 234;
 		return pc_error_set(err, EINVAL,
 				    "both cgroup and no-aggregation modes only available in system-wide mode");
+	}
 	if (o->repeat > 1 && !o->argc)
 		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
 	if (o->interval_count && !o->interval_ms)

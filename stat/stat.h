@@ -94,6 +94,7 @@ struct stat_opts {
 	} look;
 	int argc;			/* the workload */
 	char **argv;
+	int error_exit;			/* a parse error's exit status where perf's is not 129 */
 };
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
