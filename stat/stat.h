@@ -57,6 +57,9 @@ struct stat_opts {
 		int size;		/* entries of names and fds */
 		int nr;			/* names -G gave, empty ones too: perf's nr_cgroups */
 	} cgroups;
+	/* --for-each-cgroup NAME,...: its list, then its cgroups (each event counted in each) */
+	const char *each_cgroup_list;
+	struct stat_cgroups each;
 	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
 	struct stat_attr_opts {
 		bool no_inherit;	/* -i */
