@@ -346,6 +346,89 @@ TEST_F(interop_stat, cgroup_errors_are_perfs)
 	pc_test_cgroup_remove(&cg);
 }
 
+/*
+ * --for-each-cgroup: perf's default set (no -e) counted in each cgroup,
+ * cgroup after cgroup, laid out as perf 6.1's (std, CSV, JSON), numbers
+ * masked; the fresh cgroup runs nothing (<not counted> in both)
+ */
+TEST_F(interop_stat, for_each_cgroup_lists_every_event_per_cgroup_as_perf)
+{
+	static const char *const fmts[] = { NULL, "-x,", "-j" };
+	static char a[16384], b[16384];
+	struct pc_test_cgroup cg;
+	struct up_version v;
+	char why[1000], list[160];
+
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: perfcheck stat --for-each-cgroup prints perf 6.1's layout alone",
+		     v.text);
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "each", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(list, sizeof(list), "/,%s", cg.name);
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		const char *args[] = { "-a", "--for-each-cgroup", list, fmts[f] ? fmts[f] : "--",
+				       fmts[f] ? "--" : "sleep", fmts[f] ? "sleep" : "0.1",
+				       fmts[f] ? "0.1" : NULL, NULL };
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, args);
+		stat_args(&self->ours, pc_test_perfcheck(), args);
+		EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+		EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+		up_stat_layout_of(self->theirs.err, a, sizeof(a));
+		up_stat_layout_of(self->ours.err, b, sizeof(b));
+		EXPECT_STREQ(a, b) TH_LOG("stat -a --for-each-cgroup %s %s", list,
+					  fmts[f] ? fmts[f] : "");
+	}
+	pc_test_cgroup_remove(&cg);
+}
+
+/*
+ * --for-each-cgroup's refusals are perf's: exit status and message (no -a
+ * or -C, with -G before or after it, a cgroup that is not there)
+ */
+TEST_F(interop_stat, for_each_cgroup_errors_are_perfs)
+{
+	struct pc_test_cgroup cg;
+	char why[1000], missing[160];
+	const char *const cases[][10] = {
+		{ "-e", "task-clock", "--for-each-cgroup", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "--for-each-cgroup", "/", "-G", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "-G", "/", "--for-each-cgroup", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "--for-each-cgroup", missing, "true", NULL },
+	};
+
+	if (pc_test_cgroup_new(&cg, "eacherr", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(missing, sizeof(missing), "%s-not-there", cg.name);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char msg[256];
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, cases[c]);
+		stat_args(&self->ours, pc_test_perfcheck(), cases[c]);
+		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
+		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
+			       self->ours.err);
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
+			 self->theirs.err);
+		if (msg[0])
+			EXPECT_NE(NULL, strstr(self->ours.err, msg))
+				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
+	}
+	pc_test_cgroup_remove(&cg);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--workload"))

@@ -919,6 +919,72 @@ TEST(cgroup_counts_only_the_cgroups_tasks)
 	pc_run_free(&run);
 }
 
+/* The value of the CSV line of event in cgroup (value,unit,event,cgroup,...); -1 when absent. */
+static double csv_cgroup_value(const char *text, const char *event, const char *cgroup,
+			       const char **at)
+{
+	char needle[256];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), ",%s,%s,", event, cgroup);
+	p = strstr(text, needle);
+	if (!p)
+		return -1;
+	while (p > text && p[-1] != '\n')
+		p--;
+	*at = p;
+	return p[0] == '<' ? -1 : strtod(p, NULL);
+}
+
+/*
+ * --for-each-cgroup CG,/ -e task-clock counts the event once per cgroup, in
+ * that order: CG's line the 300 ms its child spun, the root's everything
+ * (the 600 ms of the parent outside CG too)
+ */
+TEST(for_each_cgroup_counts_each_event_in_each_cgroup_in_turn)
+{
+	struct pc_test_cgroup cg;
+	struct pc_run run = { 0 };
+	char why[1000], self[64], list[128];
+	const char *in_at = NULL, *root_at = NULL;
+	char *argv[16];
+	double in, root;
+	int i = 0;
+
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "each", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	snprintf(list, sizeof(list), "%s,/", cg.name);
+	argv[i++] = (char *)pc_test_perfcheck();
+	argv[i++] = "stat";
+	argv[i++] = "-a";
+	argv[i++] = "-x,";
+	argv[i++] = "-e";
+	argv[i++] = "task-clock";
+	argv[i++] = "--for-each-cgroup";
+	argv[i++] = list;
+	argv[i++] = "--";
+	argv[i++] = self;
+	argv[i++] = "--workload";
+	argv[i++] = "burn-in-cgroup";
+	argv[i++] = "300";
+	argv[i++] = cg.dir;
+	argv[i] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	pc_test_cgroup_remove(&cg);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	in = csv_cgroup_value(run.err, "task-clock", cg.name, &in_at);
+	root = csv_cgroup_value(run.err, "task-clock", "/", &root_at);
+	EXPECT_LE(250, in) TH_LOG("%s", run.err);
+	EXPECT_GE(450, in) TH_LOG("%s", run.err);
+	EXPECT_LE(850, root) TH_LOG("%s", run.err);
+	/* the cgroups in the list's order */
+	EXPECT_TRUE(in_at && root_at && in_at < root_at) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--workload"))
