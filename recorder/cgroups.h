@@ -9,8 +9,6 @@
 #include "recorder/options.h"
 #include "util/error.h"
 
-/* The mount point of cgroup2, else of the v1 perf_event controller. */
-int rec_cgroup_mount(char *buf, size_t size, struct pc_error *err);
 /*
  * -G NAME,...: each of the first nr_events events (in order; one name:
  * every one of them) opened in its cgroup.  The tracking dummy perf adds

@@ -21,6 +21,7 @@
 
 #include "perfdata/codec.h"
 #include "recorder/cgroups.h"
+#include "util/cgroup.h"
 #include "recorder/synth.h"
 #include "util/sys.h"
 
@@ -289,7 +290,7 @@ int rec_synth_cgroups(struct rec_synth *s)
 	char mnt[4096];
 	struct pc_error err = { 0 };
 
-	if (rec_cgroup_mount(mnt, sizeof(mnt), &err))
+	if (pc_cgroup_mount(mnt, sizeof(mnt), &err))
 		return 0;	/* no hierarchy: the kernel's records are all there is */
 	cg_walk.s = s;
 	cg_walk.root_len = strlen(mnt);

@@ -531,7 +531,7 @@ int cmd_stat(int argc, char **argv)
 		if (ret > 0)
 			return 0;
 		fprintf(stderr, "perfcheck stat: %s\n", err.msg);
-		return 129;
+		return o.error_exit ? o.error_exit : 129;
 	}
 	/* counts with thousands separators where the locale has them, as perf */
 	setlocale(LC_NUMERIC, "");

@@ -138,7 +138,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 {
 	struct rec_evlist defaults = { 0 };
 	const struct rec_evlist *ev = &o->ev;
-	int ret = 0;
+	int ret = 0, nr_copies;
 
 	memset(l, 0, sizeof(*l));
 	if (!ev->nr_evsels) {
@@ -147,19 +147,23 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 			goto out;
 		ev = &defaults;
 	}
-	l->c = calloc(ev->nr_evsels, sizeof(*l->c));
+	/* --for-each-cgroup: every event once per cgroup, cgroup after cgroup */
+	nr_copies = o->each.nr ? o->each.nr : 1;
+	l->c = calloc((size_t)ev->nr_evsels * nr_copies, sizeof(*l->c));
 	if (!l->c) {
 		ret = pc_error_set(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	l->nr = ev->nr_evsels;
-	for (int i = 0; i < l->nr; i++) {
-		struct stat_counter *c = &l->c[i];
+	l->nr = ev->nr_evsels * nr_copies;
+	l->cgroup_column = o->cgroups.nr > 0 || o->each.nr > 0;
+	for (int n = 0; n < l->nr; n++) {
+		struct stat_counter *c = &l->c[n];
 		struct perf_event_attr *a = &c->attr.attr;
+		int i = n % ev->nr_evsels, copy = n / ev->nr_evsels;
 
 		c->attr = ev->evsels[i]->attr;
 		snprintf(c->name, sizeof(c->name), "%s", ev->evsels[i]->name);
-		c->leader = ev->evsels[i]->leader;
+		c->leader = ev->evsels[i]->leader + copy * ev->nr_evsels;
 		c->nr_members = ev->evsels[i]->nr_members;
 		/*
 		 * Where the event came from: perf 6.12 names the PMU of the events
@@ -169,6 +173,14 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		c->from_default = ev != &o->ev || i >= o->sets.nr_named;
 		c->detailed = ev == &o->ev && o->sets.detailed && i >= o->sets.first_detailed;
 		c->pmu = c->from_default ? NULL : stat_event_pmu(&c->attr);
+		/* -G: the cgroup is the pid (the options keep its fd open) */
+		if (o->each.nr) {
+			c->cgroup = o->each.names[copy];
+			c->cgroup_fd = o->each.fds[copy];
+		} else {
+			c->cgroup = ev == &o->ev && i < o->cgroups.size ? o->cgroups.names[i] : NULL;
+			c->cgroup_fd = c->cgroup ? o->cgroups.fds[i] : -1;
+		}
 		a->sample_period = 0;
 		a->freq = 0;
 		a->sample_type = PERF_SAMPLE_IDENTIFIER;
@@ -266,8 +278,14 @@ int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc
 				union pc_attr attr = c->attr;
 				int fd;
 
-				fd = pc_event_open(&attr, c->name, l->threads[t], l->cpus[cpu],
-						   group_fd, PERF_FLAG_FD_CLOEXEC, &info, err);
+				/* -G: system wide on each cpu, in the cgroup alone */
+				if (c->cgroup_fd >= 0)
+					fd = pc_event_open(&attr, c->name, c->cgroup_fd, l->cpus[cpu],
+							   group_fd, PERF_FLAG_FD_CLOEXEC |
+							   PERF_FLAG_PID_CGROUP, &info, err);
+				else
+					fd = pc_event_open(&attr, c->name, l->threads[t], l->cpus[cpu],
+							   group_fd, PERF_FLAG_FD_CLOEXEC, &info, err);
 				if (fd < 0 && unsupported_errno(-fd) && !(cpu || t)) {
 					pc_info("%s: not supported: %s\n", c->name, err->msg);
 					pc_error_clear(err);

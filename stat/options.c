@@ -7,8 +7,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stat/stat.h"
+#include "util/cgroup.h"
 #include "util/log.h"
 
 static void usage(FILE *out)
@@ -30,6 +32,11 @@ static void usage(FILE *out)
 "  -C, --cpu LIST             only these cpus (0-3,6)\n"
 "      --per-thread           one line per thread (with -p/-t; with -a every\n"
 "                             thread there is at the start, those that ran)\n"
+"  -G, --cgroup NAME[,NAME]   with -a/-C: the events before it counted in these\n"
+"                             cgroups alone, one name per event in order (one name:\n"
+"                             every event; an empty name: that event everywhere)\n"
+"      --for-each-cgroup NAME[,NAME]  with -a/-C: every event counted in each of\n"
+"                             these cgroups, cgroup after cgroup (no -G with it)\n"
 "  -A, --no-aggr              one line per cpu (with -a/-C)\n"
 "      --per-socket           per socket (with -a/-C), and the cpus counted\n"
 "      --per-die              per die of a socket (with -a/-C)\n"
@@ -115,9 +122,146 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 	return o->nr_pids ? 0 : pc_error_set(err, EINVAL, "empty process list");
 }
 
+/*
+ * -G NAME,...: as perf 6.1's parse_cgroups, the Nth name (N counting every
+ * -G) goes to the Nth event given so far, an empty name leaving it be; each
+ * named cgroup opened now ("no access to cgroup PATH" when it cannot be),
+ * before its event is looked for (no event: an error perf gives no text).
+ * A single name, the first -G's, goes to every event.
+ */
+static int parse_cgroups(struct stat_opts *o, const char *s, struct pc_error *err)
+{
+	struct stat_cgroups *cg = &o->cgroups;
+	int nr = o->ev.nr_evsels;
+	char mnt[4096], path[8192];
+
+	/* perf's words */
+	if (o->each_cgroup_list)
+		return pc_error_set(err, EINVAL, "--cgroup and --for-each-cgroup cannot be used together");
+	if (!nr)
+		return pc_error_set(err, EINVAL, "must define events before cgroups");
+	if (nr > 0) {
+		char **names = realloc(cg->names, nr * sizeof(*names));
+		int *fds = names ? realloc(cg->fds, nr * sizeof(*fds)) : NULL;
+
+		if (names)
+			cg->names = names;
+		if (!fds)
+			return pc_error_set(err, ENOMEM, "out of memory");
+		cg->fds = fds;
+		for (int i = cg->size; i < nr; i++) {
+			cg->names[i] = NULL;
+			cg->fds[i] = -1;
+		}
+		cg->size = nr;
+	}
+	for (const char *p = s;; p++) {
+		size_t len = strcspn(p, ",");
+
+		if (len) {
+			int fd, ret = pc_cgroup_mount(mnt, sizeof(mnt), err);
+
+			if (ret)
+				return ret;
+			fd = pc_cgroup_open(mnt, p, len, path, sizeof(path));
+			/* perf's words */
+			if (fd < 0)
+				return pc_error_set(err, -fd, "no access to cgroup %s", path);
+			if (cg->nr >= nr) {
+				close(fd);
+				return pc_error_set(err, EINVAL, "-G %.*s: no event %d to count in it "
+						    "(%d given before it)", (int)len, p, cg->nr + 1, nr);
+			}
+			cg->names[cg->nr] = strndup(p, len);
+			if (!cg->names[cg->nr]) {
+				close(fd);
+				return pc_error_set(err, ENOMEM, "out of memory");
+			}
+			cg->fds[cg->nr] = fd;
+		}
+		cg->nr++;
+		p += len;
+		if (!*p)
+			break;
+	}
+	if (cg->nr == 1 && cg->names[0]) {
+		for (int i = 1; i < nr; i++) {
+			cg->names[i] = strdup(cg->names[0]);
+			cg->fds[i] = dup(cg->fds[0]);
+			if (!cg->names[i] || cg->fds[i] < 0)
+				return pc_error_set(err, ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/*
+ * --for-each-cgroup NAME,...: each name once (empty ones skipped), each
+ * cgroup opened; perf's words where one cannot be (its exit: 234).  Its
+ * regular expressions (a name with any of {}[]()|*+?^$) are not supported.
+ */
+static int open_each_cgroup(struct stat_opts *o, struct pc_error *err)
+{
+	struct stat_cgroups *cg = &o->each;
+	char mnt[4096], path[8192];
+	const char *s = o->each_cgroup_list;
+	int ret;
+
+	for (const char *p = s;; p++) {
+		size_t len = strcspn(p, ",");
+		bool seen = false;
+		int fd;
+
+		for (int i = 0; i < cg->nr && !seen; i++)
+			seen = strlen(cg->names[i]) == len && !strncmp(cg->names[i], p, len);
+		if (len && !seen) {
+			char **names = realloc(cg->names, (cg->nr + 1) * sizeof(*names));
+			int *fds = names ? realloc(cg->fds, (cg->nr + 1) * sizeof(*fds)) : NULL;
+
+			if (names)
+				cg->names = names;
+			if (!fds)
+				return pc_error_set(err, ENOMEM, "out of memory");
+			cg->fds = fds;
+			if (strcspn(p, "{}[]()|*+?^$") < len)
+				return pc_error_set(err, ENOTSUP, "--for-each-cgroup %.*s: regular "
+						    "expressions are not supported", (int)len, p);
+			ret = pc_cgroup_mount(mnt, sizeof(mnt), err);
+			if (ret)
+				return ret;
+			fd = pc_cgroup_open(mnt, p, len, path, sizeof(path));
+			/* perf's words */
+			if (fd < 0)
+				return pc_error_set(err, -fd, "no access to cgroup %s", path);
+			cg->names[cg->nr] = strndup(p, len);
+			cg->fds[cg->nr] = fd;
+			cg->size = ++cg->nr;
+			if (!cg->names[cg->nr - 1])
+				return pc_error_set(err, ENOMEM, "out of memory");
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	return 0;
+}
+
+static void cgroups_free(struct stat_cgroups *cg)
+{
+	for (int i = 0; i < cg->size; i++) {
+		free(cg->names[i]);
+		if (cg->fds[i] >= 0)
+			close(cg->fds[i]);
+	}
+	free(cg->names);
+	free(cg->fds);
+	memset(cg, 0, sizeof(*cg));
+}
+
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
-       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE };
+       O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE,
+       O_FOR_EACH_CGROUP };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -129,6 +273,8 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "per-thread", no_argument, NULL, O_PER_THREAD },
 		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "for-each-cgroup", required_argument, NULL, O_FOR_EACH_CGROUP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, O_APPEND },
 		{ "null", no_argument, NULL, 'n' },
@@ -170,7 +316,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:iI:r:x:jqvho:ndD:B", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aAC:G:iI:r:x:jqvho:ndD:B", longs, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			ret = rec_events_parse(&o->ev, optarg, err);
@@ -197,6 +343,14 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case 'A':
 			o->aggr = STAT_AGGR_CPU;
+			break;
+		case 'G':
+			ret = parse_cgroups(o, optarg, err);
+			if (ret)
+				return ret;
+			break;
+		case O_FOR_EACH_CGROUP:
+			o->each_cgroup_list = optarg;
 			break;
 		case 'o':
 			o->output.path = optarg;
@@ -343,9 +497,24 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	if (o->per_thread && (o->cpu_list || (o->system_wide && o->nr_pids)))
 		return pc_error_set(err, EINVAL, "--per-thread goes with -p, -t or -a alone");
 	/* perf's words */
-	if (o->aggr != STAT_AGGR_GLOBAL && !o->system_wide && !o->cpu_list)
+	if ((o->aggr != STAT_AGGR_GLOBAL || o->cgroups.nr || o->each_cgroup_list) &&
+	    !o->system_wide && !o->cpu_list) {
+		/* its -EINVAL: exit 234, not the usage error's 129 */
+		o->error_exit = 234;
 		return pc_error_set(err, EINVAL,
 				    "both cgroup and no-aggregation modes only available in system-wide mode");
+	}
+	if (o->each_cgroup_list) {
+		o->error_exit = 234;
+		/* perf's words */
+		if (o->cgroups.nr)
+			return pc_error_set(err, EINVAL,
+					    "--cgroup and --for-each-cgroup cannot be used together");
+		ret = open_each_cgroup(o, err);
+		if (ret)
+			return ret;
+		o->error_exit = 0;
+	}
 	if (o->repeat > 1 && !o->argc)
 		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
 	if (o->interval_count && !o->interval_ms)
@@ -367,6 +536,8 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 void stat_opts_free(struct stat_opts *o)
 {
 	rec_evlist_free(&o->ev);
+	cgroups_free(&o->cgroups);
+	cgroups_free(&o->each);
 	free(o->pids);
 	o->pids = NULL;
 }

@@ -40,6 +40,7 @@
 #define EVNAME_LEN	32
 #define METRIC_LEN	35
 #define METRIC_LEN_6_12	38
+#define NOT_COUNTED_NAME_LEN 25	/* perf 6.1's event name of a counter with no value */
 #define NOT_COUNTED_PAD	28	/* what perf 6.1 leaves after the name of a counter with no value */
 #define BLANK_7_2	38	/* perf 7.2: the metric's place, after every event name */
 
@@ -264,8 +265,20 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 	if (l->aggr)
 		print_aggr(p, l->aggr, l->supported, false);
 	print_value(p, l, COUNTS_LEN);
+	/*
+	 * -G: perf 6.1 names the cgroup after the name, which it pads to 32
+	 * where there is a value and to 25 where there is none (then the
+	 * metric's blank place)
+	 */
+	if (l->cgroup && !(l->supported && l->v.counted) && p->layout == STAT_LAYOUT_6_1) {
+		fprintf(p->out, " %-*s %-*s %s%*s\n", UNIT_LEN, l->unit, NOT_COUNTED_NAME_LEN,
+			event_name(p, l, name, sizeof(name)), l->cgroup, METRIC_LEN, "");
+		return;
+	}
 	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN,
 		event_name(p, l, name, sizeof(name)));
+	if (l->cgroup)
+		fprintf(p->out, " %s", l->cgroup);
 	if (p->layout == STAT_LAYOUT_7_2) {
 		/* its default set's Default metric, on every line of it; else blank */
 		if (l->metric.unit)
@@ -315,6 +328,8 @@ static void print_csv(const struct stat_printer *p, const struct stat_line *l)
 		print_aggr(p, l->aggr, l->supported, true);
 	print_value(p, l, 0);
 	fprintf(p->out, "%s%s%s%s", s, l->unit, s, event_name(p, l, name, sizeof(name)));
+	if (l->cgroup)
+		fprintf(p->out, "%s%s", s, l->cgroup);
 	if (l->noise_pct >= 0)
 		fprintf(p->out, "%s%.2f%%", s, l->noise_pct);
 	fprintf(p->out, "%s%llu%s%.2f", s, (unsigned long long)l->v.run, s, pcnt_running(l));
@@ -407,6 +422,10 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 	json_string(o, l->unit);
 	fprintf(o, ", \"event\" : ");
 	json_string(o, event_name(p, l, name, sizeof(name)));
+	if (l->cgroup) {
+		fprintf(o, ", \"cgroup\" : ");
+		json_string(o, l->cgroup);
+	}
 	if (l->noise_pct >= 0)
 		fprintf(o, ", \"variance\" : %.2f", l->noise_pct);
 	fprintf(o, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f",

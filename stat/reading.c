@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "stat/stat.h"
 
 /*
@@ -139,6 +141,31 @@ static double clock_in_context(const struct stat_evlist *l, const struct stat_va
 	return 0;
 }
 
+static bool same_cgroup(const struct stat_counter *a, const struct stat_counter *b)
+{
+	return a->cgroup == b->cgroup || (a->cgroup && b->cgroup && !strcmp(a->cgroup, b->cgroup));
+}
+
+/*
+ * -G: perf 6.1 keeps its shadow statistics per cgroup, so a rate divides by
+ * the clock of the counter's own cgroup (no rate where there is none)
+ */
+static struct stat_context cgroup_context(const struct stat_evlist *l, int i,
+					  const struct stat_value *v, const struct stat_context *ctx)
+{
+	struct stat_value mine[l->nr];
+	struct stat_context own;
+
+	for (int k = 0; k < l->nr; k++) {
+		mine[k] = v[k];
+		if (!same_cgroup(&l->c[k], &l->c[i]))
+			mine[k].counted = false;
+	}
+	own = stat_context_of(l, mine, ctx->wall_ns);
+	own.clock_read = ctx->clock_read;
+	return own;
+}
+
 /* A line of each counter in [from, to); comm/tid of --per-thread, aggr of -A and --per-* */
 void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l, int from,
 			 int to, const struct stat_value *v, const struct stat_context *ctx,
@@ -163,6 +190,7 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 			.tid = tid,
 			.aggr = aggr,
 			.interval = interval,
+			.cgroup = l->cgroup_column ? (l->c[i].cgroup ? l->c[i].cgroup : "") : NULL,
 		};
 
 		/*
@@ -176,6 +204,10 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 			struct stat_context own = *ctx;
 
 			own.clock_ns = clock_in_context(l, v, i);
+			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, &own);
+		} else if (v[i].counted && l->cgroup_column) {
+			struct stat_context own = cgroup_context(l, i, v, ctx);
+
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, &own);
 		} else if (v[i].counted) {
 			line.metric = stat_metric_of(&l->c[i].attr, v[i].val, ctx);

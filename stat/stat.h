@@ -47,6 +47,19 @@ struct stat_opts {
 	bool system_wide;		/* -a */
 	const char *cpu_list;		/* -C */
 	bool per_thread;
+	/*
+	 * -G NAME,...: per event of ev (as many as it has), its cgroup's name
+	 * (NULL: none) and fd (-1), counted system wide in that cgroup alone
+	 */
+	struct stat_cgroups {
+		char **names;
+		int *fds;
+		int size;		/* entries of names and fds */
+		int nr;			/* names -G gave, empty ones too: perf's nr_cgroups */
+	} cgroups;
+	/* --for-each-cgroup NAME,...: its list, then its cgroups (each event counted in each) */
+	const char *each_cgroup_list;
+	struct stat_cgroups each;
 	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
 	struct stat_attr_opts {
 		bool no_inherit;	/* -i */
@@ -84,6 +97,7 @@ struct stat_opts {
 	} look;
 	int argc;			/* the workload */
 	char **argv;
+	int error_exit;			/* a parse error's exit status where perf's is not 129 */
 };
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
@@ -114,6 +128,8 @@ struct stat_counter {
 	const char *pmu;		/* given with -e: its PMU, which perf 6.12 names in -A lines */
 	bool from_default;		/* not given with -e: perf 7.2 shows its Default metric */
 	bool detailed;			/* added by -d: perf 7.2 leaves it out when unsupported */
+	const char *cgroup;		/* -G: its cgroup's name, NULL: none */
+	int cgroup_fd;			/* -G: the pid to open with PERF_FLAG_PID_CGROUP, -1: none */
 	int *fds;
 	struct stat_count *now;		/* per fd (cpu * nr_threads + thread), this reading */
 	struct stat_count *prev;	/* the previous reading, for -I deltas */
@@ -128,6 +144,7 @@ struct stat_evlist {
 	pid_t *threads;			/* -1 alone: any thread (system wide) */
 	int nr_threads;
 	char (*comms)[32];		/* per thread, for --per-thread */
+	bool cgroup_column;		/* -G given: each line names its counter's cgroup */
 };
 
 /* perf stat's default events for o's target (and layout: 7.2's differ) */
@@ -205,6 +222,7 @@ struct stat_line {
 	int tid;
 	const struct stat_aggr_of *aggr;	/* -A, --per-*: the line's cpus, else NULL */
 	double interval;		/* -I: seconds since start, < 0 otherwise */
+	const char *cgroup;		/* -G: the counter's cgroup ("": none), NULL: no column */
 };
 
 struct stat_printer {

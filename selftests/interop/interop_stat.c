@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
+#include "cgroup_fresh.h"
 #include "interop_tools.h"
 #include "stat_layout.h"
 #include "testutil.h"
@@ -215,6 +216,217 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 		SKIP(return, "%s", why);
 	if (why[0])
 		TH_LOG("compared %d layouts; not: %s", compared, why);
+}
+
+/* TOOL stat -a [MODE] [FMT] -e task-clock,context-switches -G CGROUPS -- sleep 0.1 */
+static void in_cgroups(struct pc_run *run, const char *tool, const char *mode, const char *fmt,
+		       const char *cgroups)
+{
+	char *argv[16];
+	int i = 0;
+
+	argv[i++] = (char *)tool;
+	argv[i++] = "stat";
+	argv[i++] = "-a";
+	if (mode)
+		argv[i++] = (char *)mode;
+	if (fmt)
+		argv[i++] = (char *)fmt;
+	argv[i++] = "-e";
+	argv[i++] = "task-clock,context-switches";
+	argv[i++] = "-G";
+	argv[i++] = (char *)cgroups;
+	argv[i++] = "--";
+	argv[i++] = "sleep";
+	argv[i++] = "0.1";
+	argv[i] = NULL;
+	up_run(run, 60, argv);
+}
+
+/*
+ * -G: each line names its event's cgroup after the event (an empty name:
+ * the event's, with no cgroup) in perf 6.1's std, CSV and JSON layouts,
+ * with -A too; the fresh cgroup runs nothing, so its event is <not counted>
+ * in both
+ */
+TEST_F(interop_stat, cgroup_column_follows_the_event_as_perf)
+{
+	static const char *const modes[] = { NULL, "-A" };
+	static const char *const fmts[] = { NULL, "-x,", "-j" };
+	static char a[16384], b[16384];
+	struct pc_test_cgroup cg;
+	struct up_version v;
+	char why[1000], names[2][160];
+
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: perfcheck stat -G prints perf 6.1's layout alone", v.text);
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "interop", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(names[0], sizeof(names[0]), "/,%s", cg.name);
+	snprintf(names[1], sizeof(names[1]), ",%s", cg.name);
+	for (int n = 0; n < 2; n++) {
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+				pc_run_free(&self->theirs);
+				pc_run_free(&self->ours);
+				memset(&self->theirs, 0, sizeof(self->theirs));
+				memset(&self->ours, 0, sizeof(self->ours));
+				in_cgroups(&self->theirs, self->perf, modes[m], fmts[f], names[n]);
+				in_cgroups(&self->ours, pc_test_perfcheck(), modes[m], fmts[f], names[n]);
+				EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+				EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+				up_stat_layout_of(self->theirs.err, a, sizeof(a));
+				up_stat_layout_of(self->ours.err, b, sizeof(b));
+				EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s -G %s", modes[m] ? modes[m] : "",
+							  fmts[f] ? fmts[f] : "", names[n]);
+			}
+		}
+	}
+	pc_test_cgroup_remove(&cg);
+}
+
+/* TOOL stat ARGS... (NULL-terminated, at most 10) */
+static void stat_args(struct pc_run *run, const char *tool, const char *const *args)
+{
+	char *argv[16];
+	int i = 0;
+
+	argv[i++] = (char *)tool;
+	argv[i++] = "stat";
+	for (; *args && i < 14; args++)
+		argv[i++] = (char *)*args;
+	argv[i] = NULL;
+	up_run(run, 60, argv);
+}
+
+/*
+ * -G's refusals are perf's: its exit status, and its message where it
+ * prints one (events must come first, -a or -C needed, a cgroup that is not
+ * there, more cgroups than events: no text)
+ */
+TEST_F(interop_stat, cgroup_errors_are_perfs)
+{
+	struct pc_test_cgroup cg;
+	char why[1000], two[160], missing[160];
+	const char *const cases[][8] = {
+		{ "-G", "/", "-e", "task-clock", "true", NULL },
+		{ "-a", "-G", "/", "true", NULL },
+		{ "-e", "task-clock", "-G", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "-G", two, "true", NULL },
+		{ "-a", "-e", "task-clock", "-G", missing, "true", NULL },
+	};
+
+	if (pc_test_cgroup_new(&cg, "errors", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(two, sizeof(two), "/,%s", cg.name);
+	snprintf(missing, sizeof(missing), "%s-not-there", cg.name);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char msg[256];
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, cases[c]);
+		stat_args(&self->ours, pc_test_perfcheck(), cases[c]);
+		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
+		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
+			       self->ours.err);
+		/* perf's message is its first line, before its usage (none: blank) */
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
+			 self->theirs.err);
+		if (msg[0])
+			EXPECT_NE(NULL, strstr(self->ours.err, msg))
+				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
+	}
+	pc_test_cgroup_remove(&cg);
+}
+
+/*
+ * --for-each-cgroup: perf's default set (no -e) counted in each cgroup,
+ * cgroup after cgroup, laid out as perf 6.1's (std, CSV, JSON), numbers
+ * masked; the fresh cgroup runs nothing (<not counted> in both)
+ */
+TEST_F(interop_stat, for_each_cgroup_lists_every_event_per_cgroup_as_perf)
+{
+	static const char *const fmts[] = { NULL, "-x,", "-j" };
+	static char a[16384], b[16384];
+	struct pc_test_cgroup cg;
+	struct up_version v;
+	char why[1000], list[160];
+
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: perfcheck stat --for-each-cgroup prints perf 6.1's layout alone",
+		     v.text);
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "each", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(list, sizeof(list), "/,%s", cg.name);
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		const char *args[] = { "-a", "--for-each-cgroup", list, fmts[f] ? fmts[f] : "--",
+				       fmts[f] ? "--" : "sleep", fmts[f] ? "sleep" : "0.1",
+				       fmts[f] ? "0.1" : NULL, NULL };
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, args);
+		stat_args(&self->ours, pc_test_perfcheck(), args);
+		EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+		EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+		up_stat_layout_of(self->theirs.err, a, sizeof(a));
+		up_stat_layout_of(self->ours.err, b, sizeof(b));
+		EXPECT_STREQ(a, b) TH_LOG("stat -a --for-each-cgroup %s %s", list,
+					  fmts[f] ? fmts[f] : "");
+	}
+	pc_test_cgroup_remove(&cg);
+}
+
+/*
+ * --for-each-cgroup's refusals are perf's: exit status and message (no -a
+ * or -C, with -G before or after it, a cgroup that is not there)
+ */
+TEST_F(interop_stat, for_each_cgroup_errors_are_perfs)
+{
+	struct pc_test_cgroup cg;
+	char why[1000], missing[160];
+	const char *const cases[][10] = {
+		{ "-e", "task-clock", "--for-each-cgroup", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "--for-each-cgroup", "/", "-G", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "-G", "/", "--for-each-cgroup", "/", "true", NULL },
+		{ "-a", "-e", "task-clock", "--for-each-cgroup", missing, "true", NULL },
+	};
+
+	if (pc_test_cgroup_new(&cg, "eacherr", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(missing, sizeof(missing), "%s-not-there", cg.name);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char msg[256];
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, cases[c]);
+		stat_args(&self->ours, pc_test_perfcheck(), cases[c]);
+		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
+		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
+			       self->ours.err);
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
+			 self->theirs.err);
+		if (msg[0])
+			EXPECT_NE(NULL, strstr(self->ours.err, msg))
+				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
+	}
+	pc_test_cgroup_remove(&cg);
 }
 
 int main(int argc, char **argv)
