@@ -223,7 +223,7 @@ static void set_enabled(struct recorder *r, bool on)
 	if (on && r->opts.out.delay_ms && !r->m.synthesized_late &&
 	    (r->opts.t.system_wide || r->opts.t.nr_pids || r->opts.t.user || !r->have_workload)) {
 		r->m.synthesized_late = true;
-		if (recorder_synthesize_tasks(r, false))
+		if (recorder_synthesize_tasks(r, REC_SYNTH_LATE_ENABLE))
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
 	}
 	rec_evlist_enable(&r->evl, on);
@@ -632,7 +632,8 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 	if (!ret && r->opts.out.overwrite)
 		ret = r->rt ? rec_rthreads_read_overwritten(r->rt, &err) : read_overwritten(r, &err);
-	if (!ret && r->opts.out.tail_synthesize && recorder_synthesize_tasks(r, true)) {
+	if (!ret && r->opts.out.tail_synthesize &&
+	    recorder_synthesize_tasks(r, REC_SYNTH_TAIL)) {
 		err = r->out.err;
 		ret = -EIO;
 	}
