@@ -82,6 +82,8 @@ struct recorder {
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */
 int recorder_synthesize(struct recorder *r);
+/* --tail-synthesize: that pre-exec COMM alone, at the start as perf writes it */
+int recorder_synthesize_workload_comm(struct recorder *r);
 /*
  * ...and as they are now: for a late enable (-D: the tasks only), a new
  * --switch-output file (ID_INDEX, the kernel map, THREAD_MAP and CPU_MAP,

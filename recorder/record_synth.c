@@ -186,24 +186,41 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 	return ret;
 }
 
+/* the name the workload has until exec, as perf does: samples start at exec */
+static int synth_workload_comm(struct recorder *r, struct rec_synth *s)
+{
+	char path[64], comm[64];
+	int ret = 0;
+
+	if (!r->have_workload || r->opts.t.nr_pids || r->opts.t.user)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
+	if (pc_read_file(path, comm, sizeof(comm)) > 0) {
+		comm[strcspn(comm, "\n")] = '\0';
+		ret = rec_synth_comm(s, r->wl.pid, r->wl.pid, comm);
+	}
+	if (!ret && s->namespaces)
+		ret = rec_synth_namespaces(s, r->wl.pid, r->wl.pid);
+	return ret;
+}
+
+int recorder_synthesize_workload_comm(struct recorder *r)
+{
+	struct rec_synth s = synth_of(r);
+	int ret = synth_workload_comm(r, &s);
+
+	rec_synth_release(&s);
+	return ret;
+}
+
 int recorder_synthesize(struct recorder *r)
 {
 	struct rec_synth s = synth_of(r);
 	bool done;
 	int ret = synth_existing(r, &s, true, true, &done);
 
-	if (!ret && !done && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
-		/* the name it has until exec, as perf does: samples start at exec */
-		char path[64], comm[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
-		if (pc_read_file(path, comm, sizeof(comm)) > 0) {
-			comm[strcspn(comm, "\n")] = '\0';
-			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
-		}
-		if (!ret && s.namespaces)
-			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
-	}
+	if (!ret && !done)
+		ret = synth_workload_comm(r, &s);
 	/* after all that was synthesized, before any record of the events */
 	if (!ret)
 		ret = synth_finished_init(r);
