@@ -88,7 +88,8 @@ int recorder_synthesize_workload_comm(struct recorder *r);
  * ...and as they are now: for a late enable (-D: the tasks only), a new
  * --switch-output file (ID_INDEX, the kernel map, THREAD_MAP and CPU_MAP,
  * the tasks, FINISHED_INIT) or --tail-synthesize (FINISHED_INIT first, then
- * the workload and the rest), in perf 6.1's order.
+ * the workload and the rest), in perf 6.1's order (FINISHED_INIT: --threads
+ * only, see record_synth.c).
  */
 enum rec_synth_when { REC_SYNTH_LATE_ENABLE, REC_SYNTH_NEW_FILE, REC_SYNTH_TAIL };
 int recorder_synthesize_tasks(struct recorder *r, enum rec_synth_when when);

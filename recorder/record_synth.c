@@ -127,10 +127,19 @@ static int synth_maps(struct recorder *r)
 	return write_buf(r, &b, ret);
 }
 
-/* FINISHED_INIT: the end of the records of what was there before the recording */
+/*
+ * FINISHED_INIT: the end of the records of what was there before the
+ * recording.  perf 6.1 writes it in every file, but a perf older than 5.19
+ * knows no type past COMPRESSED (81) and stops reading at it ("failed to
+ * process type: 82"): a single file or a pipe, which any perf may read,
+ * goes without it; a --threads directory (perf 5.17+ only) has it.
+ */
 static int synth_finished_init(struct recorder *r)
 {
 	struct pd_buf b = { 0 };
+
+	if (!r->rt)
+		return 0;
 
 	return write_buf(r, &b, pd_encode_finished_init(&b));
 }
