@@ -223,7 +223,7 @@ static void set_enabled(struct recorder *r, bool on)
 	if (on && r->opts.out.delay_ms && !r->m.synthesized_late &&
 	    (r->opts.t.system_wide || r->opts.t.nr_pids || r->opts.t.user || !r->have_workload)) {
 		r->m.synthesized_late = true;
-		if (recorder_synthesize_tasks(r, false))
+		if (recorder_synthesize_tasks(r, REC_SYNTH_LATE_ENABLE))
 			pc_warn("cannot synthesize the tasks at enable: %s\n", r->out.err.msg);
 	}
 	rec_evlist_enable(&r->evl, on);
@@ -586,6 +586,9 @@ static int run(struct recorder *r, int argc, char **argv)
 	/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 	if (!r->opts.out.tail_synthesize && recorder_synthesize(r))
 		return stop_begun(r, &r->out.err, &code);
+	if (r->opts.out.tail_synthesize && !r->opts.t.system_wide &&
+	    recorder_synthesize_workload_comm(r))
+		return stop_begun(r, &r->out.err, &code);
 	/* -r: perf raises its priority here, the command forked and the file begun */
 	if (r->opts.out.realtime_prio) {
 		struct sched_param param = { .sched_priority = r->opts.out.realtime_prio };
@@ -632,7 +635,8 @@ static int run(struct recorder *r, int argc, char **argv)
 	}
 	if (!ret && r->opts.out.overwrite)
 		ret = r->rt ? rec_rthreads_read_overwritten(r->rt, &err) : read_overwritten(r, &err);
-	if (!ret && r->opts.out.tail_synthesize && recorder_synthesize_tasks(r, true)) {
+	if (!ret && r->opts.out.tail_synthesize &&
+	    recorder_synthesize_tasks(r, REC_SYNTH_TAIL)) {
 		err = r->out.err;
 		ret = -EIO;
 	}

@@ -325,7 +325,7 @@ int recorder_switch_file(struct recorder *r, struct pc_error *err)
 	r->out.stats.wakeups = 0;
 	r->file.placed = false;
 	ret = recorder_start_file(r, err);
-	if (!ret && recorder_synthesize_tasks(r, true)) {
+	if (!ret && recorder_synthesize_tasks(r, REC_SYNTH_NEW_FILE)) {
 		*err = r->out.err;
 		ret = -EIO;
 	}

@@ -82,12 +82,17 @@ struct recorder {
 
 /* record_synth.c: the tasks at the start (the workload's pre-exec COMM)... */
 int recorder_synthesize(struct recorder *r);
+/* --tail-synthesize: that pre-exec COMM alone, at the start as perf writes it */
+int recorder_synthesize_workload_comm(struct recorder *r);
 /*
- * ...and as they are now, for a new file, a late enable or --tail-synthesize.
- * Both begin (head: not for a late enable) with --threads' ID_INDEX,
- * THREAD_MAP and CPU_MAP and end with its FINISHED_INIT, as perf's.
+ * ...and as they are now: for a late enable (-D: the tasks only), a new
+ * --switch-output file (ID_INDEX, the kernel map, THREAD_MAP and CPU_MAP,
+ * the tasks, FINISHED_INIT) or --tail-synthesize (FINISHED_INIT first, then
+ * the workload and the rest), in perf 6.1's order (FINISHED_INIT: --threads
+ * only, see record_synth.c).
  */
-int recorder_synthesize_tasks(struct recorder *r, bool head);
+enum rec_synth_when { REC_SYNTH_LATE_ENABLE, REC_SYNTH_NEW_FILE, REC_SYNTH_TAIL };
+int recorder_synthesize_tasks(struct recorder *r, enum rec_synth_when when);
 
 /* record_file.c: the first file, under a temporary name until its header is on disk. */
 int recorder_start_file(struct recorder *r, struct pc_error *err);

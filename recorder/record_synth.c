@@ -123,14 +123,23 @@ static int synth_maps(struct recorder *r)
 	int ret = pd_encode_thread_map(&b, &t);
 
 	if (!ret)
-		ret = pd_encode_cpu_map(&b, &c);
+		ret = pd_encode_cpu_map_perf(&b, &c);
 	return write_buf(r, &b, ret);
 }
 
-/* FINISHED_INIT: the end of the records of what was there before the recording */
+/*
+ * FINISHED_INIT: the end of the records of what was there before the
+ * recording.  perf 6.1 writes it in every file, but a perf older than 5.19
+ * knows no type past COMPRESSED (81) and stops reading at it ("failed to
+ * process type: 82"): a single file or a pipe, which any perf may read,
+ * goes without it; a --threads directory (perf 5.17+ only) has it.
+ */
 static int synth_finished_init(struct recorder *r)
 {
 	struct pd_buf b = { 0 };
+
+	if (!r->rt)
+		return 0;
 
 	return write_buf(r, &b, pd_encode_finished_init(&b));
 }
@@ -149,9 +158,9 @@ static struct rec_synth synth_of(struct recorder *r)
 /*
  * The kernel map, the cgroups (--all-cgroups), and the tasks given by -a,
  * -u, -p or -t (as --synth allows; *done when nothing of the workload is
- * left to make).  head (--threads, the file's first synthesis): the
- * ID_INDEX first and the THREAD_MAP and CPU_MAP after the kernel map, in
- * perf's places.
+ * left to make).  head (a file's or a pipe's synthesis, not a late
+ * enable's): the ID_INDEX first and the THREAD_MAP and CPU_MAP after the
+ * kernel map, in perf's places.
  */
 static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, bool head,
 			  bool *done)
@@ -186,42 +195,80 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 	return ret;
 }
 
+/* the name the workload has until exec, as perf does: samples start at exec */
+static int synth_workload_comm(struct recorder *r, struct rec_synth *s)
+{
+	char path[64], comm[64];
+	int ret = 0;
+
+	if (!r->have_workload || r->opts.t.nr_pids || r->opts.t.user)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
+	if (pc_read_file(path, comm, sizeof(comm)) > 0) {
+		comm[strcspn(comm, "\n")] = '\0';
+		ret = rec_synth_comm(s, r->wl.pid, r->wl.pid, comm);
+	}
+	if (!ret && s->namespaces)
+		ret = rec_synth_namespaces(s, r->wl.pid, r->wl.pid);
+	return ret;
+}
+
+int recorder_synthesize_workload_comm(struct recorder *r)
+{
+	struct rec_synth s = synth_of(r);
+	int ret = synth_workload_comm(r, &s);
+
+	rec_synth_release(&s);
+	return ret;
+}
+
 int recorder_synthesize(struct recorder *r)
 {
 	struct rec_synth s = synth_of(r);
-	bool done, head = r->rt != NULL;
-	int ret = synth_existing(r, &s, true, head, &done);
+	bool done;
+	int ret = synth_existing(r, &s, true, true, &done);
 
-	if (!ret && !done && r->have_workload && !r->opts.t.nr_pids && !r->opts.t.user) {
-		/* the name it has until exec, as perf does: samples start at exec */
-		char path[64], comm[64];
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
-		if (pc_read_file(path, comm, sizeof(comm)) > 0) {
-			comm[strcspn(comm, "\n")] = '\0';
-			ret = rec_synth_comm(&s, r->wl.pid, r->wl.pid, comm);
-		}
-		if (!ret && s.namespaces)
-			ret = rec_synth_namespaces(&s, r->wl.pid, r->wl.pid);
-	}
-	if (!ret && head)
+	if (!ret && !done)
+		ret = synth_workload_comm(r, &s);
+	/* after all that was synthesized, before any record of the events */
+	if (!ret)
 		ret = synth_finished_init(r);
 	rec_synth_release(&s);
 	return ret;
 }
 
-int recorder_synthesize_tasks(struct recorder *r, bool head)
+static int synth_workload(struct recorder *r, struct rec_synth *s)
+{
+	if (r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
+		return rec_synth_process(s, r->wl.pid);
+	return 0;
+}
+
+int recorder_synthesize_tasks(struct recorder *r, enum rec_synth_when when)
 {
 	struct rec_synth s = synth_of(r);
 	bool done;
-	int ret;
+	int ret = 0;
 
-	head = head && r->rt;
-	ret = synth_existing(r, &s, r->opts.out.tail_synthesize, head, &done);
-	if (!ret && !done && r->have_workload && !r->wl.exited && !r->opts.t.nr_pids &&
-	    !r->opts.t.user)
-		ret = rec_synth_process(&s, r->wl.pid);
-	if (!ret && head)
+	/*
+	 * perf's tail: the FINISHED_INIT at the end of the events' records,
+	 * then the workload, then what the start would have had.
+	 */
+	if (when == REC_SYNTH_TAIL) {
+		ret = synth_finished_init(r);
+		/* as synth_existing's *done says, but before it */
+		if (!ret && (r->opts.sb.synth & REC_SYNTH_TASK) && !r->opts.t.system_wide)
+			ret = synth_workload(r, &s);
+		if (!ret)
+			ret = synth_existing(r, &s, true, true, &done);
+		rec_synth_release(&s);
+		return ret;
+	}
+	ret = synth_existing(r, &s, r->opts.out.tail_synthesize, when == REC_SYNTH_NEW_FILE,
+			     &done);
+	if (!ret && !done)
+		ret = synth_workload(r, &s);
+	if (!ret && when == REC_SYNTH_NEW_FILE)
 		ret = synth_finished_init(r);
 	rec_synth_release(&s);
 	return ret;

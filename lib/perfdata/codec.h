@@ -208,6 +208,8 @@ int pd_encode_stat_round(struct pd_buf *b, const struct pd_stat_round *rd);
 int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c);
 /* CPU_MAP as perf 6.1 writes a list (type 0: u16 nr, u16 cpus) */
 int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c);
+/* CPU_MAP in the form perf record 6.1 picks: a range for consecutive cpus */
+int pd_encode_cpu_map_perf(struct pd_buf *b, const struct pd_cpu_list *c);
 int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t);
 int pd_encode_event_update(struct pd_buf *b, const struct pd_event_update *u);
 /* ID_INDEX records of nr entries (none when nr is 0); FINISHED_INIT (a bare header) */

@@ -532,6 +532,46 @@ int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c)
 	return finish(&e);
 }
 
+/*
+ * The form perf 6.1's perf_event__synthesize_cpu_map() picks: a range
+ * (type 2: u8 any_cpu, u8 pad, u16 start, u16 end) when the cpus other than
+ * a leading -1 are consecutive, else the smaller of the list and a mask of
+ * 32-bit words (type 1: u16 nr, u16 long_size 4, u32 mask[nr]).
+ */
+int pd_encode_cpu_map_perf(struct pd_buf *b, const struct pd_cpu_list *c)
+{
+	uint32_t any = c->nr && c->cpus[0] < 0, nr = c->nr - any;
+	int32_t min = nr ? c->cpus[any] : -1, max = nr ? c->cpus[c->nr - 1] : -1;
+	struct enc e;
+	uint32_t words;
+
+	if (nr && max - min + 1 == (int32_t)nr && max <= UINT16_MAX) {
+		uint16_t range[4] = { 2, (uint16_t)any, (uint16_t)min, (uint16_t)max };
+
+		e = begin(b, PC_RECORD_CPU_MAP, 0);
+		put(&e, range, sizeof(range));
+		return finish(&e);
+	}
+	words = max < 0 ? 0 : (uint32_t)max / 32 + 1;
+	if (any || !nr || 2 + 2ULL * c->nr <= 4 + 4ULL * words || words > UINT16_MAX)
+		return pd_encode_cpu_map(b, c);
+	e = begin(b, PC_RECORD_CPU_MAP, 0);
+	{
+		uint16_t head[3] = { 1, (uint16_t)words, 4 };
+
+		put(&e, head, sizeof(head));
+	}
+	for (uint32_t w = 0; w < words; w++) {
+		uint32_t bits = 0;
+
+		for (uint32_t i = 0; i < c->nr; i++)
+			if (c->cpus[i] >= 0 && (uint32_t)c->cpus[i] / 32 == w)
+				bits |= 1u << (c->cpus[i] % 32);
+		u32(&e, bits);
+	}
+	return finish(&e);
+}
+
 /* u64 nr, then {u64 pid, char comm[16]} (empty comms without t->comms) */
 int pd_encode_thread_map(struct pd_buf *b, const struct pd_thread_list *t)
 {

@@ -138,4 +138,67 @@ TEST_F(out, upstream_perf_reads_the_file_without_a_warning)
 	pc_run_free(&run);
 }
 
+/*
+ * perf report -D of our file (a pipe: from stdin; --switch-output: the
+ * first file) shows perf 6.1's preamble: ID_INDEX, THREAD_MAP and CPU_MAP
+ * (perf's range form for the online cpus), once each and in that order,
+ * without a warning; no FINISHED_INIT (a perf before 5.19 stops at it).
+ */
+TEST_F(out, upstream_perf_dumps_the_preamble_in_perf_order)
+{
+	static const char *const names[] = { "PERF_RECORD_ID_INDEX nr: ",
+		"PERF_RECORD_THREAD_MAP nr: ", "PERF_RECORD_CPU_MAP: " };
+	char file[PATH_MAX], cmd[2 * PATH_MAX + 64], *argv[32];
+	char *sh[] = { "/bin/sh", "-c", cmd, NULL };
+	const char *prev = NULL;
+	struct pc_run run;
+	int n = 0;
+
+	snprintf(file, sizeof(file), "%s/perf.data", self->dir);
+	argv[n++] = (char *)pc_test_perfcheck();
+	argv[n++] = "record";
+	argv[n++] = "-e";
+	argv[n++] = "cpu-clock";
+	argv[n++] = "-c";
+	argv[n++] = UP_PERIOD;
+	for (int i = 0; variant->opts[i]; i++)
+		argv[n++] = (char *)variant->opts[i];
+	argv[n++] = "-o";
+	argv[n++] = variant->pipe ? "-" : file;
+	argv[n++] = "--";
+	argv[n++] = (char *)up_pcwork();
+	argv[n++] = "syscalls";
+	argv[n++] = UP_WORK_MS;
+	argv[n] = NULL;
+	ASSERT_EQ(0, up_run(&run, 120, argv));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	if (variant->pipe)
+		ASSERT_EQ(0, up_write_file(file, run.out, run.out_len));
+	if (variant->switched)
+		ASSERT_EQ(0, first_switched(self->dir, file, sizeof(file))) TH_LOG("no switched file");
+	pc_run_free(&run);
+
+	snprintf(cmd, sizeof(cmd), "'%s' report -D -i %s'%s'", up_perf(),
+		 variant->pipe ? "- < " : "", file);
+	ASSERT_EQ(0, up_run(&run, 180, sh));
+	EXPECT_EQ(0, run.exit_code);
+	EXPECT_STREQ("", run.err);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *at = strstr(run.out, names[i]);
+
+		ASSERT_NE(NULL, at) TH_LOG("no %s in perf's dump", names[i]);
+		EXPECT_EQ(NULL, strstr(at + 1, names[i])) TH_LOG("a second %s", names[i]);
+		if (prev)
+			EXPECT_LT(prev, at) TH_LOG("%s out of perf's order", names[i]);
+		prev = at;
+	}
+	EXPECT_EQ(NULL, strstr(run.out, "PERF_RECORD_FINISHED_INIT"));
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		snprintf(cmd, sizeof(cmd), "PERF_RECORD_CPU_MAP: 0-%ld\n",
+			 sysconf(_SC_NPROCESSORS_ONLN) - 1);
+		EXPECT_NE(NULL, strstr(run.out, cmd)) TH_LOG("want %s", cmd);
+	}
+	pc_run_free(&run);
+}
+
 TEST_HARNESS_MAIN

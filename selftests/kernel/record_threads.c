@@ -167,6 +167,7 @@ struct preamble {
 	int nr_data;			/* records in the header file */
 	int id_index, thread_map, cpu_map, finished_init, kernel_mmap, first_task;
 	int last_type;			/* of the header file's last record */
+	int first_sample;		/* records before it (a single file's: -1 none) */
 	struct pd_id_entry ids[64];
 	int nr_ids;
 	struct pd_thread_list threads;
@@ -244,7 +245,7 @@ static int read_preamble(const char *path, struct preamble *p)
 
 	memset(p, 0, sizeof(*p));
 	p->id_index = p->thread_map = p->cpu_map = p->finished_init = -1;
-	p->kernel_mmap = p->first_task = -1;
+	p->kernel_mmap = p->first_task = p->first_sample = -1;
 	if (pd_reader_open(&r, path, &err)) {
 		snprintf(p->err, sizeof(p->err), "open: %s", err.msg);
 		return -1;
@@ -253,7 +254,9 @@ static int read_preamble(const char *path, struct preamble *p)
 		const struct pd_id_entry *e;
 		struct pd_sample s;
 
-		if (!strcmp(pd_reader_where(&r, rec.offset, &local), r.path)) {
+		/* a single file: its own samples are the rings' */
+		if (!strcmp(pd_reader_where(&r, rec.offset, &local), r.path) &&
+		    rec.header.type != PERF_RECORD_SAMPLE) {
 			if (note_preamble(p, &r, &rec, &err)) {
 				ret = -1;
 				break;
@@ -266,7 +269,8 @@ static int read_preamble(const char *path, struct preamble *p)
 			ret = -1;
 			break;
 		}
-		p->samples++;
+		if (!p->samples++)
+			p->first_sample = p->nr_data;
 		e = entry_of(p, s.id);
 		if (!e)
 			p->samples_unindexed++;
@@ -397,6 +401,137 @@ TEST_F(thr, threads_data_ends_its_synthesized_preamble_with_finished_init)
 	EXPECT_LT(p.cpu_map, p.first_task);
 	EXPECT_EQ(p.nr_data - 1, p.finished_init);
 	EXPECT_EQ(PC_RECORD_FINISHED_INIT, p.last_type);
+	free_preamble(&p);
+}
+
+/*
+ * Without --threads, the single perf.data has the same preamble as perf
+ * 6.1's: every sample's id (and every attr id) in its ID_INDEX, on the cpu
+ * it was taken on and the workload it was opened for.
+ */
+TEST_F(thr, single_file_holds_an_id_index_of_every_sample_id)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *opts[] = { "--sample-cpu", "-e", "task-clock", "-F", "4000", "-o", self->out,
+			       NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.5"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ(0, p.id_index) TH_LOG("the ID_INDEX leads the data section, as perf's");
+	ASSERT_GT(p.samples, 0);
+	EXPECT_EQ(0, p.samples_unindexed);
+	EXPECT_EQ(0, p.samples_misplaced);
+	EXPECT_EQ(p.header_ids, (uint64_t)p.nr_ids);
+	EXPECT_EQ(0, p.header_ids_unindexed);
+	EXPECT_EQ(cpus, p.nr_ids);
+	for (int i = 0; i < p.nr_ids; i++) {
+		EXPECT_EQ((uint64_t)i, p.ids[i].idx);
+		EXPECT_EQ(i, p.ids[i].cpu);
+		EXPECT_EQ(p.threads.nr ? p.threads.pids[0] : -2, p.ids[i].tid);
+	}
+	free_preamble(&p);
+	pc_run_free(&run);
+}
+
+/*
+ * The single file's CPU_MAP holds the cpus recorded (all online, or -C 1
+ * alone), its THREAD_MAP the workload, or -1 when cpu-wide.
+ */
+TEST_F(thr, single_file_cpu_map_and_thread_map_are_the_targets_recorded)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *whole[] = { "-e", "task-clock", "-o", self->out, NULL };
+	const char *one_cpu[] = { "-C", "1", "-e", "task-clock", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, whole, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ((uint32_t)cpus, p.cpus.nr);
+	for (uint32_t i = 0; i < p.cpus.nr; i++)
+		EXPECT_EQ((int32_t)i, p.cpus.cpus[i]);
+	ASSERT_EQ(1, p.threads.nr);
+	ASSERT_GT(p.nr_ids, 0);
+	EXPECT_GT(p.threads.pids[0], 0);
+	EXPECT_EQ(p.threads.pids[0], p.ids[0].tid);
+	EXPECT_EQ('\0', p.threads.comms[0][0]) TH_LOG("perf's comms are empty");
+	free_preamble(&p);
+
+	if (cpus < 2)
+		SKIP(return, "one cpu: -C 1 cannot be recorded");
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	ASSERT_EQ(0, rt_record(&run, 60, one_cpu, "spin", "0.2"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_EQ(1, p.cpus.nr);
+	EXPECT_EQ(1, p.cpus.cpus[0]);
+	ASSERT_EQ(1, p.threads.nr);
+	EXPECT_EQ(-1, p.threads.pids[0]) TH_LOG("-C is cpu-wide: any thread");
+	for (int i = 0; i < p.nr_ids; i++) {
+		EXPECT_EQ(1, p.ids[i].cpu);
+		EXPECT_EQ(-1, p.ids[i].tid);
+	}
+	EXPECT_EQ(0, p.samples_unindexed);
+	EXPECT_EQ(0, p.samples_misplaced);
+	free_preamble(&p);
+}
+
+/*
+ * perf 6.1's order in a single file: ID_INDEX, the kernel map, THREAD_MAP,
+ * CPU_MAP, the tasks, before the first sample; and no FINISHED_INIT, on
+ * which a perf older than 5.19 stops reading ("failed to process type: 82").
+ */
+TEST_F(thr, single_file_has_the_preamble_in_perf_order_without_finished_init)
+{
+	const char *opts[] = { "-e", "task-clock", "-F", "4000", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	EXPECT_EQ(0, p.id_index);
+	ASSERT_GE(p.kernel_mmap, 0);
+	EXPECT_LT(p.id_index, p.kernel_mmap);
+	EXPECT_LT(p.kernel_mmap, p.thread_map);
+	EXPECT_LT(p.thread_map, p.cpu_map);
+	ASSERT_GE(p.first_task, 0) TH_LOG("the workload's COMM");
+	EXPECT_LT(p.cpu_map, p.first_task);
+	ASSERT_GE(p.first_sample, 0);
+	EXPECT_LT(p.first_task, p.first_sample);
+	EXPECT_EQ(-1, p.finished_init) TH_LOG("perf 5.10 cannot read a FINISHED_INIT");
+	free_preamble(&p);
+}
+
+/*
+ * --tail-synthesize: the ID_INDEX, the kernel map and the maps follow the
+ * events' records, as perf 6.1 writes them (there after its FINISHED_INIT).
+ */
+TEST_F(thr, tail_synthesized_file_has_the_preamble_after_the_samples)
+{
+	const char *opts[] = { "--tail-synthesize", "-e", "task-clock", "-F", "4000", "-o",
+			       self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	ASSERT_GE(p.first_sample, 0);
+	EXPECT_LT(p.first_sample, p.id_index);
+	EXPECT_LT(p.id_index, p.kernel_mmap);
+	EXPECT_LT(p.kernel_mmap, p.thread_map);
+	EXPECT_LT(p.thread_map, p.cpu_map);
+	EXPECT_EQ(-1, p.finished_init);
 	free_preamble(&p);
 }
 

@@ -114,6 +114,51 @@ TEST_F(sc, cpu_map_round_trips_any_cpu_and_a_list)
 	free(out.cpus);
 }
 
+/* perf 6.1's range (type 2): 16 bytes "02 00 | any 00 | start | end" for consecutive cpus */
+TEST_F(sc, cpu_map_perf_form_is_a_range_for_consecutive_cpus)
+{
+	int32_t cpus[3] = { 4, 5, 6 };
+	static const uint8_t want[8] = { 2, 0, 0, 0, 4, 0, 6, 0 };
+	struct pd_cpu_list out = { 0 };
+
+	ASSERT_EQ(0, pd_encode_cpu_map_perf(&self->b, &(struct pd_cpu_list){ cpus, 3 }));
+	ASSERT_EQ(16, self->b.len);
+	EXPECT_EQ(0, memcmp(self->b.data + 8, want, sizeof(want)));
+	ASSERT_EQ(0, pd_decode_cpu_map("t", only(self), 8, &out, &self->err));
+	ASSERT_EQ(3, out.nr);
+	for (int i = 0; i < 3; i++)
+		EXPECT_EQ(cpus[i], out.cpus[i]);
+	free(out.cpus);
+}
+
+/* the any-cpu map of --per-thread stays perf's list: "00 00 | 01 00 | ff ff" */
+TEST_F(sc, cpu_map_perf_form_keeps_the_list_for_any_cpu)
+{
+	int32_t cpus[1] = { -1 };
+	static const uint8_t want[6] = { 0, 0, 1, 0, 0xff, 0xff };
+
+	ASSERT_EQ(0, pd_encode_cpu_map_perf(&self->b, &(struct pd_cpu_list){ cpus, 1 }));
+	ASSERT_EQ(16, self->b.len);
+	EXPECT_EQ(0, memcmp(self->b.data + 8, want, sizeof(want)));
+}
+
+/* sparse cpus: a mask of 32-bit words (type 1) when smaller than the list, and back */
+TEST_F(sc, cpu_map_perf_form_is_a_mask_for_sparse_cpus)
+{
+	int32_t cpus[10] = { 0, 2, 4, 6, 8, 10, 12, 14, 16, 33 };
+	struct pd_cpu_list out = { 0 };
+	uint16_t type;
+
+	ASSERT_EQ(0, pd_encode_cpu_map_perf(&self->b, &(struct pd_cpu_list){ cpus, 10 }));
+	memcpy(&type, self->b.data + 8, 2);
+	EXPECT_EQ(1, type);
+	ASSERT_EQ(0, pd_decode_cpu_map("t", only(self), 8, &out, &self->err));
+	ASSERT_EQ(10, out.nr);
+	for (int i = 0; i < 10; i++)
+		EXPECT_EQ(cpus[i], out.cpus[i]);
+	free(out.cpus);
+}
+
 /* 2048 entries: a full record of 2047 (65520 bytes, under the u16 size) and one of 1 */
 TEST_F(sc, id_index_splits_at_2047_entries_and_round_trips_each_field)
 {
