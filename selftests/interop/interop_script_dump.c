@@ -61,10 +61,16 @@ TEST_F(dump, system_wide_switch_file_matches_perf)
 	same(_metadata, self, "", "", "PERF_RECORD_SWITCH_CPU_WIDE", 2);
 }
 
+/*
+ * perf's own -z file: where its build-id table names no "[vdso]" (seen once,
+ * a vdso sample perf's build-id pass did not mark), perf names the vdso by
+ * its temporary copy, as for a pipe (below): mapped back
+ */
 TEST_F(dump, compressed_file_matches_perf)
 {
 	RECORD("-z -e cpu-clock -c 100000");
-	same(_metadata, self, "", "", "PERF_RECORD_SAMPLE", 3);
+	same(_metadata, self, "", "| sed 's|/tmp/perf-vdso\\.so-[A-Za-z0-9]*$|[vdso]|'",
+	     "PERF_RECORD_SAMPLE", 3);
 }
 
 /*
