@@ -518,6 +518,7 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 			 int to, uint64_t period)
 {
 	uint32_t idx[MAX_STACK];
+	uint64_t ips[MAX_STACK];
 	size_t n = 0;
 	int step = from <= to ? 1 : -1;
 
@@ -528,13 +529,14 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 	}
 	if (from >= 0)
 		for (int i = from;; i += step) {
+			ips[n] = fr[i].ip;
 			idx[n++] = fr[i].cg;
 			if (i == to)
 				break;
 		}
 	if (n > e->graph.max_depth)
 		e->graph.max_depth = (uint32_t)n;
-	return cg_tree_add(&rp->forest, e->graph.tree, idx, n, period, &e->graph.last) ? -ENOMEM : 0;
+	return cg_tree_add(&rp->forest, e->graph.tree, idx, ips, n, period, &e->graph.last) ? -ENOMEM : 0;
 }
 
 static struct table *table_of(struct report *rp, struct rd_session *s, const struct pd_evsel *e)
@@ -1473,6 +1475,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 	cg.rest_inlined = true;
 	cg.skip_first = rp->sort_sym_first;
 	cg.chains_once = true;
+	cg.bare_addresses = !rp->compat_6_1;
 	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
 		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
 	for (int k = 0; k < rp->keys.nr; k++)
@@ -1960,7 +1963,7 @@ static int hierarchy_refused(const struct report *rp, bool fields, const struct 
 			      !rp->keys.nr,
 		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
 		.branch = r && rp->view.branch, .pipe = r && r->pipe_format,
-		.chains_shown = r && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE),
+		.chains_shown = r && any_chains(r) && rp->children,
 	};
 	const char *why = rh_refusal(&a);
 
