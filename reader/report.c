@@ -106,7 +106,11 @@ struct report {
 	struct rp_view {
 		bool show_nr;	/* -n */
 		bool show_period;	/* --show-total-period */
-		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
+		/*
+		 * --group 1, --no-group 0, else -1: when the file has groups;
+		 * -2: -F without either (never viewed, no group made)
+		 */
+		int8_t group;
 		bool relative;	/* --percentage relative: of the rows shown */
 		/* -C, --time leave samples out; --comms, --pid, --tid, --dsos, --symbols hide rows */
 		const struct rd_filter *flt;
@@ -1670,7 +1674,7 @@ static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
 /* A group shows as perf's group view unless --no-group. */
 static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
 {
-	return gr->members[leader] > 1 && rp->view.group != 0;
+	return gr->members[leader] > 1 && (rp->view.group > 0 || rp->view.group == -1);
 }
 
 static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
@@ -2409,8 +2413,11 @@ int cmd_report(int argc, char **argv)
 		rf_sort_keys(&sort_fields, &rp.keys);
 		rp.view.fields = &columns;
 		rp.view.show_nr = rp.view.show_period = false;
-		/* each event on its own: a group's member columns are not among -F's */
-		rp.view.group = 0;
+		/*
+		 * each event on its own: a group's member columns are not among
+		 * -F's; a file without groups is made one only by a group option
+		 */
+		rp.view.group = rp.view.group >= 0 ? 0 : -2;
 		/* perf leaves a graph's first entry out under -s sym only without -F */
 		rp.sort_sym_first = false;
 	}
