@@ -85,6 +85,7 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->frame_hash);
 	free(f->links);
 	free(f->hits);
+	free(f->ips);
 	free(f->counts);
 	free(f->ends);
 	free(f->chains);
@@ -166,7 +167,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 	return f->nr_frames - 1;
 }
 
-static uint32_t node_new(struct cg_forest *f, uint32_t frame)
+static uint32_t node_new(struct cg_forest *f, uint32_t frame, uint64_t ip)
 {
 	if (f->nr_nodes == f->cap_nodes) {
 		uint32_t cap = f->cap_nodes ? 2 * f->cap_nodes : 4096;
@@ -185,6 +186,10 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 		if (!h)
 			return 0;
 		f->ends = h;
+		h = realloc(f->ips, (size_t)cap * sizeof(*h));
+		if (!h)
+			return 0;
+		f->ips = h;
 		n = realloc(f->counts, (size_t)cap * sizeof(*n));
 		if (!n)
 			return 0;
@@ -195,12 +200,13 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame)
 	f->hits[f->nr_nodes] = 0;
 	f->counts[f->nr_nodes] = 0;
 	f->ends[f->nr_nodes] = 0;
+	f->ips[f->nr_nodes] = ip;
 	return ++f->nr_nodes;
 }
 
 uint32_t cg_tree_new(struct cg_forest *f)
 {
-	return node_new(f, UINT32_MAX);
+	return node_new(f, UINT32_MAX, 0);
 }
 
 struct by_use {
@@ -284,7 +290,8 @@ static uint64_t chain_hash(uint32_t root, const uint32_t *frames, size_t nr)
 }
 
 /* The descent: the node frames[0..nr) ends at below root, made where missing; 0 on ENOMEM. */
-static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr)
+static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *frames,
+			const uint64_t *ips, size_t nr)
 {
 	uint32_t n = root;
 
@@ -294,7 +301,7 @@ static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *fram
 		if (!c) {
 			struct cg_link *l;
 
-			c = node_new(f, frames[i]);
+			c = node_new(f, frames[i], ips ? ips[i] : 0);
 			if (!c || cg_children_add(&f->children, n, frames[i], c))
 				return 0;
 			l = f->links;
@@ -307,8 +314,8 @@ static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *fram
 	return n;
 }
 
-int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
-		uint64_t period, uint32_t *last)
+int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, const uint64_t *ips,
+		size_t nr, uint64_t period, uint32_t *last)
 {
 	struct cg_chain_slot *slot = NULL;
 	uint64_t h = 0;
@@ -328,7 +335,7 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 			return 0;
 		}
 	}
-	n = descend(f, root, frames, nr);
+	n = descend(f, root, frames, ips, nr);
 	if (!n)
 		return -ENOMEM;
 	cg_hit(f, n, period);
@@ -346,6 +353,7 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size
 int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
 {
 	uint32_t *path = NULL, n, depth = 0, cap = 0;
+	uint64_t *ips = NULL;
 
 	if (dst == src)
 		return 0;
@@ -354,20 +362,28 @@ int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
 	depth = n ? 1 : 0;
 	while (n) {
 		if (depth > cap) {
-			uint32_t *p = realloc(path, (size_t)(cap = 2 * depth + 16) * sizeof(*p));
+			uint32_t *p = realloc(path, (size_t)(2 * depth + 16) * sizeof(*p));
+			uint64_t *q = p ? realloc(ips, (size_t)(2 * depth + 16) * sizeof(*q)) : NULL;
 
-			if (!p) {
+			if (p)
+				path = p;
+			if (q)
+				ips = q;
+			if (!p || !q) {
 				free(path);
+				free(ips);
 				return -ENOMEM;
 			}
-			path = p;
+			cap = 2 * depth + 16;
 		}
 		path[depth - 1] = f->links[n - 1].frame;
+		ips[depth - 1] = f->ips[n - 1];
 		if (f->counts[n - 1] || f->hits[n - 1]) {
-			uint32_t m = descend(f, dst, path, depth);
+			uint32_t m = descend(f, dst, path, ips, depth);
 
 			if (!m) {
 				free(path);
+				free(ips);
 				return -ENOMEM;
 			}
 			f->hits[m - 1] += f->hits[n - 1];
@@ -387,6 +403,7 @@ int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
 		n = n == src ? 0 : f->links[n - 1].sibling;
 	}
 	free(path);
+	free(ips);
 	return 0;
 }
 
@@ -407,7 +424,8 @@ int cg_forest_finish(struct cg_forest *f)
 
 		f->nodes[i] = (struct cg_node){ .frame = l->frame, .parent = l->parent,
 						.child = l->child, .sibling = l->sibling,
-						.hit = f->hits[i], .count = f->counts[i] };
+						.hit = f->hits[i], .count = f->counts[i],
+						.ip = f->ips[i] };
 		if (l->parent)
 			f->nodes[l->parent - 1].nr_children++;
 	}
@@ -434,6 +452,15 @@ struct pctx {
 static const struct cg_node *N(const struct pctx *c, uint32_t i)
 {
 	return &c->f->nodes[i - 1];
+}
+
+/* What node i shows: its frame's name, or its address (cg_params.bare_addresses). */
+static const char *node_name(const struct pctx *c, uint32_t i, char buf[24])
+{
+	if (!c->p->bare_addresses)
+		return c->f->frames[N(c, i)->frame].name;
+	snprintf(buf, 24, N(c, i)->ip ? "%#llx" : "0", (unsigned long long)N(c, i)->ip);
+	return buf;
 }
 
 static uint64_t cumul(const struct pctx *c, uint32_t i)
@@ -579,6 +606,7 @@ static void graph_frame(const struct pctx *c, uint64_t value, uint64_t count, co
 static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total, int depth,
 			  uint64_t mask, int left)
 {
+	char nb[24];
 	uint64_t min_hit = level_min(c, parent, total), remaining = total, new_mask = mask;
 	uint64_t remaining_count = below_count(c, parent);
 	size_t nr, lines = 0;
@@ -598,7 +626,7 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 			new_mask &= ~(1ULL << (depth - 1));
 		graph_line(c, depth, mask, left);
 		for (bool head = true;; head = false) {
-			graph_frame(c, value, count, c->f->frames[N(c, i)->frame].name, depth,
+			graph_frame(c, value, count, node_name(c, i, nb), depth,
 				    new_mask, head, total, left);
 			lines++;
 			if (i == last)
@@ -625,6 +653,7 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 
 static void print_graph(const struct pctx *c, uint32_t root, uint64_t total, uint64_t parent)
 {
+	char nb[24];
 	size_t nr, lines = 0;
 	uint64_t top_total = c->p->mode == CG_FRACTAL ? parent : total;
 	uint32_t *v = branches(c, root, level_min(c, root, total), &nr);
@@ -650,7 +679,7 @@ static void print_graph(const struct pctx *c, uint32_t root, uint64_t total, uin
 			} else {
 				margin(c, left);
 			}
-			rd_out_str(c->o, c->f->frames[N(c, i)->frame].name);
+			rd_out_str(c->o, node_name(c, i, nb));
 			rd_out_char(c->o, '\n');
 			lines++;
 			if (i == last)
@@ -761,6 +790,7 @@ static bool path_to(const struct pctx *c, uint32_t root, uint32_t n, uint32_t *p
 
 static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 {
+	char nb[24];
 	struct chain_end *v = NULL;
 	size_t nr = 0, cap = 0;
 	uint64_t min_hit = (uint64_t)((double)total * (c->p->min_percent / 100.0));
@@ -783,7 +813,7 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 			for (size_t i = 0; i < len; i++) {
 				if (i)
 					rd_out_char(c->o, ';');
-				rd_out_str(c->o, c->f->frames[N(c, path[i])->frame].name);
+				rd_out_str(c->o, node_name(c, path[i], nb));
 			}
 			rd_out_char(c->o, '\n');
 			continue;
@@ -793,7 +823,7 @@ static void print_flat(const struct pctx *c, uint32_t root, uint64_t total)
 		rd_out_char(c->o, '\n');
 		for (size_t i = 0; i < len; i++) {
 			rd_out_str(c->o, "                ");
-			rd_out_str(c->o, c->f->frames[N(c, path[i])->frame].name);
+			rd_out_str(c->o, node_name(c, path[i], nb));
 			rd_out_char(c->o, '\n');
 		}
 		rd_out_char(c->o, '\n');

@@ -41,6 +41,11 @@ struct cg_params {
 	 * row's chains into its leaf one by one, a count of 1 each
 	 */
 	bool chains_once;
+	/*
+	 * perf 7.2's --hierarchy names no frame: each node shows, in hex, the
+	 * address of the first chain that made it (frames still match as above)
+	 */
+	bool bare_addresses;
 };
 
 /* -g/--call-graph "graph,0.5,caller,function,percent" and its prefixes; 0 or -1. */
@@ -76,6 +81,7 @@ struct cg_node {
 	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
 	uint64_t count, children_count;	/* the same in samples */
 	uint64_t ends_below;	/* nodes below with a hit: chains that end below */
+	uint64_t ip;		/* the address of the first chain through it */
 };
 
 /* A node's links while the trees grow: what a descent reads, four to a cache line. */
@@ -110,6 +116,7 @@ struct cg_forest {
 	uint32_t nr_frame_hash;
 	struct cg_link *links;
 	uint64_t *hits;
+	uint64_t *ips;		/* each node's first address */
 	uint32_t *counts;	/* samples beside hits' period */
 	/*
 	 * The last add that ended at each node (a clock of adds).  A node was
@@ -140,9 +147,10 @@ uint32_t cg_tree_new(struct cg_forest *f);
 /*
  * Appends one chain of frame indices (in the tree's order) with its period;
  * *last is set to the node the chain ends at (for cg_hit of the same chain).
+ * ips: each frame's address (kept by the nodes it makes), or NULL.
  */
-int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, size_t nr,
-		uint64_t period, uint32_t *last);
+int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, const uint64_t *ips,
+		size_t nr, uint64_t period, uint32_t *last);
 /*
  * Adds every chain of tree src to tree dst (roots as index + 1), as perf
  * merges the rows its collapse finds equal; src is left unreferenced.

@@ -106,7 +106,11 @@ struct report {
 	struct rp_view {
 		bool show_nr;	/* -n */
 		bool show_period;	/* --show-total-period */
-		int8_t group;	/* --group 1, --no-group 0, else -1: when the file has groups */
+		/*
+		 * --group 1, --no-group 0, else -1: when the file has groups;
+		 * -2: -F without either (never viewed, no group made)
+		 */
+		int8_t group;
 		bool relative;	/* --percentage relative: of the rows shown */
 		/* -C, --time leave samples out; --comms, --pid, --tid, --dsos, --symbols hide rows */
 		const struct rd_filter *flt;
@@ -513,6 +517,7 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 			 int to, uint64_t period)
 {
 	uint32_t idx[MAX_STACK];
+	uint64_t ips[MAX_STACK];
 	size_t n = 0;
 	int step = from <= to ? 1 : -1;
 
@@ -523,13 +528,14 @@ static int append_period(struct report *rp, struct entry *e, const struct frame 
 	}
 	if (from >= 0)
 		for (int i = from;; i += step) {
+			ips[n] = fr[i].ip;
 			idx[n++] = fr[i].cg;
 			if (i == to)
 				break;
 		}
 	if (n > e->graph.max_depth)
 		e->graph.max_depth = (uint32_t)n;
-	return cg_tree_add(&rp->forest, e->graph.tree, idx, n, period, &e->graph.last) ? -ENOMEM : 0;
+	return cg_tree_add(&rp->forest, e->graph.tree, idx, ips, n, period, &e->graph.last) ? -ENOMEM : 0;
 }
 
 static struct table *table_of(struct report *rp, struct rd_session *s, const struct pd_evsel *e)
@@ -1464,6 +1470,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 	cg.rest_inlined = true;
 	cg.skip_first = rp->sort_sym_first;
 	cg.chains_once = true;
+	cg.bare_addresses = !rp->compat_6_1;
 	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
 		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
 	for (int k = 0; k < rp->keys.nr; k++)
@@ -1658,7 +1665,7 @@ static int note_group(const char *name, uint32_t leader, uint32_t nr, void *ctx)
 /* A group shows as perf's group view unless --no-group. */
 static bool group_viewed(struct report *rp, struct groups *gr, uint32_t leader)
 {
-	return gr->members[leader] > 1 && rp->view.group != 0;
+	return gr->members[leader] > 1 && (rp->view.group > 0 || rp->view.group == -1);
 }
 
 static void group_name(struct report *rp, struct groups *gr, uint32_t leader,
@@ -1951,7 +1958,7 @@ static int hierarchy_refused(const struct report *rp, bool fields, const struct 
 			      !rp->keys.nr,
 		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
 		.branch = r && rp->view.branch, .pipe = r && r->pipe_format,
-		.chains_shown = r && any_chains(r) && (rp->children || rp->cg.mode != CG_NONE),
+		.chains_shown = r && any_chains(r) && rp->children,
 	};
 	const char *why = rh_refusal(&a);
 
@@ -2397,8 +2404,11 @@ int cmd_report(int argc, char **argv)
 		rf_sort_keys(&sort_fields, &rp.keys);
 		rp.view.fields = &columns;
 		rp.view.show_nr = rp.view.show_period = false;
-		/* each event on its own: a group's member columns are not among -F's */
-		rp.view.group = 0;
+		/*
+		 * each event on its own: a group's member columns are not among
+		 * -F's; a file without groups is made one only by a group option
+		 */
+		rp.view.group = rp.view.group >= 0 ? 0 : -2;
 		/* perf leaves a graph's first entry out under -s sym only without -F */
 		rp.sort_sym_first = false;
 	}

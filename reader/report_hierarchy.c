@@ -207,7 +207,8 @@ static void add_row(const struct rh_view *hv, struct rh_node *nd, const struct e
  * absolute ones are followed); value columns among the sort keys (perf
  * makes them levels); branch mode; pipes (perf 6.1 finds no samples
  * in them, perf 7.2 adds a Children column of N/A); perf 7.2's Children
- * in the hierarchy and its graphs of bare addresses.
+ * in the hierarchy of callchains (its graphs of bare addresses without
+ * Children are printed: cg_params.bare_addresses).
  */
 const char *rh_refusal(const struct rh_ask *a)
 {
@@ -226,9 +227,8 @@ const char *rh_refusal(const struct rh_ask *a)
 		return "--hierarchy of a pipe is not supported (perf 6.1 finds no samples in it, "
 		       "perf 7.2 adds a Children column)";
 	if (a->chains_shown && !a->compat_6_1)
-		return "--hierarchy of callchains in perf 7.2's layout is not supported (its "
-		       "Children column, its graphs of bare addresses): use --compat 6.1, or "
-		       "--no-children -g none";
+		return "--hierarchy of callchains with Children in perf 7.2's layout is not "
+		       "supported (its Children column): use --compat 6.1, or --no-children";
 	return NULL;
 }
 

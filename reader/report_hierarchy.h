@@ -77,7 +77,7 @@ struct rh_ask {
 	/* the file's, once open (false before) */
 	bool branch;		/* branch mode */
 	bool pipe;
-	bool chains_shown;	/* callchains, and Children or call graphs asked */
+	bool chains_shown;	/* callchains, and Children asked */
 };
 
 /* Why --hierarchy is not printed as perf does for a (NULL: it is) */

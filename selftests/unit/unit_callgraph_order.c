@@ -39,9 +39,9 @@ static void print_two(struct __test_metadata *_metadata, const struct cg_frame_k
 	root = cg_tree_new(&f);
 	ASSERT_NE(0, root);
 	chain[0] = (uint32_t)cg_frame(&f, a);
-	ASSERT_EQ(0, cg_tree_add(&f, root, chain, 1, 1, &last));
+	ASSERT_EQ(0, cg_tree_add(&f, root, chain, NULL, 1, 1, &last));
 	chain[0] = (uint32_t)cg_frame(&f, b);
-	ASSERT_EQ(0, cg_tree_add(&f, root, chain, 1, 1, &last));
+	ASSERT_EQ(0, cg_tree_add(&f, root, chain, NULL, 1, 1, &last));
 	cg_forest_finish(&f);
 	ASSERT_EQ(0, rd_out_init(&o, fileno(tmp)));
 	cg_print(&o, &f, root, &p, 2, 2);
