@@ -114,13 +114,85 @@ static int synth_id_index(struct recorder *r)
 	return write_buf(r, &b, ret);
 }
 
-/* THREAD_MAP and CPU_MAP: the threads and cpus the events were opened on (comms empty, as perf's) */
+/*
+ * An event's unit and scale as perf 6.1 gives them: a sysfs alias's
+ * (pmu/name/, from events/<name>.unit and .scale), else perf's own for the
+ * clocks (evsel__is_clock: msec, 1e-6); "" and 1 when it has none.
+ */
+static const char *event_unit(const struct rec_evsel *ev, char *buf, size_t size, double *scale)
+{
+	const struct perf_event_attr *a = &ev->attr.attr;
+	char pmu[128], name[128], path[400], val[64];
+	int n = 0;
+
+	*scale = 1;
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK)) {
+		*scale = 1e-6;
+		return "msec";
+	}
+	/* pmu/name/ with no term of its own */
+	if (sscanf(ev->name, "%127[^/]/%127[^/=,]/%n", pmu, name, &n) != 2 ||
+	    ev->name[n] != '\0')
+		return "";
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s.scale", pmu, name);
+	if (pc_read_file(path, val, sizeof(val)) > 0)
+		*scale = strtod(val, NULL);
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/events/%s.unit", pmu, name);
+	if (pc_read_file(path, buf, size) <= 0)
+		return "";
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/*
+ * EVENT_UPDATE (perf_event__synthesize_extra_attr): for each event that
+ * opened, by its first id, its unit when it has one, its scale when not 1,
+ * and in a pipe, which has no EVENT_DESC feature, its name.
+ */
+static int synth_event_updates(struct recorder *r, struct pd_buf *b)
+{
+	const struct rec_evlist *evl = &r->evl;
+	int n = rec_evlist_nr_slots(evl);
+	int ret = 0;
+
+	for (int e = 0; e < evl->nr_evsels && !ret; e++) {
+		const struct rec_evsel *ev = evl->evsels[e];
+		char buf[64];
+		double scale;
+		const char *unit = event_unit(ev, buf, sizeof(buf), &scale);
+		int i = 0;
+
+		while (i < n && ev->fds[i] < 0)
+			i++;
+		if (i == n)
+			continue;	/* not supported: perf skips it */
+		if (*unit)
+			ret = pd_encode_event_update(b, &(struct pd_event_update){
+				.type = PD_EVENT_UPDATE_UNIT, .id = ev->ids[i], .str = unit });
+		if (!ret && scale != 1)
+			ret = pd_encode_event_update(b, &(struct pd_event_update){
+				.type = PD_EVENT_UPDATE_SCALE, .id = ev->ids[i], .scale = scale });
+		if (!ret && r->opts.out.pipe)
+			ret = pd_encode_event_update(b, &(struct pd_event_update){
+				.type = PD_EVENT_UPDATE_NAME, .id = ev->ids[i], .str = ev->name });
+	}
+	return ret;
+}
+
+/*
+ * The EVENT_UPDATEs, then THREAD_MAP and CPU_MAP: the threads and cpus the
+ * events were opened on (comms empty, as perf's)
+ */
 static int synth_maps(struct recorder *r)
 {
 	struct pd_thread_list t = { .pids = r->evl.threads, .nr = (uint32_t)r->evl.nr_threads };
 	struct pd_cpu_list c = { .cpus = r->evl.cpus, .nr = (uint32_t)r->evl.nr_cpus };
 	struct pd_buf b = { 0 };
-	int ret = pd_encode_thread_map(&b, &t);
+	int ret = synth_event_updates(r, &b);
+
+	if (!ret)
+		ret = pd_encode_thread_map(&b, &t);
 
 	if (!ret)
 		ret = pd_encode_cpu_map_perf(&b, &c);
