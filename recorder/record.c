@@ -586,8 +586,7 @@ static int run(struct recorder *r, int argc, char **argv)
 	/* the file is begun: finalize what it holds (ENOSPC on a big /proc) */
 	if (!r->opts.out.tail_synthesize && recorder_synthesize(r))
 		return stop_begun(r, &r->out.err, &code);
-	if (r->opts.out.tail_synthesize && !r->opts.t.system_wide &&
-	    recorder_synthesize_workload_comm(r))
+	if (r->opts.out.tail_synthesize && recorder_synthesize_workload_comm(r))
 		return stop_begun(r, &r->out.err, &code);
 	/* -r: perf raises its priority here, the command forked and the file begun */
 	if (r->opts.out.realtime_prio) {

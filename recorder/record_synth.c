@@ -267,19 +267,20 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 	return ret;
 }
 
-/* the name the workload has until exec, as perf does: samples start at exec */
+/*
+ * The name the workload has until exec, as perf: whatever the target (-p,
+ * -u, -a) or --synth, the forked command's COMM "perf-exec" (the name its
+ * child takes, and that perf reads back once the child is ready: a
+ * constant here, where the child may not have taken it yet), and its
+ * namespaces, after the tasks and before FINISHED_INIT
+ */
 static int synth_workload_comm(struct recorder *r, struct rec_synth *s)
 {
-	char path[64], comm[64];
-	int ret = 0;
+	int ret;
 
-	if (!r->have_workload || r->opts.t.nr_pids || r->opts.t.user)
+	if (!r->have_workload)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/comm", r->wl.pid);
-	if (pc_read_file(path, comm, sizeof(comm)) > 0) {
-		comm[strcspn(comm, "\n")] = '\0';
-		ret = rec_synth_comm(s, r->wl.pid, r->wl.pid, comm);
-	}
+	ret = rec_synth_comm(s, r->wl.pid, r->wl.pid, "perf-exec");
 	if (!ret && s->namespaces)
 		ret = rec_synth_namespaces(s, r->wl.pid, r->wl.pid);
 	return ret;
@@ -300,7 +301,7 @@ int recorder_synthesize(struct recorder *r)
 	bool done;
 	int ret = synth_existing(r, &s, true, true, &done);
 
-	if (!ret && !done)
+	if (!ret)
 		ret = synth_workload_comm(r, &s);
 	/* after all that was synthesized, before any record of the events */
 	if (!ret)

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,6 +48,8 @@ int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		/* perf's name up to the exec, not the recorder's */
+		prctl(PR_SET_NAME, "perf-exec");
 		/* EOF: the recorder gave up before releasing us */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
