@@ -310,10 +310,19 @@ int recorder_synthesize(struct recorder *r)
 	return ret;
 }
 
-static int synth_workload(struct recorder *r, struct rec_synth *s)
+/*
+ * The workload's threads and maps; at the tail, one that has exited is
+ * there for perf still, a zombie not reaped yet: its COMM alone, by the
+ * name it exited with (no maps are left to read).
+ */
+static int synth_workload(struct recorder *r, struct rec_synth *s, bool tail)
 {
-	if (r->have_workload && !r->wl.exited && !r->opts.t.nr_pids && !r->opts.t.user)
+	if (!r->have_workload || r->opts.t.nr_pids || r->opts.t.user)
+		return 0;
+	if (!r->wl.exited)
 		return rec_synth_process(s, r->wl.pid);
+	if (tail && r->wl.comm[0])
+		return rec_synth_comm(s, r->wl.pid, r->wl.pid, r->wl.comm);
 	return 0;
 }
 
@@ -331,7 +340,7 @@ int recorder_synthesize_tasks(struct recorder *r, enum rec_synth_when when)
 		ret = synth_finished_init(r);
 		/* as synth_existing's *done says, but before it */
 		if (!ret && (r->opts.sb.synth & REC_SYNTH_TASK) && !r->opts.t.system_wide)
-			ret = synth_workload(r, &s);
+			ret = synth_workload(r, &s, true);
 		if (!ret)
 			ret = synth_existing(r, &s, true, true, &done);
 		rec_synth_release(&s);
@@ -340,7 +349,7 @@ int recorder_synthesize_tasks(struct recorder *r, enum rec_synth_when when)
 	ret = synth_existing(r, &s, r->opts.out.tail_synthesize, when == REC_SYNTH_NEW_FILE,
 			     &done);
 	if (!ret && !done)
-		ret = synth_workload(r, &s);
+		ret = synth_workload(r, &s, false);
 	if (!ret && when == REC_SYNTH_NEW_FILE)
 		ret = synth_finished_init(r);
 	rec_synth_release(&s);

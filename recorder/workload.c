@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "recorder/workload.h"
+#include "util/sys.h"
 
 int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *err)
 {
@@ -91,10 +93,22 @@ int rec_workload_start(struct rec_workload *wl, char **argv, struct pc_error *er
 
 bool rec_workload_reap(struct rec_workload *wl, bool block)
 {
+	siginfo_t si = { 0 };
 	pid_t r;
 
 	if (wl->pid <= 0 || wl->exited)
 		return wl->exited;
+	/* exited: its comm while it is a zombie, which perf's tail synthesis reads */
+	if (!waitid(P_PID, (id_t)wl->pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)) &&
+	    si.si_pid == wl->pid) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", wl->pid);
+		if (pc_read_file(path, wl->comm, sizeof(wl->comm)) > 0)
+			wl->comm[strcspn(wl->comm, "\n")] = '\0';
+		else
+			wl->comm[0] = '\0';
+	}
 	do
 		r = waitpid(wl->pid, &wl->status, block ? 0 : WNOHANG);
 	while (r < 0 && errno == EINTR);

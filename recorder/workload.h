@@ -14,6 +14,7 @@ struct rec_workload {
 	int err_fd;			/* read end: errno of a failed exec, EOF on success */
 	bool exited;
 	int status;			/* wait status once exited */
+	char comm[16];			/* its comm when it exited ("" if unknown) */
 };
 
 int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *err);
