@@ -138,20 +138,12 @@ TEST_F(out, upstream_perf_reads_the_file_without_a_warning)
 	pc_run_free(&run);
 }
 
-/*
- * perf report -D of our file (a pipe: from stdin; --switch-output: the
- * first file) shows perf 6.1's preamble: ID_INDEX, THREAD_MAP and CPU_MAP
- * (perf's range form for the online cpus), once each and in that order,
- * without a warning; no FINISHED_INIT (a perf before 5.19 stops at it).
- */
-TEST_F(out, upstream_perf_dumps_the_preamble_in_perf_order)
+/* perf report -D of a recording of cpu-clock with the variant's options, in run */
+static void dump_recording(struct __test_metadata *_metadata, FIXTURE_DATA(out) *self,
+			   const FIXTURE_VARIANT(out) *variant, struct pc_run *run)
 {
-	static const char *const names[] = { "PERF_RECORD_ID_INDEX nr: ",
-		"PERF_RECORD_THREAD_MAP nr: ", "PERF_RECORD_CPU_MAP: " };
 	char file[PATH_MAX], cmd[2 * PATH_MAX + 64], *argv[32];
 	char *sh[] = { "/bin/sh", "-c", cmd, NULL };
-	const char *prev = NULL;
-	struct pc_run run;
 	int n = 0;
 
 	snprintf(file, sizeof(file), "%s/perf.data", self->dir);
@@ -170,19 +162,36 @@ TEST_F(out, upstream_perf_dumps_the_preamble_in_perf_order)
 	argv[n++] = "syscalls";
 	argv[n++] = UP_WORK_MS;
 	argv[n] = NULL;
-	ASSERT_EQ(0, up_run(&run, 120, argv));
-	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	ASSERT_EQ(0, up_run(run, 120, argv));
+	ASSERT_EQ(0, run->exit_code) TH_LOG("%s", run->err);
 	if (variant->pipe)
-		ASSERT_EQ(0, up_write_file(file, run.out, run.out_len));
+		ASSERT_EQ(0, up_write_file(file, run->out, run->out_len));
 	if (variant->switched)
 		ASSERT_EQ(0, first_switched(self->dir, file, sizeof(file))) TH_LOG("no switched file");
-	pc_run_free(&run);
+	pc_run_free(run);
 
 	snprintf(cmd, sizeof(cmd), "'%s' report -D -i %s'%s'", up_perf(),
 		 variant->pipe ? "- < " : "", file);
-	ASSERT_EQ(0, up_run(&run, 180, sh));
-	EXPECT_EQ(0, run.exit_code);
-	EXPECT_STREQ("", run.err);
+	ASSERT_EQ(0, up_run(run, 180, sh));
+	EXPECT_EQ(0, run->exit_code);
+	EXPECT_STREQ("", run->err);
+}
+
+/*
+ * perf report -D of our file (a pipe: from stdin; --switch-output: the
+ * first file) shows perf 6.1's preamble: ID_INDEX, THREAD_MAP and CPU_MAP
+ * (perf's range form for the online cpus), once each and in that order,
+ * without a warning; no FINISHED_INIT (a perf before 5.19 stops at it).
+ */
+TEST_F(out, upstream_perf_dumps_the_preamble_in_perf_order)
+{
+	static const char *const names[] = { "PERF_RECORD_ID_INDEX nr: ",
+		"PERF_RECORD_THREAD_MAP nr: ", "PERF_RECORD_CPU_MAP: " };
+	char cmd[128];
+	const char *prev = NULL;
+	struct pc_run run;
+
+	dump_recording(_metadata, self, variant, &run);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *at = strstr(run.out, names[i]);
 
@@ -198,6 +207,51 @@ TEST_F(out, upstream_perf_dumps_the_preamble_in_perf_order)
 			 sysconf(_SC_NPROCESSORS_ONLN) - 1);
 		EXPECT_NE(NULL, strstr(run.out, cmd)) TH_LOG("want %s", cmd);
 	}
+	pc_run_free(&run);
+}
+
+/*
+ * perf 6.1's extra attrs, dumped by perf itself: after the kernel map and
+ * before THREAD_MAP, cpu-clock's unit "msec" then its scale 1e-6 by the
+ * event's first id (the ID_INDEX's first), and in a pipe its name too.
+ */
+TEST_F(out, upstream_perf_dumps_the_clocks_unit_scale_and_pipe_name_before_the_thread_map)
+{
+	char want[256];
+	const char *kmap, *tmap, *at;
+	unsigned long long id = 0;
+	struct pc_run run;
+
+	dump_recording(_metadata, self, variant, &run);
+	at = strstr(run.out, "PERF_RECORD_ID_INDEX nr: ");
+	ASSERT_NE(NULL, at);
+	at = strstr(at, " ... id: ");
+	ASSERT_NE(NULL, at);
+	ASSERT_EQ(1, sscanf(at, " ... id: %llu", &id));
+	kmap = strstr(run.out, "PERF_RECORD_MMAP -1/0: ");
+	tmap = strstr(run.out, "PERF_RECORD_THREAD_MAP nr: ");
+	ASSERT_NE(NULL, kmap);
+	ASSERT_NE(NULL, tmap);
+	snprintf(want, sizeof(want),
+		 "PERF_RECORD_EVENT_UPDATE\n... id:    %llu\n... unit:  msec\n", id);
+	at = strstr(run.out, want);
+	ASSERT_NE(NULL, at) TH_LOG("no %s in perf's dump", want);
+	EXPECT_LT(kmap, at);
+	snprintf(want, sizeof(want),
+		 "PERF_RECORD_EVENT_UPDATE\n... id:    %llu\n... scale: 0.000001\n", id);
+	EXPECT_LT(at, strstr(run.out, want)) TH_LOG("no %s after the unit", want);
+	at = strstr(run.out, want);
+	ASSERT_NE(NULL, at);
+	snprintf(want, sizeof(want),
+		 "PERF_RECORD_EVENT_UPDATE\n... id:    %llu\n... name:  cpu-clock\n", id);
+	if (variant->pipe) {
+		EXPECT_LT(at, strstr(run.out, want)) TH_LOG("no %s after the scale", want);
+		at = strstr(run.out, want);
+		ASSERT_NE(NULL, at);
+	} else {
+		EXPECT_EQ(NULL, strstr(run.out, want)) TH_LOG("a file names its events in EVENT_DESC");
+	}
+	EXPECT_LT(at, tmap);
 	pc_run_free(&run);
 }
 
