@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -176,6 +177,23 @@ struct preamble {
 	uint64_t samples_unindexed;	/* id in no entry */
 	uint64_t samples_misplaced;	/* cpu or pid not those of its entry */
 	uint64_t header_ids, header_ids_unindexed;	/* the attrs' ids */
+	int event_update;		/* the first EVENT_UPDATE's position */
+	struct {
+		int at;			/* position */
+		uint64_t type, id;
+		char str[64];
+		double scale;
+	} updates[16];
+	int nr_updates;
+	struct {
+		int at;			/* position */
+		bool exec;		/* PERF_RECORD_MISC_COMM_EXEC */
+		uint32_t pid, tid;
+		char comm[16];
+	} comms[2048];		/* the header file's COMMs, in order */
+	int nr_comms;
+	uint64_t clock_ids[64], other_ids[64];	/* the ids of task-clock, of any other event */
+	int nr_clock_ids, nr_other_ids;
 	char err[600];
 };
 
@@ -225,8 +243,39 @@ static int note_preamble(struct preamble *p, const struct pd_reader *r,
 		if (p->kernel_mmap < 0)
 			p->kernel_mmap = n;
 		return 0;
-	case PERF_RECORD_FORK:
+	case PC_RECORD_EVENT_UPDATE: {
+		struct pd_event_update u;
+
+		if (p->event_update < 0)
+			p->event_update = n;
+		if (p->nr_updates >= 16)
+			return 0;
+		if (pd_decode_event_update(r->path, rec, &u, err))
+			return -1;
+		p->updates[p->nr_updates].at = n;
+		p->updates[p->nr_updates].type = u.type;
+		p->updates[p->nr_updates].id = u.id;
+		p->updates[p->nr_updates].scale = u.scale;
+		if (u.type != PD_EVENT_UPDATE_SCALE && u.str)
+			snprintf(p->updates[p->nr_updates].str, 64, "%s", u.str);
+		p->nr_updates++;
+		return 0;
+	}
 	case PERF_RECORD_COMM:
+		if (p->nr_comms < 2048) {
+			struct pd_comm c;
+
+			if (pd_parse_comm(r, rec, &c, NULL, err))
+				return -1;
+			p->comms[p->nr_comms].at = n;
+			p->comms[p->nr_comms].exec = rec->header.misc & PERF_RECORD_MISC_COMM_EXEC;
+			p->comms[p->nr_comms].pid = c.pid;
+			p->comms[p->nr_comms].tid = c.tid;
+			snprintf(p->comms[p->nr_comms].comm, 16, "%s", c.comm);
+			p->nr_comms++;
+		}
+		/* fall through */
+	case PERF_RECORD_FORK:
 	case PERF_RECORD_MMAP2:
 		if (p->first_task < 0)
 			p->first_task = n;
@@ -245,7 +294,7 @@ static int read_preamble(const char *path, struct preamble *p)
 
 	memset(p, 0, sizeof(*p));
 	p->id_index = p->thread_map = p->cpu_map = p->finished_init = -1;
-	p->kernel_mmap = p->first_task = p->first_sample = -1;
+	p->kernel_mmap = p->first_task = p->first_sample = p->event_update = -1;
 	if (pd_reader_open(&r, path, &err)) {
 		snprintf(p->err, sizeof(p->err), "open: %s", err.msg);
 		return -1;
@@ -282,6 +331,14 @@ static int read_preamble(const char *path, struct preamble *p)
 	}
 	for (uint32_t i = 0; i < r.nr_evsels; i++)
 		for (uint32_t k = 0; k < r.evsels[i].nr_ids; k++) {
+			const struct perf_event_attr *a = &r.evsels[i].attr.attr;
+
+			if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_TASK_CLOCK) {
+				if (p->nr_clock_ids < 64)
+					p->clock_ids[p->nr_clock_ids++] = r.evsels[i].ids[k];
+			} else if (p->nr_other_ids < 64) {
+				p->other_ids[p->nr_other_ids++] = r.evsels[i].ids[k];
+			}
 			p->header_ids++;
 			p->header_ids_unindexed += !entry_of(p, r.evsels[i].ids[k]);
 		}
@@ -532,6 +589,183 @@ TEST_F(thr, tail_synthesized_file_has_the_preamble_after_the_samples)
 	EXPECT_LT(p.kernel_mmap, p.thread_map);
 	EXPECT_LT(p.thread_map, p.cpu_map);
 	EXPECT_EQ(-1, p.finished_init);
+	free_preamble(&p);
+}
+
+/*
+ * perf 6.1's EVENT_UPDATEs of a task-clock and page-faults recording:
+ * task-clock's unit "msec" then its scale 1e-6, by its first id, between
+ * the kernel map and THREAD_MAP; nothing for page-faults (no unit, scale
+ * 1), and no name (a file has EVENT_DESC).
+ */
+static void check_clock_updates(struct __test_metadata *_metadata, const struct preamble *p)
+{
+	ASSERT_EQ(2, p->nr_updates);
+	ASSERT_GT(p->nr_clock_ids, 0);
+	ASSERT_GT(p->nr_other_ids, 0) TH_LOG("page-faults opened");
+	EXPECT_EQ(PD_EVENT_UPDATE_UNIT, p->updates[0].type);
+	EXPECT_STREQ("msec", p->updates[0].str);
+	EXPECT_EQ(PD_EVENT_UPDATE_SCALE, p->updates[1].type);
+	EXPECT_TRUE(p->updates[1].scale == 1e-6) TH_LOG("scale %g", p->updates[1].scale);
+	for (int i = 0; i < 2; i++)
+		EXPECT_EQ(p->clock_ids[0], p->updates[i].id) TH_LOG("task-clock's first id");
+	ASSERT_GE(p->kernel_mmap, 0);
+	EXPECT_LT(p->kernel_mmap, p->updates[0].at);
+	EXPECT_EQ(p->updates[0].at + 1, p->updates[1].at);
+	EXPECT_EQ(p->updates[1].at + 1, p->thread_map);
+}
+
+TEST_F(thr, single_file_event_updates_give_task_clock_msec_and_its_scale_before_the_thread_map)
+{
+	const char *opts[] = { "-e", "task-clock", "-e", "page-faults", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	check_clock_updates(_metadata, &p);
+	free_preamble(&p);
+}
+
+TEST_F(thr, threads_data_event_updates_give_task_clock_msec_and_its_scale_before_the_thread_map)
+{
+	const char *opts[] = { "--threads", "-e", "task-clock", "-e", "page-faults", "-o",
+			       self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	check_clock_updates(_metadata, &p);
+	free_preamble(&p);
+}
+
+/* The position of the COMM "perf-exec" of the preamble (-1: none), and that it is the only one. */
+static int perf_exec_comm(struct __test_metadata *_metadata, const struct preamble *p)
+{
+	int at = -1;
+
+	for (int i = 0; i < p->nr_comms; i++) {
+		if (p->comms[i].exec || strcmp(p->comms[i].comm, "perf-exec"))
+			continue;
+		EXPECT_EQ(-1, at) TH_LOG("a second COMM perf-exec");
+		at = i;
+	}
+	return at;
+}
+
+/*
+ * -p PID with a command: the command is not recorded, but its COMM
+ * "perf-exec" (pid and tid its own) follows the target's records, last of
+ * the synthesized ones, as perf 6.1 writes it (there before FINISHED_INIT).
+ */
+TEST_F(thr, pid_target_with_a_command_has_the_commands_perf_exec_comm_after_the_targets)
+{
+	char pid[16];
+	const char *opts[] = { "-p", pid, "-e", "task-clock", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+	pid_t target = fork();
+	int at, target_at = -1;
+
+	ASSERT_LE(0, target);
+	if (!target) {
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(pid, sizeof(pid), "%d", target);
+	usleep(100 * 1000);	/* exec'd: its comm is sleep */
+	EXPECT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	for (int i = 0; i < p.nr_comms; i++)
+		if (p.comms[i].pid == (uint32_t)target && !strcmp(p.comms[i].comm, "sleep"))
+			target_at = p.comms[i].at;
+	ASSERT_GE(target_at, 0) TH_LOG("the target's COMM");
+	at = perf_exec_comm(_metadata, &p);
+	ASSERT_GE(at, 0) TH_LOG("no COMM perf-exec");
+	EXPECT_NE((uint32_t)target, p.comms[at].pid);
+	EXPECT_GT(p.comms[at].pid, 0);
+	EXPECT_EQ(p.comms[at].pid, p.comms[at].tid);
+	EXPECT_LT(target_at, p.comms[at].at);
+	EXPECT_EQ(p.nr_data - 1, p.comms[at].at) TH_LOG("the last synthesized record");
+	free_preamble(&p);
+}
+
+/*
+ * -a with a command: after the tasks of /proc (the command among them),
+ * the command's COMM "perf-exec" once more, by its pid, the one that
+ * execs the command later.
+ */
+TEST_F(thr, system_wide_with_a_command_has_the_commands_perf_exec_comm_after_the_tasks)
+{
+	const char *opts[] = { "-a", "-e", "task-clock", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+	int at = -1, exec_at = -1;
+
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	for (int i = p.nr_comms - 1; i >= 0; i--)
+		if (!p.comms[i].exec && !strcmp(p.comms[i].comm, "perf-exec")) {
+			at = i;
+			break;
+		}
+	ASSERT_GE(at, 0) TH_LOG("no COMM perf-exec");
+	EXPECT_EQ(p.comms[at].pid, p.comms[at].tid);
+	for (int k = at + 1; k < p.nr_comms; k++) {
+		EXPECT_TRUE(p.comms[k].exec) TH_LOG("%s after it", p.comms[k].comm);
+	}
+	for (int i = at + 1; i < p.nr_comms && exec_at < 0; i++)
+		if (p.comms[i].pid == p.comms[at].pid && p.comms[i].exec)
+			exec_at = i;
+	EXPECT_GE(exec_at, 0) TH_LOG("the exec of the command by its pid");
+	free_preamble(&p);
+}
+
+/*
+ * --tail-synthesize: the command has exited, but perf's tail finds it a
+ * zombie still: its COMM by the name it exited with (pid and tid its own),
+ * after the samples and before the ID_INDEX.
+ */
+TEST_F(thr, tail_synthesized_file_has_the_exited_commands_comm_by_its_last_name)
+{
+	const char *opts[] = { "--tail-synthesize", "-e", "task-clock", "-o", self->out, NULL };
+	struct preamble p;
+	struct pc_run run;
+	int pre = -1, exec = -1, tail = -1;
+
+	ASSERT_EQ(0, rt_record(&run, 60, opts, "threads", "0.3"));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
+	for (int i = 0; i < p.nr_comms && pre < 0; i++)
+		if (!p.comms[i].exec && !strcmp(p.comms[i].comm, "perf-exec"))
+			pre = i;
+	ASSERT_GE(pre, 0) TH_LOG("the command's COMM before its exec");
+	for (int i = pre + 1; i < p.nr_comms && exec < 0; i++)
+		if (p.comms[i].exec && p.comms[i].pid == p.comms[pre].pid)
+			exec = i;
+	ASSERT_GE(exec, 0) TH_LOG("the command's exec");
+	for (int i = exec + 1; i < p.nr_comms; i++)
+		if (!p.comms[i].exec && p.comms[i].pid == p.comms[exec].pid)
+			tail = i;
+	ASSERT_GE(tail, 0) TH_LOG("no tail COMM of %u", p.comms[exec].pid);
+	EXPECT_EQ(p.comms[exec].pid, p.comms[tail].tid);
+	EXPECT_STREQ(p.comms[exec].comm, p.comms[tail].comm);
+	EXPECT_LT(p.first_sample, p.comms[tail].at);
+	EXPECT_LT(p.comms[tail].at, p.id_index);
 	free_preamble(&p);
 }
 
