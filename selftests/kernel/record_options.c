@@ -339,13 +339,19 @@ TEST_F(opt, a_frequency_above_the_limit_is_lowered_or_refused_with_strict_freq)
 	pc_run_free(&run);
 }
 
-/* --synth no: nothing made for what exists, the workload's name only from its exec */
-TEST_F(opt, synth_no_makes_no_record_of_the_workload_before_its_exec)
+/*
+ * --synth no: nothing made for what exists; of the workload, as perf 6.1
+ * and 7.2, its COMM "perf-exec" alone (its pid and tid those of its exec)
+ */
+TEST_F(opt, synth_no_makes_no_record_of_the_tasks_but_the_workloads_perf_exec_comm)
 {
 	const char *all[] = { "-e", "cpu-clock", "-o", self->out, NULL };
 	const char *none[] = { "--synth=no", "-e", "cpu-clock", "-o", self->out, NULL };
 	const char *bad[] = { "--synth=bogus", "-e", "cpu-clock", "-o", self->out, NULL };
 	struct pc_run run, d;
+	const char *at;
+	char want[64];
+	int pid, tid;
 
 	ASSERT_EQ(0, rt_record(&run, 60, all, "spin", "0.1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
@@ -356,8 +362,16 @@ TEST_F(opt, synth_no_makes_no_record_of_the_workload_before_its_exec)
 	ASSERT_EQ(0, rt_record(&run, 60, none, "spin", "0.1"));
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	ASSERT_EQ(0, dump(&d, self->out));
-	EXPECT_EQ(0, pc_count_substr(d.out, "PERF_RECORD_COMM: ")) TH_LOG("%s", d.out);
+	EXPECT_EQ(1, pc_count_substr(d.out, "PERF_RECORD_COMM: ")) TH_LOG("%s", d.out);
 	EXPECT_LE(1, pc_count_substr(d.out, "PERF_RECORD_COMM exec: ")) TH_LOG("%s", d.out);
+	at = strstr(d.out, "PERF_RECORD_COMM: perf-exec:");
+	ASSERT_NE(NULL, at) TH_LOG("%s", d.out);
+	ASSERT_EQ(2, sscanf(at, "PERF_RECORD_COMM: perf-exec:%d/%d", &pid, &tid));
+	EXPECT_EQ(pid, tid);
+	snprintf(want, sizeof(want), ":%d/%d\n", pid, pid);
+	at = strstr(d.out, "PERF_RECORD_COMM exec: ");
+	ASSERT_NE(NULL, at);
+	EXPECT_NE(NULL, strstr(at, want)) TH_LOG("its exec's COMM by pid %d", pid);
 	pc_run_free(&d);
 	pc_run_free(&run);
 	ASSERT_EQ(0, rt_record(&run, 60, bad, "spin", "0.1"));
