@@ -102,6 +102,21 @@ static uint32_t key_hash(const void *sym, const void *dso, uint64_t ip)
 	return (uint32_t)(h >> 32);
 }
 
+static uint32_t name_hash(const char *name, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+	return (uint32_t)(h >> 32);
+}
+
+static uint32_t frame_hash(const struct cg_frame *fr)
+{
+	return fr->by_name ? name_hash(fr->name, strlen(fr->name)) :
+			     key_hash(fr->sym, fr->dso, fr->ip);
+}
+
 static int rehash(struct cg_forest *f, uint32_t n)
 {
 	uint32_t *h = calloc(n, sizeof(*h));
@@ -113,7 +128,7 @@ static int rehash(struct cg_forest *f, uint32_t n)
 	f->nr_frame_hash = n;
 	for (uint32_t i = 0; i < f->nr_frames; i++) {
 		struct cg_frame *fr = &f->frames[i];
-		uint32_t b = key_hash(fr->sym, fr->dso, fr->ip) & (n - 1);
+		uint32_t b = frame_hash(fr) & (n - 1);
 
 		fr->next = h[b];
 		h[b] = i + 1;
@@ -125,14 +140,19 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 {
 	uint64_t ip = k->sym && !k->by_address ? 0 : k->ip;
 	const void *dso = k->sym && !k->by_address ? NULL : k->dso;
+	bool by_name = k->sym && !k->by_address && k->by_name;
 	uint32_t b;
 	struct cg_frame *fr;
 
 	if (f->nr_frame_hash) {
-		b = key_hash(k->sym, dso, ip) & (f->nr_frame_hash - 1);
+		b = (by_name ? name_hash(k->name, k->name_len) : key_hash(k->sym, dso, ip)) &
+		    (f->nr_frame_hash - 1);
 		for (uint32_t i = f->frame_hash[b]; i; i = f->frames[i - 1].next) {
 			fr = &f->frames[i - 1];
-			if (fr->sym == k->sym && fr->dso == dso && fr->ip == ip)
+			if (by_name ? fr->by_name && !strncmp(fr->name, k->name, k->name_len) &&
+					      !fr->name[k->name_len] :
+				      !fr->by_name && fr->sym == k->sym && fr->dso == dso &&
+					      fr->ip == ip)
 				return i - 1;
 		}
 	}
@@ -152,6 +172,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 	fr->ip = ip;
 	fr->addr = k->ip;
 	fr->dso_rank = k->dso_rank;
+	fr->by_name = by_name;
 	fr->name = strndup(k->name, k->name_len);
 	if (!fr->name)
 		return -ENOMEM;
@@ -160,7 +181,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 		if (rehash(f, f->nr_frame_hash ? 2 * f->nr_frame_hash : 4096))
 			return -ENOMEM;
 	} else {
-		b = key_hash(fr->sym, fr->dso, fr->ip) & (f->nr_frame_hash - 1);
+		b = frame_hash(fr) & (f->nr_frame_hash - 1);
 		fr->next = f->frame_hash[b];
 		f->frame_hash[b] = f->nr_frames;
 	}
@@ -489,8 +510,25 @@ static const struct pctx *sort_ctx;
  * addresses, resolved or not).  The rank of each frame's object
  * (machine.h) is that order.
  */
+static size_t bare_len(const struct cg_frame *f)
+{
+	size_t n = strlen(f->name);
+
+	return f->by_name && n > 10 ? n - 10 : n;
+}
+
 static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
 {
+	/* perf 7.2: an inlined entry beside a resolved one is ordered by function name */
+	if ((a->by_name && b->sym) || (b->by_name && a->sym)) {
+		size_t la = bare_len(a), lb = bare_len(b);
+		int r = strncmp(a->name, b->name, la < lb ? la : lb);
+
+		if (r)
+			return r < 0 ? -1 : 1;
+		return (la > lb) - (la < lb);
+	}
+
 	/* -g ...,address keeps each frame's ip: perf orders those by it */
 	bool by_start = a->sym && b->sym && !a->ip && !b->ip;
 	uint64_t xa = by_start ? ((const struct pc_symbol *)a->sym)->start : a->addr;

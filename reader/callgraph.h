@@ -58,6 +58,11 @@ struct cg_frame_key {
 	uint64_t dso_rank;	/* its place among objects: orders equal shares */
 	uint64_t ip;
 	bool by_address;	/* the ip tells frames of one symbol apart */
+	/*
+	 * an inlined entry: perf 7.2 matches those by name alone, so one
+	 * function inlined into several is one frame
+	 */
+	bool by_name;
 	const char *name;	/* shown: symbol name, else the address */
 	size_t name_len;
 };
@@ -67,6 +72,7 @@ struct cg_frame {
 	uint64_t ip;
 	uint64_t addr;		/* the first address seen: orders equal shares */
 	uint64_t dso_rank;	/* the object's, also for resolved frames */
+	bool by_name;		/* identity is the name (cg_frame_key) */
 	char *name;
 	uint32_t next;		/* hash chain (index + 1) */
 };

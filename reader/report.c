@@ -501,6 +501,8 @@ static int cg_index(struct report *rp, struct rd_session *s, struct frame *f)
 	} else if (f->r.sym) {
 		k.name = f->r.sym->name;
 		k.name_len = f->r.sym->name_len;
+		k.by_name = !rp->compat_6_1 && k.name_len > 10 &&
+			    !memcmp(k.name + k.name_len - 10, " (inlined)", 10);
 	} else {
 		k.name_len = (size_t)snprintf(name, sizeof(name), f->ip ? "%#llx" : "0",
 					      (unsigned long long)f->ip);
@@ -1558,7 +1560,11 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 			fv.elided |= 1u << k;
 	if (rp->percent_limit > 0)
 		cg.min_percent = rp->percent_limit;
-	cg.rest_inlined = !children;
+	/*
+	 * perf 7.2 reads that flag from memory it never set: " (inlined)" or
+	 * not changes from run to run, "[...]" (the flag clear) is its intent
+	 */
+	cg.rest_inlined = !children && rp->compat_6_1;
 	cg.skip_first = rp->sort_sym_first;
 	if (!rp->view.quiet && rp->view.fields)
 		rf_titles(o, rp->view.fields, &fv);
