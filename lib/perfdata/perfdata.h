@@ -357,9 +357,11 @@ struct pd_writer {
 	bool records_only;		/* a directory's data.N: records, no header */
 	bool no_evsels_ok;		/* begin_data without events (stat record -n) */
 	bool pipe_no_features;		/* a pipe of ATTRs and records alone (stat record) */
-	struct pd_zstd *zstd;		/* -z: data as COMPRESSED records */
-	int comp_level;
-	uint32_t comp_mmap_len;		/* HEADER_COMPRESSED: the reader's buffer */
+	struct pd_writer_comp {		/* -z: data as COMPRESSED records */
+		struct pd_zstd *zstd;	/* NULL: not compressed */
+		int level;
+		uint32_t mmap_len;	/* HEADER_COMPRESSED: the reader's buffer */
+	} comp;
 };
 
 int pd_writer_open(struct pd_writer *w, const char *path, struct pc_error *err);

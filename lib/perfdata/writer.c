@@ -114,7 +114,7 @@ int pd_writer_rename(struct pd_writer *w, const char *path, struct pc_error *err
 /* HEADER_COMPRESSED: u32 version, type (1 = zstd), level, ratio, mmap_len */
 static int set_compressed_feature(struct pd_writer *w, uint32_t ratio)
 {
-	uint32_t f[5] = { 0, 1, (uint32_t)w->comp_level, ratio, w->comp_mmap_len };
+	uint32_t f[5] = { 0, 1, (uint32_t)w->comp.level, ratio, w->comp.mmap_len };
 
 	return pd_writer_set_feature(w, PD_FEAT_COMPRESSED, f, sizeof(f));
 }
@@ -133,11 +133,11 @@ int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
 	/* a data.N has no attrs to come first: before its first record will do */
 	if (w->data_begun && !(w->records_only && !w->data_size && !w->buf_len))
 		return pc_error_set(err, EBUSY, "%s: compression is set before the data", w->path);
-	ret = pd_zstd_new(&w->zstd, level, unit);
+	ret = pd_zstd_new(&w->comp.zstd, level, unit);
 	if (ret)
 		return pc_error_set(err, -ret, "zstd level %d: %s", level, strerror(-ret));
-	w->comp_level = level;
-	w->comp_mmap_len = mmap_len;
+	w->comp.level = level;
+	w->comp.mmap_len = mmap_len;
 	if (set_compressed_feature(w, 0))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	return 0;
@@ -145,8 +145,8 @@ int pd_writer_set_compression(struct pd_writer *w, int level, uint32_t mmap_len,
 
 void pd_writer_totals(const struct pd_writer *w, uint64_t *in, uint64_t *out)
 {
-	if (w->zstd) {
-		pd_zstd_totals(w->zstd, in, out);
+	if (w->comp.zstd) {
+		pd_zstd_totals(w->comp.zstd, in, out);
 		return;
 	}
 	*in = *out = w->data_size;
@@ -393,11 +393,11 @@ static int emit(struct pd_writer *w, const void *records, size_t len, struct pc_
 	size_t out_len;
 	int ret;
 
-	if (!w->zstd)
+	if (!w->comp.zstd)
 		return write_out(w, records, len, err);
 	if (w->failed)
 		return pc_error_set(err, EIO, "%s: an earlier write failed", w->path);
-	ret = pd_zstd_compress(w->zstd, records, len, &out, &out_len);
+	ret = pd_zstd_compress(w->comp.zstd, records, len, &out, &out_len);
 	if (ret)
 		return pc_error_set(err, -ret, "%s: compressing: %s", w->path, strerror(-ret));
 	return write_out(w, out, out_len, err);
@@ -495,10 +495,10 @@ int pd_writer_finish(struct pd_writer *w, struct pc_error *err)
 			ret = write_pipe_part(w, false, err);
 		goto out;
 	}
-	if (w->zstd) {
+	if (w->comp.zstd) {
 		uint64_t in, out;
 
-		pd_zstd_totals(w->zstd, &in, &out);
+		pd_zstd_totals(w->comp.zstd, &in, &out);
 		if (set_compressed_feature(w, out ? (uint32_t)((in + out / 2) / out) : 0))
 			ret = ret ? ret : pc_error_set(err, ENOMEM, "out of memory");
 	}
@@ -558,8 +558,8 @@ void pd_writer_abort(struct pd_writer *w)
 		free(w->features[f].data);
 	free(w->buf);
 	free(w->path);
-	pd_zstd_free(w->zstd);
-	w->zstd = NULL;
+	pd_zstd_free(w->comp.zstd);
+	w->comp.zstd = NULL;
 	w->evsels = NULL;
 	w->nr_evsels = 0;
 	w->buf = NULL;
