@@ -193,7 +193,6 @@ static int synth_maps(struct recorder *r)
 
 	if (!ret)
 		ret = pd_encode_thread_map(&b, &t);
-
 	if (!ret)
 		ret = pd_encode_cpu_map_perf(&b, &c);
 	return write_buf(r, &b, ret);

@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 #include "interop_tools.h"
 #include "record_common.h"
+#include "lib/perfcmp.h"
 
 FIXTURE(thrperf)
 {
@@ -59,15 +60,6 @@ FIXTURE_TEARDOWN(thrperf)
 	pc_test_rmdir(self->dir);
 }
 
-/* The second perf: $PERFCHECK_PERF72, else /tmp/perf72 (a wrapper around perf 7.2). */
-static const char *perf72(void)
-{
-	const char *p = getenv("PERFCHECK_PERF72");
-
-	if (!p)
-		p = "/tmp/perf72";
-	return access(p, X_OK) ? NULL : p;
-}
 
 /* Lines of `PROG script -F time -i path`: one per sample; -1 when it fails. */
 static long long script_lines(const char *prog, const char *path, char **err)
@@ -173,13 +165,13 @@ TEST_F(thrperf, perf_7_2_reads_it_without_a_warning_and_counts_the_same_samples)
 {
 	long long samples;
 
-	if (!perf72())
+	if (!perfcmp_perf72())
 		SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)");
 	if (variant->cpu_wide && !pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events need root or perf_event_paranoid <= 0");
 	samples = record_ours(_metadata, self, variant);
 	ASSERT_GT(samples, 0);
-	perf_reads_it(_metadata, perf72(), self->out, samples);
+	perf_reads_it(_metadata, perfcmp_perf72(), self->out, samples);
 }
 
 /* The n of perf report -D's "NAME events: n" statistics line, -1 when absent. */

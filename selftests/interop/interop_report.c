@@ -34,25 +34,6 @@ PERFCMP_FIXTURE(report, "interop-report")
 
 #define RECORD(opts) PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 100000 " opts, PERFCMP_SPIN)
 
-/* "[...] (inlined)" becomes "[...]" (see the top of this file) */
-static void drop_rest_suffix(char *s)
-{
-	static const char pat[] = "[...] (inlined)";
-	char *w = s, *r = s;
-
-	if (!s)
-		return;
-	while (*r) {
-		if (!strncmp(r, pat, sizeof(pat) - 1)) {
-			memcpy(w, "[...]", 5);
-			w += 5;
-			r += sizeof(pat) - 1;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
 
 /* perf report --stats and ours: the same text, records of several types */
 static void same_report_stats(struct __test_metadata *_metadata, FIXTURE_DATA(report) *self)
@@ -68,8 +49,8 @@ static void same_report(struct __test_metadata *_metadata, FIXTURE_DATA(report) 
 			const char *args)
 {
 	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", args);
-	drop_rest_suffix(self->c.perf.out);
-	drop_rest_suffix(self->c.ours.out);
+	perfcmp_drop_rest_suffix(self->c.perf.out);
+	perfcmp_drop_rest_suffix(self->c.ours.out);
 	ASSERT_NE(NULL, strstr(self->c.perf.out, "# Samples: "));
 	perfcmp_expect_same(_metadata, &self->c);
 }
@@ -147,8 +128,8 @@ TEST_F(report, quiet_prints_the_rows_and_graphs_alone_as_perf)
 {
 	RECORD("-g");
 	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "-q --no-children");
-	drop_rest_suffix(self->c.perf.out);
-	drop_rest_suffix(self->c.ours.out);
+	perfcmp_drop_rest_suffix(self->c.perf.out);
+	perfcmp_drop_rest_suffix(self->c.ours.out);
 	EXPECT_EQ(NULL, strstr(self->c.perf.out, "# "));
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "--"));
 	perfcmp_expect_same(_metadata, &self->c);

@@ -28,21 +28,7 @@ PERFCMP_FIXTURE(hier, "interop-report-hierarchy")
 
 #define RECORD(opts) PERFCMP_RECORD(self->c.path, "-e cpu-clock -c 100000 " opts, PERFCMP_SPIN)
 
-/* perf 7.2: $PERFCHECK_PERF72, else /tmp/perf72; NULL when neither runs */
-static const char *perf72(void)
-{
-	const char *p = getenv("PERFCHECK_PERF72");
 
-	if (!p || !*p)
-		p = "/tmp/perf72";
-	return access(p, X_OK) ? NULL : p;
-}
-
-#define NEED_PERF72()                                                                      \
-	do {                                                                               \
-		if (!perf72())                                                             \
-			SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)"); \
-	} while (0)
 
 /* perf 7.2 report and perfcheck report (7.2's layout) with ARGS: both succeed */
 static void run_both(struct __test_metadata *_metadata, struct perfcmp *c, const char *args)
@@ -50,7 +36,7 @@ static void run_both(struct __test_metadata *_metadata, struct perfcmp *c, const
 	pc_run_free(&c->perf);
 	pc_run_free(&c->ours);
 	snprintf(c->label, sizeof(c->label), "perf72 report %.250s", args);
-	ASSERT_EQ(0, perfcmp_sh(&c->perf, "'%s' report -i '%s' --stdio %s", perf72(), c->path,
+	ASSERT_EQ(0, perfcmp_sh(&c->perf, "'%s' report -i '%s' --stdio %s", perfcmp_perf72(), c->path,
 				args));
 	ASSERT_EQ(0, perfcmp_sh(&c->ours, "'%s' report -i '%s' --stdio %s", pc_test_perfcheck(),
 				c->path, args));
@@ -74,14 +60,14 @@ static void same_hierarchy(struct __test_metadata *_metadata, struct perfcmp *c,
 
 TEST_F(hier, self_graphs_name_each_node_by_its_first_address_as_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children", "---0x");
 }
 
 TEST_F(hier, self_graphs_in_caller_order_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children -g caller", "--0x");
 	same_hierarchy(_metadata, &self->c, "--no-children -g callee", "--0x");
@@ -89,7 +75,7 @@ TEST_F(hier, self_graphs_in_caller_order_match_perf72)
 
 TEST_F(hier, flat_and_folded_self_graphs_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children -g flat", "                0x");
 	same_hierarchy(_metadata, &self->c, "--no-children -g folded", ";0x");
@@ -97,7 +83,7 @@ TEST_F(hier, flat_and_folded_self_graphs_match_perf72)
 
 TEST_F(hier, self_graphs_under_other_sort_keys_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children -s dso,sym", "--0x");
 	same_hierarchy(_metadata, &self->c, "--no-children -s comm,dso,sym", "--0x");
@@ -105,7 +91,7 @@ TEST_F(hier, self_graphs_under_other_sort_keys_match_perf72)
 
 TEST_F(hier, percent_limit_hides_rows_and_branches_of_self_graphs_as_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children --percent-limit 5", NULL);
 	same_hierarchy(_metadata, &self->c, "--no-children --percent-limit 2", NULL);
@@ -113,21 +99,21 @@ TEST_F(hier, percent_limit_hides_rows_and_branches_of_self_graphs_as_perf72)
 
 TEST_F(hier, nr_samples_beside_self_graphs_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("-g");
 	same_hierarchy(_metadata, &self->c, "--no-children -n", "--0x");
 }
 
 TEST_F(hier, self_graphs_of_two_events_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock,task-clock -c 100000", PERFCMP_SPIN);
 	same_hierarchy(_metadata, &self->c, "--no-children", "'task-clock'");
 }
 
 TEST_F(hier, without_callchains_matches_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	RECORD("");
 	same_hierarchy(_metadata, &self->c, "", NULL);
 	same_hierarchy(_metadata, &self->c, "-s dso,sym -n", NULL);

@@ -43,40 +43,8 @@
 
 PERFCMP_FIXTURE(r72, "interop-report-perf72")
 
-static const char *perf72(void)
-{
-	const char *p = getenv("PERFCHECK_PERF72");
 
-	if (!p || !*p)
-		p = "/tmp/perf72";
-	return access(p, X_OK) ? NULL : p;
-}
 
-#define NEED_PERF72()                                                                      \
-	do {                                                                               \
-		if (!perf72())                                                             \
-			SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)"); \
-	} while (0)
-
-/* "[...] (inlined)" becomes "[...]" (see the top of this file) */
-static void drop_rest_suffix(char *s)
-{
-	static const char pat[] = "[...] (inlined)";
-	char *w = s, *r = s;
-
-	if (!s)
-		return;
-	while (*r) {
-		if (!strncmp(r, pat, sizeof(pat) - 1)) {
-			memcpy(w, "[...]", 5);
-			w += 5;
-			r += sizeof(pat) - 1;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-}
 
 /* perf 7.2 report --stdio ARGS and ours, both run (perf's tip cut, "[...]" as one) */
 static void same72_run(struct __test_metadata *_metadata, struct perfcmp *c, const char *args)
@@ -84,14 +52,14 @@ static void same72_run(struct __test_metadata *_metadata, struct perfcmp *c, con
 	pc_run_free(&c->perf);
 	pc_run_free(&c->ours);
 	snprintf(c->label, sizeof(c->label), "perf72 report %.250s", args);
-	ASSERT_EQ(0, perfcmp_sh(&c->perf, "'%s' report -i '%s' --stdio %s", perf72(), c->path,
+	ASSERT_EQ(0, perfcmp_sh(&c->perf, "'%s' report -i '%s' --stdio %s", perfcmp_perf72(), c->path,
 				args));
 	ASSERT_EQ(0, perfcmp_sh(&c->ours, "'%s' report -i '%s' --stdio %s", pc_test_perfcheck(),
 				c->path, args));
 	perfcmp_assert_ran(_metadata, c);
 	perfcmp_cut_tip(c->perf.out);
-	drop_rest_suffix(c->perf.out);
-	drop_rest_suffix(c->ours.out);
+	perfcmp_drop_rest_suffix(c->perf.out);
+	perfcmp_drop_rest_suffix(c->ours.out);
 	ASSERT_NE(NULL, strstr(c->perf.out, "# Samples: "));
 }
 
@@ -105,7 +73,7 @@ static void same72(struct __test_metadata *_metadata, struct perfcmp *c, const c
 /* two events, no group: -F says "of event" for each, as without -F */
 TEST_F(r72, fields_of_two_ungrouped_events_say_event_as_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-e cpu-clock,task-clock -c 100000", PERFCMP_SPIN);
 	same72(_metadata, &self->c, "-F overhead,comm,dso");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "of event 'cpu-clock'"));
@@ -232,7 +200,7 @@ static void same_tree72(struct __test_metadata *_metadata, struct perfcmp *c, co
  */
 TEST_F(r72, fractal_self_merges_inlined_entries_by_name_as_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same_tree72(_metadata, &self->c, "-g fractal --no-children");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "%--"));
@@ -241,7 +209,7 @@ TEST_F(r72, fractal_self_merges_inlined_entries_by_name_as_perf72)
 /* -g fractal,0 (every branch shown), Self only: the same, down to the smallest branch */
 TEST_F(r72, fractal_all_branches_self_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same_tree72(_metadata, &self->c, "-g fractal,0 --no-children");
 }
@@ -249,7 +217,7 @@ TEST_F(r72, fractal_all_branches_self_match_perf72)
 /* -s dso,sym, Self only: one row per object and symbol, perf 7.2's rows and graphs */
 TEST_F(r72, dso_sym_self_matches_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same72(_metadata, &self->c, "-s dso,sym --no-children");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "Shared Object"));
@@ -261,7 +229,7 @@ TEST_F(r72, dso_sym_self_matches_perf72)
  */
 TEST_F(r72, dso_sym_children_without_inline_entries_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same72(_metadata, &self->c, "-s dso,sym --no-inline");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "# Children"));
@@ -274,7 +242,7 @@ TEST_F(r72, dso_sym_children_without_inline_entries_match_perf72)
  */
 TEST_F(r72, fields_overhead_sym_self_match_perf72)
 {
-	NEED_PERF72();
+	PERFCMP_NEED_PERF72();
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same_tree72(_metadata, &self->c, "-F overhead,sym --no-children");
 	EXPECT_EQ(NULL, strstr(self->c.perf.out, "Shared Object"));

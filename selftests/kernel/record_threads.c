@@ -355,6 +355,36 @@ static void free_preamble(struct preamble *p)
 	free(p->cpus.cpus);
 }
 
+/* A workload's recording: every cpu in order, its one thread, which the ids name */
+static void expect_maps_of_the_workload(struct __test_metadata *_metadata,
+					const struct preamble *p, long cpus)
+{
+	ASSERT_EQ((uint32_t)cpus, p->cpus.nr);
+	for (uint32_t i = 0; i < p->cpus.nr; i++)
+		EXPECT_EQ((int32_t)i, p->cpus.cpus[i]);
+	ASSERT_EQ(1, p->threads.nr);
+	ASSERT_GT(p->nr_ids, 0);
+	EXPECT_GT(p->threads.pids[0], 0);
+	EXPECT_EQ(p->threads.pids[0], p->ids[0].tid);
+	EXPECT_EQ('\0', p->threads.comms[0][0]) TH_LOG("perf's comms are empty");
+}
+
+/* -C 1: cpu 1 alone, any thread, every id and sample there */
+static void expect_maps_of_cpu_1(struct __test_metadata *_metadata, const struct preamble *p)
+{
+	ASSERT_EQ(1, p->cpus.nr);
+	EXPECT_EQ(1, p->cpus.cpus[0]);
+	ASSERT_EQ(1, p->threads.nr);
+	EXPECT_EQ(-1, p->threads.pids[0]) TH_LOG("-C is cpu-wide: any thread");
+	for (int i = 0; i < p->nr_ids; i++) {
+		EXPECT_EQ(1, p->ids[i].cpu);
+		EXPECT_EQ(-1, p->ids[i].tid);
+	}
+	EXPECT_EQ(0, p->samples_unindexed);
+	EXPECT_EQ(0, p->samples_misplaced);
+}
+
+
 /*
  * Every sample's id is in the header file's ID_INDEX, on the cpu the
  * sample was taken on and the thread it was opened for (the workload), and
@@ -405,14 +435,7 @@ TEST_F(thr, threads_cpu_map_and_thread_map_are_the_targets_recorded)
 	record_threads(_metadata, self, "--threads", &run);
 	pc_run_free(&run);
 	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
-	ASSERT_EQ((uint32_t)cpus, p.cpus.nr);
-	for (uint32_t i = 0; i < p.cpus.nr; i++)
-		EXPECT_EQ((int32_t)i, p.cpus.cpus[i]);
-	ASSERT_EQ(1, p.threads.nr);
-	ASSERT_GT(p.nr_ids, 0);
-	EXPECT_GT(p.threads.pids[0], 0);
-	EXPECT_EQ(p.threads.pids[0], p.ids[0].tid);
-	EXPECT_EQ('\0', p.threads.comms[0][0]) TH_LOG("perf's comms are empty");
+	expect_maps_of_the_workload(_metadata, &p, cpus);
 	free_preamble(&p);
 
 	if (cpus < 2)
@@ -423,17 +446,9 @@ TEST_F(thr, threads_cpu_map_and_thread_map_are_the_targets_recorded)
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	pc_run_free(&run);
 	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
-	ASSERT_EQ(1, p.cpus.nr);
-	EXPECT_EQ(1, p.cpus.cpus[0]);
-	ASSERT_EQ(1, p.threads.nr);
-	EXPECT_EQ(-1, p.threads.pids[0]) TH_LOG("-C is cpu-wide: any thread");
-	for (int i = 0; i < p.nr_ids; i++) {
+	expect_maps_of_cpu_1(_metadata, &p);
+	for (int i = 0; i < p.nr_ids; i++)
 		EXPECT_EQ(0, p.ids[i].idx);
-		EXPECT_EQ(1, p.ids[i].cpu);
-		EXPECT_EQ(-1, p.ids[i].tid);
-	}
-	EXPECT_EQ(0, p.samples_unindexed);
-	EXPECT_EQ(0, p.samples_misplaced);
 	free_preamble(&p);
 }
 
@@ -509,14 +524,7 @@ TEST_F(thr, single_file_cpu_map_and_thread_map_are_the_targets_recorded)
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	pc_run_free(&run);
 	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
-	ASSERT_EQ((uint32_t)cpus, p.cpus.nr);
-	for (uint32_t i = 0; i < p.cpus.nr; i++)
-		EXPECT_EQ((int32_t)i, p.cpus.cpus[i]);
-	ASSERT_EQ(1, p.threads.nr);
-	ASSERT_GT(p.nr_ids, 0);
-	EXPECT_GT(p.threads.pids[0], 0);
-	EXPECT_EQ(p.threads.pids[0], p.ids[0].tid);
-	EXPECT_EQ('\0', p.threads.comms[0][0]) TH_LOG("perf's comms are empty");
+	expect_maps_of_the_workload(_metadata, &p, cpus);
 	free_preamble(&p);
 
 	if (cpus < 2)
@@ -527,16 +535,7 @@ TEST_F(thr, single_file_cpu_map_and_thread_map_are_the_targets_recorded)
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	pc_run_free(&run);
 	ASSERT_EQ(0, read_preamble(self->out, &p)) TH_LOG("%s", p.err);
-	ASSERT_EQ(1, p.cpus.nr);
-	EXPECT_EQ(1, p.cpus.cpus[0]);
-	ASSERT_EQ(1, p.threads.nr);
-	EXPECT_EQ(-1, p.threads.pids[0]) TH_LOG("-C is cpu-wide: any thread");
-	for (int i = 0; i < p.nr_ids; i++) {
-		EXPECT_EQ(1, p.ids[i].cpu);
-		EXPECT_EQ(-1, p.ids[i].tid);
-	}
-	EXPECT_EQ(0, p.samples_unindexed);
-	EXPECT_EQ(0, p.samples_misplaced);
+	expect_maps_of_cpu_1(_metadata, &p);
 	free_preamble(&p);
 }
 

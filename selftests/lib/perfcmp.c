@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int perfcmp_init(struct perfcmp *c, const char *tag)
 {
@@ -200,4 +201,32 @@ int perfcmp_lines_with(const char *text, const char *what, const char *also, cha
 		l = nl ? nl + 1 : NULL;
 	}
 	return n;
+}
+
+const char *perfcmp_perf72(void)
+{
+	const char *p = getenv("PERFCHECK_PERF72");
+
+	if (!p || !*p)
+		p = "/tmp/perf72";
+	return access(p, X_OK) ? NULL : p;
+}
+
+void perfcmp_drop_rest_suffix(char *s)
+{
+	static const char pat[] = "[...] (inlined)";
+	char *w = s, *r = s;
+
+	if (!s)
+		return;
+	while (*r) {
+		if (!strncmp(r, pat, sizeof(pat) - 1)) {
+			memcpy(w, "[...]", 5);
+			w += 5;
+			r += sizeof(pat) - 1;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
 }

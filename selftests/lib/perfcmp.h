@@ -67,6 +67,10 @@ int perfcmp_run(struct perfcmp *c, const char *pre, const char *sub, const char 
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Cuts perf report's closing "#\n# (Tip: ...)\n#\n" (a random line) from out, keeping what follows. */
 void perfcmp_cut_tip(char *out);
+/* perf 7.2 beside perf 6.1: $PERFCHECK_PERF72, else /tmp/perf72; NULL when neither runs. */
+const char *perfcmp_perf72(void);
+/* "[...] (inlined)" becomes "[...]" in s (perf's flag after a fractal rest is not set). */
+void perfcmp_drop_rest_suffix(char *s);
 /* True when a and b are the same text; else the first differing line in first. */
 bool perfcmp_same(const char *a, const char *b, char *first, size_t n);
 /*
@@ -79,6 +83,13 @@ int perfcmp_lines_with(const char *text, const char *what, const char *also, cha
 
 #ifndef PERFCMP_NO_HARNESS
 #include "kselftest_harness.h"
+
+/* SKIP (return) where no perf 7.2 runs here (perfcmp_perf72). */
+#define PERFCMP_NEED_PERF72()                                                              \
+	do {                                                                               \
+		if (!perfcmp_perf72())                                                     \
+			SKIP(return, "no perf 7.2 here ($PERFCHECK_PERF72 or /tmp/perf72)"); \
+	} while (0)
 
 /* FIXTURE(name) holding a struct perfcmp c, made and removed around each test. */
 #define PERFCMP_FIXTURE(name, tag)                                                        \
