@@ -525,6 +525,37 @@ TEST_F_TIMEOUT(vm, perf_test_exit_events_is_not_excused_where_sigchld_comes_in_t
 		TH_LOG("%s", case_reason(self->result, EXIT_CASE));
 }
 
+/*
+ * The kernel's sigtrap_threads counts signals of a write watchpoint: where
+ * init --facts saw a watchpoint count none of its writes (a hypervisor that
+ * never traps) the failure is a skip naming that, elsewhere a failure.
+ */
+#define SIGTRAP_FAIL(attempt) M "begin kernel sigtrap_threads timeout=30" attempt "\nTAP version 13\n1..2\n" \
+		  "ok 1 sigtrap_threads.remain_disabled\nnot ok 2 sigtrap_threads.enable_event\n" \
+		  M "end kernel sigtrap_threads status=exit:1 elapsed_ms=30000" attempt "\n"
+#define SIGTRAP_CASE "kernel/sigtrap_threads:sigtrap_threads.enable_event"
+
+TEST_F_TIMEOUT(vm, sigtrap_threads_skips_where_a_watchpoint_never_fires, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir,
+				 HELLO PROBE_OK SIGTRAP_FAIL("") ARTS, 0, NULL,
+				 "sigtrap_threads", guest_artifacts(self->dir, "pmu no\nbreakpoint_writes 0\ncpus 1\n", PROBE_ALL));
+	EXPECT_STREQ("skip", case_status(self->result, SIGTRAP_CASE));
+	EXPECT_NE(NULL, strstr(case_reason(self->result, SIGTRAP_CASE), "a write watchpoint counted 0 of 4 writes"))
+		TH_LOG("%s", case_reason(self->result, SIGTRAP_CASE));
+	EXPECT_STREQ("pass", case_status(self->result, "kernel/sigtrap_threads:sigtrap_threads.remain_disabled"));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F_TIMEOUT(vm, sigtrap_threads_fails_where_a_watchpoint_fires, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir,
+				 HELLO PROBE_OK SIGTRAP_FAIL("") ARTS, 0, NULL,
+				 "sigtrap_threads", guest_artifacts(self->dir, "pmu no\nbreakpoint_writes 4\ncpus 1\n", PROBE_ALL));
+	EXPECT_STREQ("fail", case_status(self->result, SIGTRAP_CASE));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
 #define MMAP_FAIL M "begin kernel mmap timeout=30\nTAP version 13\n1..1\nnot ok 1 perf_mmap.rb.map\n" \
 		  M "end kernel mmap status=exit:1 elapsed_ms=90\n"
 #define MMAP_RETRY_OK M "begin kernel mmap timeout=30 attempt=2\nTAP version 13\n1..1\nok 1 perf_mmap.rb.map\n" \

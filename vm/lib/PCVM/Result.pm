@@ -253,6 +253,15 @@ sub unmet {
 			"a child's SIGCHLD reached its parent $n immediate polls after the child's EXIT record "
 			. "(median of 21 runs, init --facts), more than the 1000 polls the test waits (probe)"];
 	}
+	if ($need eq 'breakpoint-fires') {
+		return undef unless $facts && defined $facts->{breakpoint_writes};
+		my $n = $facts->{breakpoint_writes};
+		return '' if $n =~ /^\d+$/ && $n > 0;
+		return $n =~ /^\d+$/
+			? ['breakpoints do not fire (probe)', 'a write watchpoint counted 0 of 4 writes to its word: the '
+			   . 'machine accepts hardware breakpoints and never traps (init --facts) (probe)']
+			: ['no hardware breakpoint (probe)', "a write watchpoint does not open: $n (probe)"];
+	}
 	if ($need eq 'perf-user-access') {
 		return undef unless $facts && defined $facts->{perf_user_access};
 		return $facts->{perf_user_access} ? '' : ['perf_user_access 0 (probe)',
