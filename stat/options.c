@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,7 +37,9 @@ static void usage(FILE *out)
 "                             cgroups alone, one name per event in order (one name:\n"
 "                             every event; an empty name: that event everywhere)\n"
 "      --for-each-cgroup NAME[,NAME]  with -a/-C: every event counted in each of\n"
-"                             these cgroups, cgroup after cgroup (no -G with it)\n"
+"                             these cgroups, cgroup after cgroup (no -G with it);\n"
+"                             a list with any of {}[]()|*+?^$ is regular expressions\n"
+"                             naming the cgroups they match, in the hierarchy's order\n"
 "  -A, --no-aggr              one line per cpu (with -a/-C)\n"
 "      --per-socket           per socket (with -a/-C), and the cpus counted\n"
 "      --per-die              per die of a socket (with -a/-C)\n"
@@ -123,6 +126,19 @@ static int parse_pids(struct stat_opts *o, const char *s, struct pc_error *err)
 }
 
 /*
+ * A cgroup of the hierarchy at mnt opened as perf's open_cgroup: its fd, or
+ * an error in perf's words.
+ */
+static int cgroup_open(const char *mnt, const char *name, size_t len, struct pc_error *err)
+{
+	char path[8192];
+	int fd = pc_cgroup_open(mnt, name, len, path, sizeof(path));
+
+	/* perf's words */
+	return fd >= 0 ? fd : pc_error_set(err, -fd, "no access to cgroup %s", path);
+}
+
+/*
  * -G NAME,...: as perf 6.1's parse_cgroups, the Nth name (N counting every
  * -G) goes to the Nth event given so far, an empty name leaving it be; each
  * named cgroup opened now ("no access to cgroup PATH" when it cannot be),
@@ -133,7 +149,7 @@ static int parse_cgroups(struct stat_opts *o, const char *s, struct pc_error *er
 {
 	struct stat_cgroups *cg = &o->cgroups;
 	int nr = o->ev.nr_evsels;
-	char mnt[4096], path[8192];
+	char mnt[4096];
 
 	/* perf's words */
 	if (o->each_cgroup_list)
@@ -163,10 +179,9 @@ static int parse_cgroups(struct stat_opts *o, const char *s, struct pc_error *er
 
 			if (ret)
 				return ret;
-			fd = pc_cgroup_open(mnt, p, len, path, sizeof(path));
-			/* perf's words */
+			fd = cgroup_open(mnt, p, len, err);
 			if (fd < 0)
-				return pc_error_set(err, -fd, "no access to cgroup %s", path);
+				return fd;
 			if (cg->nr >= nr) {
 				close(fd);
 				return pc_error_set(err, EINVAL, "-G %.*s: no event %d to count in it "
@@ -195,50 +210,108 @@ static int parse_cgroups(struct stat_opts *o, const char *s, struct pc_error *er
 	return 0;
 }
 
+/* --for-each-cgroup's next cgroup, unless it has it: name and fd appended */
+static int each_cgroup_add(struct stat_cgroups *cg, const char *mnt, const char *name, size_t len,
+			   struct pc_error *err)
+{
+	char **names;
+	int *fds, fd;
+
+	for (int i = 0; i < cg->nr; i++)
+		if (strlen(cg->names[i]) == len && !strncmp(cg->names[i], name, len))
+			return 0;
+	names = realloc(cg->names, (cg->nr + 1) * sizeof(*names));
+	fds = names ? realloc(cg->fds, (cg->nr + 1) * sizeof(*fds)) : NULL;
+	if (names)
+		cg->names = names;
+	if (!fds)
+		return pc_error_set(err, ENOMEM, "out of memory");
+	cg->fds = fds;
+	fd = cgroup_open(mnt, name, len, err);
+	if (fd < 0)
+		return fd;
+	cg->names[cg->nr] = strndup(name, len);
+	cg->fds[cg->nr] = fd;
+	cg->size = ++cg->nr;
+	return cg->names[cg->nr - 1] ? 0 : pc_error_set(err, ENOMEM, "out of memory");
+}
+
 /*
- * --for-each-cgroup NAME,...: each name once (empty ones skipped), each
- * cgroup opened; perf's words where one cannot be (its exit: 234).  Its
- * regular expressions (a name with any of {}[]()|*+?^$) are not supported.
+ * --for-each-cgroup with a pattern, as perf's match_cgroups: every cgroup
+ * of the hierarchy whose name below the mount (the root's is "") a basic
+ * regular expression of the list finds anywhere in it, an empty entry
+ * naming the root; the cgroups in the hierarchy's walk order, whatever the
+ * order of the patterns.
+ */
+static int each_cgroup_match(struct stat_opts *o, const char *mnt, struct pc_error *err)
+{
+	struct pc_cgroup_list all;
+	const char *s = o->each_cgroup_list;
+	bool *used;
+	int ret = pc_cgroup_list_read(mnt, &all);
+
+	if (ret)
+		return pc_error_set(err, -ret, "--for-each-cgroup: %s: %s", mnt, strerror(-ret));
+	used = calloc(all.nr, sizeof(*used));
+	if (!used) {
+		pc_cgroup_list_free(&all);
+		return pc_error_set(err, ENOMEM, "out of memory");
+	}
+	for (const char *p = s; !ret; p++) {
+		size_t len = strcspn(p, ",");
+		char *pattern = strndup(p, len);
+		regex_t re;
+
+		if (!pattern) {
+			ret = pc_error_set(err, ENOMEM, "out of memory");
+		} else if (!len) {
+			used[0] = true;
+		} else if (regcomp(&re, pattern, REG_NOSUB)) {
+			/* perf gives no words, only its usage */
+			ret = pc_error_set(err, EINVAL, "--for-each-cgroup %s: not a regular expression", pattern);
+		} else {
+			for (int i = 0; i < all.nr; i++)
+				used[i] |= !regexec(&re, all.names[i], 0, NULL, 0);
+			regfree(&re);
+		}
+		free(pattern);
+		p += len;
+		if (!*p)
+			break;
+	}
+	for (int i = 0; i < all.nr && !ret; i++)
+		if (used[i])
+			ret = each_cgroup_add(&o->each, mnt, all.names[i], strlen(all.names[i]), err);
+	free(used);
+	pc_cgroup_list_free(&all);
+	/* perf's words */
+	if (!ret && !o->each.nr)
+		ret = pc_error_set(err, ENOENT, "no cgroup matched: %s", s);
+	return ret;
+}
+
+/*
+ * --for-each-cgroup NAME,...: as perf's, a list holding any of
+ * {}[]()|*+?^$ is patterns (each_cgroup_match); else each name once, an
+ * empty one the root ("/"), each cgroup opened; perf's words where one
+ * cannot be (its exit: 234).
  */
 static int open_each_cgroup(struct stat_opts *o, struct pc_error *err)
 {
-	struct stat_cgroups *cg = &o->each;
-	char mnt[4096], path[8192];
 	const char *s = o->each_cgroup_list;
-	int ret;
+	char mnt[4096];
+	int ret = pc_cgroup_mount(mnt, sizeof(mnt), err);
 
+	if (ret)
+		return ret;
+	if (strpbrk(s, "{}[]()|*+?^$"))
+		return each_cgroup_match(o, mnt, err);
 	for (const char *p = s;; p++) {
 		size_t len = strcspn(p, ",");
-		bool seen = false;
-		int fd;
 
-		for (int i = 0; i < cg->nr && !seen; i++)
-			seen = strlen(cg->names[i]) == len && !strncmp(cg->names[i], p, len);
-		if (len && !seen) {
-			char **names = realloc(cg->names, (cg->nr + 1) * sizeof(*names));
-			int *fds = names ? realloc(cg->fds, (cg->nr + 1) * sizeof(*fds)) : NULL;
-
-			if (names)
-				cg->names = names;
-			if (!fds)
-				return pc_error_set(err, ENOMEM, "out of memory");
-			cg->fds = fds;
-			if (strcspn(p, "{}[]()|*+?^$") < len)
-				return pc_error_set(err, ENOTSUP, "--for-each-cgroup %.*s: regular "
-						    "expressions are not supported", (int)len, p);
-			ret = pc_cgroup_mount(mnt, sizeof(mnt), err);
-			if (ret)
-				return ret;
-			fd = pc_cgroup_open(mnt, p, len, path, sizeof(path));
-			/* perf's words */
-			if (fd < 0)
-				return pc_error_set(err, -fd, "no access to cgroup %s", path);
-			cg->names[cg->nr] = strndup(p, len);
-			cg->fds[cg->nr] = fd;
-			cg->size = ++cg->nr;
-			if (!cg->names[cg->nr - 1])
-				return pc_error_set(err, ENOMEM, "out of memory");
-		}
+		ret = len ? each_cgroup_add(&o->each, mnt, p, len, err) : each_cgroup_add(&o->each, mnt, "/", 1, err);
+		if (ret)
+			return ret;
 		p += len;
 		if (!*p)
 			break;

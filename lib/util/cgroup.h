@@ -24,4 +24,18 @@ int pc_cgroup_mount(char *buf, size_t size, struct pc_error *err);
  */
 int pc_cgroup_open(const char *mnt, const char *name, size_t len, char *path, size_t size);
 
+/* Every cgroup of a hierarchy, named below its mount point. */
+struct pc_cgroup_list {
+	char **names;	/* the root "", then "a", "a/b", ...: owned */
+	int nr;
+};
+
+/*
+ * The cgroups below mnt, directory by directory in the order the kernel
+ * lists them (readdir), each before its children: perf's nftw() walk, whose
+ * order perf's --for-each-cgroup patterns keep.  0 or -errno.
+ */
+int pc_cgroup_list_read(const char *mnt, struct pc_cgroup_list *list);
+void pc_cgroup_list_free(struct pc_cgroup_list *list);
+
 #endif

@@ -6,7 +6,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "cgroup_fresh.h"
@@ -426,6 +428,65 @@ TEST_F(interop_stat, for_each_cgroup_errors_are_perfs)
 			EXPECT_NE(NULL, strstr(self->ours.err, msg))
 				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
 	}
+	pc_test_cgroup_remove(&cg);
+}
+
+/*
+ * --for-each-cgroup with patterns (a list holding any of {}[]()|*+?^$) as
+ * perf's: the cgroups whose names a basic regular expression finds, in the
+ * hierarchy's order whatever the patterns' (NAME before NAME/sub), the
+ * root as "" for an empty entry; without patterns an empty entry is the
+ * root "/".  Exit status and layout (numbers masked) equal to perf 6.1's,
+ * and its refusals: nothing matched, a pattern that does not compile.
+ */
+TEST_F(interop_stat, for_each_cgroup_patterns_pick_cgroups_as_perf)
+{
+	static char a[16384], b[16384];
+	struct pc_test_cgroup cg;
+	struct up_version v;
+	char why[1000], sub[4300], lists[7][200];
+
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: perfcheck stat --for-each-cgroup prints perf 6.1's layout alone",
+		     v.text);
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "pattern", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(sub, sizeof(sub), "%s/sub", cg.dir);
+	ASSERT_EQ(0, mkdir(sub, 0755)) TH_LOG("%s: %s", sub, strerror(errno));
+	snprintf(lists[0], sizeof(lists[0]), "^%s", cg.name);
+	snprintf(lists[1], sizeof(lists[1]), "%s/s.b$,^%s$", cg.name, cg.name);
+	snprintf(lists[2], sizeof(lists[2]), "^%s/sub$,,^%s$", cg.name, cg.name);
+	snprintf(lists[3], sizeof(lists[3]), ",%s", cg.name);
+	snprintf(lists[4], sizeof(lists[4]), "%s/sub,", cg.name);
+	snprintf(lists[5], sizeof(lists[5]), "^%s-not-there$", cg.name);
+	snprintf(lists[6], sizeof(lists[6]), "%s[", cg.name);
+	for (size_t c = 0; c < sizeof(lists) / sizeof(lists[0]); c++) {
+		const char *args[] = { "-a", "-e", "task-clock", "--for-each-cgroup", lists[c],
+				       "--", "true", NULL };
+
+		pc_run_free(&self->theirs);
+		pc_run_free(&self->ours);
+		memset(&self->theirs, 0, sizeof(self->theirs));
+		memset(&self->ours, 0, sizeof(self->ours));
+		stat_args(&self->theirs, self->perf, args);
+		stat_args(&self->ours, pc_test_perfcheck(), args);
+		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+			TH_LOG("%s: perf '%s' / perfcheck '%s'", lists[c], self->theirs.err, self->ours.err);
+		if (self->theirs.exit_code) {
+			/* perf's words, where it gives some (a bad pattern: its usage alone) */
+			if (!strncmp(self->theirs.err, "no cgroup matched: ", 19))
+				EXPECT_NE(NULL, strstr(self->ours.err, "no cgroup matched: "))
+					TH_LOG("%s: %s", lists[c], self->ours.err);
+			continue;
+		}
+		up_stat_layout_of(self->theirs.err, a, sizeof(a));
+		up_stat_layout_of(self->ours.err, b, sizeof(b));
+		EXPECT_STREQ(a, b) TH_LOG("stat -a --for-each-cgroup %s", lists[c]);
+	}
+	EXPECT_EQ(0, rmdir(sub));
 	pc_test_cgroup_remove(&cg);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -982,6 +983,63 @@ TEST(for_each_cgroup_counts_each_event_in_each_cgroup_in_turn)
 	EXPECT_LE(850, root) TH_LOG("%s", run.err);
 	/* the cgroups in the list's order */
 	EXPECT_TRUE(in_at && root_at && in_at < root_at) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+}
+
+/*
+ * --for-each-cgroup with patterns, '^CG/sub$,^CG$': both cgroups, in the
+ * hierarchy's order (CG first, whatever the patterns' order), each counting
+ * the 300 ms a child spun in CG/sub (a cgroup counts its descendants) and
+ * none of the 600 ms its parent spun outside
+ */
+TEST(for_each_cgroup_patterns_count_matching_cgroups_in_hierarchy_order)
+{
+	struct pc_test_cgroup cg;
+	struct pc_run run = { 0 };
+	char why[1000], self[64], list[200], sub[4300], subname[100];
+	const char *top_at = NULL, *sub_at = NULL;
+	char *argv[16];
+	double top, below;
+	int i = 0;
+
+	if (!pc_test_cpu_wide_allowed())
+		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
+	if (pc_test_cgroup_new(&cg, "match", why, sizeof(why)))
+		SKIP(return, "%s", why);
+	snprintf(sub, sizeof(sub), "%s/sub", cg.dir);
+	if (mkdir(sub, 0755)) {
+		pc_test_cgroup_remove(&cg);
+		SKIP(return, "%.200s: %s (a cgroup below a cgroup)", sub, strerror(errno));
+	}
+	snprintf(subname, sizeof(subname), "%s/sub", cg.name);
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	snprintf(list, sizeof(list), "^%s$,^%s$", subname, cg.name);
+	argv[i++] = (char *)pc_test_perfcheck();
+	argv[i++] = "stat";
+	argv[i++] = "-a";
+	argv[i++] = "-x,";
+	argv[i++] = "-e";
+	argv[i++] = "task-clock";
+	argv[i++] = "--for-each-cgroup";
+	argv[i++] = list;
+	argv[i++] = "--";
+	argv[i++] = self;
+	argv[i++] = "--workload";
+	argv[i++] = "burn-in-cgroup";
+	argv[i++] = "300";
+	argv[i++] = sub;
+	argv[i] = NULL;
+	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	rmdir(sub);
+	pc_test_cgroup_remove(&cg);
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	top = csv_cgroup_value(run.err, "task-clock", cg.name, &top_at);
+	below = csv_cgroup_value(run.err, "task-clock", subname, &sub_at);
+	EXPECT_LE(250, below) TH_LOG("%s", run.err);
+	EXPECT_GE(450, below) TH_LOG("%s", run.err);
+	EXPECT_LE(250, top) TH_LOG("%s", run.err);
+	EXPECT_GE(450, top) TH_LOG("%s", run.err);
+	EXPECT_TRUE(top_at && sub_at && top_at < sub_at) TH_LOG("%s", run.err);
 	pc_run_free(&run);
 }
 
