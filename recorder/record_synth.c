@@ -43,6 +43,14 @@ static pid_t tgid_of(pid_t tid)
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : tid;
 }
 
+static bool tid_listed(const struct recorder *r, pid_t tid)
+{
+	for (int i = 0; i < r->opts.t.nr_pids; i++)
+		if (r->opts.t.pids[i] == tid)
+			return true;
+	return false;
+}
+
 static int write_synth(void *ctx, const void *recs, size_t len)
 {
 	return rec_output_write(ctx, recs, len);
@@ -258,11 +266,22 @@ static int synth_existing(struct recorder *r, struct rec_synth *s, bool bpf, boo
 		*done = true;
 		return rec_synth_all(s);
 	}
+	/* perf's thread map: COMM (and NAMESPACES) per thread, no FORK */
 	for (int i = 0; i < r->nr_user_pids && !ret; i++)
-		ret = rec_synth_process(s, r->user_pids[i]);
-	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++)
-		ret = rec_synth_process(s, r->opts.t.pids_are_tids ? tgid_of(r->opts.t.pids[i])
-								   : r->opts.t.pids[i]);
+		ret = rec_synth_process(s, r->user_pids[i], false);
+	for (int i = 0; i < r->opts.t.nr_pids && !ret; i++) {
+		pid_t tid = r->opts.t.pids[i], tgid;
+
+		if (!r->opts.t.pids_are_tids) {
+			ret = rec_synth_process(s, tid, false);
+			continue;
+		}
+		/* -t: the thread, then its leader where the list lacks it */
+		tgid = tgid_of(tid);
+		ret = rec_synth_thread(s, tgid, tid);
+		if (!ret && tgid != tid && !tid_listed(r, tgid))
+			ret = rec_synth_thread(s, tgid, tgid);
+	}
 	return ret;
 }
 
@@ -319,7 +338,7 @@ static int synth_workload(struct recorder *r, struct rec_synth *s, bool tail)
 	if (!r->have_workload || r->opts.t.nr_pids || r->opts.t.user)
 		return 0;
 	if (!r->wl.exited)
-		return rec_synth_process(s, r->wl.pid);
+		return rec_synth_process(s, r->wl.pid, true);
 	if (tail && r->wl.comm[0])
 		return rec_synth_comm(s, r->wl.pid, r->wl.pid, r->wl.comm);
 	return 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Records for what existed before the recording started (-p, -t, -a), read
- * from /proc as perf does: per thread a FORK (the leader's parent from
- * status, other threads from the leader) and a COMM, per process the MMAP2
- * of its executable maps; plus the kernel's own map.  Each carries the
+ * from /proc as perf does: per thread a COMM (system-wide, after a FORK:
+ * the leader's parent from status, other threads from the leader), per
+ * process the MMAP2 of its executable maps after its leader's; plus the
+ * kernel's own map.  Each carries the
  * sample_id trailer of the tracking event with time 0, so readers take
  * them as "before everything".
  */
@@ -183,11 +184,48 @@ static pid_t parent_of(pid_t pid)
 	return p ? (pid_t)strtol(p + 6, NULL, 10) : 0;
 }
 
-int rec_synth_process(struct rec_synth *s, pid_t pid)
+/*
+ * One task as perf synthesizes it: system-wide (forks) a FORK, NAMESPACES
+ * and COMM; from a thread map (-p, -t, -u) a COMM and NAMESPACES alone; the
+ * maps after the leader's.
+ */
+static int synth_task(struct rec_synth *s, pid_t pid, pid_t ppid, pid_t tid, const char *comm, bool forks)
+{
+	int ret = 0;
+
+	if (forks) {
+		ret = synth_fork(s, pid, tid == pid ? ppid : pid, tid, tid == pid ? ppid : pid);
+		if (!ret && s->namespaces)
+			ret = rec_synth_namespaces(s, pid, tid);
+		if (!ret)
+			ret = rec_synth_comm(s, pid, tid, comm);
+	} else {
+		ret = rec_synth_comm(s, pid, tid, comm);
+		if (!ret && s->namespaces)
+			ret = rec_synth_namespaces(s, pid, tid);
+	}
+	if (!ret && tid == pid && !s->no_maps)
+		ret = synth_maps(s, pid);
+	return ret;
+}
+
+/* /proc/PID/task/TID/comm without its newline; -1 when the thread is gone */
+static int task_comm(pid_t pid, pid_t tid, char *comm, size_t size)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	if (pc_read_file(path, comm, size) < 0)
+		return -1;
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
+}
+
+int rec_synth_process(struct rec_synth *s, pid_t pid, bool forks)
 {
 	char path[64], comm[64];
 	struct dirent *de;
-	pid_t ppid = parent_of(pid);
+	pid_t ppid = forks ? parent_of(pid) : 0;
 	DIR *d;
 	int ret = 0;
 
@@ -197,24 +235,20 @@ int rec_synth_process(struct rec_synth *s, pid_t pid)
 		return 0;	/* exited meanwhile */
 	while (!ret && (de = readdir(d))) {
 		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
-		char cpath[96];
 
-		if (tid <= 0)
-			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%d/comm", pid, tid);
-		if (pc_read_file(cpath, comm, sizeof(comm)) < 0)
-			continue;
-		comm[strcspn(comm, "\n")] = '\0';
-		ret = synth_fork(s, pid, tid == pid ? ppid : pid, tid, tid == pid ? ppid : pid);
-		if (!ret)
-			ret = rec_synth_comm(s, pid, tid, comm);
-		if (!ret && s->namespaces)
-			ret = rec_synth_namespaces(s, pid, tid);
+		/* a thread that ended meanwhile is left out, as perf leaves it */
+		if (tid > 0 && !task_comm(pid, tid, comm, sizeof(comm)))
+			ret = synth_task(s, pid, ppid, tid, comm, forks);
 	}
 	closedir(d);
-	if (!ret && !s->no_maps)
-		ret = synth_maps(s, pid);
 	return ret;
+}
+
+int rec_synth_thread(struct rec_synth *s, pid_t pid, pid_t tid)
+{
+	char comm[64];
+
+	return task_comm(pid, tid, comm, sizeof(comm)) ? 0 : synth_task(s, pid, 0, tid, comm, false);
 }
 
 int rec_synth_all(struct rec_synth *s)
@@ -229,7 +263,7 @@ int rec_synth_all(struct rec_synth *s)
 		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
 
 		if (pid > 0)
-			ret = rec_synth_process(s, pid);
+			ret = rec_synth_process(s, pid, true);
 	}
 	closedir(d);
 	return ret;

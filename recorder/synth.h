@@ -33,8 +33,14 @@ const char *rec_kernel_ref_symbol(FILE *kallsyms, uint64_t *addr);
 /* The kernel's MMAP, "[kernel.kallsyms]" and the reference symbol, pgoff its address. */
 int rec_synth_kernel_mmap(struct rec_synth *s);
 int rec_synth_comm(struct rec_synth *s, pid_t pid, pid_t tid, const char *comm);
-/* FORK, COMM and (for the leader) MMAP2 records of one process from /proc. */
-int rec_synth_process(struct rec_synth *s, pid_t pid);
+/*
+ * The COMM (and NAMESPACES) of each thread of one process from /proc, the
+ * leader's MMAP2s after it; with forks (system-wide, as perf's full
+ * synthesis), a FORK before each, its NAMESPACES before its COMM.
+ */
+int rec_synth_process(struct rec_synth *s, pid_t pid, bool forks);
+/* One thread of a -t list, as perf's thread map has it: COMM, NAMESPACES, the leader's maps. */
+int rec_synth_thread(struct rec_synth *s, pid_t pid, pid_t tid);
 int rec_synth_all(struct rec_synth *s);
 /* NAMESPACES of one thread (--namespaces). */
 int rec_synth_namespaces(struct rec_synth *s, pid_t pid, pid_t tid);
