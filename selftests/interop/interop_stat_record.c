@@ -172,7 +172,16 @@ static void same_records(struct __test_metadata *_metadata, FIXTURE_DATA(stat_re
 	char exe[64], cmd[2048], ours_path[600], *theirs_types, *ours_types;
 	const char *tools[2] = { self->perf, pc_test_perfcheck() };
 	const char *paths[2] = { self->path, ours_path };
+	struct up_version v;
 
+	/*
+	 * perfcheck stat record writes perf 6.1's records: perf 5.10's -D
+	 * prints no "@FILE", perf 7.2 adds a CPUS update per event to its
+	 * pipe and cannot read its own -n file (comp_mmap_len 0)
+	 */
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major != 6 || v.minor != 1)
+		SKIP(return, "%s: perfcheck stat record writes perf 6.1's records", v.text);
 	snprintf(ours_path, sizeof(ours_path), "%s.ours", self->path);
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)getpid());
 	for (int t = 0; t < 2; t++) {
