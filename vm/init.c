@@ -48,6 +48,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,6 +495,20 @@ static void print_exit_race(void)
 	printf("exit_race_polls %d\n", polls[n / 2]);
 }
 
+/* A file that starts with "#!": run through an interpreter. */
+static bool is_script(const char *path)
+{
+	char magic[2] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, magic, 2) == 2 && magic[0] == '#' && magic[1] == '!';
+	close(fd);
+	return yes;
+}
+
 static int print_facts(const char *perf)
 {
 	struct perf_event_attr attr;
@@ -572,6 +587,9 @@ static int print_facts(const char *perf)
 		printf("tool.%s %s\n", tools[i], found ? found : "no");
 		if (found && !strcmp(tools[i], "sleep"))
 			printf("dynamic.sleep %s\n", elf_is_dynamic(found) == 1 ? "yes" : "no");
+		/* a launcher script (pyenv's shim) starts helpers that come and go */
+		if (found && !strcmp(tools[i], "python3"))
+			printf("script.python3 %s\n", is_script(found) ? "yes" : "no");
 	}
 	return 0;
 }

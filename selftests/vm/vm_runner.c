@@ -526,6 +526,36 @@ TEST_F_TIMEOUT(vm, perf_test_exit_events_is_not_excused_where_sigchld_comes_in_t
 }
 
 /*
+ * perf test's JSON linter pipes perf stat -a --per-thread into python3: where
+ * python3 is a launcher script (its helpers end before perf reads their
+ * names) its failure is a skip naming that, elsewhere a failure.
+ */
+#define PERFTEST_JSON M "begin perf-test perf-test timeout=900\nTAP version 13\n" \
+		      "not ok 1 96:perf stat JSON output linter\n1..1\n" \
+		      M "end perf-test perf-test status=exit:0 elapsed_ms=900\n"
+#define JSON_CASE "perf-test/96:perf stat JSON output linter"
+
+TEST_F_TIMEOUT(vm, perf_test_json_linter_skips_where_python3_is_a_launcher_script, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK PERFTEST_JSON ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, "pmu no\ntool.python3 /home/u/.pyenv/shims/python3\n"
+							      "script.python3 yes\ncpus 2\n", PROBE_ALL));
+	EXPECT_STREQ("skip", case_status(self->result, JSON_CASE));
+	EXPECT_NE(NULL, strstr(case_reason(self->result, JSON_CASE), "is a script that starts helper processes"))
+		TH_LOG("%s", case_reason(self->result, JSON_CASE));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.out);
+}
+
+TEST_F_TIMEOUT(vm, perf_test_json_linter_fails_where_python3_is_a_program, 120)
+{
+	self->result = replay_ex(_metadata, &self->run, self->dir, HELLO PROBE_OK PERFTEST_JSON ARTS, 0, NULL,
+				 "perf-test", guest_artifacts(self->dir, "pmu no\ntool.python3 /usr/bin/python3\n"
+							      "script.python3 no\ncpus 2\n", PROBE_ALL));
+	EXPECT_STREQ("fail", case_status(self->result, JSON_CASE));
+	EXPECT_NE(0, self->run.exit_code);
+}
+
+/*
  * The kernel's sigtrap_threads counts signals of a write watchpoint: where
  * init --facts saw a watchpoint count none of its writes (a hypervisor that
  * never traps) the failure is a skip naming that, elsewhere a failure.

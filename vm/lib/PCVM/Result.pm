@@ -253,6 +253,12 @@ sub unmet {
 			"a child's SIGCHLD reached its parent $n immediate polls after the child's EXIT record "
 			. "(median of 21 runs, init --facts), more than the 1000 polls the test waits (probe)"];
 	}
+	if ($need eq 'python3-program') {
+		return undef unless $facts && defined $facts->{'tool.python3'};
+		return '' if $facts->{'tool.python3'} eq 'no' || ($facts->{'script.python3'} // 'no') eq 'no';
+		return ['python3 is a launcher script (probe)', "python3 in PATH ($facts->{'tool.python3'}) is a "
+			. 'script that starts helper processes as it runs (init --facts) (probe)'];
+	}
 	if ($need eq 'breakpoint-fires') {
 		return undef unless $facts && defined $facts->{breakpoint_writes};
 		my $n = $facts->{breakpoint_writes};
