@@ -348,11 +348,15 @@ static int run_once(const char *perf, double timeout, int have_sequential)
 	argv[argc] = NULL;
 	if (run_lines(argv, timeout, suite_line, &run) != 1)
 		return 0;
-	/* timed out: the running test is the first listed one after the last verdict not done */
-	if (run.parent_num && run.parent_num >= run.last)
-		done[run.parent_num] = 1;
+	/*
+	 * timed out: inside the test whose subtests perf was printing (10.3
+	 * after "10.2: ... Ok" is test 10's), else the first listed one after
+	 * the last verdict not done
+	 */
+	int within = run.parent_num && run.parent_num >= run.last ? run.parent_num : 0;
+
 	for (int i = 0; i < ntests; i++) {
-		if (tests[i].num < run.last || done[tests[i].num])
+		if (within ? tests[i].num != within : tests[i].num < run.last || done[tests[i].num])
 			continue;
 		char desc[160];
 

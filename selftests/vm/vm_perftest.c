@@ -148,4 +148,38 @@ TEST_F_TIMEOUT(perftest, skip_without_reason_takes_the_skip_line_perf_test_v_pri
 	EXPECT_NE(NULL, strstr(self->run.out, "\n1..3\n"));
 }
 
+/*
+ * A test that hangs after some of its subtests printed verdicts is that
+ * test's timeout: "1:With subtests", not the next one (perftest named the
+ * test after it, and the restart then skipped the one that never ran).
+ */
+static const char hanging_perf[] =
+	"#!/bin/sh\n"
+	"case \"$2\" in\n"
+	"list) printf '  1: With subtests\\n  2: After it\\n'; exit 0;;\n"
+	"-h) echo 'usage: perf test'; exit 0;;\n"
+	"esac\n"
+	"case \"$*\" in\n"
+	"*'-s 1'*) echo '  1: With subtests : Skip (user override)'; echo '  2: After it : Ok'; exit 0;;\n"
+	"esac\n"
+	"echo '  1: With subtests :'; echo '  1.1: First part : Ok'; exec sleep 60\n";
+
+TEST_F_TIMEOUT(perftest, hang_after_a_subtest_is_that_tests_timeout, 90)
+{
+	FILE *f = fopen(self->perf, "w");
+
+	ASSERT_NE(NULL, f);
+	fputs(hanging_perf, f);
+	fclose(f);
+	char *argv[] = { self->perftest, self->perf, "2", NULL };
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
+	ASSERT_EQ(0, self->run.exit_code);
+	ASSERT_NE(NULL, self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, "ok 1 1.1:First part\n")) TH_LOG("%s", self->run.out);
+	EXPECT_NE(NULL, strstr(self->run.out, " 1:With subtests # timed out after 2s")) TH_LOG("%s", self->run.out);
+	/* the test after it runs, once perf is started again skipping test 1 */
+	EXPECT_NE(NULL, strstr(self->run.out, " 2:After it\n")) TH_LOG("%s", self->run.out);
+	EXPECT_EQ(NULL, strstr(self->run.out, "2:After it # timed out")) TH_LOG("%s", self->run.out);
+}
+
 TEST_HARNESS_MAIN
