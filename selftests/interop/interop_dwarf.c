@@ -432,11 +432,13 @@ static void check_srclines(struct __test_metadata *_metadata, struct ours *o,
 		if (!nfr) {
 			/*
 			 * code of no compile unit (crt1's _start, sampled as the
-			 * workload began): perf names the symbol and prints no line
+			 * workload began): perf names the symbol and finds no line
+			 * either (perf 6.1 prints addr2line's "??:0")
 			 */
 			ASSERT_LT(at, p->nr) TH_LOG("sample %s: perf has fewer entries", p->key);
 			EXPECT_STREQ(p->e[at].sym, sym) TH_LOG("sample %s entry %zu", p->key, at);
-			EXPECT_STREQ("", p->e[at].src) TH_LOG("sample %s entry %zu: %s", p->key, at, sym);
+			EXPECT_TRUE(!p->e[at].src[0] || !strcmp(p->e[at].src, "??:0"))
+				TH_LOG("sample %s entry %zu: %s at %s", p->key, at, sym, p->e[at].src);
 			at++;
 			continue;
 		}
