@@ -14,7 +14,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #define RING_PAGES 16
@@ -154,15 +153,6 @@ static bool user_chain_inline(const uint64_t *ips, uint64_t nr)
 	return false;
 }
 
-/* This thread's cpu time in ms. */
-static double thread_cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /*
  * defer_callchain: samples taken in system calls end with
  * PERF_CONTEXT_USER_DEFERRED and a cookie, and the next CALLCHAIN_DEFERRED
@@ -208,8 +198,8 @@ void bh_check_defer_callchain(struct pc_behaviour_result *r)
 	 * clock: a guest sharing its host's cores got no cpu in 10 ms of wall
 	 * time once (no sample at all, called broken); 2 s at the most
 	 */
-	cpu_end = thread_cpu_ms() + 10;
-	for (end = bh_now_ms() + 2000; bh_now_ms() < end && thread_cpu_ms() < cpu_end;)
+	cpu_end = bh_thread_cpu_ms() + 10;
+	for (end = bh_now_ms() + 2000; bh_now_ms() < end && bh_thread_cpu_ms() < cpu_end;)
 		if (zero < 0 || read(zero, buf, sizeof(buf)) < 0)
 			break;
 	bh_enable(fd, false);

@@ -111,6 +111,8 @@ void bh_spin_ms(double ms);
 /* spins ms, then on in 1 ms steps until the ring holds a record, 500 ms at most */
 void bh_spin_for_records(const struct bh_ring *ring, double ms);
 double bh_now_ms(void);
+/* This thread's cpu time in ms. */
+double bh_thread_cpu_ms(void);
 
 /* the checks, one per row */
 void bh_check_sample_id_all(struct pc_behaviour_result *r);

@@ -29,7 +29,7 @@ double bh_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static double thread_cpu_ms(void)
+double bh_thread_cpu_ms(void)
 {
 	struct timespec ts;
 
@@ -39,10 +39,10 @@ static double thread_cpu_ms(void)
 
 void bh_spin_ms(double ms)
 {
-	double end = thread_cpu_ms() + ms;
+	double end = bh_thread_cpu_ms() + ms;
 	volatile unsigned long x = 0;
 
-	while (thread_cpu_ms() < end)
+	while (bh_thread_cpu_ms() < end)
 		for (int i = 0; i < 10000; i++)
 			x++;
 }

@@ -309,7 +309,8 @@ static int open_each_cgroup(struct stat_opts *o, struct pc_error *err)
 	for (const char *p = s;; p++) {
 		size_t len = strcspn(p, ",");
 
-		ret = len ? each_cgroup_add(&o->each, mnt, p, len, err) : each_cgroup_add(&o->each, mnt, "/", 1, err);
+		/* an empty name is the root */
+		ret = each_cgroup_add(&o->each, mnt, len ? p : "/", len ? len : 1, err);
 		if (ret)
 			return ret;
 		p += len;

@@ -197,8 +197,6 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 		for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
 			pc_run_free(&self->theirs);
 			pc_run_free(&self->ours);
-			memset(&self->theirs, 0, sizeof(self->theirs));
-			memset(&self->ours, 0, sizeof(self->ours));
 			aggregated(&self->theirs, self->perf, NULL, modes[m], fmts[f]);
 			/* a layout this perf lacks (perf 5.10: -j): the others are compared */
 			if (self->theirs.exit_code) {
@@ -274,8 +272,6 @@ TEST_F(interop_stat, cgroup_column_follows_the_event_as_perf)
 			for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
 				pc_run_free(&self->theirs);
 				pc_run_free(&self->ours);
-				memset(&self->theirs, 0, sizeof(self->theirs));
-				memset(&self->ours, 0, sizeof(self->ours));
 				in_cgroups(&self->theirs, self->perf, modes[m], fmts[f], names[n]);
 				in_cgroups(&self->ours, pc_test_perfcheck(), modes[m], fmts[f], names[n]);
 				EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
@@ -304,6 +300,15 @@ static void stat_args(struct pc_run *run, const char *tool, const char *const *a
 	up_run(run, 60, argv);
 }
 
+/* Both tools' stat ARGS, each run's earlier result freed first. */
+static void both_stat(FIXTURE_DATA(interop_stat) *self, const char *const *args)
+{
+	pc_run_free(&self->theirs);
+	pc_run_free(&self->ours);
+	stat_args(&self->theirs, self->perf, args);
+	stat_args(&self->ours, pc_test_perfcheck(), args);
+}
+
 /*
  * -G's refusals are perf's: its exit status, and its message where it
  * prints one (events must come first, -a or -C needed, a cgroup that is not
@@ -328,12 +333,7 @@ TEST_F(interop_stat, cgroup_errors_are_perfs)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char msg[256];
 
-		pc_run_free(&self->theirs);
-		pc_run_free(&self->ours);
-		memset(&self->theirs, 0, sizeof(self->theirs));
-		memset(&self->ours, 0, sizeof(self->ours));
-		stat_args(&self->theirs, self->perf, cases[c]);
-		stat_args(&self->ours, pc_test_perfcheck(), cases[c]);
+		both_stat(self, cases[c]);
 		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
 		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
 			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
@@ -375,12 +375,7 @@ TEST_F(interop_stat, for_each_cgroup_lists_every_event_per_cgroup_as_perf)
 				       fmts[f] ? "--" : "sleep", fmts[f] ? "sleep" : "0.1",
 				       fmts[f] ? "0.1" : NULL, NULL };
 
-		pc_run_free(&self->theirs);
-		pc_run_free(&self->ours);
-		memset(&self->theirs, 0, sizeof(self->theirs));
-		memset(&self->ours, 0, sizeof(self->ours));
-		stat_args(&self->theirs, self->perf, args);
-		stat_args(&self->ours, pc_test_perfcheck(), args);
+		both_stat(self, args);
 		EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
 		EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
 		up_stat_layout_of(self->theirs.err, a, sizeof(a));
@@ -412,12 +407,7 @@ TEST_F(interop_stat, for_each_cgroup_errors_are_perfs)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char msg[256];
 
-		pc_run_free(&self->theirs);
-		pc_run_free(&self->ours);
-		memset(&self->theirs, 0, sizeof(self->theirs));
-		memset(&self->ours, 0, sizeof(self->ours));
-		stat_args(&self->theirs, self->perf, cases[c]);
-		stat_args(&self->ours, pc_test_perfcheck(), cases[c]);
+		both_stat(self, cases[c]);
 		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
 		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
 			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
@@ -467,12 +457,7 @@ TEST_F(interop_stat, for_each_cgroup_patterns_pick_cgroups_as_perf)
 		const char *args[] = { "-a", "-e", "task-clock", "--for-each-cgroup", lists[c],
 				       "--", "true", NULL };
 
-		pc_run_free(&self->theirs);
-		pc_run_free(&self->ours);
-		memset(&self->theirs, 0, sizeof(self->theirs));
-		memset(&self->ours, 0, sizeof(self->ours));
-		stat_args(&self->theirs, self->perf, args);
-		stat_args(&self->ours, pc_test_perfcheck(), args);
+		both_stat(self, args);
 		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
 			TH_LOG("%s: perf '%s' / perfcheck '%s'", lists[c], self->theirs.err, self->ours.err);
 		if (self->theirs.exit_code) {

@@ -938,6 +938,21 @@ static double csv_cgroup_value(const char *text, const char *event, const char *
 }
 
 /*
+ * perfcheck stat -a -x, -e task-clock --for-each-cgroup LIST over this
+ * binary's burn-in-cgroup workload (300 ms spun in the cgroup DIR, twice
+ * that outside it); 0 once it ran, its counts on run's stderr
+ */
+static int each_cgroup_burn(struct pc_run *run, const char *list, const char *dir)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
+	return pc_test_run(run, 60, (char *[]){ (char *)pc_test_perfcheck(), "stat", "-a", "-x,", "-e",
+			   "task-clock", "--for-each-cgroup", (char *)list, "--", self, "--workload",
+			   "burn-in-cgroup", "300", (char *)dir, NULL });
+}
+
+/*
  * --for-each-cgroup CG,/ -e task-clock counts the event once per cgroup, in
  * that order: CG's line the 300 ms its child spun, the root's everything
  * (the 600 ms of the parent outside CG too)
@@ -946,34 +961,16 @@ TEST(for_each_cgroup_counts_each_event_in_each_cgroup_in_turn)
 {
 	struct pc_test_cgroup cg;
 	struct pc_run run = { 0 };
-	char why[1000], self[64], list[128];
+	char why[1000], list[128];
 	const char *in_at = NULL, *root_at = NULL;
-	char *argv[16];
 	double in, root;
-	int i = 0;
 
 	if (!pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
 	if (pc_test_cgroup_new(&cg, "each", why, sizeof(why)))
 		SKIP(return, "%s", why);
-	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
 	snprintf(list, sizeof(list), "%s,/", cg.name);
-	argv[i++] = (char *)pc_test_perfcheck();
-	argv[i++] = "stat";
-	argv[i++] = "-a";
-	argv[i++] = "-x,";
-	argv[i++] = "-e";
-	argv[i++] = "task-clock";
-	argv[i++] = "--for-each-cgroup";
-	argv[i++] = list;
-	argv[i++] = "--";
-	argv[i++] = self;
-	argv[i++] = "--workload";
-	argv[i++] = "burn-in-cgroup";
-	argv[i++] = "300";
-	argv[i++] = cg.dir;
-	argv[i] = NULL;
-	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	ASSERT_EQ(0, each_cgroup_burn(&run, list, cg.dir));
 	pc_test_cgroup_remove(&cg);
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
 	in = csv_cgroup_value(run.err, "task-clock", cg.name, &in_at);
@@ -996,11 +993,9 @@ TEST(for_each_cgroup_patterns_count_matching_cgroups_in_hierarchy_order)
 {
 	struct pc_test_cgroup cg;
 	struct pc_run run = { 0 };
-	char why[1000], self[64], list[200], sub[4300], subname[100];
+	char why[1000], list[200], sub[4300], subname[100];
 	const char *top_at = NULL, *sub_at = NULL;
-	char *argv[16];
 	double top, below;
-	int i = 0;
 
 	if (!pc_test_cpu_wide_allowed())
 		SKIP(return, "cpu-wide events are not allowed (not root, perf_event_paranoid > 0)");
@@ -1012,24 +1007,8 @@ TEST(for_each_cgroup_patterns_count_matching_cgroups_in_hierarchy_order)
 		SKIP(return, "%.200s: %s (a cgroup below a cgroup)", sub, strerror(errno));
 	}
 	snprintf(subname, sizeof(subname), "%s/sub", cg.name);
-	snprintf(self, sizeof(self), "/proc/%d/exe", (int)getpid());
 	snprintf(list, sizeof(list), "^%s$,^%s$", subname, cg.name);
-	argv[i++] = (char *)pc_test_perfcheck();
-	argv[i++] = "stat";
-	argv[i++] = "-a";
-	argv[i++] = "-x,";
-	argv[i++] = "-e";
-	argv[i++] = "task-clock";
-	argv[i++] = "--for-each-cgroup";
-	argv[i++] = list;
-	argv[i++] = "--";
-	argv[i++] = self;
-	argv[i++] = "--workload";
-	argv[i++] = "burn-in-cgroup";
-	argv[i++] = "300";
-	argv[i++] = sub;
-	argv[i] = NULL;
-	ASSERT_EQ(0, pc_test_run(&run, 60, argv));
+	ASSERT_EQ(0, each_cgroup_burn(&run, list, sub));
 	rmdir(sub);
 	pc_test_cgroup_remove(&cg);
 	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
