@@ -13,6 +13,9 @@
 #include "reader/input.h"
 #include "util/log.h"
 
+/* PERF_RECORD_MISC_LOST_SAMPLES_BPF: samples a BPF filter of perf's dropped, not the kernel */
+#define RD_MISC_LOST_SAMPLES_BPF (1u << 15)
+
 void rd_input_init(struct rd_input *in, struct pd_reader *r, struct rd_sink out)
 {
 	memset(in, 0, sizeof(*in));
@@ -69,6 +72,13 @@ int rd_input_record(struct rd_input *in, const struct pd_record *rec, struct pc_
 		in->by_type[rec->header.type]++;
 	else
 		in->other_types++;
+	if (rec->header.type == PERF_RECORD_LOST_SAMPLES && rec->header.size >= 16 &&
+	    !(rec->header.misc & RD_MISC_LOST_SAMPLES_BPF)) {
+		uint64_t lost;
+
+		memcpy(&lost, (const uint8_t *)rec->data + 8, sizeof(lost));
+		in->lost_samples += lost;
+	}
 	if ((rec->header.type == PC_RECORD_COMPRESSED || rec->header.type == PC_RECORD_COMPRESSED2) &&
 	    in->expand.fn)
 		return in->expand.fn(in->expand.ctx, in, rec, err);

@@ -40,6 +40,11 @@ struct rd_input {
 	uint64_t records;
 	uint64_t by_type[RD_INPUT_TYPES];
 	uint64_t other_types;	/* records of a type >= RD_INPUT_TYPES */
+	/*
+	 * The samples LOST_SAMPLES records say the kernel dropped (those perf's
+	 * BPF filters made, misc bit 15, left out as perf 7.2 counts them)
+	 */
+	uint64_t lost_samples;
 	struct rd_expand expand;
 	struct rd_input_tap tap;
 	struct rd_sink out;

@@ -148,7 +148,6 @@ struct report {
 		const char *text;
 		size_t len;
 	} trace;
-	uint64_t lost;		/* LOST_SAMPLES seen while reading a pipe */
 	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
 	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
 	struct rp_threads *threads;	/* -T: the READ records' counts (NULL: not asked) */
@@ -1620,31 +1619,6 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 }
 
 /* PERF_RECORD_LOST_SAMPLES totals, read ahead from a file (pipes: not seekable). */
-static int lost_samples(struct rd_session *s, uint64_t *lost, struct pc_error *err)
-{
-	struct pd_record rec;
-	uint64_t pos = 0;
-	int ret;
-
-	*lost = 0;
-	if (s->r.pipe_format)
-		return 0;
-	while ((ret = pd_reader_next(&s->r, &pos, &rec, err)) > 0)
-		if (rec.header.type == PERF_RECORD_LOST_SAMPLES && rec.header.size >= 16)
-			*lost += ((const uint64_t *)rec.data)[1];
-	return ret;
-}
-
-/* A pipe cannot be read ahead: its LOST_SAMPLES are added up as they come */
-static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
-{
-	struct report *rp = ctx;
-
-	if (ev->rec->header.type == PERF_RECORD_LOST_SAMPLES && ev->rec->header.size >= 16)
-		rp->lost += ((const uint64_t *)ev->rec->data)[1];
-	return 0;
-}
-
 struct groups {
 	struct report *rp;
 	struct rd_session *s;
@@ -2182,7 +2156,6 @@ int cmd_report(int argc, char **argv)
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
 	struct rd_out out;
-	uint64_t lost = 0;
 	int c, ret;
 
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
@@ -2510,8 +2483,6 @@ int cmd_report(int argc, char **argv)
 	/* perf reads a pipe whole for its features, and shows only them */
 	if (!ret && header_only && s->r.pipe_format)
 		ret = rd_session_process(s, &err);
-	if (!ret && !header_only)
-		ret = lost_samples(s, &lost, &err);
 	if (!ret && !header_only && flt.has_percent)
 		ret = rd_filter_time_span(&flt, &s->r, &err);
 	if (!ret && !header_only) {
@@ -2533,9 +2504,9 @@ int cmd_report(int argc, char **argv)
 		if (rp.threads)
 			s->ops.record = on_record;
 		s->ops.ctx = &rp;
-		if (s->r.pipe_format)
-			s->ops.other = on_other;
 		ret = rd_session_process(s, &err);
+		if (!ret)
+			rd_session_warn_lost(s, true, stderr);
 		if (ret && !err.msg[0] && rp.trace.fmt.err.msg[0])
 			err = rp.trace.fmt.err;
 	}
@@ -2556,7 +2527,7 @@ int cmd_report(int argc, char **argv)
 		if (!rp.view.quiet) {
 			elided_lines(&rp, &out);
 			rd_out_printf(&out, "#\n# Total Lost Samples: %llu\n",
-				      (unsigned long long)(lost + rp.lost));
+				      (unsigned long long)s->in.lost_samples);
 		}
 		ret = settle_placeholders(&rp, s);
 		if (!ret)

@@ -250,6 +250,20 @@ void rd_session_close(struct rd_session *s)
 	s->opened = false;
 }
 
+void rd_session_warn_lost(const struct rd_session *s, bool chunks, FILE *f)
+{
+	uint64_t lost = s->in.by_type[PERF_RECORD_LOST], dropped = s->in.lost_samples;
+	uint64_t taken = s->in.by_type[PERF_RECORD_SAMPLE] + dropped;
+
+	/* perf's counters here are ints: the same numbers past 2^31 */
+	if (chunks && lost)
+		fprintf(f, "Warning:\nProcessed %d events and lost %d chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (int)s->in.records, (int)lost);
+	if (dropped && (double)dropped / (double)taken > 0.05)
+		fprintf(f, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)taken, 100.0 * (double)dropped / (double)taken);
+}
+
 static void sum_up(struct rd_session *s)
 {
 	const struct rd_defer_stats *d = &s->defer.stats;

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "perfdata/perfdata.h"
 #include "reader/deferred.h"
@@ -120,6 +121,13 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 /* Processes every record: ordering, state, merge, then ops callbacks. */
 int rd_session_process(struct rd_session *s, struct pc_error *err);
 void rd_session_close(struct rd_session *s);
+/*
+ * After process: perf's warnings on what the recording lost, to f, as
+ * perf script and report print them at the end of a session: LOST records
+ * ("chunks" of the ring buffer; not when the tool shows each, chunks
+ * false) and LOST_SAMPLES above 5% of the samples.
+ */
+void rd_session_warn_lost(const struct rd_session *s, bool chunks, FILE *f);
 /*
  * After open: --symfs DIR (DSOs looked up under DIR, nothing of this
  * machine's files used: a replay reads the same anywhere) and --kallsyms

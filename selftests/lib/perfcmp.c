@@ -3,6 +3,7 @@
 #define PERFCMP_NO_HARNESS
 #include "perfcmp.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,114 @@ bool perfcmp_same(const char *a, const char *b, char *first, size_t n)
 		a = *ea ? ea + 1 : ea;
 		b = *eb ? eb + 1 : eb;
 		line++;
+	}
+	return true;
+}
+
+/*
+ * The row with its bare address and level ("[k] 0x" and 16 hex digits)
+ * taken out into key; false if it has none
+ */
+static bool address_row(const char *l, size_t len, char *key, size_t size)
+{
+	const char *p = NULL;
+
+	for (size_t i = 2; i + 20 <= len && !p; i++) {
+		size_t h = 0;
+
+		if (l[i - 2] != '[' || memcmp(l + i, "] 0x", 4))
+			continue;
+		while (h < 16 && isxdigit((unsigned char)l[i + 4 + h]))
+			h++;
+		if (h == 16 && (i + 20 == len || l[i + 20] == ' '))
+			p = l + i - 2;
+	}
+	if (!p || len >= size)
+		return false;
+	snprintf(key, size, "%.*s%.*s", (int)(p - l), l, (int)(len - (size_t)(p - l) - 22),
+		 p + 22);
+	return true;
+}
+
+/* The lines from l on that are address rows of key's, as one string each, sorted */
+static int tied_run(const char *l, const char *key, char ***rows, const char **end)
+{
+	char k[1024];
+	int n = 0;
+
+	*rows = NULL;
+	for (;;) {
+		const char *e = strchrnul(l, '\n');
+		char **r;
+
+		if (!address_row(l, (size_t)(e - l), k, sizeof(k)) || strcmp(k, key))
+			break;
+		r = realloc(*rows, (size_t)(n + 1) * sizeof(*r));
+		if (!r)
+			break;
+		*rows = r;
+		r[n++] = strndup(l, (size_t)(e - l));
+		l = *e ? e + 1 : e;
+	}
+	*end = l;
+	return n;
+}
+
+static int str_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void free_rows(char **r, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(r[i]);
+	free(r);
+}
+
+bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int *tied)
+{
+	int line = 1;
+
+	*tied = 0;
+	a = a ? a : "";
+	b = b ? b : "";
+	while (*a || *b) {
+		const char *ea = strchrnul(a, '\n'), *eb = strchrnul(b, '\n');
+		char ka[1024], kb[1024];
+
+		if (ea - a == eb - b && !memcmp(a, b, (size_t)(ea - a))) {
+			a = *ea ? ea + 1 : ea;
+			b = *eb ? eb + 1 : eb;
+			line++;
+			continue;
+		}
+		if (address_row(a, (size_t)(ea - a), ka, sizeof(ka)) &&
+		    address_row(b, (size_t)(eb - b), kb, sizeof(kb)) && !strcmp(ka, kb)) {
+			char **ra, **rb;
+			const char *na, *nb;
+			int x = tied_run(a, ka, &ra, &na), y = tied_run(b, kb, &rb, &nb);
+			bool same = x == y && x > 1;
+
+			if (same) {
+				qsort(ra, (size_t)x, sizeof(*ra), str_cmp);
+				qsort(rb, (size_t)y, sizeof(*rb), str_cmp);
+				for (int i = 0; i < x && same; i++)
+					same = !strcmp(ra[i], rb[i]);
+			}
+			free_rows(ra, x);
+			free_rows(rb, y);
+			if (same) {
+				(*tied)++;
+				a = na;
+				b = nb;
+				line += x;
+				continue;
+			}
+		}
+		snprintf(first, n, "line %d:\n perf: %.*s\n ours: %.*s", line,
+			 (int)(ea - a > 300 ? 300 : ea - a), a, (int)(eb - b > 300 ? 300 : eb - b), b);
+		return false;
 	}
 	return true;
 }

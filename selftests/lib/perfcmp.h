@@ -74,6 +74,16 @@ void perfcmp_drop_rest_suffix(char *s);
 /* True when a and b are the same text; else the first differing line in first. */
 bool perfcmp_same(const char *a, const char *b, char *first, size_t n);
 /*
+ * perfcmp_same for report rows, but for one known divergence: among
+ * adjacent rows that differ only by a bare address and its level ("[.]
+ * 0x...", no symbol) and so tie on every printed column, perf's order comes from a
+ * wrapped 64-bit address comparison that is not transitive (garbage frames
+ * more than 2^63 apart) over its trees' insertion history, which we do not
+ * yet reproduce in every case; such runs compare as sets.  *tied counts
+ * the runs that were in another order.
+ */
+bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int *tied);
+/*
  * The lines of text holding what (and also, when not NULL), in order and with
  * trailing blanks cut, into buf (size bytes; lines that do not fit are left
  * out but counted).  Returns how many lines held them.

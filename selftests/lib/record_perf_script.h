@@ -50,6 +50,24 @@ FIXTURE_TEARDOWN(fam)
 	pc_test_rmdir(self->dir);
 }
 
+/*
+ * A recording whose ring buffer overran (a loaded machine: the CI's two
+ * cores) holds LOST records, and perf rightly warns of them: that warning,
+ * and it alone, is allowed.  Returns what perf printed after it.
+ */
+static const char *past_lost_chunks(struct __test_metadata *_metadata, const char *err)
+{
+	unsigned int events, chunks;
+	int end = 0;
+
+	if (!err || sscanf(err, "Warning:\nProcessed %u events and lost %u chunks!\n\n"
+			   "Check IO/CPU overload!\n\n%n", &events, &chunks, &end) != 2 || !end)
+		return err;
+	TH_LOG("the recording lost %u chunks of %u events (the machine was loaded)", chunks,
+	       events);
+	return err + end;
+}
+
 TEST_F(fam, read_back_by_perf_script_and_report_without_warnings)
 {
 	const char *opts[16];
@@ -80,7 +98,7 @@ TEST_F(fam, read_back_by_perf_script_and_report_without_warnings)
 
 	ASSERT_EQ(0, pc_test_run(&run, 120, script));
 	EXPECT_EQ(0, run.exit_code);
-	EXPECT_STREQ("", run.err);
+	EXPECT_STREQ("", past_lost_chunks(_metadata, run.err));
 	EXPECT_NE(NULL, strstr(run.out, variant->expect))
 		TH_LOG("'%s' not in perf script's output:\n%.2000s", variant->expect, run.out);
 	pc_run_free(&run);
@@ -89,7 +107,7 @@ TEST_F(fam, read_back_by_perf_script_and_report_without_warnings)
 		return;
 	ASSERT_EQ(0, pc_test_run(&pr, 120, report));
 	EXPECT_EQ(0, pr.exit_code);
-	EXPECT_STREQ("", pr.err);
+	EXPECT_STREQ("", past_lost_chunks(_metadata, pr.err));
 	EXPECT_NE(NULL, strstr(pr.out, "# Total Lost Samples: 0"));
 	pc_run_free(&pr);
 }

@@ -269,6 +269,40 @@ TEST_F(rep, lost_samples_are_totalled)
 		TH_LOG("%s", self->run.out);
 }
 
+/* LOST_SAMPLES: 7 of 10 samples lost, above perf's 5%: its warning on stderr */
+TEST_F(rep, lost_samples_above_a_twentieth_are_warned_of)
+{
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
+	uint64_t rec[2] = { 0, 7 };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	h->size = sizeof(rec) + 16;
+	synth_put(&self->d, rec, sizeof(rec));
+	synth_sample_id(&self->d, &self->a.attr, &id);
+	report(_metadata, self, "-g", "none", NULL);
+	EXPECT_STREQ("Warning:\nProcessed 10 samples and lost 70.00%!\n\n", self->run.err);
+}
+
+/* 1 lost of 60 (1.67%): no warning, the total still in the header */
+TEST_F(rep, lost_samples_below_a_twentieth_are_not_warned_of)
+{
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
+	const uint64_t a[] = { RT_KIP(1) };
+	uint64_t rec[2] = { 0, 1 };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	h->size = sizeof(rec) + 16;
+	synth_put(&self->d, rec, sizeof(rec));
+	synth_sample_id(&self->d, &self->a.attr, &id);
+	for (int i = 0; i < 56; i++)
+		chain_sample(self, RT_SEC + 30 + (uint64_t)i, a, 1);
+	report(_metadata, self, "-g", "none", NULL);
+	EXPECT_STREQ("", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.out, "# Total Lost Samples: 1\n")) TH_LOG("%s", self->run.out);
+}
+
 TEST_F(rep, tid_key_shows_tid_and_command)
 {
 	report(_metadata, self, "-s", "tid", "--no-children");

@@ -167,6 +167,24 @@ TEST_F(ev, lost_events_show_the_count)
 		     self->run.out);
 }
 
+/* perf's session end: the LOST records counted against every record read, on stderr */
+TEST_F(ev, lost_records_are_warned_of_after_the_output)
+{
+	script(_metadata, self, NULL, NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(SAMPLE_LINE, self->run.out);
+	EXPECT_STREQ("Warning:\nProcessed 8 events and lost 1 chunks!\n\n"
+		     "Check IO/CPU overload!\n\n", self->run.err);
+}
+
+/* shown one by one, LOST records are not warned of again */
+TEST_F(ev, shown_lost_records_are_not_warned_of)
+{
+	script(_metadata, self, "--show-lost-events", NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("", self->run.err);
+}
+
 TEST_F(ev, mmap_build_id_form_shows_the_id)
 {
 	struct mmap2_body m = { 100, 100, 0x500000, 0x1000, 0, 0, 0, 0, 0,
