@@ -2506,7 +2506,7 @@ int cmd_report(int argc, char **argv)
 		s->ops.ctx = &rp;
 		ret = rd_session_process(s, &err);
 		if (!ret)
-			rd_session_warn_lost(s, true, stderr);
+			rd_session_warn(s, true, stderr);
 		if (ret && !err.msg[0] && rp.trace.fmt.err.msg[0])
 			err = rp.trace.fmt.err;
 	}

@@ -758,7 +758,7 @@ int cmd_script(int argc, char **argv)
 	rd_out_flush(&out);
 	/* perf's session end: what was lost (LOST records not when each is shown) */
 	if (!ret && !usage_err && !header_only)
-		rd_session_warn_lost(s, !(sc.show & SHOW_LOST), stderr);
+		rd_session_warn(s, !(sc.show & SHOW_LOST), stderr);
 	/* --per-event-dump: perf's line per file on stdout, after the lines there */
 	if (sc.dumps && !ret) {
 		ret = rd_event_dumps_finish(&dumps, &s->r, stdout, &err);

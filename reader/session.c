@@ -250,7 +250,7 @@ void rd_session_close(struct rd_session *s)
 	s->opened = false;
 }
 
-void rd_session_warn_lost(const struct rd_session *s, bool chunks, FILE *f)
+void rd_session_warn(const struct rd_session *s, bool chunks, FILE *f)
 {
 	uint64_t lost = s->in.by_type[PERF_RECORD_LOST], dropped = s->in.lost_samples;
 	uint64_t taken = s->in.by_type[PERF_RECORD_SAMPLE] + dropped;
@@ -262,6 +262,12 @@ void rd_session_warn_lost(const struct rd_session *s, bool chunks, FILE *f)
 	if (dropped && (double)dropped / (double)taken > 0.05)
 		fprintf(f, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
 			(unsigned long long)taken, 100.0 * (double)dropped / (double)taken);
+	for (size_t i = 0; i < s->r.nr_evsels; i++)
+		if (s->r.evsels[i].attr.attr.write_backward)
+			return;
+	if (s->order.unordered)
+		fprintf(f, "Warning:\n%u out of order events recorded.\n",
+			(unsigned int)s->order.unordered);
 }
 
 static void sum_up(struct rd_session *s)

@@ -122,12 +122,13 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 int rd_session_process(struct rd_session *s, struct pc_error *err);
 void rd_session_close(struct rd_session *s);
 /*
- * After process: perf's warnings on what the recording lost, to f, as
- * perf script and report print them at the end of a session: LOST records
- * ("chunks" of the ring buffer; not when the tool shows each, chunks
- * false) and LOST_SAMPLES above 5% of the samples.
+ * After process: perf's warnings at the end of a session, to f, as perf
+ * script and report print them: LOST records ("chunks" of the ring buffer;
+ * not when the tool shows each, chunks false), LOST_SAMPLES above 5% of
+ * the samples, and records that came after later ones had gone out (none
+ * when an event was written backward).
  */
-void rd_session_warn_lost(const struct rd_session *s, bool chunks, FILE *f);
+void rd_session_warn(const struct rd_session *s, bool chunks, FILE *f);
 /*
  * After open: --symfs DIR (DSOs looked up under DIR, nothing of this
  * machine's files used: a replay reads the same anywhere) and --kallsyms

@@ -185,6 +185,30 @@ TEST_F(ev, shown_lost_records_are_not_warned_of)
 	EXPECT_STREQ("", self->run.err);
 }
 
+/*
+ * A sample of a round older than what a flush already delivered (perf
+ * flushes, at each FINISHED_ROUND, up to the newest time of the round
+ * before): shown where it came, and counted in perf's warning
+ */
+TEST_F(ev, sample_older_than_a_flushed_round_is_warned_of)
+{
+	struct perf_event_header round = { PC_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+
+	synth_free(&self->d);
+	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &(struct pd_sample){
+		   .pid = 100, .tid = 100, .time = RT_SEC });
+	put_sample(&self->d, &self->a.attr, RT_SEC + 10000);
+	synth_put(&self->d, &round, sizeof(round));
+	put_sample(&self->d, &self->a.attr, RT_SEC + 20000);
+	synth_put(&self->d, &round, sizeof(round));
+	put_sample(&self->d, &self->a.attr, RT_SEC + 5000);
+	synth_put(&self->d, &round, sizeof(round));
+	script(_metadata, self, "-F", "time");
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("    1.000010: \n    1.000005: \n    1.000020: \n", self->run.out);
+	EXPECT_STREQ("Warning:\n1 out of order events recorded.\n", self->run.err);
+}
+
 TEST_F(ev, mmap_build_id_form_shows_the_id)
 {
 	struct mmap2_body m = { 100, 100, 0x500000, 0x1000, 0, 0, 0, 0, 0,
