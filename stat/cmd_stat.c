@@ -321,7 +321,7 @@ static int run_hook(const char *cmd)
 }
 
 static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct stat_file *rec,
-		   struct pc_error *err)
+		   bool *stopped, struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
 	struct stat_running wall = { 0 };
@@ -396,6 +396,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 					   "the cpus counted changed between the runs of -r");
 			goto out;
 		}
+		*stopped = res.stopped;
 		last = res.stopped || r + 1 == o->repeat;
 		if (last && o->interval_ms && o->look.summary)
 			print_summary(p, o, &l, &res, &before);
@@ -448,7 +449,8 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		stat_print_footer(&tp, &wall, o->repeat,
 				  rusage_s(&after.ru_utime) - rusage_s(&before.ru_utime),
 				  rusage_s(&after.ru_stime) - rusage_s(&before.ru_stime),
-				  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list);
+				  o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list &&
+				  !o->forever);
 		free(noise);
 	}
 out:
@@ -491,6 +493,7 @@ int cmd_stat(int argc, char **argv)
 	int full_argc = argc;
 	struct stat_opts o;
 	sigset_t set, old;
+	bool stopped = false;
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "report"))
@@ -568,7 +571,10 @@ int cmd_stat(int argc, char **argv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, &old);
-	ret = run_all(&p, &o, rec, &err);
+	/* -r 0: run after run, each printed alone, until a signal stops one */
+	do
+		ret = run_all(&p, &o, rec, &stopped, &err);
+	while (o.forever && ret >= 0 && !stopped);
 	/*
 	 * A recording that failed before its final round (the command could
 	 * not run, a read failed) leaves no file: none of its rounds is whole

@@ -63,7 +63,8 @@ static void usage(FILE *out)
 "                             -dd: and L1-icache and TLBs; -ddd: and prefetches\n"
 "  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
 "      --append               append to -o's FILE\n"
-"  -r, --repeat N             run the command N times: mean and its error\n"
+"  -r, --repeat N             run the command N times: mean and its error; 0: each\n"
+"                             run printed alone, until SIGINT or SIGTERM\n"
 "      --pre CMD, --post CMD  shell commands before and after each run (a\n"
 "                             failing one ends stat with its status, as perf)\n"
 "      --sync                 sync() before each run\n"
@@ -520,9 +521,13 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 				return ret;
 			break;
 		case 'r':
-			ret = parse_uint(optarg, &o->repeat, 1, "-r", err);
+			ret = parse_uint(optarg, &o->repeat, 0, "-r", err);
 			if (ret)
 				return ret;
+			/* perf's -r 0: each run counted and printed alone, for ever */
+			o->forever = !o->repeat;
+			if (o->forever)
+				o->repeat = 1;
 			break;
 		case 'x':
 			if (!*optarg)
@@ -589,7 +594,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			return ret;
 		o->error_exit = 0;
 	}
-	if (o->repeat > 1 && !o->argc)
+	if ((o->repeat > 1 || o->forever) && !o->argc)
 		return pc_error_set(err, EINVAL, "-r needs a command to repeat");
 	if (o->interval_count && !o->interval_ms)
 		return pc_error_set(err, EINVAL,
@@ -598,7 +603,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		return pc_error_set(err, EINVAL, "timeout option is not supported with interval-print.");
 	if (o->output.append && !o->output.path)
 		return pc_error_set(err, EINVAL, "--append needs -o FILE");
-	if (o->repeat > 1 && o->interval_ms)
+	if ((o->repeat > 1 || o->forever) && o->interval_ms)
 		return pc_error_set(err, EINVAL, "-r cannot go with -I");
 	if (o->nr_pids && (o->system_wide || o->cpu_list))
 		return pc_error_set(err, EINVAL, "-p/-t cannot go with -a or -C");
@@ -650,7 +655,7 @@ int stat_record_check(const struct stat_opts *o, struct pc_error *err)
 	 * with this text (and -1, exit 255), before the file is made.  -n is
 	 * recorded: the maps, STAT_CONFIG and the final round, no counter.
 	 */
-	if (o->repeat != 1)
+	if (o->repeat != 1 || o->forever)
 		return pc_error_set(err, EINVAL, "Cannot use -r option with perf stat record.");
 	return 0;
 }

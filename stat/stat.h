@@ -85,6 +85,7 @@ struct stat_opts {
 		bool append;		/* --append */
 	} output;
 	unsigned int repeat;		/* -r, >= 1 */
+	bool forever;			/* -r 0: run after run until a signal */
 	struct stat_look {
 		enum stat_format format;
 		const char *sep;	/* -x */

@@ -460,6 +460,31 @@ TEST_F(stat, repeat_shows_the_runs_and_the_noise)
 	EXPECT_NE(NULL, strstr(self->run.err, " seconds time elapsed  ( +-"));
 }
 
+/*
+ * -r 0, perf's forever mode: each run's counts alone (no "(N runs)", no
+ * noise, no user and sys times), run after run; SIGINT ends it after the
+ * run it cut (perf 6.1 goes on: only SIGKILL stops it)
+ */
+TEST_F(stat, repeat_zero_prints_each_run_alone_until_sigint)
+{
+	char cmd[1024];
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	int runs;
+
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' stat -r 0 -e page-faults -- /proc/%d/exe --workload touch 10 & p=$!; "
+		 "sleep 1; kill -INT $p; wait $p", pc_test_perfcheck(), (int)getpid());
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
+	EXPECT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	runs = pc_count_substr(self->run.err, " Performance counter stats for ");
+	EXPECT_LE(2, runs) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(runs, pc_count_substr(self->run.err, " page-faults ")) TH_LOG("%s", self->run.err);
+	EXPECT_EQ(runs, pc_count_substr(self->run.err, " seconds time elapsed\n"));
+	EXPECT_EQ(NULL, strstr(self->run.err, " runs)"));
+	EXPECT_EQ(NULL, strstr(self->run.err, "( +-"));
+	EXPECT_EQ(NULL, strstr(self->run.err, "seconds user"));
+}
+
 TEST_F(stat, system_wide_cpu_clock_runs_on_every_cpu)
 {
 	static const char *const args[] = { "-a", "-x,", "-e", "cpu-clock", NULL };

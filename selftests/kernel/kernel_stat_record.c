@@ -226,6 +226,17 @@ TEST_F(sr, repeats_are_refused_with_perfs_text_before_a_file_is_made)
 	EXPECT_NE(0, access(self->path, F_OK));
 }
 
+/* -r 0 (for ever) is refused alike */
+TEST_F(sr, forever_is_refused_with_perfs_text_before_a_file_is_made)
+{
+	static const char *const a[] = { "-r", "0", NULL };
+
+	ASSERT_EQ(0, record(self, a, "touch", 1));
+	EXPECT_EQ(255, self->rec.exit_code);
+	EXPECT_STREQ("Cannot use -r option with perf stat record.\n", self->rec.err);
+	EXPECT_NE(0, access(self->path, F_OK));
+}
+
 /* TOOL ARGS... with stdin from in (NULL: as is), through sh */
 static int run_sh(struct pc_run *run, const char *const *args, const char *in)
 {
