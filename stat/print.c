@@ -277,8 +277,9 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 	}
 	fprintf(p->out, " %-*s %-*s", UNIT_LEN, l->unit, EVNAME_LEN,
 		event_name(p, l, name, sizeof(name)));
+	/* perf 6.12 and 7.2 pad the cgroup's name to 16, 6.1 does not */
 	if (l->cgroup)
-		fprintf(p->out, " %s", l->cgroup);
+		fprintf(p->out, since_6_12(p) ? " %-16s" : " %s", l->cgroup);
 	if (p->layout == STAT_LAYOUT_7_2) {
 		/* its default set's Default metric, on every line of it; else blank */
 		if (l->metric.unit)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 #include "stat/stat.h"
@@ -470,6 +471,38 @@ TEST(a_noise_follows_a_default_metric_in_7_2)
 	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
 	EXPECT_STREQ("                74      page-faults                      #  61443.4 faults/sec  "
 		     "page_faults_per_second  ( +-  0.90% )\n", s);
+	free(s);
+}
+
+/*
+ * -G: perf 6.12 and 7.2 pad the cgroup's name to 16 columns (a longer one
+ * overflows), 6.1 prints it as it is (perf 6.12.117 and 7.2.13 on this host)
+ */
+TEST(a_cgroup_name_takes_16_columns_in_6_12_and_7_2)
+{
+	struct stat_line l = no_metric(clock_line(1.04)), m = clock_line(1.04);
+	char *s;
+
+	l.cgroup = m.cgroup = "ab";
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("              1.04 msec task-clock                       ab              " PAD38
+		     "\n", s);
+	free(s);
+	s = printed(STAT_LAYOUT_6_12, STAT_FMT_STD, &m);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("              1.04 msec task-clock                       ab               #    "
+		     "0.017 CPUs utilized             \n", s);
+	free(s);
+	l.cgroup = "pc-longer-cgroup-name-x";
+	s = printed(STAT_LAYOUT_7_2, STAT_FMT_STD, &l);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("              1.04 msec task-clock                       pc-longer-cgroup-name-x"
+		     PAD38 "\n", s);
+	free(s);
+	s = printed(STAT_LAYOUT_6_1, STAT_FMT_STD, &m);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, " ab #")) TH_LOG("%s", s);
 	free(s);
 }
 
