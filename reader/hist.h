@@ -66,6 +66,17 @@ struct entry {
 	struct entry *next;
 };
 
+/* An event group's members, shown as columns after the leader's values */
+#define HIST_MAX_MEMBERS 8
+
+struct hist_group {
+	uint32_t nr;
+	uint64_t total[HIST_MAX_MEMBERS];	/* each member's period, of its percentages */
+	/* member j's row of the leader's row (NULL: none) */
+	const struct entry *(*row)(const void *ctx, uint32_t j, const struct entry *leader);
+	const void *ctx;
+};
+
 struct hist_order {
 	const struct sk_list *keys;
 	bool children;		/* Children first */
@@ -73,8 +84,12 @@ struct hist_order {
 	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
 	bool caller;		/* caller order */
 	uint32_t elided;	/* bit i: keys[i]'s column left out, and out of the order (perf's) */
-	/* a group's rows: after Self, the members' Self in order (perf's group sort) */
-	int (*members_cmp)(const struct entry *a, const struct entry *b, const void *ctx);
+	/*
+	 * a group's rows: after the leader's Self (samples), the members'
+	 * Self (samples) in order (perf's group sort)
+	 */
+	int (*members_cmp)(const struct entry *a, const struct entry *b, bool samples,
+			   const void *ctx);
 	const void *members_ctx;
 	/*
 	 * v is in the order perf inserts it into its one collapse tree (a

@@ -247,13 +247,18 @@ static int ordered_sort(const struct entry *a, const struct entry *b, const stru
 			break;
 		case SK_V_OVERHEAD:
 		case SK_V_PERIOD:
+			/* a group's: the leader's, then each member's in turn */
 			c = field_cmp(a->self, b->self);
+			if (!c && o->members_cmp)
+				c = o->members_cmp(a, b, false, o->members_ctx);
 			break;
 		case SK_V_CHILDREN:
 			c = o->cumulate ? children_cmp(a, b, o) : 0;
 			break;
 		case SK_V_SAMPLES:
 			c = field_cmp(a->nr_samples, b->nr_samples);
+			if (!c && o->members_cmp)
+				c = o->members_cmp(a, b, true, o->members_ctx);
 			break;
 		}
 	}
@@ -279,7 +284,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			c = field_cmp(a->self, b->self);
 			if (c)
 				return c;
-			if (o->members_cmp && (c = o->members_cmp(a, b, o->members_ctx)))
+			if (o->members_cmp && (c = o->members_cmp(a, b, false, o->members_ctx)))
 				return c;
 		}
 		if (o->keys->samples && i == o->keys->samples_at) {

@@ -1085,14 +1085,16 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 	return 0;
 }
 
-/* perf's group sort after the leader's Self: each member's Self, in order */
-static int members_cmp(const struct entry *a, const struct entry *b, const void *ctx)
+/* perf's group sort after the leader's Self (samples): each member's, in order */
+static int members_cmp(const struct entry *a, const struct entry *b, bool samples,
+		       const void *ctx)
 {
 	const struct group_view *g = ctx;
 
 	for (uint32_t j = 0; j < g->nr; j++) {
 		const struct entry *ma = member_row(g, j, a), *mb = member_row(g, j, b);
-		uint64_t va = ma ? ma->self : 0, vb = mb ? mb->self : 0;
+		uint64_t va = !ma ? 0 : samples ? ma->nr_samples : ma->self;
+		uint64_t vb = !mb ? 0 : samples ? mb->nr_samples : mb->self;
 
 		if (va != vb)
 			return va > vb ? 1 : -1;
@@ -1451,7 +1453,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 {
 	int width[SK_MAX_KEYS];
 	struct cg_params cg = rp->cg;
-	struct rh_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+	struct hist_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
 	const struct rd_filter *f = rp->view.flt;
 	struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
@@ -1503,8 +1505,9 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
+	struct hist_group fg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
 	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
-			      .children = children };
+			      .children = children, .group = g ? &fg : NULL };
 
 	if (rp->view.relative && !g) {
 		shown_sums(t, &nr_samples, &period);
@@ -1554,6 +1557,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	}
 	key_widths(rp, v, n, width);
 	fv.total = total;
+	for (uint32_t j = 0; j < fg.nr; j++)
+		fg.total[j] = g->members[j]->total;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
@@ -2383,11 +2388,6 @@ int cmd_report(int argc, char **argv)
 		rf_sort_keys(&sort_fields, &rp.keys);
 		rp.view.fields = &columns;
 		rp.view.show_nr = rp.view.show_period = false;
-		/*
-		 * each event on its own: a group's member columns are not among
-		 * -F's; a file without groups is made one only by a group option
-		 */
-		rp.view.group = rp.view.group >= 0 ? 0 : -2;
 		/* perf leaves a graph's first entry out under -s sym only without -F */
 		rp.sort_sym_first = false;
 	}

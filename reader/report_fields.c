@@ -158,11 +158,13 @@ static bool shown(const struct rf_view *v, const struct rf_col *c)
 	return c->kind != RF_KEY || (k >= 0 && !(v->elided & (1u << k)));
 }
 
+/* A value column holds the leader's and each group member's value, each in the value's width */
 static int col_width(const struct rf_view *v, const struct rf_col *c)
 {
-	int k = key_index(v, c);
+	int k = key_index(v, c), parts = 1 + (v->group ? (int)v->group->nr : 0);
 
-	return c->kind == RF_KEY ? (k >= 0 ? v->width[k] : 0) : values[value_index(c->kind)].width;
+	return c->kind == RF_KEY ? (k >= 0 ? v->width[k] : 0) :
+				   parts * values[value_index(c->kind)].width;
 }
 
 static const char *col_title(const struct rf_col *c)
@@ -215,31 +217,43 @@ void rf_titles(struct rd_out *o, const struct rf_list *cols, const struct rf_vie
 	rd_out_str(o, "\n#\n");
 }
 
-/* A value column's text: perf's "%.2f%%" or "%llu", with -t its " " before */
+/*
+ * A value column's text: the leader's value then each member's (of the
+ * member's own total), perf's "%.2f%%" or "%llu" each in the value's width,
+ * or with -t at the least width after a space
+ */
 static void value_text(const struct rf_view *v, const struct rf_col *c, const struct entry *e,
 		       char *buf, size_t size)
 {
-	const char *lead = v->sep ? " " : "";
+	uint32_t nr = v->group ? v->group->nr : 0;
+	int w = values[value_index(c->kind)].width;
+	size_t len = 0;
 
-	switch (c->kind) {
-	case RF_CHILDREN:
-		if (!v->children) {	/* right-aligned, with -t too */
-			snprintf(buf, size, "%*s", v->sep ? 8 : 0, "N/A");
-			break;
+	buf[0] = '\0';
+	if (c->kind == RF_KEY)
+		return;
+	/* no Children without callchains: N/A in the leader's place, right-aligned, with -t too */
+	if (c->kind == RF_CHILDREN && !v->children) {
+		snprintf(buf, size, "%*s", v->sep || nr ? 8 : 0, "N/A");
+		return;
+	}
+	for (uint32_t j = 0; j <= nr && len < size; j++) {
+		const struct entry *me = j ? v->group->row(v->group->ctx, j - 1, e) : e;
+		double total = j ? (v->group->total[j - 1] ? (double)v->group->total[j - 1] : 1.0) :
+				   v->total;
+		int pw = v->sep ? 0 : nr ? w : 0;
+
+		if (c->kind == RF_OVERHEAD || c->kind == RF_CHILDREN) {
+			uint64_t x = !me ? 0 : c->kind == RF_OVERHEAD ? me->self : me->children;
+
+			len += (size_t)snprintf(buf + len, size - len, "%s%*.2f%%", v->sep ? " " : "",
+						pw ? pw - 1 : 0, 100.0 * (double)x / total);
+		} else {
+			uint64_t x = !me ? 0 : c->kind == RF_SAMPLES ? me->nr_samples : me->self;
+
+			len += (size_t)snprintf(buf + len, size - len, "%s%*llu", v->sep ? " " : "", pw,
+						(unsigned long long)x);
 		}
-		/* fall through */
-	case RF_OVERHEAD:
-		snprintf(buf, size, "%s%.2f%%", lead,
-			 100.0 * (double)(c->kind == RF_OVERHEAD ? e->self : e->children) / v->total);
-		break;
-	case RF_SAMPLES:
-	case RF_PERIOD:
-		snprintf(buf, size, "%s%llu", lead,
-			 (unsigned long long)(c->kind == RF_SAMPLES ? e->nr_samples : e->self));
-		break;
-	case RF_KEY:
-		buf[0] = '\0';
-		break;
 	}
 }
 
@@ -263,8 +277,13 @@ void rf_row(struct rd_out *o, const struct rf_list *cols, const struct rf_view *
 		first = false;
 		if (c->kind != RF_KEY) {
 			value_text(v, c, e, text, sizeof(text));
-			/* -t: left-aligned in the column, the last unpadded */
-			rd_out_pad(o, text, v->sep ? (i == last ? 0 : -width) : width);
+			/*
+			 * -t: left-aligned in the column, the last unpadded; a group's
+			 * N/A fills the leader's place and leaves the members' blank
+			 */
+			rd_out_pad(o, text, v->sep ? (i == last ? 0 : -width) :
+				   c->kind == RF_CHILDREN && !v->children && v->group ? -width :
+											 width);
 			continue;
 		}
 		sk_cell(e->key, e->key_len, k, c->key, e->at.level, e->thread_comm, width, v->sep,

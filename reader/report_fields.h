@@ -7,7 +7,8 @@
  * -F it lacks, else -F itself; the columns are -F's followed by each sort
  * key -F lacks.  A value column (overhead, overhead_children, sample,
  * period) sorts where the sort list names it; one it does not name does
- * not sort at all.
+ * not sort at all.  An event group shows its members' values after the
+ * leader's in each value column, the column as many times as wide.
  */
 #ifndef PERFCHECK_READER_REPORT_FIELDS_H
 #define PERFCHECK_READER_REPORT_FIELDS_H
@@ -53,6 +54,7 @@ struct rf_view {
 	const char *sep;		/* -t, else NULL */
 	double total;			/* of the percentages */
 	bool children;			/* the rows have Children shares (else N/A) */
+	const struct hist_group *group;	/* an event group's members after the leader, or NULL */
 };
 
 /* The two title lines (the separator's one line with -t) */

@@ -21,7 +21,7 @@
 struct rh_node {
 	struct entry sum;	/* first: a copy of rows[lo] (its pointers not owned) */
 	size_t lo, hi;
-	uint64_t member_self[RH_MAX_MEMBERS], member_samples[RH_MAX_MEMBERS];
+	uint64_t member_self[HIST_MAX_MEMBERS], member_samples[HIST_MAX_MEMBERS];
 };
 
 struct rh_walk {
@@ -124,7 +124,7 @@ enum rh_col { RH_OVERHEAD, RH_SAMPLES, RH_PERIOD };
 static void col_text(const struct rh_view *hv, const struct rh_node *nd, enum rh_col c,
 		     char *buf, size_t size)
 {
-	const struct rh_group *g = hv->group;
+	const struct hist_group *g = hv->group;
 	size_t len = 0;
 
 	for (uint32_t j = 0; j <= (g ? g->nr : 0) && len < size; j++) {
@@ -175,23 +175,28 @@ static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
 	rd_out_char(w->o, '\n');
 }
 
-/* perf's group order after the leader's period: the members' in turn */
-static int members_cmp(const struct entry *a, const struct entry *b, const void *ctx)
+/* perf's group order after the leader's period (samples): the members' in turn */
+static int members_cmp(const struct entry *a, const struct entry *b, bool samples,
+		       const void *ctx)
 {
 	/* a and b are the sums of nodes (their first member) */
 	const struct rh_node *na = (const void *)a, *nb = (const void *)b;
-	const struct rh_group *g = ctx;
+	const struct hist_group *g = ctx;
 
-	for (uint32_t j = 0; j < g->nr; j++)
-		if (na->member_self[j] != nb->member_self[j])
-			return na->member_self[j] > nb->member_self[j] ? 1 : -1;
+	for (uint32_t j = 0; j < g->nr; j++) {
+		uint64_t va = samples ? na->member_samples[j] : na->member_self[j];
+		uint64_t vb = samples ? nb->member_samples[j] : nb->member_self[j];
+
+		if (va != vb)
+			return va > vb ? 1 : -1;
+	}
 	return 0;
 }
 
 /* Adds row r's own and its members' values to node nd */
 static void add_row(const struct rh_view *hv, struct rh_node *nd, const struct entry *r)
 {
-	const struct rh_group *g = hv->group;
+	const struct hist_group *g = hv->group;
 
 	for (uint32_t j = 0; g && j < g->nr; j++) {
 		const struct entry *m = g->row(g->ctx, j, r);

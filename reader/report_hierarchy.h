@@ -39,17 +39,6 @@
 #include "reader/out.h"
 #include "reader/sortkeys.h"
 
-/* An event group's members, shown as columns after the leader's values */
-#define RH_MAX_MEMBERS 8
-
-struct rh_group {
-	uint32_t nr;
-	uint64_t total[RH_MAX_MEMBERS];	/* each member's period, of its percentages */
-	/* member j's row of the leader's row (NULL: none) */
-	const struct entry *(*row)(const void *ctx, uint32_t j, const struct entry *leader);
-	const void *ctx;
-};
-
 struct rh_view {
 	const struct sk_list *keys;	/* one level each, in order */
 	const int *width;		/* per key: its column's width (the flat layout's) */
@@ -62,7 +51,7 @@ struct rh_view {
 	const struct cg_forest *forest;
 	const struct cg_params *cg;
 	uint64_t graph_total;		/* the period the graphs' shares are of */
-	const struct rh_group *group;	/* NULL: one event */
+	const struct hist_group *group;	/* NULL: one event */
 	uint8_t filters;		/* ENTRY_HIDDEN_* of the filters given */
 	uint32_t elided;		/* bit i: keys[i] is out of the order (a filter's one value) */
 };

@@ -691,6 +691,36 @@ TEST_F(report, hierarchy_of_an_event_group_matches_perf)
 	same_report(_metadata, self, "--hierarchy -t , -g none");
 }
 
+/*
+ * -F on an event group: each value column holds the leader's value, then
+ * each member's (of its own total), as wide as that many values; rows in
+ * the leader's, then the members' order.  Without callchains: perf 6.1 and
+ * 7.2 loop for ever on -F with Children rows of a group.
+ */
+TEST_F(report, fields_of_an_event_group_show_each_members_values_as_perf)
+{
+	char why[300];
+
+	if (!perfcmp_record(self->c.path, "-e {cpu-clock,task-clock} -c 100000",
+			    PERFCMP_SPIN, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	same_report(_metadata, self, "-F overhead,sample,period,sym");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'anon group { cpu-clock, task-clock }'"))
+		TH_LOG("%s", self->c.ours.out);
+	same_report(_metadata, self, "-F sample,comm,dso");
+	same_report(_metadata, self, "-F overhead_children,overhead,sym -t ,");
+	same_report(_metadata, self, "-F overhead,sym --no-group");
+}
+
+/* --group -F: two events without a group viewed as one, each column twice */
+TEST_F(report, fields_with_group_option_view_ungrouped_events_as_one_as_perf)
+{
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock,task-clock -c 100000", PERFCMP_SPIN);
+	same_report(_metadata, self, "--group -F overhead,period,sym");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'cpu-clock, task-clock'"))
+		TH_LOG("%s", self->c.ours.out);
+}
+
 /* row filters: each hides rows of its own level and below, the levels above keep their sums */
 TEST_F(report, hierarchy_filters_hide_rows_per_level_as_perf)
 {

@@ -82,6 +82,15 @@ TEST_F(r72, fields_of_two_ungrouped_events_say_event_as_perf72)
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "of events 'cpu-clock'"));
 }
 
+/* -F on an event group: the members' values after the leader's in each value column */
+TEST_F(r72, fields_of_an_event_group_show_each_members_values_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-e {cpu-clock,task-clock} -c 100000", PERFCMP_SPIN);
+	same72(_metadata, &self->c, "-F overhead,sample,period,sym");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "of events 'anon group { cpu-clock, task-clock }'"));
+}
+
 /* strcmp for qsort of char * */
 static int line_cmp(const void *a, const void *b)
 {
