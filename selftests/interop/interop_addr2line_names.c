@@ -160,11 +160,11 @@ TEST_F_TIMEOUT(a2l, srcfile_rows_are_the_files_of_the_lines_as_perf, 300)
 	perfcmp_assert_ran(_metadata, &self->c);
 	if (!strstr(self->c.perf.out, "read.c") && !strstr(self->c.perf.out, "write.c"))
 		SKIP(return, "perf 6.1 shows no libc source file: libc has no DWARF (libc6-dbg)");
-	perfcmp_expect_same(_metadata, &self->c);
+	perfcmp_expect_same_rows(_metadata, &self->c);
 	/* with call graphs and children: perf finds no file for a callchain frame */
 	perfcmp_run_report(_metadata, &self->c, "--compat 6.1", "-s srcfile,sym");
 	perfcmp_expect_perf_holds(_metadata, &self->c, "Source File", 1);
-	perfcmp_expect_same(_metadata, &self->c);
+	perfcmp_expect_same_rows(_metadata, &self->c);
 }
 
 static const char nodebug_c[] =

@@ -159,6 +159,20 @@ static inline void perfcmp_expect_same(struct __test_metadata *_metadata,
 		TH_LOG("%s: first difference at %s", c->label, first);
 }
 
+/* The same for report rows: runs of tied bare-address rows compare as sets (logged). */
+static inline void perfcmp_expect_same_rows(struct __test_metadata *_metadata,
+					    const struct perfcmp *c)
+{
+	char first[800];
+	int tied;
+
+	EXPECT_TRUE(perfcmp_same_rows(c->perf.out, c->ours.out, first, sizeof(first), &tied))
+		TH_LOG("%s: first difference at %s", c->label, first);
+	if (tied)
+		TH_LOG("%s: %d runs of tied bare-address rows in another order than perf's",
+		       c->label, tied);
+}
+
 /*
  * "PRE perf script ARGS" and "PRE perfcheck script --compat 6.1 ARGS": both
  * succeed, perf's output holds what at least min times, ours is the same text.
