@@ -1054,6 +1054,16 @@ static const struct entry *group_member_row(const void *ctx, uint32_t j, const s
 	return member_row(ctx, j, e);
 }
 
+/* g's members as the columns report_fields.c and report_hierarchy.c print (nr 0: none) */
+static struct hist_group group_columns(const struct group_view *g)
+{
+	struct hist_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+
+	for (uint32_t j = 0; j < hg.nr; j++)
+		hg.total[j] = g->members[j]->total;
+	return hg;
+}
+
 /* Rows only members have become the leader's, with 0 of the leader's period. */
 static int group_join(struct report *rp, struct table *t, const struct group_view *g)
 {
@@ -1453,7 +1463,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 {
 	int width[SK_MAX_KEYS];
 	struct cg_params cg = rp->cg;
-	struct hist_group hg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+	struct hist_group hg = group_columns(g);
 	const struct rd_filter *f = rp->view.flt;
 	struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
@@ -1464,8 +1474,6 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
 	int ret;
 
-	for (uint32_t j = 0; j < hg.nr; j++)
-		hg.total[j] = g->members[j]->total;
 	if (rp->cg.mode != CG_NONE && has_chains(t->evsel))
 		hv.forest = &rp->forest;
 	if (rp->percent_limit > 0)
@@ -1505,7 +1513,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
-	struct hist_group fg = { .nr = g ? g->nr : 0, .row = group_member_row, .ctx = g };
+	struct hist_group fg = group_columns(g);
 	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 			      .children = children, .group = g ? &fg : NULL };
 
@@ -1557,8 +1565,6 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	}
 	key_widths(rp, v, n, width);
 	fv.total = total;
-	for (uint32_t j = 0; j < fg.nr; j++)
-		fg.total[j] = g->members[j]->total;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
@@ -1623,7 +1629,6 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	return 0;
 }
 
-/* PERF_RECORD_LOST_SAMPLES totals, read ahead from a file (pipes: not seekable). */
 struct groups {
 	struct report *rp;
 	struct rd_session *s;

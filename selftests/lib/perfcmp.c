@@ -155,28 +155,6 @@ void perfcmp_cut_tip(char *out)
 		tip[1] = '\0';
 }
 
-bool perfcmp_same(const char *a, const char *b, char *first, size_t n)
-{
-	int line = 1;
-
-	a = a ? a : "";
-	b = b ? b : "";
-	while (*a || *b) {
-		const char *ea = strchrnul(a, '\n'), *eb = strchrnul(b, '\n');
-
-		if (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a))) {
-			snprintf(first, n, "line %d:\n perf: %.*s\n ours: %.*s", line,
-				 (int)(ea - a > 300 ? 300 : ea - a), a,
-				 (int)(eb - b > 300 ? 300 : eb - b), b);
-			return false;
-		}
-		a = *ea ? ea + 1 : ea;
-		b = *eb ? eb + 1 : eb;
-		line++;
-	}
-	return true;
-}
-
 /*
  * The row with its bare address and level ("[k] 0x" and 16 hex digits)
  * taken out into key; false if it has none
@@ -238,11 +216,11 @@ static void free_rows(char **r, int n)
 	free(r);
 }
 
-bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int *tied)
+/* a and b line by line; with tied, runs of tied bare-address rows as sets (counted there) */
+static bool same_lines(const char *a, const char *b, char *first, size_t n, int *tied)
 {
 	int line = 1;
 
-	*tied = 0;
 	a = a ? a : "";
 	b = b ? b : "";
 	while (*a || *b) {
@@ -255,7 +233,7 @@ bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int 
 			line++;
 			continue;
 		}
-		if (address_row(a, (size_t)(ea - a), ka, sizeof(ka)) &&
+		if (tied && address_row(a, (size_t)(ea - a), ka, sizeof(ka)) &&
 		    address_row(b, (size_t)(eb - b), kb, sizeof(kb)) && !strcmp(ka, kb)) {
 			char **ra, **rb;
 			const char *na, *nb;
@@ -283,6 +261,17 @@ bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int 
 		return false;
 	}
 	return true;
+}
+
+bool perfcmp_same(const char *a, const char *b, char *first, size_t n)
+{
+	return same_lines(a, b, first, n, NULL);
+}
+
+bool perfcmp_same_rows(const char *a, const char *b, char *first, size_t n, int *tied)
+{
+	*tied = 0;
+	return same_lines(a, b, first, n, tied);
 }
 
 int perfcmp_lines_with(const char *text, const char *what, const char *also, char *buf,

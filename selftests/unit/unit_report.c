@@ -64,6 +64,19 @@ FIXTURE_TEARDOWN(rep)
 		pc_test_rmdir(self->dir);
 }
 
+/* A LOST_SAMPLES record of n samples of thread 100, at 1.000000005 */
+static void put_lost_samples(FIXTURE_DATA(rep) *self, uint64_t n)
+{
+	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
+	uint64_t rec[2] = { 0, n };
+	struct perf_event_header *h = (void *)rec;
+
+	h->type = PERF_RECORD_LOST_SAMPLES;
+	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
+	synth_put(&self->d, rec, sizeof(rec));
+	synth_sample_id(&self->d, &self->a.attr, &id);
+}
+
 static void report(struct __test_metadata *_metadata, FIXTURE_DATA(rep) *self, const char *o1,
 		   const char *o2, const char *o3)
 {
@@ -256,14 +269,7 @@ TEST_F(rep, fields_unknown_name_is_refused_naming_it)
 
 TEST_F(rep, lost_samples_are_totalled)
 {
-	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
-	uint64_t rec[2] = { 0, 7 };
-	struct perf_event_header *h = (void *)rec;
-
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	put_lost_samples(self, 7);
 	report(_metadata, self, "-g", "none", NULL);
 	EXPECT_NE(NULL, strstr(self->run.out, "#\n# Total Lost Samples: 7\n#\n# Samples: 3 "))
 		TH_LOG("%s", self->run.out);
@@ -272,14 +278,7 @@ TEST_F(rep, lost_samples_are_totalled)
 /* LOST_SAMPLES: 7 of 10 samples lost, above perf's 5%: its warning on stderr */
 TEST_F(rep, lost_samples_above_a_twentieth_are_warned_of)
 {
-	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
-	uint64_t rec[2] = { 0, 7 };
-	struct perf_event_header *h = (void *)rec;
-
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	put_lost_samples(self, 7);
 	report(_metadata, self, "-g", "none", NULL);
 	EXPECT_STREQ("Warning:\nProcessed 10 samples and lost 70.00%!\n\n", self->run.err);
 }
@@ -287,15 +286,9 @@ TEST_F(rep, lost_samples_above_a_twentieth_are_warned_of)
 /* 1 lost of 60 (1.67%): no warning, the total still in the header */
 TEST_F(rep, lost_samples_below_a_twentieth_are_not_warned_of)
 {
-	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
 	const uint64_t a[] = { RT_KIP(1) };
-	uint64_t rec[2] = { 0, 1 };
-	struct perf_event_header *h = (void *)rec;
 
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	put_lost_samples(self, 1);
 	for (int i = 0; i < 56; i++)
 		chain_sample(self, RT_SEC + 30 + (uint64_t)i, a, 1);
 	report(_metadata, self, "-g", "none", NULL);
@@ -449,14 +442,8 @@ TEST_F(rep, stats_count_records_by_type_and_each_events_samples)
 {
 	static const char *const o[] = { "--stats", NULL };
 	static const char *const o61[] = { "--stats", "--compat", "6.1", NULL };
-	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
-	uint64_t rec[2] = { 0, 7 };
-	struct perf_event_header *h = (void *)rec;
 
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	put_lost_samples(self, 7);
 	report_with(_metadata, self, o);
 	EXPECT_NE(NULL, strstr(self->run.out, "\nAggregated stats:\n"
 					     "               TOTAL events:          6\n"
