@@ -690,15 +690,15 @@ TEST_F(report, hierarchy_of_an_event_group_matches_perf)
  * -F on an event group: each value column holds the leader's value, then
  * each member's (of its own total), as wide as that many values; rows in
  * the leader's, then the members' order.  Without callchains: perf 6.1 and
- * 7.2 loop for ever on -F with Children rows of a group.
+ * 7.2 loop for ever on -F with Children rows of a group.  A program of
+ * symbols: where rows of unresolved addresses meet, perf sometimes shows a
+ * member's value of a row on a row of its own (0.00% for the leader), an
+ * open divergence of the same non-transitive comparison as the tie order.
  */
 TEST_F(report, fields_of_an_event_group_show_each_members_values_as_perf)
 {
-	char why[300];
-
-	if (!perfcmp_record(self->c.path, "-e {cpu-clock,task-clock} -c 100000",
-			    PERFCMP_SPIN, why, sizeof(why)))
-		SKIP(return, "%s", why);
+	PERFCMP_BUILD_RECORD(&self->c, "spin", perfcmp_spin_c, "-O2", "", "",
+			     "-e {cpu-clock,task-clock} -c 100000");
 	same_report(_metadata, self, "-F overhead,sample,period,sym");
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'anon group { cpu-clock, task-clock }'"))
 		TH_LOG("%s", self->c.ours.out);
@@ -710,7 +710,8 @@ TEST_F(report, fields_of_an_event_group_show_each_members_values_as_perf)
 /* --group -F: two events without a group viewed as one, each column twice */
 TEST_F(report, fields_with_group_option_view_ungrouped_events_as_one_as_perf)
 {
-	PERFCMP_RECORD(self->c.path, "-e cpu-clock,task-clock -c 100000", PERFCMP_SPIN);
+	PERFCMP_BUILD_RECORD(&self->c, "spin", perfcmp_spin_c, "-O2", "", "",
+			     "-e cpu-clock,task-clock -c 100000");
 	same_report(_metadata, self, "--group -F overhead,period,sym");
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "of events 'cpu-clock, task-clock'"))
 		TH_LOG("%s", self->c.ours.out);

@@ -86,7 +86,8 @@ TEST_F(r72, fields_of_two_ungrouped_events_say_event_as_perf72)
 TEST_F(r72, fields_of_an_event_group_show_each_members_values_as_perf72)
 {
 	PERFCMP_NEED_PERF72();
-	PERFCMP_RECORD(self->c.path, "-e {cpu-clock,task-clock} -c 100000", PERFCMP_SPIN);
+	PERFCMP_BUILD_RECORD(&self->c, "spin", perfcmp_spin_c, "-O2", "", "",
+			     "-e {cpu-clock,task-clock} -c 100000");
 	same72(_metadata, &self->c, "-F overhead,sample,period,sym");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "of events 'anon group { cpu-clock, task-clock }'"));
 }

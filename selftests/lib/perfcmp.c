@@ -29,6 +29,11 @@ void perfcmp_fini(struct perfcmp *c)
 	c->dir = NULL;
 }
 
+const char perfcmp_spin_c[] =
+	"__attribute__((noinline)) unsigned long spin(unsigned long n)\n"
+	"{ unsigned long a = 0; for (unsigned long i = 0; i < n; i++) a = a * 31 + i; return a; }\n"
+	"int main(void) { return (int)spin(300000000) & 1; }\n";
+
 int perfcmp_sh(struct pc_run *run, const char *fmt, ...)
 {
 	char cmd[4096];

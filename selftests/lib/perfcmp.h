@@ -19,6 +19,12 @@
 
 /* A workload of a second or so: a shell loop, then ls of a big directory. */
 #define PERFCMP_SPIN "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done; ls -l /usr/bin >/dev/null"
+/*
+ * A C program of one symbolized loop (built with perfcmp_build_record): a
+ * recording of it has no rows of unresolved addresses, whose tie order perf
+ * does not keep to one rule (perfcmp_same_rows)
+ */
+extern const char perfcmp_spin_c[];
 
 /* One test's comparison: its directory, the recordings, both tools' last runs. */
 struct perfcmp {
