@@ -33,6 +33,8 @@ struct row_branch {
 #define ENTRY_HIDDEN_THREAD 1u	/* --comms, --pid, --tid */
 #define ENTRY_HIDDEN_DSO 2u	/* --dsos */
 #define ENTRY_HIDDEN_SYM 4u	/* --symbols */
+/* not a filter: a twin (hist_input.h) perf's collapse added into an earlier row */
+#define ENTRY_MERGED 16u
 
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
@@ -96,6 +98,12 @@ struct hist_order {
 	 * hierarchy level's rows), not to be put in sample order first
 	 */
 	bool as_given;
+	/*
+	 * adds row from into row into (its twin, hist_input.h), as perf's
+	 * collapse merges the rows it finds equal; NULL: rows never merge
+	 */
+	int (*merge)(struct entry *into, struct entry *from, void *ctx);
+	void *merge_ctx;
 };
 
 /*
@@ -105,7 +113,21 @@ struct hist_order {
 int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys);
 /* a and b are one row of perf's hierarchy at key keys[i] (its collapse comparison) */
 bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk_list *keys, int i);
-/* Sorts v[0..n) into perf's output order; -ENOMEM. */
-int hist_order(struct entry **v, size_t n, const struct hist_order *o);
+/*
+ * Sorts v[0..*n) into perf's output order, twins its collapse finds equal
+ * merged (o->merge; *n then the rows left); -ENOMEM.
+ */
+int hist_order(struct entry **v, size_t *n, const struct hist_order *o);
+/*
+ * perf's input and collapse trees replayed on v[0..n) (every row, twins
+ * too), o->merge called for each twin the collapse finds equal to a row
+ * before it; nothing without a collapse tree.  0 or -ENOMEM.
+ */
+int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o);
+/*
+ * perf's comparison of its input and collapse trees (hist_entry__cmp):
+ * above 0 when a comes before b, 0 for one key
+ */
+int hist_cmp(const struct entry *a, const struct entry *b, const struct sk_list *keys);
 
 #endif

@@ -20,6 +20,7 @@
  * the same shape for the same insertions, so the same order.
  */
 #include "reader/hist.h"
+#include "reader/rb_index.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -173,7 +174,7 @@ static int collapse_key(const struct entry *a, const struct entry *b, const stru
 }
 
 /* Step 1: positive when a comes before b, key by key */
-static int collapse_before(const struct entry *a, const struct entry *b,
+int hist_cmp(const struct entry *a, const struct entry *b,
 			   const struct sk_list *keys)
 {
 	int c = 0;
@@ -306,167 +307,68 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 	return 0;
 }
 
-/* ------------------------------------------------ a red-black tree of indices */
+/*
+ * Inserts in[0..n) in turn into a red-black tree as perf inserts its rows,
+ * a row going left of a node where cmp(node, row) is below 0; with merge,
+ * a row the search finds equal (cmp 0) is added into that node's row and
+ * left out, as perf's collapse does.  Writes the tree's in-order walk to
+ * out, *nr_out rows.
+ */
+typedef int (*node_cmp_fn)(const struct entry *node, const struct entry *row,
+			   const struct hist_order *o);
 
-struct rb {
-	uint32_t *left, *right, *parent;	/* index + 1, 0 = none */
-	uint8_t *red;
-	uint32_t root;
-};
-
-#define L(i) t->left[(i) - 1]
-#define R(i) t->right[(i) - 1]
-#define P(i) t->parent[(i) - 1]
-#define RED(i) ((i) && t->red[(i) - 1])
-
-static void rotate_left(struct rb *t, uint32_t x)
+static int rb_walk(struct entry **in, size_t n, node_cmp_fn cmp, bool merge,
+		   const struct hist_order *o, struct entry **out, size_t *nr_out)
 {
-	uint32_t y = R(x);
+	struct rb_index t = { 0 };
+	struct entry **row = malloc(n * sizeof(*row));
+	uint32_t *order = malloc(n * sizeof(*order));
+	int ret = rb_index_reserve(&t, n);
 
-	R(x) = L(y);
-	if (L(y))
-		P(L(y)) = x;
-	P(y) = P(x);
-	if (!P(x))
-		t->root = y;
-	else if (x == L(P(x)))
-		L(P(x)) = y;
-	else
-		R(P(x)) = y;
-	L(y) = x;
-	P(x) = y;
-}
-
-static void rotate_right(struct rb *t, uint32_t x)
-{
-	uint32_t y = L(x);
-
-	L(x) = R(y);
-	if (R(y))
-		P(R(y)) = x;
-	P(y) = P(x);
-	if (!P(x))
-		t->root = y;
-	else if (x == R(P(x)))
-		R(P(x)) = y;
-	else
-		L(P(x)) = y;
-	R(y) = x;
-	P(x) = y;
-}
-
-static void insert_fixup(struct rb *t, uint32_t z)
-{
-	while (RED(P(z))) {
-		uint32_t p = P(z), g = P(p), u;
-
-		if (p == L(g)) {
-			u = R(g);
-			if (RED(u)) {
-				t->red[p - 1] = 0;
-				t->red[u - 1] = 0;
-				t->red[g - 1] = 1;
-				z = g;
-				continue;
-			}
-			if (z == R(p)) {
-				z = p;
-				rotate_left(t, z);
-				p = P(z);
-			}
-			t->red[p - 1] = 0;
-			t->red[g - 1] = 1;
-			rotate_right(t, g);
-		} else {
-			u = L(g);
-			if (RED(u)) {
-				t->red[p - 1] = 0;
-				t->red[u - 1] = 0;
-				t->red[g - 1] = 1;
-				z = g;
-				continue;
-			}
-			if (z == L(p)) {
-				z = p;
-				rotate_right(t, z);
-				p = P(z);
-			}
-			t->red[p - 1] = 0;
-			t->red[g - 1] = 1;
-			rotate_left(t, g);
-		}
-	}
-	t->red[t->root - 1] = 0;
-}
-
-typedef bool (*goes_left_fn)(const struct entry *new, const struct entry *node,
-			     const struct hist_order *o);
-
-/* Inserts in[0..n) in turn into a red-black tree; writes its in-order walk to out. */
-static int rb_walk(struct entry **in, size_t n, goes_left_fn left_of,
-		   const struct hist_order *o, struct entry **out)
-{
-	struct rb tree = { 0 }, *t = &tree;
-	uint32_t *stack = malloc(n * sizeof(*stack));
-	size_t k = 0, sp = 0;
-	uint32_t cur;
-	int ret = -ENOMEM;
-
-	t->left = calloc(n, sizeof(uint32_t));
-	t->right = calloc(n, sizeof(uint32_t));
-	t->parent = calloc(n, sizeof(uint32_t));
-	t->red = calloc(n, 1);
-	if (!stack || !t->left || !t->right || !t->parent || !t->red)
-		goto out;
-	for (uint32_t i = 1; i <= n; i++) {
-		uint32_t parent = 0;
+	if (!row || !order)
+		ret = -ENOMEM;
+	for (size_t i = 0; i < n && !ret; i++) {
+		uint32_t parent = 0, cur = t.root;
 		bool left = false;
+		int c = 1;
 
-		for (cur = t->root; cur; cur = left ? L(cur) : R(cur)) {
-			parent = cur;
-			left = left_of(in[i - 1], in[cur - 1], o);
-		}
-		P(i) = parent;
-		t->red[i - 1] = 1;
-		if (!parent)
-			t->root = i;
-		else if (left)
-			L(parent) = i;
-		else
-			R(parent) = i;
-		insert_fixup(t, i);
-	}
-	for (cur = t->root; cur || sp;) {
 		while (cur) {
-			stack[sp++] = cur;
-			cur = L(cur);
+			parent = cur;
+			c = cmp(row[cur - 1], in[i], o);
+			if (!c && merge)
+				break;
+			left = c < 0;
+			cur = left ? rb_index_left(&t, cur) : rb_index_right(&t, cur);
 		}
-		cur = stack[--sp];
-		out[k++] = in[cur - 1];
-		cur = R(cur);
+		if (cur) {
+			ret = o->merge(row[cur - 1], in[i], o->merge_ctx);
+			continue;
+		}
+		row[rb_index_link(&t, parent, left) - 1] = in[i];
 	}
-	ret = 0;
-out:
-	free(t->left);
-	free(t->right);
-	free(t->parent);
-	free(t->red);
-	free(stack);
+	if (!ret)
+		ret = rb_index_walk(&t, order);
+	for (uint32_t k = 0; !ret && k < t.nr; k++)
+		out[k] = row[order[k] - 1];
+	*nr_out = t.nr;
+	rb_index_free(&t);
+	free(row);
+	free(order);
 	return ret;
 }
 
-/* perf's input and collapse trees: a new row goes left where the node compares below 0 */
-static bool collapse_left(const struct entry *new, const struct entry *node,
-			  const struct hist_order *o)
-{
-	return collapse_before(node, new, o->keys) < 0;
-}
-
-/* perf's output tree: a new row goes left where it sorts above the node */
-static bool output_left(const struct entry *new, const struct entry *node,
+/* perf's input and collapse trees: hist_entry__cmp (hist_entry__collapse) of node and row */
+static int collapse_cmp(const struct entry *node, const struct entry *row,
 			const struct hist_order *o)
 {
-	return output_sort(new, node, o) > 0;
+	return hist_cmp(node, row, o->keys);
+}
+
+/* perf's output tree: a row goes left where it sorts above the node */
+static int output_cmp(const struct entry *node, const struct entry *row,
+		      const struct hist_order *o)
+{
+	return output_sort(row, node, o) > 0 ? -1 : 1;
 }
 
 static int seq_cmp(const void *x, const void *y)
@@ -495,6 +397,7 @@ int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)
 {
 	struct hist_order o = { .keys = keys };
 	struct entry **a;
+	size_t nr;
 	int ret;
 
 	if (n < 2)
@@ -506,17 +409,18 @@ int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)
 		return -ENOMEM;
 	memcpy(a, v, n * sizeof(*a));
 	qsort(a, n, sizeof(*a), seq_cmp);
-	ret = rb_walk(a, n, collapse_left, &o, v);
+	ret = rb_walk(a, n, collapse_cmp, false, &o, v, &nr);
 	free(a);
 	return ret;
 }
 
-int hist_order(struct entry **v, size_t n, const struct hist_order *o)
+int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o)
 {
 	struct entry **a, **b;
+	size_t nr = n;
 	int ret = -ENOMEM;
 
-	if (n < 2)
+	if (n < 2 || !needs_collapse(o->keys))
 		return 0;
 	if (n > UINT32_MAX - 1)
 		return -E2BIG;
@@ -524,18 +428,48 @@ int hist_order(struct entry **v, size_t n, const struct hist_order *o)
 	b = malloc(n * sizeof(*b));
 	if (!a || !b)
 		goto out;
-	/* rows as perf made them (sample order), into its input tree, */
 	memcpy(a, v, n * sizeof(*a));
-	if (!o->as_given)
-		qsort(a, n, sizeof(*a), seq_cmp);
-	ret = rb_walk(a, n, collapse_left, o, b);
-	/* then its collapse tree when a key asks for one, then its output tree */
-	if (!ret && needs_collapse(o->keys) && !o->as_given)
-		ret = rb_walk(b, n, collapse_left, o, a);
-	else if (!ret)
-		memcpy(a, b, n * sizeof(*a));
+	qsort(a, n, sizeof(*a), seq_cmp);
+	ret = rb_walk(a, n, collapse_cmp, false, o, b, &nr);
 	if (!ret)
-		ret = rb_walk(a, n, output_left, o, v);
+		ret = rb_walk(b, nr, collapse_cmp, true, o, a, &nr);
+out:
+	free(a);
+	free(b);
+	return ret;
+}
+
+int hist_order(struct entry **v, size_t *n, const struct hist_order *o)
+{
+	struct entry **a, **b;
+	size_t nr = *n;
+	int ret = -ENOMEM;
+
+	if (nr < 2)
+		return 0;
+	if (nr > UINT32_MAX - 1)
+		return -E2BIG;
+	a = malloc(nr * sizeof(*a));
+	b = malloc(nr * sizeof(*b));
+	if (!a || !b)
+		goto out;
+	/* rows as perf made them (sample order), into its input tree, */
+	memcpy(a, v, nr * sizeof(*a));
+	if (!o->as_given)
+		qsort(a, nr, sizeof(*a), seq_cmp);
+	ret = rb_walk(a, nr, collapse_cmp, false, o, b, &nr);
+	/*
+	 * then its collapse tree when a key asks for one (where the twins of
+	 * a row its input tree missed meet again, merged when found), then
+	 * its output tree
+	 */
+	if (!ret && needs_collapse(o->keys) && !o->as_given)
+		ret = rb_walk(b, nr, collapse_cmp, o->merge != NULL, o, a, &nr);
+	else if (!ret)
+		memcpy(a, b, nr * sizeof(*a));
+	if (!ret)
+		ret = rb_walk(a, nr, output_cmp, false, o, v, &nr);
+	*n = nr;
 out:
 	free(a);
 	free(b);

@@ -23,6 +23,7 @@
 #include "reader/callgraph.h"
 #include "reader/filter.h"
 #include "reader/hist.h"
+#include "reader/hist_input.h"
 #include "reader/inline_syms.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
@@ -44,6 +45,7 @@ struct table {
 	struct entry **buckets;
 	size_t nr_buckets, nr;
 	uint64_t samples, total;
+	struct hist_input in;	/* perf's input tree of these rows, and its twins */
 };
 
 /*
@@ -334,7 +336,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
  * where perf 6.1 lets a row's first sample decide for all.
  */
 static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
-				const struct sk_frame *k, uint8_t hidden)
+				const struct sk_frame *k, uint8_t hidden, bool *made)
 {
 	char key[2048];
 	size_t len = sk_key(&rp->keys, k, key, sizeof(key));
@@ -351,6 +353,7 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->comm = strdup(k->comm);
 	if (!e->comm)
 		return NULL;
+	*made = true;
 	e->thread_comm = ev->thread->comm;
 	e->seq = rp->nr_entries++;
 	e->filtered = hidden;
@@ -401,7 +404,7 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
  */
 static struct entry *entry_of(struct report *rp, struct rd_session *s, struct table *t,
 			      const struct rd_event *ev, const struct frame *f, bool chain,
-			      bool level, uint8_t hidden)
+			      bool level, uint8_t hidden, bool *made)
 {
 	struct sk_frame k;
 	struct entry *e;
@@ -442,7 +445,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	 */
 	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
 		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
-	e = row_of_key(rp, t, ev, &k, hidden);
+	e = row_of_key(rp, t, ev, &k, hidden, made);
 	if (c && e) {
 		c->e = e;
 		c->sym = e->at.sym;
@@ -456,6 +459,42 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		c->t = t;
 	}
 	return e;
+}
+
+/* A twin of row e (hist_input.h): its key and what the keys compare, nothing charged yet */
+static struct entry *make_twin(void *ctx, const struct entry *e)
+{
+	struct report *rp = ctx;
+	struct entry *twin = calloc(1, sizeof(*twin));
+
+	if (!twin)
+		return NULL;
+	twin->key = malloc(e->key_len);
+	twin->comm = strdup(e->comm);
+	if (e->branch && (twin->branch = malloc(sizeof(*twin->branch))))
+		*twin->branch = *e->branch;
+	if (!twin->key || !twin->comm || (e->branch && !twin->branch)) {
+		entry_free(twin);
+		return NULL;
+	}
+	memcpy(twin->key, e->key, e->key_len);
+	twin->key_len = e->key_len;
+	twin->thread_comm = e->thread_comm;
+	twin->tid = e->tid;
+	twin->cpu = e->cpu;
+	twin->cgroup = e->cgroup;
+	twin->time = e->time;
+	twin->at = e->at;
+	twin->filtered = e->filtered;
+	twin->comm_placeholder = e->comm_placeholder;
+	twin->seq = rp->nr_entries++;
+	return twin;
+}
+
+/* The row a reference to row e's key charges: e, or its twin where perf's search misses e */
+static struct entry *charged_row(struct report *rp, struct table *t, struct entry *e, bool made)
+{
+	return hist_input_ref(&t->in, e, made, &rp->keys, make_twin, rp);
 }
 
 /*
@@ -777,6 +816,7 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 		struct sk_frame k;
 		struct entry *e;
 		char level;
+		bool made = false;
 
 		br.level = rd_branch_at(s, ev->thread, w[0], &from);
 		level = rd_branch_at(s, ev->thread, w[1], &to.r);
@@ -794,7 +834,8 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 		br.shown = from.addr;
 		br.cycles = pd_branch_flags(w[2]).cycles;
 		k.br = &br;
-		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r));
+		/* no twins: perf's branch rows compare transitively among themselves */
+		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r), &made);
 		if (!e)
 			return -ENOMEM;
 		if (!e->nr_samples) {
@@ -828,6 +869,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct entry *en;
 	struct memo *mm = NULL;
 	const struct rd_filter *f = rp->view.flt;
+	bool made = false;
 	bool same = false, got_first = false;
 	uint8_t hidden;
 	int n = 0, ret;
@@ -923,13 +965,20 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
 	hidden = row_hidden(f, ev, &self.r);
-	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden);
+	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden, &made);
 	if (!en)
 		return -ENOMEM;
+	/* perf's he_cache: the keys this sample charged, by key (a twin is its key's) */
+	en->stamp = rp->stamp;
+	en = charged_row(rp, t, en, made);
+	if (!en)
+		return -ENOMEM;
+	/* the rows remembered were found without a search */
+	if (t->in.searched)
+		same = false;
 	en->self += smp->period;
 	en->nr_samples++;
 	en->children += smp->period;
-	en->stamp = rp->stamp;
 	if (graphs && n) {
 		if (same && mm->row[0] == en) {
 			cg_hit(&rp->forest, mm->node[0], smp->period);
@@ -971,7 +1020,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 		if (fr[i].r.dso)
 			level = rp->compat_6_1 && fr[i].kernel;
-		en = entry_of(rp, s, t, ev, &fr[i], true, level, hidden);
+		made = false;
+		en = entry_of(rp, s, t, ev, &fr[i], true, level, hidden, &made);
 		if (!en)
 			return -ENOMEM;
 		if (en->stamp == rp->stamp) {
@@ -980,6 +1030,9 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			continue;
 		}
 		en->stamp = rp->stamp;
+		en = charged_row(rp, t, en, made);
+		if (!en)
+			return -ENOMEM;
 		en->children += smp->period;
 		if (!graphs)
 			continue;
@@ -1202,6 +1255,11 @@ static void shown_sums(const struct table *t, uint64_t *samples, uint64_t *perio
 				*samples += e->nr_samples;
 				*period += e->self;
 			}
+	for (size_t i = 0; i < t->in.nr_twins; i++)
+		if (!t->in.twins[i]->filtered) {
+			*samples += t->in.twins[i]->nr_samples;
+			*period += t->in.twins[i]->self;
+		}
 }
 
 static size_t drop_filtered(struct entry **v, size_t n)
@@ -1454,6 +1512,65 @@ static void key_widths(const struct report *rp, struct entry *const *v, size_t n
 		}
 }
 
+/* perf's collapse adds a twin into the row its search finds: period, samples, call graph */
+static int merge_twin(struct entry *into, struct entry *from, void *ctx)
+{
+	struct report *rp = ctx;
+
+	into->self += from->self;
+	into->children += from->children;
+	into->nr_samples += from->nr_samples;
+	from->self = from->children = from->nr_samples = 0;
+	from->filtered |= ENTRY_MERGED;
+	if (from->graph.tree && !into->graph.tree) {
+		into->graph = from->graph;
+	} else if (from->graph.tree) {
+		if (cg_tree_merge(&rp->forest, into->graph.tree, from->graph.tree))
+			return -ENOMEM;
+		if (into->graph.max_depth < from->graph.max_depth)
+			into->graph.max_depth = from->graph.max_depth;
+	}
+	from->graph = (struct entry_graph){ 0 };
+	return 0;
+}
+
+/* the same merges replayed when printing: what they moved has moved (merge_twins) */
+static int drop_merged(struct entry *into, struct entry *from, void *ctx)
+{
+	(void)into;
+	(void)ctx;
+	from->filtered |= ENTRY_MERGED;
+	return 0;
+}
+
+/* Before the call graphs are finished: the twins perf's collapse merges, merged (hist_input.h). */
+static int merge_twins(struct report *rp)
+{
+	for (uint32_t i = 0; i < rp->nr_tables; i++) {
+		struct table *t = &rp->tables[i];
+		struct hist_order ho = { .keys = &rp->keys, .merge = merge_twin, .merge_ctx = rp };
+		struct entry **v;
+		size_t n = 0;
+		int ret;
+
+		if (!t->in.nr_twins)
+			continue;
+		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t b = 0; b < t->nr_buckets; b++)
+			for (struct entry *e = t->buckets[b]; e; e = e->next)
+				v[n++] = e;
+		for (size_t j = 0; j < t->in.nr_twins; j++)
+			v[n++] = t->in.twins[j];
+		ret = hist_merge_twins(v, n, &ho);
+		free(v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * --hierarchy: the rows of the event's own samples (perf's hierarchy has
  * no Children), hidden ones too (their periods count in the levels above)
@@ -1531,13 +1648,21 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		rd_out_printf(o, "# Event count (approx.): %llu\n#\n",
 			      (unsigned long long)period);
 	}
-	v = malloc((t->nr ? t->nr : 1) * sizeof(*v));
+	v = malloc((t->nr + t->in.nr_twins + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (struct entry *e = t->buckets[b]; e; e = e->next)
 			if (g || (children ? e->children : e->self))
 				v[n++] = e;
+	/* twins merged: in the order's replay (they shaped perf's trees), then gone */
+	for (size_t i = 0; i < t->in.nr_twins; i++) {
+		struct entry *e = t->in.twins[i];
+
+		if ((e->filtered & ENTRY_MERGED) ? !rp->view.hierarchy :
+		    g || (children ? e->children : e->self))
+			v[n++] = e;
+	}
 	if (rp->view.hierarchy) {
 		int ret = print_hierarchy(rp, t, o, g, v, n, total);
 
@@ -1557,7 +1682,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 				ho.elided |= 1u << k;
 
 		/* filtered rows too: perf sorts them in, and equal rows keep that order */
-		if (hist_order(v, n, &ho)) {
+		ho.merge = drop_merged;
+		if (hist_order(v, &n, &ho)) {
 			free(v);
 			return -ENOMEM;
 		}
@@ -2130,6 +2256,9 @@ static void free_tables(struct report *rp)
 				entry_free(e);
 			}
 		}
+		for (size_t j = 0; j < t->in.nr_twins; j++)
+			entry_free(t->in.twins[j]);
+		hist_input_free(&t->in);
 		free(t->buckets);
 	}
 	free(rp->tables);
@@ -2535,6 +2664,8 @@ int cmd_report(int argc, char **argv)
 				      (unsigned long long)s->in.lost_samples);
 		}
 		ret = settle_placeholders(&rp, s);
+		if (!ret)
+			ret = merge_twins(&rp);
 		if (!ret)
 			ret = cg_forest_finish(&rp.forest);
 		if (!ret)

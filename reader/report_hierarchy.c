@@ -405,7 +405,11 @@ static int level_make(const struct rh_walk *w, size_t lo, size_t hi, int depth,
 	}
 	for (size_t i = 0; i < lv->nr; i++)
 		lv->order[i] = &lv->nodes[i].sum;
-	return hist_order(lv->order, lv->nr, &ho);
+	{
+		size_t nr = lv->nr;
+
+		return hist_order(lv->order, &nr, &ho);
+	}
 }
 
 /* sum is the first member of its node */

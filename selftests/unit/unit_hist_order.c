@@ -61,9 +61,10 @@ static void order(FIXTURE_DATA(rows) *self, const char *spec, uint64_t out[3])
 	struct sk_list keys;
 	char bad[64];
 	struct hist_order o = { .keys = &keys, .children = true };
+	size_t n = 3;
 
 	memset(out, 0, 3 * sizeof(*out));
-	if (sk_parse(&keys, spec, bad, sizeof(bad)) || hist_order(self->v, 3, &o))
+	if (sk_parse(&keys, spec, bad, sizeof(bad)) || hist_order(self->v, &n, &o))
 		return;	/* the EXPECTs fail on the zeros */
 	for (int i = 0; i < 3; i++)
 		out[i] = self->v[i]->at.ip;

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf's input tree, searched as hists__findnew_entry searches it (hist_input.h) */
+#include "reader/hist_input.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/*
+ * Whether row e can make the comparison non-transitive: an unresolved row
+ * where a symbol key compares it by address before its object (no object
+ * key ahead), or whose address lies 2^63 or more from another unresolved
+ * row's (the wrapped difference changes sign).
+ */
+static bool breaks_order(struct hist_input *in, const struct entry *e, const struct sk_list *keys)
+{
+	bool dso_first = false;
+
+	if (e->at.sym)
+		return false;
+	for (int i = 0; i < keys->nr; i++) {
+		if (keys->keys[i] == SK_DSO)
+			dso_first = true;
+		if ((keys->keys[i] == SK_SYM || keys->keys[i] == SK_SYMOFF) && !dso_first)
+			return true;
+	}
+	if (!in->any_unresolved) {
+		in->any_unresolved = true;
+		in->lo = in->hi = e->at.ip;
+	}
+	if (e->at.ip < in->lo)
+		in->lo = e->at.ip;
+	if (e->at.ip > in->hi)
+		in->hi = e->at.ip;
+	return in->hi - in->lo >= (UINT64_C(1) << 63);
+}
+
+static int insert(struct hist_input *in, struct entry *e, uint32_t parent, bool left)
+{
+	if (in->tree.nr == in->tree.cap) {
+		struct entry **row;
+		int ret = rb_index_reserve(&in->tree, (uint64_t)in->tree.nr + 1);
+
+		if (ret)
+			return ret;
+		row = realloc(in->row, in->tree.cap * sizeof(*row));
+		if (!row)
+			return -ENOMEM;
+		in->row = row;
+	}
+	in->row[rb_index_link(&in->tree, parent, left) - 1] = e;
+	return 0;
+}
+
+struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new,
+			     const struct sk_list *keys, hist_twin_fn make_twin, void *ctx)
+{
+	uint32_t parent = 0, cur;
+	bool left = false;
+	struct entry *twin, **v;
+
+	if (!is_new && !in->searched)
+		return e;
+	for (cur = in->tree.root; cur;) {
+		int c = hist_cmp(in->row[cur - 1], e, keys);
+
+		if (!c)
+			return in->row[cur - 1];
+		parent = cur;
+		left = c < 0;
+		cur = left ? rb_index_left(&in->tree, cur) : rb_index_right(&in->tree, cur);
+	}
+	if (is_new) {
+		if (insert(in, e, parent, left))
+			return NULL;
+		if (!in->searched && breaks_order(in, e, keys))
+			in->searched = true;
+		return e;
+	}
+	/* a key the tree holds, missed: perf makes its row again here */
+	if (in->nr_twins == in->twins_cap) {
+		size_t cap = in->twins_cap ? 2 * in->twins_cap : 16;
+
+		v = realloc(in->twins, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		in->twins = v;
+		in->twins_cap = cap;
+	}
+	twin = make_twin(ctx, e);
+	if (!twin)
+		return NULL;
+	in->twins[in->nr_twins++] = twin;
+	return insert(in, twin, parent, left) ? NULL : twin;
+}
+
+void hist_input_free(struct hist_input *in)
+{
+	rb_index_free(&in->tree);
+	free(in->row);
+	free(in->twins);
+	in->row = NULL;
+	in->twins = NULL;
+	in->nr_twins = in->twins_cap = 0;
+}
