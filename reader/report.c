@@ -461,10 +461,16 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	return e;
 }
 
+/* the reference a twin is made for: perf's new row takes that frame's level */
+struct twin_ref {
+	struct report *rp;
+	bool kernel;
+};
+
 /* A twin of row e (hist_input.h): its key and what the keys compare, nothing charged yet */
 static struct entry *make_twin(void *ctx, const struct entry *e)
 {
-	struct report *rp = ctx;
+	const struct twin_ref *ref = ctx;
 	struct entry *twin = calloc(1, sizeof(*twin));
 
 	if (!twin)
@@ -485,16 +491,23 @@ static struct entry *make_twin(void *ctx, const struct entry *e)
 	twin->cgroup = e->cgroup;
 	twin->time = e->time;
 	twin->at = e->at;
+	twin->at.level = ref->kernel ? 'k' : '.';
 	twin->filtered = e->filtered;
 	twin->comm_placeholder = e->comm_placeholder;
-	twin->seq = rp->nr_entries++;
+	twin->seq = ref->rp->nr_entries++;
 	return twin;
 }
 
-/* The row a reference to row e's key charges: e, or its twin where perf's search misses e */
-static struct entry *charged_row(struct report *rp, struct table *t, struct entry *e, bool made)
+/*
+ * The row a reference to row e's key charges: e, or its twin where perf's
+ * search misses e (kernel: the level of the reference's frame)
+ */
+static struct entry *charged_row(struct report *rp, struct table *t, struct entry *e, bool made,
+				 bool kernel)
 {
-	return hist_input_ref(&t->in, e, made, &rp->keys, make_twin, rp);
+	struct twin_ref ref = { rp, kernel };
+
+	return hist_input_ref(&t->in, e, made, &rp->keys, make_twin, &ref);
 }
 
 /*
@@ -970,7 +983,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return -ENOMEM;
 	/* perf's he_cache: the keys this sample charged, by key (a twin is its key's) */
 	en->stamp = rp->stamp;
-	en = charged_row(rp, t, en, made);
+	en = charged_row(rp, t, en, made, self.kernel);
 	if (!en)
 		return -ENOMEM;
 	/* the rows remembered were found without a search */
@@ -1030,7 +1043,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			continue;
 		}
 		en->stamp = rp->stamp;
-		en = charged_row(rp, t, en, made);
+		en = charged_row(rp, t, en, made, level);
 		if (!en)
 			return -ENOMEM;
 		en->children += smp->period;
