@@ -425,6 +425,9 @@ int pd_writer_write(struct pd_writer *w, const void *records, size_t len,
 	if (whole != len)
 		return pc_error_set(err, EINVAL, "%s: %zu bytes given are not whole records (%zu are)",
 				    w->path, len, whole);
+	/* none (stat record -n has no counts to write): records may be NULL */
+	if (!len)
+		return 0;
 	if (len >= w->buf_cap / 2) {
 		ret = pd_writer_flush(w, err);
 		return ret ? ret : emit(w, records, len, err);
