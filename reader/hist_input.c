@@ -6,23 +6,27 @@
 #include <stdlib.h>
 
 /*
- * Whether row e can make the comparison non-transitive: an unresolved row
+ * Whether row e can make the comparison non-transitive: an inlined entry's
+ * (compared by name where others compare by address), an unresolved row
  * where a symbol key compares it by address before its object (no object
- * key ahead), or whose address lies 2^63 or more from another unresolved
- * row's (the wrapped difference changes sign).
+ * key ahead), or one whose address lies 2^63 or more from another
+ * unresolved row's (the wrapped difference changes sign).
  */
 static bool breaks_order(struct hist_input *in, const struct entry *e, const struct sk_list *keys)
 {
-	bool dso_first = false;
+	bool dso_first = false, sym_key = false;
 
-	if (e->at.sym)
-		return false;
-	for (int i = 0; i < keys->nr; i++) {
+	for (int i = 0; i < keys->nr && !sym_key; i++) {
 		if (keys->keys[i] == SK_DSO)
 			dso_first = true;
-		if ((keys->keys[i] == SK_SYM || keys->keys[i] == SK_SYMOFF) && !dso_first)
-			return true;
+		sym_key = keys->keys[i] == SK_SYM || keys->keys[i] == SK_SYMOFF;
 	}
+	if (!sym_key)
+		return false;
+	if (e->at.sym)
+		return e->at.sym->inlined;
+	if (!dso_first)
+		return true;
 	if (!in->any_unresolved) {
 		in->any_unresolved = true;
 		in->lo = in->hi = e->at.ip;

@@ -4,7 +4,8 @@
  * samples come.  perf finds the row of each sample and callchain frame by
  * searching that tree with hist_entry__cmp, and its comparison is not
  * transitive where unresolved addresses meet (a wrapped 64-bit difference;
- * with -s sym, before and regardless of their object): a search can then
+ * with -s sym, before and regardless of their object) or an inlined entry
+ * meets another symbol (by name, where others go by address): a search can then
  * miss the row of a key the tree holds and make a second one, its twin,
  * which gets that reference's period and every later one the search
  * ends at.  Twins meet again in perf's collapse tree (merged where its

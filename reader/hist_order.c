@@ -43,6 +43,41 @@ static int field_cmp(uint64_t a, uint64_t b)
 	return (a > b) - (a < b);
 }
 
+/* The function's name of symbol s: an inlined entry's without its " (inlined)" */
+static size_t func_len(const struct pc_symbol *s)
+{
+	static const char tail[] = " (inlined)";
+	size_t n = sizeof(tail) - 1;
+
+	return s->inlined && s->name_len >= n && !memcmp(s->name + s->name_len - n, tail, n) ?
+	       s->name_len - n : s->name_len;
+}
+
+/*
+ * perf's symbol comparison (above 0 when a comes before b): by start, then
+ * end address; where either is an inlined entry, by function name first
+ * (strcmp's sign, as perf returns it), and one where the names are equal
+ * and the ranges overlap (ends included).  Mixing names and addresses is
+ * not transitive: perf 7.2, which gives frame-pointer frames their inlined
+ * entries, makes many twins of an outer function's row (hist_input.h).
+ */
+static int sym_cmp(const struct pc_symbol *a, const struct pc_symbol *b)
+{
+	if (a == b)
+		return 0;
+	if (a->inlined || b->inlined) {
+		int c = strn_cmp(a->name, func_len(a), b->name, func_len(b));
+
+		if (c)
+			return sign64(c);
+		if (a->start <= b->end && a->end >= b->start)
+			return 0;
+	}
+	if (a->start != b->start)
+		return sign64((int64_t)(b->start - a->start));
+	return sign64((int64_t)(b->end - a->end));
+}
+
 /* 1 when a's object name sorts first, missing objects last */
 static int dso_asc(const struct entry *a, const struct entry *b)
 {
@@ -162,12 +197,7 @@ static int collapse_key(const struct entry *a, const struct entry *b, const stru
 		return c;
 	if (!a->at.sym || !b->at.sym)
 		return !a->at.sym ? -1 : 1;
-	if (a->at.sym == b->at.sym)
-		c = 0;
-	else if (a->at.sym->start != b->at.sym->start)
-		c = sign64((int64_t)(b->at.sym->start - a->at.sym->start));
-	else
-		c = sign64((int64_t)(b->at.sym->end - a->at.sym->end));
+	c = sym_cmp(a->at.sym, b->at.sym);
 	if (!c && keys->keys[i] == SK_SYMOFF)
 		c = sign64((int64_t)(b->at.ip - a->at.ip));
 	return c;
@@ -230,7 +260,8 @@ static int key_cmp(const struct entry *a, const struct entry *b, const struct hi
 	if (k == SK_SYM || k == SK_SYMOFF)
 		return !a->at.sym || !b->at.sym ?
 		       (!a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1)) :
-		       -sign64(strcmp(a->at.sym->name, b->at.sym->name));
+		       -sign64(strn_cmp(a->at.sym->name, func_len(a->at.sym), b->at.sym->name,
+				       func_len(b->at.sym)));
 	return key_before(a, b, k, i);
 }
 

@@ -77,6 +77,7 @@ const struct pc_symbol *rd_isym_get(struct rd_isyms *t, const struct pc_symbol *
 	e->sym.name = name;
 	e->sym.name_len = (uint32_t)strlen(name);
 	e->sym.module = NULL;
+	e->sym.inlined = true;
 	e->base = base;
 	e->next = t->buckets[h];
 	t->buckets[h] = e;

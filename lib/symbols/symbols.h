@@ -16,6 +16,11 @@ struct pc_symbol {
 	const char *name;
 	const char *module;	/* kallsyms: "[mod]" of a module symbol, else NULL */
 	uint32_t name_len;
+	/*
+	 * an inlined function's entry (reader/inline_syms.c): named
+	 * "FUNC (inlined)", with the range of the function it is inlined in
+	 */
+	bool inlined;
 };
 
 /*

@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "reader/hist.h"
+#include "symbols/symbols.h"
 
 static const uint64_t ips[3] = { 0x10, 0x6000000000000010ULL, 0xc000000000000010ULL };
 
@@ -88,6 +89,39 @@ TEST_F(rows, comm_key_rows_pass_through_the_collapse_tree_as_perf)
 	EXPECT_EQ(ips[1], got[0]);
 	EXPECT_EQ(ips[2], got[1]);
 	EXPECT_EQ(ips[0], got[2]);
+}
+
+/*
+ * perf's symbol comparison where an inlined entry meets another symbol:
+ * by function name first (strcmp's sign, node against row), where others
+ * compare by address.  "foo (inlined)" carries the range of bar, the
+ * function it is inlined in.
+ */
+static int sym_rows_cmp(const struct pc_symbol *a, const struct pc_symbol *b)
+{
+	struct entry x = { .key = "x", .key_len = 1, .comm = "sh", .at.sym = a, .at.dso = "d",
+			   .at.dso_len = 1 };
+	struct entry y = { .key = "y", .key_len = 1, .comm = "sh", .at.sym = b, .at.dso = "d",
+			   .at.dso_len = 1 };
+	struct sk_list keys;
+	char bad[64];
+
+	if (sk_parse(&keys, "sym", bad, sizeof(bad)))
+		return 99;
+	return hist_cmp(&x, &y, &keys);
+}
+
+TEST(inlined_entry_compares_by_name_before_address)
+{
+	struct pc_symbol bar = { 0x1000, 0x2000, "bar", NULL, 3, false };
+	struct pc_symbol inl = { 0x1000, 0x2000, "foo (inlined)", NULL, 13, true };
+	struct pc_symbol aaa = { 0x500, 0x600, "aaa", NULL, 3, false };
+
+	/* by address aaa comes first; by name foo is after aaa: perf's sign is strcmp's */
+	EXPECT_EQ(1, sym_rows_cmp(&inl, &aaa));
+	EXPECT_EQ(-1, sym_rows_cmp(&aaa, &inl));
+	/* not inlined: by start address */
+	EXPECT_EQ(-1, sym_rows_cmp(&bar, &aaa));
 }
 
 TEST_HARNESS_MAIN
