@@ -847,7 +847,11 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 		br.shown = from.addr;
 		br.cycles = pd_branch_flags(w[2]).cycles;
 		k.br = &br;
-		/* no twins: perf's branch rows compare transitively among themselves */
+		/*
+		 * found by key, perf's input tree not searched: its branch rows'
+		 * unresolved ends compare by wrapped address too, but their
+		 * twins are not reproduced
+		 */
 		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r), &made);
 		if (!e)
 			return -ENOMEM;
