@@ -21,6 +21,7 @@ struct row_at {
 	uint64_t ip;		/* perf's he->ip: the shown address of an unresolved frame;
 				 * a branch end's own address */
 	uint64_t sym_start, sym_end;	/* a branch end's symbol as perf compares it */
+	uint64_t map;		/* the user map it was last found through (pc_map.id), else 0 */
 };
 
 /* A row of perf report's branch mode: a branch's source (its target is the entry's at) */
@@ -35,6 +36,8 @@ struct row_branch {
 #define ENTRY_HIDDEN_SYM 4u	/* --symbols */
 /* not a filter: a twin (hist_input.h) perf's collapse added into an earlier row */
 #define ENTRY_MERGED 16u
+/* not a row: a key whose row perf renamed (hist_input.h), kept to find the key by */
+#define ENTRY_RETIRED 32u
 
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
@@ -98,6 +101,11 @@ struct hist_order {
 	 * hierarchy level's rows), not to be put in sample order first
 	 */
 	bool as_given;
+	/*
+	 * v is the walk of perf's input tree (hist_input_walk, where rows were
+	 * renamed in place): only its collapse and output trees are replayed
+	 */
+	bool input_walked;
 	/*
 	 * adds row from into row into (its twin, hist_input.h), as perf's
 	 * collapse merges the rows it finds equal; NULL: rows never merge

@@ -55,20 +55,44 @@ static int insert(struct hist_input *in, struct entry *e, uint32_t parent, bool 
 	return 0;
 }
 
+static int add_twin(struct hist_input *in, struct entry *twin)
+{
+	if (in->nr_twins == in->twins_cap) {
+		size_t cap = in->twins_cap ? 2 * in->twins_cap : 16;
+		struct entry **v = realloc(in->twins, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		in->twins = v;
+		in->twins_cap = cap;
+	}
+	in->twins[in->nr_twins++] = twin;
+	return 0;
+}
+
 struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new,
-			     const struct sk_list *keys, hist_twin_fn make_twin, void *ctx)
+			     const struct sk_list *keys, const struct hist_ref_ops *ops)
 {
 	uint32_t parent = 0, cur;
 	bool left = false;
-	struct entry *twin, **v;
+	struct entry *twin;
 
 	if (!is_new && !in->searched)
 		return e;
 	for (cur = in->tree.root; cur;) {
 		int c = hist_cmp(in->row[cur - 1], e, keys);
 
-		if (!c)
-			return in->row[cur - 1];
+		if (!c) {
+			struct entry *row = in->row[cur - 1], *kept = ops->found(ops->ctx, row);
+
+			if (kept && kept != row) {
+				if (add_twin(in, kept))
+					return NULL;
+				in->row[cur - 1] = kept;
+				in->renamed = true;
+			}
+			return kept;
+		}
 		parent = cur;
 		left = c < 0;
 		cur = left ? rb_index_left(&in->tree, cur) : rb_index_right(&in->tree, cur);
@@ -81,20 +105,26 @@ struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new
 		return e;
 	}
 	/* a key the tree holds, missed: perf makes its row again here */
-	if (in->nr_twins == in->twins_cap) {
-		size_t cap = in->twins_cap ? 2 * in->twins_cap : 16;
-
-		v = realloc(in->twins, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		in->twins = v;
-		in->twins_cap = cap;
-	}
-	twin = make_twin(ctx, e);
+	twin = ops->make_twin(ops->ctx, e);
 	if (!twin)
 		return NULL;
-	in->twins[in->nr_twins++] = twin;
+	if (add_twin(in, twin))
+		return NULL;
 	return insert(in, twin, parent, left) ? NULL : twin;
+}
+
+int hist_input_walk(const struct hist_input *in, struct entry **out)
+{
+	uint32_t *order = malloc((in->tree.nr ? in->tree.nr : 1) * sizeof(*order));
+
+	if (!order || rb_index_walk(&in->tree, order)) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < in->tree.nr; i++)
+		out[i] = in->row[order[i] - 1];
+	free(order);
+	return 0;
 }
 
 void hist_input_free(struct hist_input *in)

@@ -13,6 +13,13 @@
  *
  * While the rows' comparison is transitive a search always finds its row,
  * so the tree is searched only from the first row that can break it.
+ *
+ * A row found through another map than the one it was last found through
+ * (another process's) has its symbol looked up again in that map at the
+ * symbol's start: an inlined entry's row becomes its outer function's, in
+ * place.  The caller does that (found); the tree's order then is no longer
+ * the one its rows' keys give, so it is walked (hist_input_walk), not
+ * replayed.
  */
 #ifndef PERFCHECK_READER_HIST_INPUT_H
 #define PERFCHECK_READER_HIST_INPUT_H
@@ -24,22 +31,36 @@ struct hist_input {
 	struct rb_index tree;
 	struct entry **row;		/* by node - 1 */
 	bool searched;			/* every reference searches the tree */
+	bool renamed;			/* a row was renamed in place: walk, do not replay */
+	bool stale;			/* rows re-keyed after the samples: replay, do not walk */
 	bool any_unresolved;
 	uint64_t lo, hi;		/* the unresolved rows' addresses */
 	struct entry **twins;		/* made by make_twin (the caller frees them) */
 	size_t nr_twins, twins_cap;
 };
 
-/* Makes a twin of e: its key and what the keys compare, no period; NULL on ENOMEM. */
-typedef struct entry *(*hist_twin_fn)(void *ctx, const struct entry *e);
+/* What a reference does to the rows (report.c's), ctx its frame */
+struct hist_ref_ops {
+	/* a twin of e: its key and what the keys compare, no period; NULL on ENOMEM */
+	struct entry *(*make_twin)(void *ctx, const struct entry *e);
+	/*
+	 * row, found: the row that takes its place in the tree (row, or a
+	 * renamed copy that takes row's period; row is then retired, its
+	 * owner keeps it); NULL on ENOMEM
+	 */
+	struct entry *(*found)(void *ctx, struct entry *row);
+	void *ctx;
+};
 
 /*
  * The row a reference to e's key charges, as perf's search finds it: e,
- * or a twin of e.  is_new: e was just made (its first reference), then
- * inserted where the search ends.  NULL on ENOMEM.
+ * a twin of e, or a renamed row.  is_new: e was just made (its first
+ * reference), then inserted where the search ends.  NULL on ENOMEM.
  */
 struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new,
-			     const struct sk_list *keys, hist_twin_fn make_twin, void *ctx);
+			     const struct sk_list *keys, const struct hist_ref_ops *ops);
+/* The tree's rows in order (n: in->tree.nr of them); 0 or -ENOMEM. */
+int hist_input_walk(const struct hist_input *in, struct entry **out);
 void hist_input_free(struct hist_input *in);
 
 #endif

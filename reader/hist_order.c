@@ -460,8 +460,13 @@ int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o)
 	if (!a || !b)
 		goto out;
 	memcpy(a, v, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), seq_cmp);
-	ret = rb_walk(a, n, collapse_cmp, false, o, b, &nr);
+	if (o->input_walked) {
+		memcpy(b, a, n * sizeof(*a));
+		ret = 0;
+	} else {
+		qsort(a, n, sizeof(*a), seq_cmp);
+		ret = rb_walk(a, n, collapse_cmp, false, o, b, &nr);
+	}
 	if (!ret)
 		ret = rb_walk(b, nr, collapse_cmp, true, o, a, &nr);
 out:
@@ -486,9 +491,14 @@ int hist_order(struct entry **v, size_t *n, const struct hist_order *o)
 		goto out;
 	/* rows as perf made them (sample order), into its input tree, */
 	memcpy(a, v, nr * sizeof(*a));
-	if (!o->as_given)
+	if (!o->as_given && !o->input_walked)
 		qsort(a, nr, sizeof(*a), seq_cmp);
-	ret = rb_walk(a, nr, collapse_cmp, false, o, b, &nr);
+	if (o->input_walked) {
+		memcpy(b, a, nr * sizeof(*a));
+		ret = 0;
+	} else {
+		ret = rb_walk(a, nr, collapse_cmp, false, o, b, &nr);
+	}
 	/*
 	 * then its collapse tree when a key asks for one (where the twins of
 	 * a row its input tree missed meet again, merged when found), then

@@ -85,6 +85,12 @@ const struct pc_symbol *rd_isym_get(struct rd_isyms *t, const struct pc_symbol *
 	return &e->sym;
 }
 
+const struct pc_symbol *rd_isym_base(const struct pc_symbol *s)
+{
+	/* an inlined entry's symbol is the first member of its rd_isym */
+	return s->inlined ? ((const struct rd_isym *)(const void *)s)->base : s;
+}
+
 void rd_isyms_free(struct rd_isyms *t)
 {
 	for (size_t i = 0; i < t->nr_buckets; i++) {

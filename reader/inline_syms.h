@@ -39,6 +39,8 @@ struct rd_isyms {
 const struct pc_symbol *rd_isym_get(struct rd_isyms *t, const struct pc_symbol *base,
 				    const char *func);
 void rd_isyms_free(struct rd_isyms *t);
+/* The function an inlined entry's symbol is inlined in (s itself when not inlined) */
+const struct pc_symbol *rd_isym_base(const struct pc_symbol *s);
 
 /* The expansion kept for base+off, NULL when none is. */
 const struct rd_iexp *rd_iexp_find(const struct rd_isyms *t, const struct pc_symbol *base,

@@ -162,6 +162,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->obj = NULL;
 	out->addr = ip;
 	out->off = 0;
+	out->map = 0;
 	if (kernel) {
 		if (ip >= 0xffff800000000000ULL)
 			resolve_kernel(m, ip, out);
@@ -175,6 +176,7 @@ static void resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint
 	out->dso_len = dso->path_len;
 	out->dso_rank = RD_RANK_DSO + dso->seq;
 	out->obj = dso;
+	out->map = map->id;
 	if (map->flags & RD_MAP_JIT) {
 		pc_dso_load_jitmap(m->dsos, dso);
 		out->sym = pc_symtab_find(&dso->tab, ip);

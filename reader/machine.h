@@ -53,6 +53,7 @@ struct rd_resolved {
 	uint64_t addr;			/* as perf 6.1 prints it: map-relative for user maps */
 	uint64_t off;			/* ip - symbol start */
 	uint64_t dso_rank;		/* the object's place among objects (RD_RANK_*) */
+	uint64_t map;			/* a user map's identity (pc_map.id), else 0 */
 };
 
 /*

@@ -335,18 +335,26 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
  * of the rows of samples shown (a column past the keys: shown by none),
  * where perf 6.1 lets a row's first sample decide for all.
  */
+static size_t row_key(const struct report *rp, const struct sk_frame *k, uint8_t hidden,
+		      char *key, size_t size)
+{
+	size_t len = sk_key(&rp->keys, k, key, size);
+
+	if (hidden && !rp->compat_6_1 && len + 2 <= size) {
+		key[len++] = '\x1e';
+		key[len++] = '\x7f';
+	}
+	return len;
+}
+
 static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
 				const struct sk_frame *k, uint8_t hidden, bool *made)
 {
 	char key[2048];
-	size_t len = sk_key(&rp->keys, k, key, sizeof(key));
+	size_t len = row_key(rp, k, hidden, key, sizeof(key));
 	struct entry *e;
 	const char *slash;
 
-	if (hidden && !rp->compat_6_1 && len + 2 <= sizeof(key)) {
-		key[len++] = '\x1e';
-		key[len++] = '\x7f';
-	}
 	e = table_get(t, key, len);
 	if (!e || e->comm)
 		return e;
@@ -397,6 +405,29 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	return e;
 }
 
+/* What the keys of frame f's row say (src: room for its source line) */
+static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_event *ev,
+		     const struct frame *f, bool chain, bool level, struct sk_frame *k,
+		     char *src, size_t src_size)
+{
+	to_sk(ev, f, chain, k);
+	k->kernel = level;
+	k->trace = rp->trace.text;
+	k->trace_len = rp->trace.len;
+	if (rp->view.cgroups) {
+		k->cgroup.id = ev->sample->cgroup;
+		k->cgroup.path = rd_cgroups_path(&s->machine.cgroups, k->cgroup.id);
+	}
+	if (rp->view.quantum)
+		k->time = ev->sample->time - ev->sample->time % rp->view.quantum;
+	/*
+	 * perf looks up a callchain frame's line at its unmapped address, as if
+	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
+	 */
+	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
+		k->srcline = srcline_of(rp, s, f, src, src_size);
+}
+
 /*
  * The row of one frame: from the cache when this thread, address, context
  * and the maps of the frame's address space (their generation) gave it
@@ -429,23 +460,10 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 		    c->sym == f->r.sym && c->comm_gen == ev->thread->comm_gen)
 			return c->e;
 	}
-	to_sk(ev, f, chain, &k);
-	k.kernel = level;
-	k.trace = rp->trace.text;
-	k.trace_len = rp->trace.len;
-	if (rp->view.cgroups) {
-		k.cgroup.id = ev->sample->cgroup;
-		k.cgroup.path = rd_cgroups_path(&s->machine.cgroups, k.cgroup.id);
-	}
-	if (rp->view.quantum)
-		k.time = ev->sample->time - ev->sample->time % rp->view.quantum;
-	/*
-	 * perf looks up a callchain frame's line at its unmapped address, as if
-	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
-	 */
-	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
-		k.srcline = srcline_of(rp, s, f, src, sizeof(src));
+	frame_sk(rp, s, ev, f, chain, level, &k, src, sizeof(src));
 	e = row_of_key(rp, t, ev, &k, hidden, made);
+	if (e && *made)
+		e->at.map = f->r.map;
 	if (c && e) {
 		c->e = e;
 		c->sym = e->at.sym;
@@ -461,10 +479,15 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	return e;
 }
 
-/* the reference a twin is made for: perf's new row takes that frame's level */
+/* a reference to a row: the frame and its key's context (perf's new row takes its level and map) */
 struct twin_ref {
 	struct report *rp;
-	bool kernel;
+	struct rd_session *s;
+	struct table *t;
+	const struct rd_event *ev;
+	const struct frame *f;
+	bool chain, kernel;
+	uint8_t hidden;
 };
 
 /* A twin of row e (hist_input.h): its key and what the keys compare, nothing charged yet */
@@ -492,6 +515,7 @@ static struct entry *make_twin(void *ctx, const struct entry *e)
 	twin->time = e->time;
 	twin->at = e->at;
 	twin->at.level = ref->kernel ? 'k' : '.';
+	twin->at.map = ref->f->r.map;
 	twin->filtered = e->filtered;
 	twin->comm_placeholder = e->comm_placeholder;
 	twin->seq = ref->rp->nr_entries++;
@@ -499,15 +523,82 @@ static struct entry *make_twin(void *ctx, const struct entry *e)
 }
 
 /*
- * The row a reference to row e's key charges: e, or its twin where perf's
- * search misses e (kernel: the level of the reference's frame)
+ * Row, renamed as perf renames it: its inlined entry's symbol looked up
+ * again at its start, its outer function; the copy takes its place, its
+ * period and graph, and row stays (retired) to find its key by.
  */
-static struct entry *charged_row(struct report *rp, struct table *t, struct entry *e, bool made,
-				 bool kernel)
+static struct entry *renamed_row(const struct twin_ref *ref, struct entry *row)
 {
-	struct twin_ref ref = { rp, kernel };
+	struct report *rp = ref->rp;
+	struct sk_frame k;
+	char src[512], key[2048];
+	size_t len;
+	struct entry *r = calloc(1, sizeof(*r));
 
-	return hist_input_ref(&t->in, e, made, &rp->keys, make_twin, &ref);
+	if (!r)
+		return NULL;
+	*r = *row;
+	r->next = NULL;
+	r->at.sym = rd_isym_base(row->at.sym);
+	r->at.map = ref->f->r.map;
+	r->key = NULL;
+	r->branch = NULL;
+	r->comm = strdup(row->comm);
+	frame_sk(rp, ref->s, ref->ev, ref->f, ref->chain, ref->kernel, &k, src, sizeof(src));
+	k.sym = r->at.sym;
+	len = row_key(rp, &k, row->filtered & ~(ENTRY_MERGED | ENTRY_RETIRED), key, sizeof(key));
+	r->key = len ? malloc(len) : NULL;
+	if (!r->comm || !r->key) {
+		entry_free(r);
+		return NULL;
+	}
+	memcpy(r->key, key, len);
+	r->key_len = len;
+	/*
+	 * perf's he_cache now holds a row of the outer function: its key's
+	 * frames later in this sample's chain are not charged again
+	 */
+	{
+		struct entry *outer = table_find(ref->t, key, len);
+
+		if (outer)
+			outer->stamp = rp->stamp;
+	}
+	row->self = row->children = row->nr_samples = 0;
+	row->graph = (struct entry_graph){ 0 };
+	row->filtered |= ENTRY_RETIRED;
+	return r;
+}
+
+/*
+ * perf's search found row: found through another map than its last (a
+ * row of a key another process charged too), it takes that map, and
+ * where the keys name a symbol its symbol is looked up again there
+ */
+static struct entry *found_row(void *ctx, struct entry *row)
+{
+	const struct twin_ref *ref = ctx;
+
+	if (row->at.map == ref->f->r.map || !sorts_by(ref->rp, SK_SYM))
+		return row;
+	row->at.map = ref->f->r.map;
+	if (!row->at.sym || !row->at.sym->inlined)
+		return row;
+	return renamed_row(ref, row);
+}
+
+/*
+ * The row a reference to row e's key charges (frame f, kernel: its
+ * level): e, its twin where perf's search misses e, or a renamed row
+ */
+static struct entry *charged_row(struct report *rp, struct rd_session *s, struct table *t,
+				 const struct rd_event *ev, const struct frame *f, bool chain,
+				 bool kernel, uint8_t hidden, struct entry *e, bool made)
+{
+	struct twin_ref ref = { rp, s, t, ev, f, chain, kernel, hidden };
+	struct hist_ref_ops ops = { make_twin, found_row, &ref };
+
+	return hist_input_ref(&t->in, e, made, &rp->keys, &ops);
 }
 
 /*
@@ -987,7 +1078,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return -ENOMEM;
 	/* perf's he_cache: the keys this sample charged, by key (a twin is its key's) */
 	en->stamp = rp->stamp;
-	en = charged_row(rp, t, en, made, self.kernel);
+	en = charged_row(rp, s, t, ev, &self, false, self.kernel, hidden, en, made);
 	if (!en)
 		return -ENOMEM;
 	/* the rows remembered were found without a search */
@@ -1047,7 +1138,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			continue;
 		}
 		en->stamp = rp->stamp;
-		en = charged_row(rp, t, en, made, level);
+		en = charged_row(rp, s, t, ev, &fr[i], true, level, hidden, en, made);
 		if (!en)
 			return -ENOMEM;
 		en->children += smp->period;
@@ -1134,9 +1225,18 @@ static struct hist_group group_columns(const struct group_view *g)
 	return hg;
 }
 
+/* a row joined from a member meets no row of its key: nothing to rename or make */
+static struct entry *joined_row(void *ctx, struct entry *row)
+{
+	(void)ctx;
+	return row;
+}
+
 /* Rows only members have become the leader's, with 0 of the leader's period. */
 static int group_join(struct report *rp, struct table *t, const struct group_view *g)
 {
+	const struct hist_ref_ops joined = { NULL, joined_row, NULL };
+
 	for (uint32_t j = 0; j < g->nr; j++) {
 		const struct table *m = g->members[j];
 
@@ -1160,6 +1260,9 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 					*e->branch = *em->branch;
 				}
 				e->seq = rp->nr_entries++;
+				/* perf adds it to the leader's tree after the samples */
+				if (!hist_input_ref(&t->in, e, true, &rp->keys, &joined))
+					return -ENOMEM;
 			}
 	}
 	return 0;
@@ -1529,6 +1632,49 @@ static void key_widths(const struct report *rp, struct entry *const *v, size_t n
 		}
 }
 
+/* A row to order: not a retired key; a merged twin only for the replay (not in hierarchies) */
+static bool row_to_order(const struct entry *e, bool all, bool children, bool hierarchy)
+{
+	if (e->filtered & ENTRY_RETIRED)
+		return false;
+	if (e->filtered & ENTRY_MERGED)
+		return !hierarchy;
+	return all || (children ? e->children : e->self);
+}
+
+/*
+ * t's rows to order into v: the walk of perf's input tree where rows were
+ * renamed in it (*walked; its order is no longer its keys'), else as made
+ * (hist_order replays that tree); all: rows without a share too
+ */
+static int table_rows(const struct table *t, bool all, bool children, bool hierarchy,
+		      struct entry **v, size_t *n, bool *walked)
+{
+	*n = 0;
+	*walked = t->in.renamed && !t->in.stale && !hierarchy;
+	if (*walked) {
+		struct entry **w = malloc((t->in.tree.nr ? t->in.tree.nr : 1) * sizeof(*w));
+
+		if (!w || hist_input_walk(&t->in, w)) {
+			free(w);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < t->in.tree.nr; i++)
+			if (row_to_order(w[i], all, children, hierarchy))
+				v[(*n)++] = w[i];
+		free(w);
+		return 0;
+	}
+	for (size_t b = 0; b < t->nr_buckets; b++)
+		for (struct entry *e = t->buckets[b]; e; e = e->next)
+			if (row_to_order(e, all, children, hierarchy))
+				v[(*n)++] = e;
+	for (size_t i = 0; i < t->in.nr_twins; i++)
+		if (row_to_order(t->in.twins[i], all, children, hierarchy))
+			v[(*n)++] = t->in.twins[i];
+	return 0;
+}
+
 /* perf's collapse adds a twin into the row its search finds: period, samples, call graph */
 static int merge_twin(struct entry *into, struct entry *from, void *ctx)
 {
@@ -1575,12 +1721,9 @@ static int merge_twins(struct report *rp)
 		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
-		for (size_t b = 0; b < t->nr_buckets; b++)
-			for (struct entry *e = t->buckets[b]; e; e = e->next)
-				v[n++] = e;
-		for (size_t j = 0; j < t->in.nr_twins; j++)
-			v[n++] = t->in.twins[j];
-		ret = hist_merge_twins(v, n, &ho);
+		ret = table_rows(t, true, false, false, v, &n, &ho.input_walked);
+		if (!ret)
+			ret = hist_merge_twins(v, n, &ho);
 		free(v);
 		if (ret)
 			return ret;
@@ -1643,6 +1786,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	struct cg_params cg = rp->cg;
 	struct entry **v;
 	size_t n = 0;
+	bool walked = false;
 	int width[SK_MAX_KEYS];
 	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
 	double total = t->total ? (double)t->total : 1.0;
@@ -1668,17 +1812,9 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	v = malloc((t->nr + t->in.nr_twins + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (size_t b = 0; b < t->nr_buckets; b++)
-		for (struct entry *e = t->buckets[b]; e; e = e->next)
-			if (g || (children ? e->children : e->self))
-				v[n++] = e;
-	/* twins merged: in the order's replay (they shaped perf's trees), then gone */
-	for (size_t i = 0; i < t->in.nr_twins; i++) {
-		struct entry *e = t->in.twins[i];
-
-		if ((e->filtered & ENTRY_MERGED) ? !rp->view.hierarchy :
-		    g || (children ? e->children : e->self))
-			v[n++] = e;
+	if (table_rows(t, g != NULL, children, rp->view.hierarchy, v, &n, &walked)) {
+		free(v);
+		return -ENOMEM;
 	}
 	if (rp->view.hierarchy) {
 		int ret = print_hierarchy(rp, t, o, g, v, n, total);
@@ -1700,6 +1836,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 
 		/* filtered rows too: perf sorts them in, and equal rows keep that order */
 		ho.merge = drop_merged;
+		ho.input_walked = walked;
 		if (hist_order(v, &n, &ho)) {
 			free(v);
 			return -ENOMEM;
@@ -1940,6 +2077,9 @@ static int settle_placeholders(struct report *rp, struct rd_session *s)
 				if (th && th->comm_set)
 					v[n++] = (struct placeholder_row){ e, th->first_comm };
 			}
+		/* re-keyed rows may merge and go: perf's input tree is replayed, not walked */
+		if (n)
+			t->in.stale = true;
 		for (size_t j = 0; j < n && !ret; j++)
 			ret = settle_placeholder(rp, t, col, v[j]);
 		free(v);

@@ -23,6 +23,14 @@ static int maps_reserve(struct pc_maps *m, size_t extra)
 	return 0;
 }
 
+/* perf makes a new struct map for each of these: a number no other map has had */
+static uint64_t new_map_id(void)
+{
+	static uint64_t last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
 int pc_maps_insert(struct pc_maps *m, const struct pc_map *n)
 {
 	size_t i = 0, j;
@@ -38,11 +46,13 @@ int pc_maps_insert(struct pc_maps *m, const struct pc_map *n)
 		struct pc_map head = m->v[i];
 
 		head.end = n->start;
+		head.id = new_map_id();
 		if (m->v[i].end > n->end) {
 			struct pc_map tail = m->v[i];
 
 			tail.pgoff += n->end - tail.start;
 			tail.start = n->end;
+			tail.id = new_map_id();
 			memmove(&m->v[i + 2], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
 			m->v[i] = head;
 			m->v[i + 1] = tail;
@@ -59,10 +69,12 @@ int pc_maps_insert(struct pc_maps *m, const struct pc_map *n)
 	if (j < m->nr && m->v[j].start < n->end) {
 		m->v[j].pgoff += n->end - m->v[j].start;
 		m->v[j].start = n->end;
+		m->v[j].id = new_map_id();
 	}
 	memmove(&m->v[i + 1], &m->v[j], (m->nr - j) * sizeof(*m->v));
 	m->nr = m->nr - (j - i) + 1;
 	m->v[i] = *n;
+	m->v[i].id = new_map_id();
 	m->gen++;
 	return 0;
 }
@@ -114,6 +126,8 @@ int pc_maps_copy(struct pc_maps *dst, const struct pc_maps *src)
 		return -ENOMEM;
 	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
 	dst->nr = src->nr;
+	for (size_t i = 0; i < dst->nr; i++)
+		dst->v[i].id = new_map_id();
 	return 0;
 }
 

@@ -17,6 +17,12 @@ struct pc_map {
 	uint32_t flags;			/* the caller's */
 	uint32_t prot, mmap_flags;	/* as the MMAP2 record says (PROT_*, MAP_*) */
 	uint64_t ino;			/* the file's inode, from MMAP2 (0 without) */
+	/*
+	 * this map's identity, as perf's struct map: new for each map made,
+	 * each piece an overlap cuts off and each copy a fork makes (set by
+	 * pc_maps_insert and pc_maps_copy)
+	 */
+	uint64_t id;
 };
 
 struct pc_maps {

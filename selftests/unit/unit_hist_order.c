@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "reader/hist.h"
+#include "reader/hist_input.h"
 #include "symbols/symbols.h"
 
 static const uint64_t ips[3] = { 0x10, 0x6000000000000010ULL, 0xc000000000000010ULL };
@@ -122,6 +123,60 @@ TEST(inlined_entry_compares_by_name_before_address)
 	EXPECT_EQ(-1, sym_rows_cmp(&aaa, &inl));
 	/* not inlined: by start address */
 	EXPECT_EQ(-1, sym_rows_cmp(&bar, &aaa));
+}
+
+/* the hooks of a reference: found hands back its replacement when one is set */
+struct ref_hooks {
+	struct entry *replacement;
+	int found, made;
+	struct entry twin;
+};
+
+static struct entry *hook_twin(void *ctx, const struct entry *e)
+{
+	struct ref_hooks *h = ctx;
+
+	h->made++;
+	h->twin = *e;
+	return &h->twin;
+}
+
+static struct entry *hook_found(void *ctx, struct entry *row)
+{
+	struct ref_hooks *h = ctx;
+
+	h->found++;
+	return h->replacement ? h->replacement : row;
+}
+
+/*
+ * A row perf renames in place keeps its place in the input tree: the walk
+ * lists its replacement where it was, and the tree is marked walked-only.
+ */
+TEST_F(rows, renamed_row_takes_the_place_of_the_row_found)
+{
+	struct sk_list keys;
+	char bad[64];
+	struct hist_input in = { 0 };
+	struct ref_hooks h = { 0 };
+	struct hist_ref_ops ops = { hook_twin, hook_found, &h };
+	struct entry renamed = self->e[1], *walk[3];
+
+	ASSERT_EQ(0, sk_parse(&keys, "dso,sym", bad, sizeof(bad)));
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(self->v[i], hist_input_ref(&in, self->v[i], true, &keys, &ops));
+	ASSERT_EQ(0, h.found);
+	h.replacement = &renamed;
+	EXPECT_EQ(&renamed, hist_input_ref(&in, self->v[1], false, &keys, &ops));
+	EXPECT_EQ(1, h.found);
+	EXPECT_EQ(0, h.made);
+	EXPECT_TRUE(in.renamed);
+	ASSERT_EQ(0, hist_input_walk(&in, walk));
+	/* the input tree's order, C A B (file comment), B replaced */
+	EXPECT_EQ(self->v[2], walk[0]);
+	EXPECT_EQ(self->v[0], walk[1]);
+	EXPECT_EQ(&renamed, walk[2]);
+	hist_input_free(&in);
 }
 
 TEST_HARNESS_MAIN
