@@ -148,9 +148,12 @@ $(BUILD)/bench/unwind: bench/unwind.c selftests/lib/pdmaps.c $(BUILD)/libperfche
 STYLE_TESTS := $(sort $(wildcard selftests/style/*.t))
 
 # prove runs every selftest through the kselftest/TAP seam, with a timeout each
+# under SAN=1 every timeout (tap-exec's and the harness's per test) is 3x:
+# ASan's code is that much slower (a recorder test took 22 s of the harness's 30)
 check: all static
 	PERFCHECK_BIN=$(abspath $(BUILD)/perfcheck) PERFCHECK_SRCDIR=$(CURDIR) \
 		PERFCHECK_BUILD=$(abspath $(BUILD)) PERFCHECK_TEST_TIMEOUT=$(PROVE_TIMEOUT) \
+		$(if $(filter 1,$(SAN)),PERFCHECK_TIMEOUT_SCALE=$${PERFCHECK_TIMEOUT_SCALE:-3}) \
 		prove --exec selftests/tap-exec $(PROVE_FLAGS) $(TEST_BIN) $(STYLE_TESTS)
 
 # The guests of the kernel matrix (vm/): static perfcheck and selftests, the
