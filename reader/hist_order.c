@@ -424,11 +424,27 @@ static bool needs_collapse(const struct sk_list *keys)
 	return false;
 }
 
+/*
+ * perf's input tree of rows a[0..*nr) (copied from the caller's v), its
+ * in-order walk into b: a walk the caller already has is taken as it is,
+ * else the rows go in as perf made them (sample order) unless given so
+ */
+static int input_walk(struct entry **a, struct entry **b, size_t *nr, const struct hist_order *o)
+{
+	if (o->input_walked) {
+		memcpy(b, a, *nr * sizeof(*a));
+		return 0;
+	}
+	if (!o->as_given)
+		qsort(a, *nr, sizeof(*a), seq_cmp);
+	return rb_walk(a, *nr, collapse_cmp, false, o, b, nr);
+}
+
 int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)
 {
 	struct hist_order o = { .keys = keys };
 	struct entry **a;
-	size_t nr;
+	size_t nr = n;
 	int ret;
 
 	if (n < 2)
@@ -439,8 +455,7 @@ int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)
 	if (!a)
 		return -ENOMEM;
 	memcpy(a, v, n * sizeof(*a));
-	qsort(a, n, sizeof(*a), seq_cmp);
-	ret = rb_walk(a, n, collapse_cmp, false, &o, v, &nr);
+	ret = input_walk(a, v, &nr, &o);
 	free(a);
 	return ret;
 }
@@ -460,13 +475,7 @@ int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o)
 	if (!a || !b)
 		goto out;
 	memcpy(a, v, n * sizeof(*a));
-	if (o->input_walked) {
-		memcpy(b, a, n * sizeof(*a));
-		ret = 0;
-	} else {
-		qsort(a, n, sizeof(*a), seq_cmp);
-		ret = rb_walk(a, n, collapse_cmp, false, o, b, &nr);
-	}
+	ret = input_walk(a, b, &nr, o);
 	if (!ret)
 		ret = rb_walk(b, nr, collapse_cmp, true, o, a, &nr);
 out:
@@ -489,16 +498,8 @@ int hist_order(struct entry **v, size_t *n, const struct hist_order *o)
 	b = malloc(nr * sizeof(*b));
 	if (!a || !b)
 		goto out;
-	/* rows as perf made them (sample order), into its input tree, */
 	memcpy(a, v, nr * sizeof(*a));
-	if (!o->as_given && !o->input_walked)
-		qsort(a, nr, sizeof(*a), seq_cmp);
-	if (o->input_walked) {
-		memcpy(b, a, nr * sizeof(*a));
-		ret = 0;
-	} else {
-		ret = rb_walk(a, nr, collapse_cmp, false, o, b, &nr);
-	}
+	ret = input_walk(a, b, &nr, o);
 	/*
 	 * then its collapse tree when a key asks for one (where the twins of
 	 * a row its input tree missed meet again, merged when found), then

@@ -223,6 +223,53 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
+/* Adds row from's period, samples and call graph into row into (from's graph is then into's) */
+static int entry_add(struct cg_forest *forest, struct entry *into, const struct entry *from)
+{
+	into->self += from->self;
+	into->children += from->children;
+	into->nr_samples += from->nr_samples;
+	if (from->graph.tree && !into->graph.tree) {
+		into->graph = from->graph;
+	} else if (from->graph.tree) {
+		if (cg_tree_merge(forest, into->graph.tree, from->graph.tree))
+			return -ENOMEM;
+		if (into->graph.max_depth < from->graph.max_depth)
+			into->graph.max_depth = from->graph.max_depth;
+	}
+	return 0;
+}
+
+/*
+ * A copy of row e under key (key_len bytes): what the keys compare, and
+ * with period its period, samples and call graph (else none); NULL on ENOMEM
+ */
+static struct entry *entry_dup(const struct entry *e, const char *key, size_t key_len, bool period)
+{
+	struct entry *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	*d = *e;
+	d->next = NULL;
+	d->key = malloc(key_len ? key_len : 1);
+	d->key_len = key_len;
+	d->comm = strdup(e->comm);
+	d->branch = e->branch ? malloc(sizeof(*d->branch)) : NULL;
+	if (!d->key || !d->comm || (e->branch && !d->branch)) {
+		entry_free(d);
+		return NULL;
+	}
+	memcpy(d->key, key, key_len);
+	if (e->branch)
+		*d->branch = *e->branch;
+	if (!period) {
+		d->self = d->children = d->nr_samples = d->stamp = 0;
+		d->graph = (struct entry_graph){ 0 };
+	}
+	return d;
+}
+
 static struct entry *table_find(const struct table *t, const char *key, size_t len)
 {
 	struct entry *e;
@@ -494,30 +541,12 @@ struct twin_ref {
 static struct entry *make_twin(void *ctx, const struct entry *e)
 {
 	const struct twin_ref *ref = ctx;
-	struct entry *twin = calloc(1, sizeof(*twin));
+	struct entry *twin = entry_dup(e, e->key, e->key_len, false);
 
 	if (!twin)
 		return NULL;
-	twin->key = malloc(e->key_len);
-	twin->comm = strdup(e->comm);
-	if (e->branch && (twin->branch = malloc(sizeof(*twin->branch))))
-		*twin->branch = *e->branch;
-	if (!twin->key || !twin->comm || (e->branch && !twin->branch)) {
-		entry_free(twin);
-		return NULL;
-	}
-	memcpy(twin->key, e->key, e->key_len);
-	twin->key_len = e->key_len;
-	twin->thread_comm = e->thread_comm;
-	twin->tid = e->tid;
-	twin->cpu = e->cpu;
-	twin->cgroup = e->cgroup;
-	twin->time = e->time;
-	twin->at = e->at;
 	twin->at.level = ref->kernel ? 'k' : '.';
 	twin->at.map = ref->f->r.map;
-	twin->filtered = e->filtered;
-	twin->comm_placeholder = e->comm_placeholder;
 	twin->seq = ref->rp->nr_entries++;
 	return twin;
 }
@@ -533,27 +562,16 @@ static struct entry *renamed_row(const struct twin_ref *ref, struct entry *row)
 	struct sk_frame k;
 	char src[512], key[2048];
 	size_t len;
-	struct entry *r = calloc(1, sizeof(*r));
+	struct entry *r;
 
+	frame_sk(rp, ref->s, ref->ev, ref->f, ref->chain, ref->kernel, &k, src, sizeof(src));
+	k.sym = rd_isym_base(row->at.sym);
+	len = row_key(rp, &k, row->filtered & ~(ENTRY_MERGED | ENTRY_RETIRED), key, sizeof(key));
+	r = len ? entry_dup(row, key, len, true) : NULL;
 	if (!r)
 		return NULL;
-	*r = *row;
-	r->next = NULL;
-	r->at.sym = rd_isym_base(row->at.sym);
+	r->at.sym = k.sym;
 	r->at.map = ref->f->r.map;
-	r->key = NULL;
-	r->branch = NULL;
-	r->comm = strdup(row->comm);
-	frame_sk(rp, ref->s, ref->ev, ref->f, ref->chain, ref->kernel, &k, src, sizeof(src));
-	k.sym = r->at.sym;
-	len = row_key(rp, &k, row->filtered & ~(ENTRY_MERGED | ENTRY_RETIRED), key, sizeof(key));
-	r->key = len ? malloc(len) : NULL;
-	if (!r->comm || !r->key) {
-		entry_free(r);
-		return NULL;
-	}
-	memcpy(r->key, key, len);
-	r->key_len = len;
 	/*
 	 * perf's he_cache now holds a row of the outer function: its key's
 	 * frames later in this sample's chain are not charged again
@@ -1680,20 +1698,11 @@ static int merge_twin(struct entry *into, struct entry *from, void *ctx)
 {
 	struct report *rp = ctx;
 
-	into->self += from->self;
-	into->children += from->children;
-	into->nr_samples += from->nr_samples;
+	if (entry_add(&rp->forest, into, from))
+		return -ENOMEM;
 	from->self = from->children = from->nr_samples = 0;
-	from->filtered |= ENTRY_MERGED;
-	if (from->graph.tree && !into->graph.tree) {
-		into->graph = from->graph;
-	} else if (from->graph.tree) {
-		if (cg_tree_merge(&rp->forest, into->graph.tree, from->graph.tree))
-			return -ENOMEM;
-		if (into->graph.max_depth < from->graph.max_depth)
-			into->graph.max_depth = from->graph.max_depth;
-	}
 	from->graph = (struct entry_graph){ 0 };
+	from->filtered |= ENTRY_MERGED;
 	return 0;
 }
 
@@ -1979,6 +1988,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 	char key[2048];
 	size_t len = 0, col_start = 0, ci = 0;
 	struct entry **pp, *into;
+	int ret;
 
 	/* the key's columns are '\x1e'-ended: copy all but column col, rebuilt */
 	for (size_t i = 0; i < e->key_len; i++) {
@@ -2031,19 +2041,9 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		free(e);
 		return into->comm ? 0 : -ENOMEM;
 	}
-	into->self += e->self;
-	into->children += e->children;
-	into->nr_samples += e->nr_samples;
-	if (e->graph.tree && !into->graph.tree) {
-		into->graph = e->graph;
-	} else if (e->graph.tree) {
-		if (cg_tree_merge(&rp->forest, into->graph.tree, e->graph.tree))
-			return -ENOMEM;
-		if (into->graph.max_depth < e->graph.max_depth)
-			into->graph.max_depth = e->graph.max_depth;
-	}
+	ret = entry_add(&rp->forest, into, e);
 	entry_free(e);
-	return 0;
+	return ret;
 }
 
 static int settle_placeholders(struct report *rp, struct rd_session *s)

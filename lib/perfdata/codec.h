@@ -185,6 +185,9 @@ int pd_encode_mmap(struct pd_buf *b, const struct perf_event_attr *attr, uint32_
 		   uint16_t misc, const struct pd_mmap *m, const struct pd_sample *id);
 int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
 		   const struct pd_lost *l, const struct pd_sample *id);
+/* PERF_RECORD_LOST_SAMPLES: lost samples the kernel dropped */
+int pd_encode_lost_samples(struct pd_buf *b, const struct perf_event_attr *attr, uint64_t lost,
+			   const struct pd_sample *id);
 int pd_encode_namespaces(struct pd_buf *b, const struct perf_event_attr *attr,
 			 const struct pd_namespaces *n, const struct pd_sample *id);
 int pd_encode_cgroup(struct pd_buf *b, const struct perf_event_attr *attr,

@@ -328,6 +328,16 @@ int pd_encode_lost(struct pd_buf *b, const struct perf_event_attr *attr,
 	return finish(&e);
 }
 
+int pd_encode_lost_samples(struct pd_buf *b, const struct perf_event_attr *attr, uint64_t lost,
+			   const struct pd_sample *id)
+{
+	struct enc e = begin(b, PERF_RECORD_LOST_SAMPLES, 0);
+
+	u64(&e, lost);
+	sample_id(&e, attr, id);
+	return finish(&e);
+}
+
 int pd_encode_namespaces(struct pd_buf *b, const struct perf_event_attr *attr,
 			 const struct pd_namespaces *n, const struct pd_sample *id)
 {

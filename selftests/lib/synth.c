@@ -65,6 +65,14 @@ void synth_cgroup(struct synth *s, const struct perf_event_attr *attr, uint64_t 
 	keep(s, &b, pd_encode_cgroup(&b, attr, &c, sid));
 }
 
+void synth_lost_samples(struct synth *s, const struct perf_event_attr *attr, uint64_t lost,
+			const struct pd_sample *id)
+{
+	struct pd_buf b = view(s);
+
+	keep(s, &b, pd_encode_lost_samples(&b, attr, lost, id));
+}
+
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id)
 {

@@ -35,6 +35,9 @@ void synth_sample_id(struct synth *s, const struct perf_event_attr *attr, const 
 /* PERF_RECORD_CGROUP: the cgroup id's path */
 void synth_cgroup(struct synth *s, const struct perf_event_attr *attr, uint64_t id,
 		  const char *path, const struct pd_sample *sid);
+/* A LOST_SAMPLES record of lost samples, its sample_id from id */
+void synth_lost_samples(struct synth *s, const struct perf_event_attr *attr, uint64_t lost,
+			const struct pd_sample *id);
 void synth_comm(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,
 		const char *comm, const struct pd_sample *id);
 void synth_mmap2(struct synth *s, const struct perf_event_attr *attr, uint32_t pid, uint32_t tid,

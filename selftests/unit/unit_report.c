@@ -68,13 +68,8 @@ FIXTURE_TEARDOWN(rep)
 static void put_lost_samples(FIXTURE_DATA(rep) *self, uint64_t n)
 {
 	struct pd_sample id = rt_id(100, 100, RT_SEC + 5);
-	uint64_t rec[2] = { 0, n };
-	struct perf_event_header *h = (void *)rec;
 
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	synth_lost_samples(&self->d, &self->a.attr, n, &id);
 }
 
 static void report(struct __test_metadata *_metadata, FIXTURE_DATA(rep) *self, const char *o1,

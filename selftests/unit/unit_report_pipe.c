@@ -61,13 +61,8 @@ static int write_pipe(FIXTURE_DATA(pipe) *self)
 static void lost(FIXTURE_DATA(pipe) *self, uint64_t n, uint64_t t)
 {
 	struct pd_sample id = rt_id(100, 100, t);
-	uint64_t rec[2] = { 0, n };
-	struct perf_event_header *h = (void *)rec;
 
-	h->type = PERF_RECORD_LOST_SAMPLES;
-	h->size = sizeof(rec) + 16;	/* sample_id: tid, time */
-	synth_put(&self->d, rec, sizeof(rec));
-	synth_sample_id(&self->d, &self->a.attr, &id);
+	synth_lost_samples(&self->d, &self->a.attr, n, &id);
 }
 
 TEST_F(pipe, lost_samples_of_a_pipe_are_totalled)
