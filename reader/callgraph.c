@@ -91,6 +91,7 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->chains);
 	free(f->nodes);
 	cg_children_free(&f->children);
+	cg_siblings_free(&f->sib);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -169,6 +170,7 @@ int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k)
 	memset(fr, 0, sizeof(*fr));
 	fr->sym = k->sym;
 	fr->dso = dso;
+	fr->obj = k->dso;
 	fr->ip = ip;
 	fr->addr = k->ip;
 	fr->dso_rank = k->dso_rank;
@@ -215,6 +217,8 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame, uint64_t ip)
 		if (!n)
 			return 0;
 		f->counts = n;
+		if (cg_siblings_reserve(&f->sib, cap))
+			return 0;
 		f->cap_nodes = cap;
 	}
 	f->links[f->nr_nodes] = (struct cg_link){ .frame = frame };
@@ -310,6 +314,80 @@ static uint64_t chain_hash(uint32_t root, const uint32_t *frames, size_t nr)
 	return h ^ h >> 29;
 }
 
+/* A frame's name without perf 7.2's " (inlined)": what perf compares. */
+static size_t bare_len(const struct cg_frame *f)
+{
+	size_t n = strlen(f->name);
+
+	return f->by_name && n > 10 ? n - 10 : n;
+}
+
+/*
+ * perf's match_chain: frame a at address ia (the first of its node) against
+ * frame b at ib; < 0 when a is before b.  Two resolved frames by object,
+ * then symbol start; an inlined one beside a resolved one by function name
+ * (perf 7.2); an unresolved one (or -g ...,address) by object, then address.
+ */
+static int frame_cmp(const struct cg_frame *a, uint64_t ia, const struct cg_frame *b, uint64_t ib)
+{
+	if ((a->by_name && b->sym) || (b->by_name && a->sym)) {
+		size_t la = bare_len(a), lb = bare_len(b);
+		int r = strncmp(a->name, b->name, la < lb ? la : lb);
+
+		if (r)
+			return r < 0 ? -1 : 1;
+		return (la > lb) - (la < lb);
+	}
+
+	bool by_start = a->sym && b->sym && !a->ip && !b->ip;
+	uint64_t xa = by_start ? ((const struct pc_symbol *)a->sym)->start : ia;
+	uint64_t xb = by_start ? ((const struct pc_symbol *)b->sym)->start : ib;
+
+	if (a->dso_rank != b->dso_rank)
+		return a->dso_rank > b->dso_rank ? 1 : -1;
+	return (xa > xb) - (xa < xb);
+}
+
+/* match_chain's kind of a frame: how it compares with others (cg_siblings.h) */
+static int frame_kind(const struct cg_frame *fr)
+{
+	/* unresolved, or kept apart by its address (-g ...,address) */
+	if (!fr->sym || fr->ip)
+		return CG_KIND_ADDRESS;
+	return fr->by_name ? CG_KIND_INLINED : CG_KIND_RESOLVED;
+}
+
+/* perf's match_chain of child (its first address) with frame at ip (cg_match_fn) */
+static int match_child(const void *ctx, uint32_t child, uint32_t frame, uint64_t ip)
+{
+	const struct cg_forest *f = ctx;
+
+	return frame_cmp(&f->frames[f->links[child - 1].frame], f->ips[child - 1],
+			 &f->frames[frame], ip);
+}
+
+/* The tree perf keeps of parent's children, made from them in the order they came. */
+static int build_siblings(struct cg_forest *f, uint32_t root, uint32_t parent)
+{
+	struct cg_sibling *v;
+	uint32_t nr = 0;
+	int ret;
+
+	for (uint32_t c = f->links[parent - 1].child; c; c = f->links[c - 1].sibling)
+		nr++;
+	v = malloc(nr * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	/* the list is newest first; nodes are numbered as made */
+	for (uint32_t c = f->links[parent - 1].child, i = nr; c; c = f->links[c - 1].sibling)
+		v[--i] = (struct cg_sibling){ .node = c, .frame = f->links[c - 1].frame,
+					      .ip = f->ips[c - 1] };
+	ret = cg_siblings_build(&f->sib, parent, v, nr, match_child, f);
+	free(v);
+	cg_siblings_mark_tree(&f->sib, root);
+	return ret;
+}
+
 /* The descent: the node frames[0..nr) ends at below root, made where missing; 0 on ENOMEM. */
 static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *frames,
 			const uint64_t *ips, size_t nr)
@@ -317,18 +395,32 @@ static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *fram
 	uint32_t n = root;
 
 	for (size_t i = 0; i < nr; i++) {
-		uint32_t c = cg_children_find(&f->children, n, frames[i]);
+		uint64_t ip = ips ? ips[i] : f->frames[frames[i]].addr;
+		int kind = frame_kind(&f->frames[frames[i]]);
+		uint32_t c, at = 0;
+		bool left = false, searched;
 
+		if (!cg_siblings_built(&f->sib, n) && f->links[n - 1].child &&
+		    cg_siblings_mixes(&f->sib, n, kind) && build_siblings(f, root, n))
+			return 0;
+		searched = cg_siblings_built(&f->sib, n);
+		c = searched ? cg_siblings_find(&f->sib, n, frames[i], ip, match_child, f, &at, &left) :
+			       cg_children_find(&f->children, n, frames[i]);
 		if (!c) {
 			struct cg_link *l;
 
-			c = node_new(f, frames[i], ips ? ips[i] : 0);
-			if (!c || cg_children_add(&f->children, n, frames[i], c))
+			c = node_new(f, frames[i], ip);
+			/* a twin (perf's search passed its equal by) stays out of the table */
+			if (!c || (!cg_children_find(&f->children, n, frames[i]) &&
+				   cg_children_add(&f->children, n, frames[i], c)))
 				return 0;
 			l = f->links;
 			l[c - 1].parent = n;
 			l[c - 1].sibling = l[n - 1].child;
 			l[n - 1].child = c;
+			cg_siblings_note(&f->sib, n, kind);
+			if (searched)
+				cg_siblings_link(&f->sib, n, c, at, left);
 		}
 		n = c;
 	}
@@ -342,7 +434,8 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, cons
 	uint64_t h = 0;
 	uint32_t n;
 
-	if (nr <= CG_CHAIN_FRAMES) {
+	/* a repeated chain goes where it went, unless perf searches part of the tree */
+	if (nr <= CG_CHAIN_FRAMES && !cg_siblings_tree_searched(&f->sib, root)) {
 		if (!f->chains)
 			f->chains = calloc((size_t)1 << CG_CHAIN_SLOTS_BITS, sizeof(*f->chains));
 		if (!f->chains)
@@ -371,7 +464,20 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, cons
 	return 0;
 }
 
-int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
+/* The frame of node n's address alone, in its frame's object (cg_tree_merge's bare). */
+static int64_t bare_frame(struct cg_forest *f, uint32_t n)
+{
+	const struct cg_frame *fr = &f->frames[f->links[n - 1].frame];
+	uint64_t ip = f->ips[n - 1];
+	char name[24];
+	struct cg_frame_key k = { .dso = fr->obj, .dso_rank = fr->dso_rank, .ip = ip,
+				  .name = name };
+
+	k.name_len = (size_t)snprintf(name, sizeof(name), ip ? "%#llx" : "0", (unsigned long long)ip);
+	return cg_frame(f, &k);
+}
+
+int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src, bool bare)
 {
 	uint32_t *path = NULL, n, depth = 0, cap = 0;
 	uint64_t *ips = NULL;
@@ -397,7 +503,18 @@ int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src)
 			}
 			cap = 2 * depth + 16;
 		}
-		path[depth - 1] = f->links[n - 1].frame;
+		if (bare) {
+			int64_t b = bare_frame(f, n);
+
+			if (b < 0) {
+				free(path);
+				free(ips);
+				return -ENOMEM;
+			}
+			path[depth - 1] = (uint32_t)b;
+		} else {
+			path[depth - 1] = f->links[n - 1].frame;
+		}
 		ips[depth - 1] = f->ips[n - 1];
 		if (f->counts[n - 1] || f->hits[n - 1]) {
 			uint32_t m = descend(f, dst, path, ips, depth);
@@ -510,33 +627,9 @@ static const struct pctx *sort_ctx;
  * addresses, resolved or not).  The rank of each frame's object
  * (machine.h) is that order.
  */
-static size_t bare_len(const struct cg_frame *f)
-{
-	size_t n = strlen(f->name);
-
-	return f->by_name && n > 10 ? n - 10 : n;
-}
-
 static int frame_order(const struct cg_frame *a, const struct cg_frame *b)
 {
-	/* perf 7.2: an inlined entry beside a resolved one is ordered by function name */
-	if ((a->by_name && b->sym) || (b->by_name && a->sym)) {
-		size_t la = bare_len(a), lb = bare_len(b);
-		int r = strncmp(a->name, b->name, la < lb ? la : lb);
-
-		if (r)
-			return r < 0 ? -1 : 1;
-		return (la > lb) - (la < lb);
-	}
-
-	/* -g ...,address keeps each frame's ip: perf orders those by it */
-	bool by_start = a->sym && b->sym && !a->ip && !b->ip;
-	uint64_t xa = by_start ? ((const struct pc_symbol *)a->sym)->start : a->addr;
-	uint64_t xb = by_start ? ((const struct pc_symbol *)b->sym)->start : b->addr;
-
-	if (a->dso_rank != b->dso_rank)
-		return a->dso_rank > b->dso_rank ? 1 : -1;
-	return (xa > xb) - (xa < xb);
+	return frame_cmp(a, a->addr, b, b->addr);
 }
 
 /* Larger share first; equal shares: the higher frame first. */

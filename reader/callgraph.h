@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "reader/cg_children.h"
+#include "reader/cg_siblings.h"
 #include "reader/out.h"
 
 enum cg_mode { CG_NONE, CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED };
@@ -69,6 +70,7 @@ struct cg_frame_key {
 
 struct cg_frame {
 	const void *sym, *dso;
+	const void *obj;	/* the object, resolved or not (a bare copy's key) */
 	uint64_t ip;
 	uint64_t addr;		/* the first address seen: orders equal shares */
 	uint64_t dso_rank;	/* the object's, also for resolved frames */
@@ -133,6 +135,7 @@ struct cg_forest {
 	uint64_t clock;
 	uint32_t nr_nodes, cap_nodes;
 	struct cg_children children;	/* a node's child by frame */
+	struct cg_siblings sib;		/* perf's search where frames of two kinds meet */
 	struct cg_chain_slot *chains;	/* 1 << CG_CHAIN_SLOTS_BITS, made on first use */
 	struct cg_node *nodes;	/* after cg_forest_finish */
 };
@@ -153,16 +156,20 @@ uint32_t cg_tree_new(struct cg_forest *f);
 /*
  * Appends one chain of frame indices (in the tree's order) with its period;
  * *last is set to the node the chain ends at (for cg_hit of the same chain).
- * ips: each frame's address (kept by the nodes it makes), or NULL.
+ * ips: each frame's address (kept by the nodes it makes), or NULL for the
+ * address each frame was first made with.
  */
 int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, const uint64_t *ips,
 		size_t nr, uint64_t period, uint32_t *last);
 /*
  * Adds every chain of tree src to tree dst (roots as index + 1), as perf
  * merges the rows its collapse finds equal; src is left unreferenced.
+ * bare: each frame comes as its address alone, in its object (perf 6.5 and
+ * later copy a frame's map but not its symbol when merging chains, so the
+ * merged frames are shown and matched as unresolved addresses).
  * Before cg_forest_finish; 0 or -ENOMEM.
  */
-int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src);
+int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src, bool bare);
 /*
  * Makes the nodes, with each one's children and children_hit; once, after
  * the last cg_tree_add.  0 or -ENOMEM.

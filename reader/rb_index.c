@@ -43,7 +43,7 @@ int rb_index_reserve(struct rb_index *t, uint64_t n)
 	return 0;
 }
 
-static void rotate_left(struct rb_index *t, uint32_t x)
+static void rotate_left(struct rb_index *t, uint32_t *root, uint32_t x)
 {
 	uint32_t y = R(x);
 
@@ -52,7 +52,7 @@ static void rotate_left(struct rb_index *t, uint32_t x)
 		P(L(y)) = x;
 	P(y) = P(x);
 	if (!P(x))
-		t->root = y;
+		*root = y;
 	else if (x == L(P(x)))
 		L(P(x)) = y;
 	else
@@ -61,7 +61,7 @@ static void rotate_left(struct rb_index *t, uint32_t x)
 	P(x) = y;
 }
 
-static void rotate_right(struct rb_index *t, uint32_t x)
+static void rotate_right(struct rb_index *t, uint32_t *root, uint32_t x)
 {
 	uint32_t y = L(x);
 
@@ -70,7 +70,7 @@ static void rotate_right(struct rb_index *t, uint32_t x)
 		P(R(y)) = x;
 	P(y) = P(x);
 	if (!P(x))
-		t->root = y;
+		*root = y;
 	else if (x == R(P(x)))
 		R(P(x)) = y;
 	else
@@ -79,7 +79,7 @@ static void rotate_right(struct rb_index *t, uint32_t x)
 	P(x) = y;
 }
 
-static void insert_fixup(struct rb_index *t, uint32_t z)
+static void insert_fixup(struct rb_index *t, uint32_t *root, uint32_t z)
 {
 	while (RED(P(z))) {
 		uint32_t p = P(z), g = P(p), u;
@@ -95,12 +95,12 @@ static void insert_fixup(struct rb_index *t, uint32_t z)
 			}
 			if (z == R(p)) {
 				z = p;
-				rotate_left(t, z);
+				rotate_left(t, root, z);
 				p = P(z);
 			}
 			t->red[p - 1] = 0;
 			t->red[g - 1] = 1;
-			rotate_right(t, g);
+			rotate_right(t, root, g);
 		} else {
 			u = L(g);
 			if (RED(u)) {
@@ -112,31 +112,37 @@ static void insert_fixup(struct rb_index *t, uint32_t z)
 			}
 			if (z == L(p)) {
 				z = p;
-				rotate_right(t, z);
+				rotate_right(t, root, z);
 				p = P(z);
 			}
 			t->red[p - 1] = 0;
 			t->red[g - 1] = 1;
-			rotate_left(t, g);
+			rotate_left(t, root, g);
 		}
 	}
-	t->red[t->root - 1] = 0;
+	t->red[*root - 1] = 0;
+}
+
+void rb_index_link_in(struct rb_index *t, uint32_t *root, uint32_t node, uint32_t parent,
+		      bool left)
+{
+	L(node) = R(node) = 0;
+	P(node) = parent;
+	t->red[node - 1] = 1;
+	if (!parent)
+		*root = node;
+	else if (left)
+		L(parent) = node;
+	else
+		R(parent) = node;
+	insert_fixup(t, root, node);
 }
 
 uint32_t rb_index_link(struct rb_index *t, uint32_t parent, bool left)
 {
 	uint32_t i = ++t->nr;
 
-	L(i) = R(i) = 0;
-	P(i) = parent;
-	t->red[i - 1] = 1;
-	if (!parent)
-		t->root = i;
-	else if (left)
-		L(parent) = i;
-	else
-		R(parent) = i;
-	insert_fixup(t, i);
+	rb_index_link_in(t, &t->root, i, parent, left);
 	return i;
 }
 

@@ -24,6 +24,13 @@ int rb_index_reserve(struct rb_index *t, uint64_t n);
  * root when parent is 0) and rebalances; returns the node.
  */
 uint32_t rb_index_link(struct rb_index *t, uint32_t parent, bool left);
+/*
+ * A forest in one set of arrays, each tree with its root kept by the
+ * caller: adds node (room reserved, in no tree) as parent's left or right
+ * child (the root when parent is 0) of the tree rooted at *root.
+ */
+void rb_index_link_in(struct rb_index *t, uint32_t *root, uint32_t node, uint32_t parent,
+		      bool left);
 static inline uint32_t rb_index_left(const struct rb_index *t, uint32_t node)
 {
 	return t->left[node - 1];

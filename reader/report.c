@@ -223,16 +223,25 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
-/* Adds row from's period, samples and call graph into row into (from's graph is then into's) */
-static int entry_add(struct cg_forest *forest, struct entry *into, const struct entry *from)
+/*
+ * Adds row from's period, samples and call graph into row into, as perf's
+ * collapse does (from's graph is then into's).  perf 6.5 and later merge
+ * the chains without their symbols (cg_tree_merge's bare): not perf 6.1.
+ */
+static int entry_add(struct report *rp, struct entry *into, const struct entry *from)
 {
+	bool bare = !rp->compat_6_1;
+
 	into->self += from->self;
 	into->children += from->children;
 	into->nr_samples += from->nr_samples;
-	if (from->graph.tree && !into->graph.tree) {
+	if (from->graph.tree && !into->graph.tree && !bare) {
 		into->graph = from->graph;
 	} else if (from->graph.tree) {
-		if (cg_tree_merge(forest, into->graph.tree, from->graph.tree))
+		if (!into->graph.tree)
+			into->graph.tree = cg_tree_new(&rp->forest);
+		if (!into->graph.tree ||
+		    cg_tree_merge(&rp->forest, into->graph.tree, from->graph.tree, bare))
 			return -ENOMEM;
 		if (into->graph.max_depth < from->graph.max_depth)
 			into->graph.max_depth = from->graph.max_depth;
@@ -1698,7 +1707,7 @@ static int merge_twin(struct entry *into, struct entry *from, void *ctx)
 {
 	struct report *rp = ctx;
 
-	if (entry_add(&rp->forest, into, from))
+	if (entry_add(rp, into, from))
 		return -ENOMEM;
 	from->self = from->children = from->nr_samples = 0;
 	from->graph = (struct entry_graph){ 0 };
@@ -2041,7 +2050,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		free(e);
 		return into->comm ? 0 : -ENOMEM;
 	}
-	ret = entry_add(&rp->forest, into, e);
+	ret = entry_add(rp, into, e);
 	entry_free(e);
 	return ret;
 }
