@@ -5,17 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **p, size_t size, uint32_t old, uint32_t cap)
-{
-	void *n = realloc(*p, (size_t)cap * size);
-
-	if (!n)
-		return -ENOMEM;
-	memset((char *)n + (size_t)old * size, 0, (size_t)(cap - old) * size);
-	*p = n;
-	return 0;
-}
-
 int cg_siblings_reserve(struct cg_siblings *s, uint32_t n)
 {
 	uint32_t cap = s->cap ? s->cap : 4096;
@@ -23,8 +12,8 @@ int cg_siblings_reserve(struct cg_siblings *s, uint32_t n)
 	if (n > s->cap) {
 		while (cap < n)
 			cap = cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : 2 * cap;
-		if (grow((void **)&s->root, sizeof(*s->root), s->cap, cap) ||
-		    grow((void **)&s->kinds, sizeof(*s->kinds), s->cap, cap))
+		if (rb_index_grow_array((void **)&s->root, sizeof(*s->root), s->cap, cap) ||
+		    rb_index_grow_array((void **)&s->kinds, sizeof(*s->kinds), s->cap, cap))
 			return -ENOMEM;
 		s->cap = cap;
 	}

@@ -11,7 +11,7 @@
 #define P(i) t->parent[(i) - 1]
 #define RED(i) ((i) && t->red[(i) - 1])
 
-static int grow(void **p, size_t size, uint32_t old, uint32_t cap)
+int rb_index_grow_array(void **p, size_t size, uint32_t old, uint32_t cap)
 {
 	void *n = realloc(*p, (size_t)cap * size);
 
@@ -34,10 +34,10 @@ int rb_index_reserve(struct rb_index *t, uint64_t n)
 		cap *= 2;
 	if (cap > UINT32_MAX - 1)
 		cap = UINT32_MAX - 1;
-	if (grow((void **)&t->left, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
-	    grow((void **)&t->right, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
-	    grow((void **)&t->parent, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
-	    grow((void **)&t->red, 1, t->cap, (uint32_t)cap))
+	if (rb_index_grow_array((void **)&t->left, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
+	    rb_index_grow_array((void **)&t->right, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
+	    rb_index_grow_array((void **)&t->parent, sizeof(uint32_t), t->cap, (uint32_t)cap) ||
+	    rb_index_grow_array((void **)&t->red, 1, t->cap, (uint32_t)cap))
 		return -ENOMEM;
 	t->cap = (uint32_t)cap;
 	return 0;

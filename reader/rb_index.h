@@ -9,6 +9,7 @@
 #define PERFCHECK_READER_RB_INDEX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct rb_index {
@@ -17,6 +18,11 @@ struct rb_index {
 	uint32_t root, nr, cap;
 };
 
+/*
+ * An array by node (size bytes each) from old to cap elements, the new ones
+ * zeroed: the trees' own, and what a caller keeps beside them; 0 or -ENOMEM.
+ */
+int rb_index_grow_array(void **p, size_t size, uint32_t old, uint32_t cap);
 /* Room for n nodes in all; 0 or -ENOMEM (-E2BIG past UINT32_MAX - 1). */
 int rb_index_reserve(struct rb_index *t, uint64_t n);
 /*
