@@ -70,8 +70,8 @@ static int add_twin(struct hist_input *in, struct entry *twin)
 	return 0;
 }
 
-struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new,
-			     const struct sk_list *keys, const struct hist_ref_ops *ops)
+struct entry *hist_input_ref(struct hist_input *in, struct entry *e, const struct entry *seen,
+			     bool is_new, const struct sk_list *keys, const struct hist_ref_ops *ops)
 {
 	uint32_t parent = 0, cur;
 	bool left = false;
@@ -80,7 +80,7 @@ struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new
 	if (!is_new && !in->searched)
 		return e;
 	for (cur = in->tree.root; cur;) {
-		int c = hist_cmp(in->row[cur - 1], e, keys);
+		int c = hist_cmp(in->row[cur - 1], seen ? seen : e, keys);
 
 		if (!c) {
 			struct entry *row = in->row[cur - 1], *kept = ops->found(ops->ctx, row);

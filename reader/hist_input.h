@@ -54,10 +54,13 @@ struct hist_ref_ops {
 
 /*
  * The row a reference to e's key charges, as perf's search finds it: e,
- * a twin of e, or a renamed row.  is_new: e was just made (its first
+ * a twin of e, or a renamed row.  seen: e as this reference sees it, what
+ * the search compares (the reference's object, where e's key leaves the
+ * object out), NULL for e itself.  is_new: e was just made (its first
  * reference), then inserted where the search ends.  NULL on ENOMEM.
  */
-struct entry *hist_input_ref(struct hist_input *in, struct entry *e, bool is_new,
+struct entry *hist_input_ref(struct hist_input *in, struct entry *e, const struct entry *seen,
+			     bool is_new,
 			     const struct sk_list *keys, const struct hist_ref_ops *ops);
 /* The tree's rows in order (n: in->tree.nr of them); 0 or -ENOMEM. */
 int hist_input_walk(const struct hist_input *in, struct entry **out);

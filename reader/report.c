@@ -299,6 +299,13 @@ struct frame {
 	uint32_t cg;
 };
 
+/* The sample's cpu, -1 when its event's samples carry none */
+static int32_t sample_cpu(const struct pd_sample *smp)
+{
+	return smp->evsel && (smp->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
+	       (int32_t)smp->cpu : -1;
+}
+
 static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 		  struct sk_frame *k)
 {
@@ -308,8 +315,7 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->comm = ev->thread->comm;
 	k->pid = smp->pid;
 	k->tid = smp->tid;
-	k->cpu = smp->evsel && (smp->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
-		 (int32_t)smp->cpu : -1;
+	k->cpu = sample_cpu(smp);
 	k->kernel = f->kernel;
 	k->sym = f->r.sym;
 	k->dso = f->r.dso;
@@ -403,6 +409,34 @@ static size_t row_key(const struct report *rp, const struct sk_frame *k, uint8_t
 	return len;
 }
 
+/* The object a row of frame k shows: perf's short name, else the name after its last '/' */
+static void shown_dso(const struct sk_frame *k, struct row_at *at)
+{
+	const char *slash = k->dso ? memrchr(k->dso, '/', k->dso_len) : NULL;
+
+	at->dso = k->dso;
+	at->dso_len = k->dso_len;
+	if (k->dso_short) {
+		at->dso = k->dso_short;
+		at->dso_len = k->dso_short_len;
+	} else if (slash && k->dso[0] == '/') {
+		at->dso = slash + 1;
+		at->dso_len = k->dso_len - (size_t)(slash + 1 - k->dso);
+	}
+}
+
+/* The object a row of frame f shows (shown_dso) */
+static void frame_dso(const struct frame *f, struct row_at *at)
+{
+	struct sk_frame k = { .dso = f->r.dso, .dso_len = f->r.dso_len };
+
+	if (f->r.obj) {
+		k.dso_short = f->r.obj->short_name;
+		k.dso_short_len = f->r.obj->short_len;
+	}
+	shown_dso(&k, at);
+}
+
 static struct entry *row_of_key(struct report *rp, struct table *t, const struct rd_event *ev,
 				const struct sk_frame *k, uint8_t hidden, bool *made)
 {
@@ -430,16 +464,7 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->at.level = k->kernel ? 'k' : '.';
 	e->at.sym = k->sym;
 	e->at.ip = k->addr;
-	e->at.dso = k->dso;
-	e->at.dso_len = k->dso_len;
-	slash = k->dso ? memrchr(k->dso, '/', k->dso_len) : NULL;
-	if (k->dso_short) {
-		e->at.dso = k->dso_short;
-		e->at.dso_len = k->dso_short_len;
-	} else if (slash && k->dso[0] == '/') {
-		e->at.dso = slash + 1;
-		e->at.dso_len = k->dso_len - (size_t)(slash + 1 - k->dso);
-	}
+	shown_dso(k, &e->at);
 	if (k->br) {
 		const struct sk_branch *b = k->br;
 
@@ -497,9 +522,7 @@ static struct entry *entry_of(struct report *rp, struct rd_session *s, struct ta
 	struct entry *e;
 	char src[512];
 	uint8_t flags = (uint8_t)(chain | f->kernel << 1 | level << 2 | (hidden != 0) << 3);
-	int32_t cpu = ev->sample->evsel &&
-		      (ev->sample->evsel->attr.attr.sample_type & PERF_SAMPLE_CPU) ?
-		      (int32_t)ev->sample->cpu : -1;
+	int32_t cpu = sample_cpu(ev->sample);
 	struct ecache *c = NULL;
 	const void *space = f->kernel ? (const void *)s : (const void *)ev->thread->proc;
 	uint64_t gen = rd_resolve_gen(s, ev->thread, f->kernel);
@@ -546,7 +569,11 @@ struct twin_ref {
 	uint8_t hidden;
 };
 
-/* A twin of row e (hist_input.h): its key and what the keys compare, nothing charged yet */
+/*
+ * A twin of row e (hist_input.h): its key and what the keys compare,
+ * nothing charged yet; perf's new row is the reference's, so its thread,
+ * cpu, level and object are (where the keys leave them out, they differ)
+ */
 static struct entry *make_twin(void *ctx, const struct entry *e)
 {
 	const struct twin_ref *ref = ctx;
@@ -554,8 +581,13 @@ static struct entry *make_twin(void *ctx, const struct entry *e)
 
 	if (!twin)
 		return NULL;
+	twin->tid = ref->ev->sample->tid;
+	twin->cpu = sample_cpu(ref->ev->sample);
+	twin->thread_comm = ref->ev->thread->comm;
+	twin->comm_placeholder = !ref->ev->thread->comm_set;
 	twin->at.level = ref->kernel ? 'k' : '.';
 	twin->at.map = ref->f->r.map;
+	frame_dso(ref->f, &twin->at);
 	twin->seq = ref->rp->nr_entries++;
 	return twin;
 }
@@ -624,8 +656,20 @@ static struct entry *charged_row(struct report *rp, struct rd_session *s, struct
 {
 	struct twin_ref ref = { rp, s, t, ev, f, chain, kernel, hidden };
 	struct hist_ref_ops ops = { make_twin, found_row, &ref };
+	struct entry seen;
 
-	return hist_input_ref(&t->in, e, made, &rp->keys, &ops);
+	/*
+	 * perf searches with this reference's object, which the key of an
+	 * unresolved row leaves out (sortkeys.c): one offset into two objects
+	 * is one key, but the search goes its own way from each
+	 */
+	if (!made && !e->at.sym && t->in.searched) {
+		seen = *e;
+		frame_dso(f, &seen.at);
+		seen.at.map = f->r.map;
+		return hist_input_ref(&t->in, e, &seen, made, &rp->keys, &ops);
+	}
+	return hist_input_ref(&t->in, e, NULL, made, &rp->keys, &ops);
 }
 
 /*
@@ -1288,7 +1332,7 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 				}
 				e->seq = rp->nr_entries++;
 				/* perf adds it to the leader's tree after the samples */
-				if (!hist_input_ref(&t->in, e, true, &rp->keys, &joined))
+				if (!hist_input_ref(&t->in, e, NULL, true, &rp->keys, &joined))
 					return -ENOMEM;
 			}
 	}

@@ -276,10 +276,17 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			}
 			if (l->keys[i] == SK_SYMOFF && f->sym)
 				put_hex(&b, f->off, 16);
-			/* perf compares the objects too: one symbol of two objects is two rows */
-			d = short_dso(f, &dl);
-			put(&b, "\x03", 1);
-			put(&b, d, dl);
+			/*
+			 * perf compares the objects of symbols too (one symbol of two
+			 * objects is two rows), but two unresolved addresses by address
+			 * alone: one offset into two objects is one row where no
+			 * object key keeps them apart
+			 */
+			if (f->sym) {
+				d = short_dso(f, &dl);
+				put(&b, "\x03", 1);
+				put(&b, d, dl);
+			}
 			put(&b, "\x1f", 1);
 			sym_text(&b, f, l->keys[i] == SK_SYMOFF);
 			break;

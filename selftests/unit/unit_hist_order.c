@@ -164,10 +164,10 @@ TEST_F(rows, renamed_row_takes_the_place_of_the_row_found)
 
 	ASSERT_EQ(0, sk_parse(&keys, "dso,sym", bad, sizeof(bad)));
 	for (int i = 0; i < 3; i++)
-		ASSERT_EQ(self->v[i], hist_input_ref(&in, self->v[i], true, &keys, &ops));
+		ASSERT_EQ(self->v[i], hist_input_ref(&in, self->v[i], NULL, true, &keys, &ops));
 	ASSERT_EQ(0, h.found);
 	h.replacement = &renamed;
-	EXPECT_EQ(&renamed, hist_input_ref(&in, self->v[1], false, &keys, &ops));
+	EXPECT_EQ(&renamed, hist_input_ref(&in, self->v[1], NULL, false, &keys, &ops));
 	EXPECT_EQ(1, h.found);
 	EXPECT_EQ(0, h.made);
 	EXPECT_TRUE(in.renamed);
