@@ -581,6 +581,8 @@ static struct entry *make_twin(void *ctx, const struct entry *e)
 
 	if (!twin)
 		return NULL;
+	/* a twin of a renamed row's old key (retired) is a live row */
+	twin->filtered &= (uint8_t)~(ENTRY_MERGED | ENTRY_RETIRED);
 	twin->tid = ref->ev->sample->tid;
 	twin->cpu = sample_cpu(ref->ev->sample);
 	twin->thread_comm = ref->ev->thread->comm;
