@@ -204,7 +204,7 @@ static int decompressed_twin(const char *zfile, const char *out)
 			break;
 		memcpy(&rec.header, b + pos, sizeof(rec.header));
 		if (rec.header.size < sizeof(rec.header) || rec.header.size > end - pos) {
-			fprintf(stderr, "%s: offset %#llx: a record of size %u\n", zfile,
+			fprintf(stderr, "%s: offset 0x%llx: a record of size %u\n", zfile,
 				(unsigned long long)pos, rec.header.size);
 			goto out;
 		}

@@ -77,7 +77,7 @@ int rd_expand_zstd_finish(struct rd_expand_zstd *x, struct pc_error *err)
 	 * shows it, not at all, but named */
 	left = pd_decomp_unfinished(&x->d);
 	if (left) {
-		pc_warn("%s: offset %#llx: the compressed stream ends inside a record (%zu bytes "
+		pc_warn("%s: offset 0x%llx: the compressed stream ends inside a record (%zu bytes "
 			"of it): not shown, as perf does not show it\n", x->d.path,
 			(unsigned long long)x->d.cur_offset, left);
 		return 0;

@@ -132,7 +132,7 @@ static int pmu_caps(struct rd_out *o, const struct pd_reader *r, const uint8_t *
 	if (several) {
 		if (size < 4)
 			return pc_error_set(err, EINVAL,
-					    "%s: offset %#llx: PMU_CAPS: %zu bytes, too short for its count of PMUs",
+					    "%s: offset 0x%llx: PMU_CAPS: %zu bytes, too short for its count of PMUs",
 					    r->path, (unsigned long long)r->features[f].offset, size);
 		memcpy(&nr, p, 4);
 		off = 4;
@@ -141,7 +141,7 @@ static int pmu_caps(struct rd_out *o, const struct pd_reader *r, const uint8_t *
 	for (uint32_t i = 0; i < nr; i++)
 		if (caps_line(NULL, p, size, &off, several ? NULL : "cpu"))
 			return pc_error_set(err, EINVAL,
-					    "%s: offset %#llx: %s: the capabilities of PMU %u of %u run past the section's %zu bytes",
+					    "%s: offset 0x%llx: %s: the capabilities of PMU %u of %u run past the section's %zu bytes",
 					    r->path, (unsigned long long)r->features[f].offset,
 					    several ? "PMU_CAPS" : "CPU_PMU_CAPS", i + 1, nr, size);
 	off = several ? 4 : 0;

@@ -23,7 +23,7 @@ struct body {
 static int short_record(const struct body *b, size_t need, struct pc_error *err)
 {
 	return pc_error_set(err, EINVAL,
-			    "%s: offset %#llx: %s record of %zu bytes (sample_id excluded) "
+			    "%s: offset 0x%llx: %s record of %zu bytes (sample_id excluded) "
 			    "is too short for its fields (%zu bytes)",
 			    b->path, (unsigned long long)b->offset, b->type, b->size, need);
 }
@@ -56,7 +56,7 @@ static const char *str_at(const struct body *b, size_t off, struct pc_error *err
 
 	if (off >= b->size || !memchr(s, '\0', b->size - off)) {
 		pc_error_set(err, EINVAL,
-			     "%s: offset %#llx: %s record: the string at byte %zu is not "
+			     "%s: offset 0x%llx: %s record: the string at byte %zu is not "
 			     "terminated within the record's %zu bytes",
 			     b->path, (unsigned long long)(b->offset + off), b->type, off, b->size);
 		return NULL;
@@ -164,7 +164,7 @@ int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record 
 
 	if (trailer > b.size - HDR)
 		return pc_error_set(err, EINVAL,
-				    "%s: offset %#llx: %s record of %zu bytes cannot hold its "
+				    "%s: offset 0x%llx: %s record of %zu bytes cannot hold its "
 				    "%zu-byte sample_id", path, (unsigned long long)rec->offset,
 				    b.type, b.size, trailer);
 	b.size -= trailer;

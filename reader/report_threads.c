@@ -79,7 +79,7 @@ int rp_threads_read(struct rp_threads *t, const char *path, const struct pd_reco
 	ti = thread_index(t, pid, tid);
 	ci = ti < 0 ? ti : counter_index(t, evsel);
 	if (ci == -E2BIG)
-		return pc_error_set(err, E2BIG, "%s: offset %#llx: READ records of more than %d "
+		return pc_error_set(err, E2BIG, "%s: offset 0x%llx: READ records of more than %d "
 				    "events", path, (unsigned long long)rec->offset,
 				    RP_THREADS_MAX_COUNTERS);
 	if (ti < 0 || ci < 0)

@@ -77,7 +77,7 @@ static int counts_of(struct rd_stat_counts *st, struct rd_stat_counter *c)
 static int bad(const char *path, const struct pd_record *rec, struct pc_error *err,
 	       const char *what, long long v)
 {
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s %lld", path,
+	return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s %lld", path,
 			    (unsigned long long)rec->offset, what, v);
 }
 
@@ -104,7 +104,7 @@ static int on_stat(struct rd_stat_counts *st, const struct pd_reader *r,
 	if (pd_decode_stat(r->path, rec, &v, err))
 		return -EINVAL;
 	if (!st->have_cpus || !st->have_threads)
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: STAT record before the file's "
+		return pc_error_set(err, EINVAL, "%s: offset 0x%llx: STAT record before the file's "
 				    "THREAD_MAP and CPU_MAP", r->path,
 				    (unsigned long long)rec->offset);
 	idx = counter_of(r, rec, v.id, err);
@@ -170,7 +170,7 @@ static int on_round(struct rd_stat_counts *st, const struct pd_reader *r,
 	if (pd_decode_stat_round(r->path, rec, &rd, err))
 		return -EINVAL;
 	if (!st->have_cpus || !st->have_threads)
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: STAT_ROUND record before the "
+		return pc_error_set(err, EINVAL, "%s: offset 0x%llx: STAT_ROUND record before the "
 				    "file's THREAD_MAP and CPU_MAP", r->path,
 				    (unsigned long long)rec->offset);
 	if (grow_counters(st, r->nr_evsels))

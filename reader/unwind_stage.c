@@ -290,7 +290,7 @@ int rd_unwind_item(struct rd_unwind *u, const char *path, struct rd_thread *t,
 		free(ips);
 		if (ret == -ENOMEM)
 			return ret;
-		return pc_error_prefix(err, "%s: offset %#llx: SAMPLE", path,
+		return pc_error_prefix(err, "%s: offset 0x%llx: SAMPLE", path,
 				       (unsigned long long)it->offset);
 	}
 	ips[0] = PC_CONTEXT_USER;

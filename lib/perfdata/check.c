@@ -16,7 +16,7 @@ int pd_bad(const struct pd_reader *r, struct pc_error *err, uint64_t off,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", path,
+	return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s", path,
 			    (unsigned long long)local, what);
 }
 

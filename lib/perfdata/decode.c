@@ -24,7 +24,7 @@ static int body(const struct pd_reader *r, const struct pd_record *rec, struct p
 static int bad(const char *path, const struct pd_record *rec, struct pc_error *err,
 	       const char *what)
 {
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", path,
+	return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s", path,
 			    (unsigned long long)rec->offset, what);
 }
 

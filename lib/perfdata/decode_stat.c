@@ -9,7 +9,7 @@
 int pd_record_too_short(const char *path, const struct pd_record *rec, size_t need,
 			struct pc_error *err)
 {
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s record of %u bytes is too short "
+	return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s record of %u bytes is too short "
 			    "for its fields (%zu bytes)", path, (unsigned long long)rec->offset,
 			    pd_record_name(rec->header.type) ?: "UNKNOWN", rec->header.size, need);
 }
@@ -141,7 +141,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 			return pd_record_too_short(path, rec, off + 6, err);
 		long_size = u16_at(rec, off + 4);
 		if (long_size != 4 && long_size != 8)
-			return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP mask words of %u "
+			return pc_error_set(err, EINVAL, "%s: offset 0x%llx: CPU_MAP mask words of %u "
 					    "bytes (4 or 8 expected)", path,
 					    (unsigned long long)(rec->offset + off + 4), long_size);
 		at = off + (long_size == 4 ? 6 : 10);
@@ -159,7 +159,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		start = u16_at(rec, off + 4);
 		end = u16_at(rec, off + 6);
 		if (end < start)
-			return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP range %u-%u ends "
+			return pc_error_set(err, EINVAL, "%s: offset 0x%llx: CPU_MAP range %u-%u ends "
 					    "before it starts", path,
 					    (unsigned long long)(rec->offset + off + 4), start, end);
 		l.cpus = calloc((size_t)(end - start) + 2, sizeof(*l.cpus));
@@ -170,7 +170,7 @@ int pd_decode_cpu_map(const char *path, const struct pd_record *rec, size_t off,
 		for (uint32_t c = start; c <= end; c++)
 			l.cpus[l.nr++] = (int32_t)c;
 	} else {
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: CPU_MAP of unknown type %u",
+		return pc_error_set(err, EINVAL, "%s: offset 0x%llx: CPU_MAP of unknown type %u",
 				    path, (unsigned long long)(rec->offset + off), type);
 	}
 	*out = l;
@@ -248,7 +248,7 @@ int pd_decode_event_update(const char *path, const struct pd_record *rec,
 		memcpy(&u->scale, str, sizeof(u->scale));
 	} else if (u->type == PD_EVENT_UPDATE_UNIT || u->type == PD_EVENT_UPDATE_NAME) {
 		if (size == 24 || !memchr(str, '\0', size - 24))
-			return pc_error_set(err, EINVAL, "%s: offset %#llx: EVENT_UPDATE string is "
+			return pc_error_set(err, EINVAL, "%s: offset 0x%llx: EVENT_UPDATE string is "
 					    "not NUL-terminated", path,
 					    (unsigned long long)rec->offset + 24);
 		u->str = str;

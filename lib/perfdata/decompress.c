@@ -34,7 +34,7 @@ static int bad(const char *path, struct pc_error *err, uint64_t off, const char 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return pc_error_set(err, EINVAL, "%s: offset %#llx: %s", path, (unsigned long long)off,
+	return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s", path, (unsigned long long)off,
 			    what);
 }
 
@@ -135,7 +135,7 @@ int pd_decomp_feed(struct pd_decomp *d, const void *payload, size_t len, uint64_
 {
 	if (!d->drained)
 		return pc_error_set(err, EBUSY,
-				    "%s: offset %#llx: the previous COMPRESSED record (offset %#llx) is not drained",
+				    "%s: offset 0x%llx: the previous COMPRESSED record (offset 0x%llx) is not drained",
 				    d->path, (unsigned long long)file_offset,
 				    (unsigned long long)d->cur_offset);
 	d->in = payload;
@@ -242,7 +242,7 @@ int pd_decomp_finish(struct pd_decomp *d, struct pc_error *err)
 	struct perf_event_header hdr = { 0 };
 
 	if (!d->drained)
-		return pc_error_set(err, EBUSY, "%s: offset %#llx: COMPRESSED record not drained",
+		return pc_error_set(err, EBUSY, "%s: offset 0x%llx: COMPRESSED record not drained",
 				    d->path, (unsigned long long)d->cur_offset);
 	if (!avail)
 		return 0;

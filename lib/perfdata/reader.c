@@ -273,13 +273,13 @@ static int read_data_section(struct pd_reader *r, struct pc_error *err)
 
 	if (h->data.offset < h->size)
 		return pd_bad(r, err, offsetof(struct pd_file_header, data),
-			      "data section offset %#llx lies inside the header",
+			      "data section offset 0x%llx lies inside the header",
 			      (unsigned long long)h->data.offset);
 	if (h->data.size == 0) {
 		/* recorder killed before it wrote the final header: keep what is there */
 		if (h->data.offset > r->size)
 			return pd_bad(r, err, offsetof(struct pd_file_header, data),
-				      "data section offset %#llx lies outside the file (%#zx bytes)",
+				      "data section offset 0x%llx lies outside the file (%#zx bytes)",
 				      (unsigned long long)h->data.offset, r->size);
 		r->data_start = h->data.offset;
 		r->data_end = r->size;

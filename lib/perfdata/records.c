@@ -42,7 +42,7 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	p = base + (off - start);
 	if (left < sizeof(struct perf_event_header)) {
 		if (r->data_size_recovered) {
-			pc_warn("%s: offset %#llx: %llu bytes of a torn record at the end ignored\n",
+			pc_warn("%s: offset 0x%llx: %llu bytes of a torn record at the end ignored\n",
 				r->path, (unsigned long long)off, (unsigned long long)left);
 			*pos = end;
 			return 0;
@@ -56,7 +56,7 @@ int pd_reader_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 			      rec->header.size, rec->header.type);
 	if (rec->header.size > left) {
 		if (r->data_size_recovered) {
-			pc_warn("%s: offset %#llx: torn last record (size %u, %llu bytes present) ignored\n",
+			pc_warn("%s: offset 0x%llx: torn last record (size %u, %llu bytes present) ignored\n",
 				r->path, (unsigned long long)off, rec->header.size,
 				(unsigned long long)left);
 			*pos = end;

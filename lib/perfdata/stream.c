@@ -127,7 +127,7 @@ int pd_stream_next(struct pd_reader *r, uint64_t *pos, struct pd_record *rec,
 	const uint8_t *p;
 
 	if (error)
-		return pc_error_set(err, error, "%s: offset %#llx: reading the input: %s", r->path,
+		return pc_error_set(err, error, "%s: offset 0x%llx: reading the input: %s", r->path,
 				    (unsigned long long)st->off, strerror(error));
 	if (!have)
 		return 0;

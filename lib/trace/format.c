@@ -25,13 +25,13 @@ static int check_field(struct tr_events *t, const struct tep_event *ev,
 
 	if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > raw_size)
 		return pc_error_set(err, EINVAL,
-				    "%s: offset %#llx: %s:%s raw data of %u bytes does not hold field %s (bytes %d..%d)",
+				    "%s: offset 0x%llx: %s:%s raw data of %u bytes does not hold field %s (bytes %d..%d)",
 				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
 				    raw_size, f->name, f->offset, f->offset + f->size);
 	if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
 		return 0;
 	if (f->size != 2 && f->size != 4 && f->size != 8)
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: %s:%s dynamic field %s has size %d",
+		return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s:%s dynamic field %s has size %d",
 				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
 				    f->name, f->size);
 	v = tep_read_number(t->tep, raw + f->offset, f->size);
@@ -41,7 +41,7 @@ static int check_field(struct tr_events *t, const struct tep_event *ev,
 		off += (unsigned long long)f->offset + (unsigned long long)f->size;
 	if (off + len > raw_size)
 		return pc_error_set(err, EINVAL,
-				    "%s: offset %#llx: %s:%s dynamic field %s (%llu bytes at %llu) runs past the raw data of %u bytes",
+				    "%s: offset 0x%llx: %s:%s dynamic field %s (%llu bytes at %llu) runs past the raw data of %u bytes",
 				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
 				    f->name, len, off, raw_size);
 	return 0;
@@ -57,10 +57,10 @@ int tr_format(struct tr_events *t, uint64_t id, const void *raw, uint32_t raw_si
 
 	if (!ev)
 		return pc_error_set(err, ENOENT,
-				    "%s: offset %#llx: tracepoint id %llu has no format in TRACING_DATA",
+				    "%s: offset 0x%llx: tracepoint id %llu has no format in TRACING_DATA",
 				    t->path, (unsigned long long)rec_offset, (unsigned long long)id);
 	if (!raw || raw_size > TR_RAW_MAX)
-		return pc_error_set(err, EINVAL, "%s: offset %#llx: %s:%s sample has %s raw data",
+		return pc_error_set(err, EINVAL, "%s: offset 0x%llx: %s:%s sample has %s raw data",
 				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
 				    raw ? "too much" : "no");
 	for (f = ev->format.common_fields; f; f = f->next)
@@ -82,7 +82,7 @@ int tr_format(struct tr_events *t, uint64_t id, const void *raw, uint32_t raw_si
 	/* libtraceevent picks the format by the raw data's common_type */
 	if (tep_data_type(t->tep, &rec) != ev->id)
 		return pc_error_set(err, EINVAL,
-				    "%s: offset %#llx: %s:%s sample's raw data has common_type %d, not the tracepoint id %d",
+				    "%s: offset 0x%llx: %s:%s sample's raw data has common_type %d, not the tracepoint id %d",
 				    t->path, (unsigned long long)rec_offset, ev->system, ev->name,
 				    tep_data_type(t->tep, &rec), ev->id);
 	trace_seq_reset(t->seq);

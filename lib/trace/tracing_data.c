@@ -39,7 +39,7 @@ static int bad(struct cursor *c, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	return pc_error_set(c->err, EINVAL, "%s: offset %#llx: TRACING_DATA: %s", c->path,
+	return pc_error_set(c->err, EINVAL, "%s: offset 0x%llx: TRACING_DATA: %s", c->path,
 			    (unsigned long long)(c->base + at), what);
 }
 

@@ -47,6 +47,31 @@
 
 PERFCMP_FIXTURE(r72, "interop-report-perf72")
 
+/*
+ * A static program that spins, then executes the program its argument
+ * names: built stripped and copied (ws, ws2), "ws ws2" is one process
+ * running two objects whose unresolved offsets all coincide.  Static, so
+ * that no ld.so or libc rows (of their own renames) come into the report.
+ */
+static const char two_objects_c[] =
+	"#include <unistd.h>\n"
+	"__attribute__((noinline)) unsigned long spin(unsigned long n)\n"
+	"{ unsigned long a = 0; for (unsigned long i = 0; i < n; i++) a = a * 31 + (i ^ (a >> 7));"
+	" return a; }\n"
+	"int main(int argc, char **argv)\n"
+	"{ unsigned long r = spin(20000000); if (argc > 1) execv(argv[1], argv + 1);"
+	" return (int)(r & 1); }\n";
+
+/* ws then ws2 (stripped copies of two_objects_c) recorded into c->path */
+#define RECORD_TWO_OBJECTS(c)                                                              \
+	do {                                                                               \
+		char args_[600];                                                           \
+		snprintf(args_, sizeof(args_), "'%s/ws2'", (c)->dir);                      \
+		PERFCMP_BUILD_RECORD(c, "ws", two_objects_c, "-O2 -static",                \
+				     "&& strip ws && cp ws ws2", args_,                    \
+				     "-g -e cpu-clock:u -c 100000");                       \
+	} while (0)
+
 
 
 
@@ -235,6 +260,39 @@ TEST_F(r72, dso_sym_self_matches_perf72)
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same72(_metadata, &self->c, "-s dso,sym --no-children");
 	EXPECT_NE(NULL, strstr(self->c.perf.out, "Shared Object"));
+}
+
+/*
+ * perf compares two unresolved addresses by address alone where no object
+ * key parts them: the same offset into ws and ws2 is one row, Self only
+ */
+TEST_F(r72, one_offset_of_two_objects_is_one_row_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD_TWO_OBJECTS(&self->c);
+	same72(_metadata, &self->c, "-F overhead,sym --no-children");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "[.] 0x"));
+}
+
+/*
+ * The same with Children: each frame's search goes with its own object,
+ * and a row perf's search misses is made again as that frame's
+ */
+TEST_F(r72, one_offset_of_two_objects_with_children_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD_TWO_OBJECTS(&self->c);
+	same72(_metadata, &self->c, "-s sym");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "# Children"));
+}
+
+/* an object key keeps the same offset of ws and ws2 as two rows */
+TEST_F(r72, one_offset_of_two_objects_is_two_dso_sym_rows_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD_TWO_OBJECTS(&self->c);
+	same72(_metadata, &self->c, "-s dso,sym");
+	EXPECT_NE(NULL, strstr(self->c.perf.out, "ws2 "));
 }
 
 /*

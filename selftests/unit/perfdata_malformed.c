@@ -136,7 +136,7 @@ TEST_F(bad, intact_file_reads_cleanly)
 TEST_F(bad, bad_magic_is_named)
 {
 	put(self->buf, 0, "NOTPERF!", 8);
-	EXPECT_DEFECT(self->buf, self->len, "offset 0: bad magic");
+	EXPECT_DEFECT(self->buf, self->len, "offset 0x0: bad magic");
 }
 
 TEST_F(bad, byte_swapped_file_is_refused_by_name)

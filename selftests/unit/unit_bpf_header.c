@@ -335,7 +335,7 @@ static void expect_refused(struct __test_metadata *_metadata, FIXTURE_DATA(bh) *
 	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "--header-only", "-i", self->path, NULL,
 				  NULL, NULL));
 	EXPECT_EQ(2, self->run.exit_code);
-	snprintf(want, sizeof(want), "%s: offset %#llx: ", self->path, (unsigned long long)off);
+	snprintf(want, sizeof(want), "%s: offset 0x%llx: ", self->path, (unsigned long long)off);
 	EXPECT_NE(NULL, strstr(self->run.err, want)) TH_LOG("want %s in: %s", want, self->run.err);
 	EXPECT_NE(NULL, strstr(self->run.err, what)) TH_LOG("want %s in: %s", what, self->run.err);
 }

@@ -355,7 +355,7 @@ TEST_F(caps, a_pmu_caps_count_past_its_section_is_an_error_naming_its_offset)
 	argv[5] = NULL;
 	ASSERT_EQ(0, pc_test_run(&run, 30, argv));
 	EXPECT_EQ(2, run.exit_code);
-	snprintf(want, sizeof(want), "%s: offset %#llx: PMU_CAPS: ", self->path,
+	snprintf(want, sizeof(want), "%s: offset 0x%llx: PMU_CAPS: ", self->path,
 		 (unsigned long long)at);
 	EXPECT_NE(NULL, strstr(run.err ? run.err : "", want)) TH_LOG("%s", run.err);
 	EXPECT_EQ(NULL, strstr(run.out ? run.out : "", "pmu capabilities")) TH_LOG("%s", run.out);

@@ -237,7 +237,7 @@ TEST_F(ev, short_record_is_refused_with_its_offset)
 	put_record(&self->d, &self->a.attr, PERF_RECORD_SWITCH_CPU_WIDE, 0, NULL, 0, RT_SEC + 1);
 	script(_metadata, self, "--show-switch-events", NULL);
 	EXPECT_EQ(2, self->run.exit_code);
-	snprintf(want, sizeof(want), ": offset %#zx: SWITCH_CPU_WIDE record", off + 0);
+	snprintf(want, sizeof(want), ": offset 0x%zx: SWITCH_CPU_WIDE record", off + 0);
 	/* the data section starts after the header and attrs: match the tail only */
 	EXPECT_NE(NULL, strstr(self->run.err, "SWITCH_CPU_WIDE record of 8 bytes"))
 		TH_LOG("%s", self->run.err);

@@ -396,7 +396,7 @@ TEST_F(tr, a_format_size_past_the_end_is_an_error_at_its_offset)
 	memcpy(self->b.p + self->l.at_format_size, &(uint64_t){ ~0ULL }, 8);
 	ASSERT_EQ(-EINVAL, open_blob(self));
 	snprintf(want, sizeof(want),
-		 "t.data: offset %#zx: TRACING_DATA: an event format of 18446744073709551615 bytes runs past the end",
+		 "t.data: offset 0x%zx: TRACING_DATA: an event format of 18446744073709551615 bytes runs past the end",
 		 SECTION_OFFSET + self->l.at_format_size);
 	EXPECT_EQ(0, strncmp(self->err.msg, want, strlen(want))) TH_LOG("%s", self->err.msg);
 }
