@@ -867,6 +867,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	struct frame orig;
 	char path[4096];
 	uint32_t nr, all = 0;
+	bool libdw;
 
 	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
 		return 1;
@@ -881,8 +882,21 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 			 (int)fr[0].r.dso_len, fr[0].r.dso);
 		if (pc_srcline_frames(rp->src, path, base->start + fr[0].r.off, src, 16, &all))
 			all = 0;
+		/*
+		 * perf 7.2 takes the frames from libdw, the real function being
+		 * the symbol; where libdw does not answer (srcline.h) it asks
+		 * addr2line, whose outer function is the symbol only when the
+		 * names agree (else "NAME (inlined)", as perf 6.1), and which
+		 * names one from the symbol table where DWARF has no line
+		 */
+		libdw = rp->compat_6_1 ||
+			pc_srcline_libdw_answers(rp->src, path, base->start + fr[0].r.off) == 1;
+		if (!all && !libdw) {
+			src[0].func = pc_srcline_a2l_func(rp->src, path, base->start + fr[0].r.off);
+			all = src[0].func ? 1 : 0;
+		}
 		for (uint32_t j = 0; j < all; j++) {
-			syms[j] = j == all - 1 && !rp->compat_6_1 ? base :
+			syms[j] = j == all - 1 && !rp->compat_6_1 && libdw ? base :
 				  rd_isym_get(&rp->isyms, base, src[j].func);
 			if (!syms[j])
 				return -ENOMEM;

@@ -14,6 +14,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <errno.h>
 #include <libelf.h>
 #include <stdbool.h>
@@ -804,6 +805,47 @@ int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vadd
 	if (file)
 		*file = NULL;
 	return pc_a2lsym_find(f->mod, &f->a2l, vaddr + bias, &at, file) != NULL;
+}
+
+const char *pc_srcline_a2l_func(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, at;
+
+	if (!f || !f->mod || !dwfl_module_getelf(f->mod, &bias))
+		return NULL;
+	return sl_demangle(f, pc_a2lsym_name(f->mod, &f->a2l, vaddr + bias, &at));
+}
+
+/*
+ * libdwfl places an offline ET_DYN module at its next free address,
+ * which starts past a 64 KiB red zone (libdwfl's OFFLINE_REDZONE)
+ */
+#define SL_OFFLINE_REDZONE 0x10000
+
+int pc_srcline_libdw_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias, start, end;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+
+	if (!f)
+		return -ENOMEM;
+	if (!f->mod || !(elf = dwfl_module_getelf(f->mod, &bias)) || !gelf_getehdr(elf, &ehdr))
+		return -ENOENT;
+	if (!dwfl_module_info(f->mod, NULL, &start, &end, NULL, NULL, NULL, NULL))
+		return -ENOENT;
+	/* perf looks its module up at the object's own address, not the module's */
+	if (ehdr.e_type == ET_DYN) {
+		start += SL_OFFLINE_REDZONE;
+		end += SL_OFFLINE_REDZONE;
+	}
+	if (vaddr < start || vaddr >= end)
+		return 0;
+	if (!dwfl_module_getdwarf(f->mod, &bias))
+		return 0;
+	return dwfl_module_getsrc(f->mod, vaddr + bias) != NULL;
 }
 
 #define SL_CACHE_MAX 16	/* frames kept per address */

@@ -63,6 +63,22 @@ int pc_srcline_covered(struct pc_srcline_cache *c, const char *path, uint64_t va
 int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vaddr,
 		     const char **file);
 
+/*
+ * The function binutils' addr2line names at vaddr from path's symbol table
+ * (a2lsym.h), demangled as the frames are; NULL when it names none.
+ */
+const char *pc_srcline_a2l_func(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
+
+/*
+ * Whether perf 7.2's libdw lookup answers at vaddr (1) or perf goes on to
+ * addr2line (0), -errno when path is no ELF.  perf reports the object to
+ * libdwfl offline and looks the module up at vaddr itself, unbiased: an
+ * ET_DYN object sits past libdwfl's 64 KiB red zone, so its first 64 KiB
+ * (ld.so's open_verify) and anything past its size minus that miss; and
+ * an address without a line in the DWARF misses too.
+ */
+int pc_srcline_libdw_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
+
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);
 /* The file as a srcline shows it: whole (--full-source-path) or its base name. */
