@@ -382,6 +382,32 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 }
 
 /*
+ * src_frames as perf's inline entries see them.  *a2l: perf 7.2 takes
+ * them from addr2line, not libdw (srcline.h); then where DWARF has none,
+ * addr2line's name from the symbol table is the one frame.
+ */
+static uint32_t inline_src_frames(struct rd_printer *p, struct rd_session *s,
+				  const struct rd_resolved *r, struct pc_src_frame *fr, bool *a2l)
+{
+	uint32_t nr = src_frames(p, s, r, fr);
+	char path[4096];
+	uint64_t vaddr;
+
+	*a2l = false;
+	if (p->compat == RD_COMPAT_6_1 || !r->sym || !r->dso || r->dso[0] != '/' || !p->src)
+		return nr;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)r->dso_len, r->dso);
+	vaddr = r->sym->start + r->off;
+	*a2l = pc_srcline_libdw_answers(p->src, path, vaddr) != 1;
+	if (!nr && *a2l) {
+		fr[0] = (struct pc_src_frame){ .func = pc_srcline_a2l_func(p->src, path, vaddr) };
+		nr = fr[0].func ? 1 : 0;
+	}
+	return nr;
+}
+
+/*
  * A user address libdw has no line for, in an object addr2line can read:
  * what addr2line answers there decides perf 6.1's srcline.  With no symbol
  * at or below the address either it answers "??:0", which perf takes as a
@@ -493,9 +519,10 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 	struct pc_src_frame fr[RD_INLINE_MAX];
 	uint32_t nr;
 	struct rd_out *o = p->out;
+	bool a2l;
 
 	/* the entries are there whatever the fields: "ip (inlined)" without the symbol */
-	nr = src_frames(p, s, r, fr);
+	nr = inline_src_frames(p, s, r, fr, &a2l);
 	if (!nr)
 		return false;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -503,7 +530,8 @@ static bool print_inlines(struct rd_printer *p, struct rd_session *s, unsigned i
 		bool own = fr[i].func && strlen(fr[i].func) == r->sym->name_len &&
 			   !memcmp(fr[i].func, r->sym->name, r->sym->name_len);
 
-		if (own || (last && (!fr[i].func || p->compat != RD_COMPAT_6_1))) {
+		/* perf 7.2's libdw lookup makes the real function the symbol */
+		if (own || (last && (!fr[i].func || (p->compat != RD_COMPAT_6_1 && !a2l)))) {
 			if (nr == 1)
 				return false;	/* nothing inlined: the ordinary line */
 			/* the real function: its ordinary line, at its call's line */
