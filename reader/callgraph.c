@@ -615,6 +615,7 @@ static uint32_t run_end(const struct pctx *c, uint32_t i)
 }
 
 static const struct pctx *sort_ctx;
+static uint64_t sort_min_hit;	/* branches() of sort_ctx: the smallest share shown */
 
 /*
  * perf 6.1 keeps branches ordered by object (the address of its object
@@ -645,6 +646,60 @@ static int branch_cmp(const void *a, const void *b)
 	return -frame_order(fx, fy);
 }
 
+/* A branch and its place in perf's walk of its siblings' tree */
+struct ranked {
+	uint32_t node, rank;
+};
+
+/* Larger share first; equal shares in the order perf's tree walk gives them */
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	uint64_t cx = cumul(sort_ctx, x->node), cy = cumul(sort_ctx, y->node);
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/*
+ * Where node i's children have perf's tree (children of two kinds,
+ * cg_siblings.h), no order of frames gives perf's order of equal shares:
+ * its tree walk does.  v[0..n) sorted so; false on ENOMEM.
+ */
+static bool sort_by_walk(const struct pctx *c, uint32_t i, uint32_t *v, size_t n)
+{
+	uint32_t all = N(c, i)->nr_children, m;
+	uint32_t *walk = malloc((all + 1) * sizeof(*walk));
+	struct ranked *r = malloc((n + 1) * sizeof(*r));
+	size_t k = 0;
+
+	if (!walk || !r) {
+		free(walk);
+		free(r);
+		return false;
+	}
+	m = cg_siblings_in_order(&c->f->sib, i, walk, all);
+	/* v holds the children in the walk's order, then any the tree lacks */
+	for (uint32_t j = 0; j < m; j++)
+		if (cumul(c, walk[j]) >= sort_min_hit && cumul(c, walk[j]))
+			r[k++] = (struct ranked){ walk[j], j };
+	for (size_t j = 0; j < n && k < n; j++) {
+		bool seen = false;
+
+		for (size_t q = 0; q < k && !seen; q++)
+			seen = r[q].node == v[j];
+		if (!seen)
+			r[k++] = (struct ranked){ v[j], m + (uint32_t)j };
+	}
+	qsort(r, k, sizeof(*r), ranked_cmp);
+	for (size_t j = 0; j < k; j++)
+		v[j] = r[j].node;
+	free(walk);
+	free(r);
+	return true;
+}
+
 /* The branches under node i at or above min_hit, sorted; caller frees. */
 static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, size_t *nr)
 {
@@ -659,8 +714,16 @@ static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, si
 		if (cumul(c, k) >= min_hit && cumul(c, k))
 			v[n++] = k;
 	sort_ctx = c;
-	if (n > 1)
+	sort_min_hit = min_hit;
+	if (n > 1 && cg_siblings_built(&c->f->sib, i)) {
+		if (!sort_by_walk(c, i, v, n)) {
+			free(v);
+			*nr = 0;
+			return NULL;
+		}
+	} else if (n > 1) {
 		qsort(v, n, sizeof(*v), branch_cmp);
+	}
 	*nr = n;
 	return v;
 }

@@ -53,6 +53,32 @@ void cg_siblings_link(struct cg_siblings *s, uint32_t parent, uint32_t child, ui
 	rb_index_link_in(&s->rb, &s->root[parent - 1], child, at, left);
 }
 
+uint32_t cg_siblings_in_order(const struct cg_siblings *s, uint32_t parent, uint32_t *out,
+			      uint32_t max)
+{
+	uint32_t n = 0, cur = s->root[parent - 1], up;
+
+	/* rb_index keeps each node's parent: no stack needed */
+	if (!cur)
+		return 0;
+	while (rb_index_left(&s->rb, cur))
+		cur = rb_index_left(&s->rb, cur);
+	while (cur && n < max) {
+		out[n++] = cur;
+		if (rb_index_right(&s->rb, cur)) {
+			cur = rb_index_right(&s->rb, cur);
+			while (rb_index_left(&s->rb, cur))
+				cur = rb_index_left(&s->rb, cur);
+			continue;
+		}
+		for (up = rb_index_parent(&s->rb, cur); up && rb_index_right(&s->rb, up) == cur;
+		     up = rb_index_parent(&s->rb, up))
+			cur = up;
+		cur = up;
+	}
+	return n;
+}
+
 int cg_siblings_build(struct cg_siblings *s, uint32_t parent, const struct cg_sibling *children,
 		      uint32_t nr, cg_match_fn match, const void *ctx)
 {

@@ -95,6 +95,14 @@ uint32_t cg_siblings_find(const struct cg_siblings *s, uint32_t parent, uint32_t
 void cg_siblings_link(struct cg_siblings *s, uint32_t parent, uint32_t child, uint32_t at,
 		      bool left);
 
+/*
+ * parent's children (its tree built) in perf's in-order walk, the order
+ * its output takes branches of equal shares in: up to max into out; how
+ * many were written
+ */
+uint32_t cg_siblings_in_order(const struct cg_siblings *s, uint32_t parent, uint32_t *out,
+			      uint32_t max);
+
 void cg_siblings_free(struct cg_siblings *s);
 
 #endif

@@ -45,6 +45,10 @@ static inline uint32_t rb_index_right(const struct rb_index *t, uint32_t node)
 {
 	return t->right[node - 1];
 }
+static inline uint32_t rb_index_parent(const struct rb_index *t, uint32_t node)
+{
+	return t->parent[node - 1];
+}
 /* The in-order walk: writes the nodes to out[0..nr); 0 or -ENOMEM. */
 int rb_index_walk(const struct rb_index *t, uint32_t *out);
 void rb_index_free(struct rb_index *t);

@@ -101,6 +101,33 @@ TEST(a_search_that_passes_its_equal_by_makes_a_twin_branch)
 	cg_forest_free(&f);
 }
 
+/*
+ * The same three branches of equal shares come out in perf's walk of the
+ * children's tree (func at 0x180 left of 0x150, its twin right of it), as
+ * its output sort leaves equal shares: no order of the frames gives that.
+ */
+TEST(equal_branches_of_two_kinds_come_in_perfs_tree_walk)
+{
+	struct cg_forest f = { 0 };
+	uint32_t root = cg_tree_new(&f);
+	char out[4096];
+	const char *first, *mid, *last;
+
+	ASSERT_NE(0, root);
+	add(_metadata, &f, root, false, 0x150);
+	add(_metadata, &f, root, true, 0x180);
+	add(_metadata, &f, root, true, 0x120);
+	print(_metadata, &f, root, out, sizeof(out));
+	first = strstr(out, "--func");
+	mid = strstr(out, "--0x150");
+	ASSERT_NE(NULL, first) TH_LOG("%s", out);
+	ASSERT_NE(NULL, mid) TH_LOG("%s", out);
+	last = strstr(mid, "--func");
+	EXPECT_TRUE(first < mid) TH_LOG("%s", out);
+	EXPECT_NE(NULL, last) TH_LOG("%s", out);
+	cg_forest_free(&f);
+}
+
 /* The same, func at 0x160: after 0x150, perf's search goes left and finds func. */
 TEST(a_search_the_order_leads_to_its_equal_adds_to_it)
 {
