@@ -435,8 +435,13 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	if (!rd_srcline_cache(&p->src, s, NULL, p->compat != RD_COMPAT_6_1) ||
 	    rd_a2l_no_line(p->src, s, r, path, file) <= 0)
 		return false;
-	/* perf 7.2 takes a function without a file ("??:0") as no answer too */
-	return *file || p->compat == RD_COMPAT_6_1;
+	/*
+	 * perf 7.2 runs addr2line only on an object with a line table: a
+	 * function without a file ("??:0") from one (a PIE's _start), no
+	 * answer from another (a stripped ls)
+	 */
+	return *file || p->compat == RD_COMPAT_6_1 ||
+	       pc_srcline_covered(p->src, path, r->sym ? r->sym->start + r->off : r->addr) != -ENODATA;
 }
 
 /* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
@@ -445,6 +450,24 @@ static void srcline_no_line(struct rd_out *o, const char *prefix, const char *fi
 	rd_out_str(o, prefix);
 	rd_out_str(o, file ? pc_srcline_shown(file, full) : "??");
 	rd_out_mem(o, ":0", 2);
+}
+
+/*
+ * Whether perf composes the line's file of r as addr2line does (with
+ * --full-source-path: "./elf/./elf/rtld.c"): perf 6.1, and perf 7.2 where
+ * libdw does not answer (srcline.h)
+ */
+static bool binutils_file(struct rd_printer *p, struct rd_session *s, const struct rd_resolved *r)
+{
+	char path[4096];
+
+	if (p->compat == RD_COMPAT_6_1)
+		return true;
+	if (!p->full_source_path || !p->src || !r->sym || !r->dso || r->dso[0] != '/')
+		return false;
+	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
+		 (int)r->dso_len, r->dso);
+	return pc_srcline_libdw_answers(p->src, path, r->sym->start + r->off) != 1;
 }
 
 /*
@@ -468,7 +491,7 @@ static void srcline_text(struct rd_printer *p, struct rd_session *s, bool kernel
 
 		if (fr->file && fr->line)
 			rd_out_str(o, pc_srcline_frame_file(fr, p->full_source_path,
-							    p->compat == RD_COMPAT_6_1, path,
+							    binutils_file(p, s, r), path,
 							    sizeof(path)));
 		rd_out_char(o, ':');
 		rd_out_u64(o, fr->file ? fr->line : 0, 0);

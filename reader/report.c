@@ -365,9 +365,10 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 			      char *buf, size_t size)
 {
 	struct pc_src_frame fr[16];
-	char path[4096];
+	char path[4096], file_buf[4096];
 	const char *file;
 	uint32_t nr = 0;
+	bool binutils;
 
 	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
 		return NULL;
@@ -384,9 +385,13 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 			 "??");
 		return buf;
 	}
+	/* composed as addr2line does by perf 6.1, and by perf 7.2 where libdw does not answer */
+	binutils = rp->compat_6_1 ||
+		   (rp->view.full_source_path &&
+		    pc_srcline_libdw_answers(rp->src, path, f->r.sym->start + f->r.off) != 1);
 	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
-		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, rp->compat_6_1, path,
-				       sizeof(path)) : "",
+		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, binutils, file_buf,
+				       sizeof(file_buf)) : "",
 		 fr[0].file ? fr[0].line : 0);
 	return buf;
 }

@@ -326,6 +326,33 @@ TEST_F(r72, one_object_in_two_maps_sym_rows_match_perf72)
 }
 
 /*
+ * --full-source-path where perf 7.2's libdw lookup does not reach: a PIE
+ * program's text lies in the first 64 KiB (libdwfl's red zone), so perf
+ * asks addr2line, which puts the unit's directory before its relative
+ * name ("DIR/./sub/wp.c", where libdw says "DIR/sub/wp.c"): script's
+ * srclines and report's -s srcline rows, as perf 7.2 prints them
+ */
+TEST_F(r72, full_source_path_below_libdws_reach_is_addr2lines_as_perf72)
+{
+	char want[700];
+
+	PERFCMP_NEED_PERF72();
+	PERFCMP_BUILD_RECORD(&self->c, "wp", two_objects_c, "-O2 -g -fpie -pie",
+			     "&& mkdir -p sub && cp wp.c sub/ && cc -O2 -g -fpie -pie -o wp ./sub/wp.c",
+			     "", "-g -e cpu-clock:u -c 100000");
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "'%s' script -i '%s' -F ip,sym,srcline "
+				"--full-source-path", perfcmp_perf72(), self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' script -i '%s' -F ip,sym,srcline "
+				"--full-source-path", pc_test_perfcheck(), self->c.path));
+	snprintf(self->c.label, sizeof(self->c.label), "perf72 script --full-source-path");
+	perfcmp_assert_ran(_metadata, &self->c);
+	snprintf(want, sizeof(want), "%s/./sub/wp.c:", self->c.dir);
+	EXPECT_NE(NULL, strstr(self->c.perf.out, want)) TH_LOG("perf 7.2 names no %s", want);
+	perfcmp_expect_same(_metadata, &self->c);
+	same72(_metadata, &self->c, "-s srcline --full-source-path --no-children -g none");
+}
+
+/*
  * -s dso,sym with Children but no inlined entries (--no-inline): the rows
  * perf 7.2 keeps apart with them (the top of this file) are one here, as ours
  */
