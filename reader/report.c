@@ -381,6 +381,11 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
+		/* perf 7.2 runs addr2line only on an object with a line table (print.c) */
+		if (!file && !rp->compat_6_1 &&
+		    pc_srcline_covered(rp->src, path, f->r.sym ? f->r.sym->start + f->r.off : 0) ==
+			    -ENODATA)
+			return NULL;
 		snprintf(buf, size, "%s:0", file ? pc_srcline_shown(file, rp->view.full_source_path) :
 			 "??");
 		return buf;
