@@ -399,7 +399,7 @@ static uint32_t inline_src_frames(struct rd_printer *p, struct rd_session *s,
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
 	vaddr = r->sym->start + r->off;
-	*a2l = pc_srcline_libdw_answers(p->src, path, vaddr) != 1;
+	*a2l = pc_srcline_a2l_runs(p->src, path) && pc_srcline_libdw_answers(p->src, path, vaddr) != 1;
 	if (!nr && *a2l) {
 		fr[0] = (struct pc_src_frame){ .func = pc_srcline_a2l_func(p->src, path, vaddr) };
 		nr = fr[0].func ? 1 : 0;
@@ -440,8 +440,7 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	 * function without a file ("??:0") from one (a PIE's _start), no
 	 * answer from another (a stripped ls)
 	 */
-	return *file || p->compat == RD_COMPAT_6_1 ||
-	       pc_srcline_covered(p->src, path, r->sym ? r->sym->start + r->off : r->addr) != -ENODATA;
+	return *file || p->compat == RD_COMPAT_6_1 || pc_srcline_a2l_runs(p->src, path);
 }
 
 /* "FILE:0" for an address without a line that addr2line names (srcline_unknown) */
@@ -467,7 +466,8 @@ static bool binutils_file(struct rd_printer *p, struct rd_session *s, const stru
 		return false;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)r->dso_len, r->dso);
-	return pc_srcline_libdw_answers(p->src, path, r->sym->start + r->off) != 1;
+	return pc_srcline_a2l_runs(p->src, path) &&
+	       pc_srcline_libdw_answers(p->src, path, r->sym->start + r->off) != 1;
 }
 
 /*

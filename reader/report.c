@@ -381,10 +381,8 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
-		/* perf 7.2 runs addr2line only on an object with a line table (print.c) */
-		if (!file && !rp->compat_6_1 &&
-		    pc_srcline_covered(rp->src, path, f->r.sym ? f->r.sym->start + f->r.off : 0) ==
-			    -ENODATA)
+		/* perf 7.2 runs addr2line only on an object with a line table */
+		if (!file && !rp->compat_6_1 && !pc_srcline_a2l_runs(rp->src, path))
 			return NULL;
 		snprintf(buf, size, "%s:0", file ? pc_srcline_shown(file, rp->view.full_source_path) :
 			 "??");
@@ -899,7 +897,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 		 * names agree (else "NAME (inlined)", as perf 6.1), and which
 		 * names one from the symbol table where DWARF has no line
 		 */
-		libdw = rp->compat_6_1 ||
+		libdw = rp->compat_6_1 || !pc_srcline_a2l_runs(rp->src, path) ||
 			pc_srcline_libdw_answers(rp->src, path, base->start + fr[0].r.off) == 1;
 		if (!all && !libdw) {
 			src[0].func = pc_srcline_a2l_func(rp->src, path, base->start + fr[0].r.off);

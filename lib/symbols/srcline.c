@@ -817,6 +817,14 @@ const char *pc_srcline_a2l_func(struct pc_srcline_cache *c, const char *path, ui
 	return sl_demangle(f, pc_a2lsym_name(f->mod, &f->a2l, vaddr + bias, &at));
 }
 
+bool pc_srcline_a2l_runs(struct pc_srcline_cache *c, const char *path)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias;
+
+	return f && f->mod && dwfl_module_getdwarf(f->mod, &bias) != NULL;
+}
+
 /*
  * libdwfl places an offline ET_DYN module at its next free address,
  * which starts past a 64 KiB red zone (libdwfl's OFFLINE_REDZONE)

@@ -70,6 +70,13 @@ int pc_srcline_named(struct pc_srcline_cache *c, const char *path, uint64_t vadd
 const char *pc_srcline_a2l_func(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
 
 /*
+ * Whether perf 7.2 runs addr2line on path at all: only on an object with
+ * DWARF (its own or a debug file's); elsewhere a lookup libdw does not
+ * answer has no answer.
+ */
+bool pc_srcline_a2l_runs(struct pc_srcline_cache *c, const char *path);
+
+/*
  * Whether perf 7.2's libdw lookup answers at vaddr (1) or perf goes on to
  * addr2line (0), -errno when path is no ELF.  perf reports the object to
  * libdwfl offline and looks the module up at vaddr itself, unbiased: an
