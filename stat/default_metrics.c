@@ -11,9 +11,19 @@
  * otherwise), CPUs_utilized the clock over the elapsed time, and
  * cycles_frequency cycles per nanosecond of the clock.  Measured: per task
  * (a command, -p, -t) CPUs_utilized is always nan (the elapsed time is not
- * a count of the task's).  A machine with a PMU counts more of the group
- * (instructions, branches...) and perf shows their metrics too: not seen
- * here, not reproduced.
+ * a count of the task's).
+ *
+ * A machine with a PMU counts more of the group, not reproduced yet.  Seen
+ * in the 7.2-arm64 guest (QEMU's PMUv3: cycles and instructions count,
+ * branches and branch-misses are <not supported>, stalled-cycles-* count
+ * 0), perf 7.2.13's default set after the software lines: cpu-cycles
+ * (cycles_frequency), instructions (insn_per_cycle), stalled-cycles-frontend
+ * (frontend_cycles_idle), stalled-cycles-backend (backend_cycles_idle) and
+ * stalled-cycles-backend again (stalled_cycles_per_instruction), each
+ * metric's events a group of their own, multiplexed (60%, 60%, 60%, 80%,
+ * 59% running); metrics of unsupported events (branch_frequency,
+ * branch_miss_rate) leave no line.  -M Default prints every group's events,
+ * duration_time among them, with a metric on one event of each.
  */
 #include <math.h>
 
