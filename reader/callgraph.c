@@ -615,7 +615,6 @@ static uint32_t run_end(const struct pctx *c, uint32_t i)
 }
 
 static const struct pctx *sort_ctx;
-static uint64_t sort_min_hit;	/* branches() of sort_ctx: the smallest share shown */
 
 /*
  * perf 6.1 keeps branches ordered by object (the address of its object
@@ -662,12 +661,20 @@ static int ranked_cmp(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* Whether branch k is shown at min_hit */
+static bool shown_branch(const struct pctx *c, uint32_t k, uint64_t min_hit)
+{
+	return cumul(c, k) >= min_hit && cumul(c, k);
+}
+
 /*
  * Where node i's children have perf's tree (children of two kinds,
- * cg_siblings.h), no order of frames gives perf's order of equal shares:
- * its tree walk does.  v[0..n) sorted so; false on ENOMEM.
+ * cg_siblings.h; every child is in it once built), no order of frames
+ * gives perf's order of equal shares: its tree walk does.  The n children
+ * shown at min_hit into v so sorted; false on ENOMEM.
  */
-static bool sort_by_walk(const struct pctx *c, uint32_t i, uint32_t *v, size_t n)
+static bool sort_by_walk(const struct pctx *c, uint32_t i, uint64_t min_hit, uint32_t *v,
+			 size_t n)
 {
 	uint32_t all = N(c, i)->nr_children, m;
 	uint32_t *walk = malloc((all + 1) * sizeof(*walk));
@@ -680,18 +687,9 @@ static bool sort_by_walk(const struct pctx *c, uint32_t i, uint32_t *v, size_t n
 		return false;
 	}
 	m = cg_siblings_in_order(&c->f->sib, i, walk, all);
-	/* v holds the children in the walk's order, then any the tree lacks */
-	for (uint32_t j = 0; j < m; j++)
-		if (cumul(c, walk[j]) >= sort_min_hit && cumul(c, walk[j]))
+	for (uint32_t j = 0; j < m && k < n; j++)
+		if (shown_branch(c, walk[j], min_hit))
 			r[k++] = (struct ranked){ walk[j], j };
-	for (size_t j = 0; j < n && k < n; j++) {
-		bool seen = false;
-
-		for (size_t q = 0; q < k && !seen; q++)
-			seen = r[q].node == v[j];
-		if (!seen)
-			r[k++] = (struct ranked){ v[j], m + (uint32_t)j };
-	}
 	qsort(r, k, sizeof(*r), ranked_cmp);
 	for (size_t j = 0; j < k; j++)
 		v[j] = r[j].node;
@@ -711,12 +709,11 @@ static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, si
 		return NULL;
 	}
 	for (uint32_t k = N(c, i)->child; k; k = N(c, k)->sibling)
-		if (cumul(c, k) >= min_hit && cumul(c, k))
+		if (shown_branch(c, k, min_hit))
 			v[n++] = k;
 	sort_ctx = c;
-	sort_min_hit = min_hit;
 	if (n > 1 && cg_siblings_built(&c->f->sib, i)) {
-		if (!sort_by_walk(c, i, v, n)) {
+		if (!sort_by_walk(c, i, min_hit, v, n)) {
 			free(v);
 			*nr = 0;
 			return NULL;

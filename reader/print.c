@@ -363,6 +363,13 @@ static void frame_text(struct rd_out *o, unsigned int f, const struct rd_resolve
 #define RF_INLINES (1u << 31)
 #define RD_INLINE_MAX 16
 
+/* The file of r's object as the session reads it (under its root) */
+static void object_path(const struct rd_session *s, const struct rd_resolved *r, char *buf,
+			size_t size)
+{
+	snprintf(buf, size, "%s%.*s", s->dsos.root ? s->dsos.root : "", (int)r->dso_len, r->dso);
+}
+
 /* The DWARF frames at a resolved user address, innermost first; 0 when none. */
 static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const struct rd_resolved *r,
 			   struct pc_src_frame *fr)
@@ -374,34 +381,48 @@ static uint32_t src_frames(struct rd_printer *p, struct rd_session *s, const str
 		return 0;
 	if (!rd_srcline_cache(&p->src, s, NULL, p->compat != RD_COMPAT_6_1))
 		return 0;
-	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
-		 (int)r->dso_len, r->dso);
+	object_path(s, r, path, sizeof(path));
 	if (pc_srcline_frames(p->src, path, r->sym->start + r->off, fr, RD_INLINE_MAX, &nr))
 		return 0;
 	return nr;
 }
 
 /*
+ * Whether perf 7.2 takes r's frames and line from addr2line, not libdw
+ * (srcline.h); never for perf 6.1, which reads lines with addr2line alone
+ */
+static bool a2l_answers(struct rd_printer *p, struct rd_session *s, const struct rd_resolved *r)
+{
+	char path[4096];
+
+	if (p->compat == RD_COMPAT_6_1 || !p->src || !r->sym || !r->dso || r->dso[0] != '/')
+		return false;
+	object_path(s, r, path, sizeof(path));
+	return pc_srcline_a2l_answers(p->src, path, r->sym->start + r->off);
+}
+
+/*
  * src_frames as perf's inline entries see them.  *a2l: perf 7.2 takes
- * them from addr2line, not libdw (srcline.h); then where DWARF has none,
+ * them from addr2line (asked only where the answer matters: no frames, or
+ * an outer function not named as the symbol); then where DWARF has none,
  * addr2line's name from the symbol table is the one frame.
  */
 static uint32_t inline_src_frames(struct rd_printer *p, struct rd_session *s,
 				  const struct rd_resolved *r, struct pc_src_frame *fr, bool *a2l)
 {
 	uint32_t nr = src_frames(p, s, r, fr);
+	const char *outer = nr ? fr[nr - 1].func : NULL;
 	char path[4096];
-	uint64_t vaddr;
 
 	*a2l = false;
-	if (p->compat == RD_COMPAT_6_1 || !r->sym || !r->dso || r->dso[0] != '/' || !p->src)
+	if (outer && strlen(outer) == r->sym->name_len &&
+	    !memcmp(outer, r->sym->name, r->sym->name_len))
 		return nr;
-	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
-		 (int)r->dso_len, r->dso);
-	vaddr = r->sym->start + r->off;
-	*a2l = pc_srcline_a2l_runs(p->src, path) && pc_srcline_libdw_answers(p->src, path, vaddr) != 1;
+	*a2l = a2l_answers(p, s, r);
 	if (!nr && *a2l) {
-		fr[0] = (struct pc_src_frame){ .func = pc_srcline_a2l_func(p->src, path, vaddr) };
+		object_path(s, r, path, sizeof(path));
+		fr[0] = (struct pc_src_frame){
+			.func = pc_srcline_a2l_func(p->src, path, r->sym->start + r->off) };
 		nr = fr[0].func ? 1 : 0;
 	}
 	return nr;
@@ -430,8 +451,7 @@ static bool srcline_unknown(struct rd_printer *p, struct rd_session *s, bool ker
 	/* perf 7.2 asks nothing at an address of no symbol: "object[address]" */
 	if (!r->sym && p->compat != RD_COMPAT_6_1)
 		return false;
-	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
-		 (int)r->dso_len, r->dso);
+	object_path(s, r, path, sizeof(path));
 	if (!rd_srcline_cache(&p->src, s, NULL, p->compat != RD_COMPAT_6_1) ||
 	    rd_a2l_no_line(p->src, s, r, path, file) <= 0)
 		return false;
@@ -458,16 +478,7 @@ static void srcline_no_line(struct rd_out *o, const char *prefix, const char *fi
  */
 static bool binutils_file(struct rd_printer *p, struct rd_session *s, const struct rd_resolved *r)
 {
-	char path[4096];
-
-	if (p->compat == RD_COMPAT_6_1)
-		return true;
-	if (!p->full_source_path || !p->src || !r->sym || !r->dso || r->dso[0] != '/')
-		return false;
-	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
-		 (int)r->dso_len, r->dso);
-	return pc_srcline_a2l_runs(p->src, path) &&
-	       pc_srcline_libdw_answers(p->src, path, r->sym->start + r->off) != 1;
+	return p->compat == RD_COMPAT_6_1 || (p->full_source_path && a2l_answers(p, s, r));
 }
 
 /*

@@ -388,10 +388,10 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 			 "??");
 		return buf;
 	}
-	/* composed as addr2line does by perf 6.1, and by perf 7.2 where libdw does not answer */
+	/* composed as addr2line does by perf 6.1, and by perf 7.2 where it asks addr2line */
 	binutils = rp->compat_6_1 ||
 		   (rp->view.full_source_path &&
-		    pc_srcline_libdw_answers(rp->src, path, f->r.sym->start + f->r.off) != 1);
+		    pc_srcline_a2l_answers(rp->src, path, f->r.sym->start + f->r.off));
 	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
 		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, binutils, file_buf,
 				       sizeof(file_buf)) : "",
@@ -875,7 +875,7 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	struct frame orig;
 	char path[4096];
 	uint32_t nr, all = 0;
-	bool libdw;
+	bool a2l;
 
 	if (fr[0].kernel || !base || !fr[0].r.dso || fr[0].r.dso[0] != '/')
 		return 1;
@@ -897,14 +897,14 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 		 * names agree (else "NAME (inlined)", as perf 6.1), and which
 		 * names one from the symbol table where DWARF has no line
 		 */
-		libdw = rp->compat_6_1 || !pc_srcline_a2l_runs(rp->src, path) ||
-			pc_srcline_libdw_answers(rp->src, path, base->start + fr[0].r.off) == 1;
-		if (!all && !libdw) {
+		a2l = !rp->compat_6_1 &&
+		      pc_srcline_a2l_answers(rp->src, path, base->start + fr[0].r.off);
+		if (!all && a2l) {
 			src[0].func = pc_srcline_a2l_func(rp->src, path, base->start + fr[0].r.off);
 			all = src[0].func ? 1 : 0;
 		}
 		for (uint32_t j = 0; j < all; j++) {
-			syms[j] = j == all - 1 && !rp->compat_6_1 && libdw ? base :
+			syms[j] = j == all - 1 && !rp->compat_6_1 && !a2l ? base :
 				  rd_isym_get(&rp->isyms, base, src[j].func);
 			if (!syms[j])
 				return -ENOMEM;

@@ -831,29 +831,38 @@ bool pc_srcline_a2l_runs(struct pc_srcline_cache *c, const char *path)
  */
 #define SL_OFFLINE_REDZONE 0x10000
 
-int pc_srcline_libdw_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+/*
+ * Whether perf 7.2's libdw lookup answers at vaddr: perf reports the
+ * object to libdwfl offline and looks the module up at vaddr itself,
+ * unbiased, so an ET_DYN object, placed past the red zone, misses its
+ * first 64 KiB; an address without a line misses too
+ */
+static bool libdw_answers(struct sl_file *f, uint64_t vaddr)
 {
-	struct sl_file *f = file_get(c, path);
 	Dwarf_Addr bias, start, end;
 	GElf_Ehdr ehdr;
 	Elf *elf;
 
-	if (!f)
-		return -ENOMEM;
-	if (!f->mod || !(elf = dwfl_module_getelf(f->mod, &bias)) || !gelf_getehdr(elf, &ehdr))
-		return -ENOENT;
-	if (!dwfl_module_info(f->mod, NULL, &start, &end, NULL, NULL, NULL, NULL))
-		return -ENOENT;
+	if (!(elf = dwfl_module_getelf(f->mod, &bias)) || !gelf_getehdr(elf, &ehdr) ||
+	    !dwfl_module_info(f->mod, NULL, &start, &end, NULL, NULL, NULL, NULL))
+		return false;
 	/* perf looks its module up at the object's own address, not the module's */
 	if (ehdr.e_type == ET_DYN) {
 		start += SL_OFFLINE_REDZONE;
 		end += SL_OFFLINE_REDZONE;
 	}
-	if (vaddr < start || vaddr >= end)
-		return 0;
-	if (!dwfl_module_getdwarf(f->mod, &bias))
-		return 0;
+	if (vaddr < start || vaddr >= end || !dwfl_module_getdwarf(f->mod, &bias))
+		return false;
 	return dwfl_module_getsrc(f->mod, vaddr + bias) != NULL;
+}
+
+bool pc_srcline_a2l_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr)
+{
+	struct sl_file *f = file_get(c, path);
+	Dwarf_Addr bias;
+
+	/* addr2line runs only on an object with DWARF, and after libdw */
+	return f && f->mod && dwfl_module_getdwarf(f->mod, &bias) && !libdw_answers(f, vaddr);
 }
 
 #define SL_CACHE_MAX 16	/* frames kept per address */

@@ -77,14 +77,14 @@ const char *pc_srcline_a2l_func(struct pc_srcline_cache *c, const char *path, ui
 bool pc_srcline_a2l_runs(struct pc_srcline_cache *c, const char *path);
 
 /*
- * Whether perf 7.2's libdw lookup answers at vaddr (1) or perf goes on to
- * addr2line (0), -errno when path is no ELF.  perf reports the object to
- * libdwfl offline and looks the module up at vaddr itself, unbiased: an
- * ET_DYN object sits past libdwfl's 64 KiB red zone, so its first 64 KiB
- * (ld.so's open_verify) and anything past its size minus that miss; and
- * an address without a line in the DWARF misses too.
+ * Whether perf 7.2 takes the frames and line at vaddr from addr2line: it
+ * asks libdw first, and addr2line where libdw does not answer and path
+ * has DWARF.  perf reports the object to libdwfl offline but looks the
+ * module up at vaddr itself, unbiased: an ET_DYN object sits past
+ * libdwfl's 64 KiB red zone, so its first 64 KiB (ld.so's open_verify)
+ * miss, and so does an address without a line in the DWARF.
  */
-int pc_srcline_libdw_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
+bool pc_srcline_a2l_answers(struct pc_srcline_cache *c, const char *path, uint64_t vaddr);
 
 /* The base name of a source file, as perf prints srclines by default. */
 const char *pc_srcline_basename(const char *file);

@@ -62,24 +62,24 @@ static const char two_objects_c[] =
 	"{ unsigned long r = spin(20000000); if (argc > 1) execv(argv[1], argv + 1);"
 	" return (int)(r & 1); }\n";
 
-/* wi then wi again (two_objects_c with DWARF) recorded into c->path */
-#define RECORD_ONE_OBJECT_TWICE(c)                                                         \
+/*
+ * two_objects_c built as name (cflags, then post in its directory) run with
+ * the program then executes, both in the test's directory, recorded into
+ * c->path
+ */
+#define RECORD_SPIN_THEN_EXEC(c, name, then, cflags, post)                                 \
 	do {                                                                               \
 		char args_[600];                                                           \
-		snprintf(args_, sizeof(args_), "'%s/wi'", (c)->dir);                       \
-		PERFCMP_BUILD_RECORD(c, "wi", two_objects_c, "-O2 -g -static", "", args_,  \
+		snprintf(args_, sizeof(args_), "'%s/%s'", (c)->dir, then);                 \
+		PERFCMP_BUILD_RECORD(c, name, two_objects_c, cflags, post, args_,          \
 				     "-g -e cpu-clock:u -c 100000");                       \
 	} while (0)
 
-/* ws then ws2 (stripped copies of two_objects_c) recorded into c->path */
+/* wi then wi again (two_objects_c with DWARF) */
+#define RECORD_ONE_OBJECT_TWICE(c) RECORD_SPIN_THEN_EXEC(c, "wi", "wi", "-O2 -g -static", "")
+/* ws then ws2 (stripped copies of two_objects_c) */
 #define RECORD_TWO_OBJECTS(c)                                                              \
-	do {                                                                               \
-		char args_[600];                                                           \
-		snprintf(args_, sizeof(args_), "'%s/ws2'", (c)->dir);                      \
-		PERFCMP_BUILD_RECORD(c, "ws", two_objects_c, "-O2 -static",                \
-				     "&& strip ws && cp ws ws2", args_,                    \
-				     "-g -e cpu-clock:u -c 100000");                       \
-	} while (0)
+	RECORD_SPIN_THEN_EXEC(c, "ws", "ws2", "-O2 -static", "&& strip ws && cp ws ws2")
 
 
 
