@@ -2778,6 +2778,7 @@ int cmd_report(int argc, char **argv)
 	s->rules.zero_unreadable = true;	/* as script: Debian's perf 6.1 and 7.2 alike */
 	s->rules.libunwind_ends = rp.compat_6_1;
 	s->rules.lbr_first_target = rp.compat_6_1;
+	s->rules.sread_per_thread = !rp.compat_6_1;
 	if (!ret)
 		rd_session_use_files(s, symfs, kallsyms);
 	if (!ret)

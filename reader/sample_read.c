@@ -31,17 +31,26 @@ static const struct pd_evsel *evsel_of_id(const struct pd_reader *r, uint64_t id
 	return NULL;
 }
 
-/* The last value read for id (inserted at 0 the first time). */
-static struct rd_sread_last *last_of(struct rd_sread *sr, uint64_t id)
+/* orders the last values by id, then tid */
+static int last_cmp(const struct rd_sread_last *a, uint64_t id, uint32_t tid)
+{
+	if (a->id != id)
+		return a->id < id ? -1 : 1;
+	return a->tid < tid ? -1 : a->tid > tid;
+}
+
+/* The last value read for id (and tid; inserted at 0 the first time). */
+static struct rd_sread_last *last_of(struct rd_sread *sr, uint64_t id, uint32_t tid)
 {
 	size_t lo = 0, hi = sr->nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		int c = last_cmp(&sr->v[mid], id, tid);
 
-		if (sr->v[mid].id == id)
+		if (!c)
 			return &sr->v[mid];
-		if (sr->v[mid].id < id)
+		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -56,9 +65,20 @@ static struct rd_sread_last *last_of(struct rd_sread *sr, uint64_t id)
 		sr->cap = cap;
 	}
 	memmove(&sr->v[lo + 1], &sr->v[lo], (sr->nr - lo) * sizeof(*sr->v));
-	sr->v[lo] = (struct rd_sread_last){ id, 0 };
+	sr->v[lo] = (struct rd_sread_last){ .id = id, .tid = tid };
 	sr->nr++;
 	return &sr->v[lo];
+}
+
+/*
+ * perf 6.12+ (perf_evsel__attr_has_per_thread_sample_period): the sampling
+ * event reads, samples its tid and is inherited
+ */
+static bool per_thread(const struct rd_sread *sr, const struct pd_sample *smp)
+{
+	const struct perf_event_attr *a = &smp->evsel->attr.attr;
+
+	return sr->per_thread && (a->sample_type & PERF_SAMPLE_TID) && a->inherit;
 }
 
 int rd_sread_value(struct rd_sread *sr, const struct pd_reader *r, const struct pd_sample *smp,
@@ -83,7 +103,7 @@ int rd_sread_value(struct rd_sread *sr, const struct pd_reader *r, const struct 
 		sr->unknown_ids++;
 		return 0;
 	}
-	last = last_of(sr, v.id);
+	last = last_of(sr, v.id, per_thread(sr, smp) ? smp->tid : 0);
 	if (!last)
 		return -ENOMEM;
 	*out = *smp;

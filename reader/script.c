@@ -729,6 +729,7 @@ int cmd_script(int argc, char **argv)
 		s->rules.zero_unreadable = true;
 		s->rules.libunwind_ends = prp->compat == RD_COMPAT_6_1;
 		s->rules.lbr_first_target = prp->compat == RD_COMPAT_6_1;
+		s->rules.sread_per_thread = prp->compat != RD_COMPAT_6_1;
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)

@@ -328,6 +328,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->machine.kernel_local = s->kernel_local;
 	s->machine.kallsyms_path = s->kallsyms;
 	s->machine.pass_records = s->ops.record != NULL;
+	s->sread.per_thread = s->rules.sread_per_thread;
 	rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);
 	rd_unwind_set_zero_unreadable(s->machine.unwind, s->rules.zero_unreadable, s->rules.libunwind_ends);
 	/* --symfs: nothing of this machine applies, whatever the pipe says */

@@ -101,6 +101,8 @@ struct rd_session {
 		bool libunwind_ends;	/* perf 6.1's libunwind's ends (pc_unwinder_set_libunwind_ends) */
 		bool lbr_first_target;	/* perf 6.1: an LBR chain's user part starts at its
 					 * first branch's target, 7.2 at the sample's ip */
+		bool sread_per_thread;	/* perf 6.12+: an inherited event's SAMPLE_READ
+					 * values per thread (rd_sread) */
 	} rules;
 	struct pc_dso_cache dsos;
 	const char *kallsyms;		/* --kallsyms FILE: the kernel's symbols from it */

@@ -18,6 +18,7 @@
 
 #include "recorder/dsos.h"
 #include "recorder/clock_ref.h"
+#include "recorder/group_desc.h"
 #include "recorder/machine_desc.h"
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
@@ -56,6 +57,8 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (rec_bpf_empty_features(&r->w))
 		return pc_error_set(err, ENOMEM, "out of memory");
 	rec_open_features_write(&r->w, evl);
+	if (rec_group_desc_write(&r->w, evl))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	/* --threads: perf's directory layout, version 1 (a u64), which its reader checks */
 	if (r->rt) {
 		uint64_t version = 1;

@@ -137,4 +137,50 @@ TEST_F(hdr, clockid_recording_carries_perfs_clock_features)
 		TH_LOG("%s / %s", self->c.ours.out, self->c.ours.err);
 }
 
+/* "# group: NAME{a,b}" lines of a header as perf reads it, in order */
+static void group_lines(const char *text, char *out, size_t n)
+{
+	const char *p = text ? text : "";
+	size_t len = 0;
+
+	out[0] = '\0';
+	while ((p = strstr(p, "# group: ")) && len < n) {
+		size_t l = strcspn(p, "\n");
+
+		len += snprintf(out + len, n - len, "%.*s\n", (int)l, p);
+		p += l;
+	}
+}
+
+/*
+ * GROUP_DESC: two groups of two and one event alone (no group to perf):
+ * perf reads from ours the groups perf record wrote, and perf report shows
+ * the group view ("of events 'anon group { ... }'") of ours as of its own
+ */
+TEST_F(hdr, event_groups_are_described_as_perf_record_describes_them)
+{
+	static const char events[] = "-e {cpu-clock,task-clock} -e page-faults "
+				     "-e {context-switches,cpu-migrations}";
+	char ours[600], a[1024], b[1024];
+	struct pc_run run;
+
+	PERFCMP_RECORD(self->c.path, events, "ls -l /usr/bin");
+	snprintf(ours, sizeof(ours), "%s/ours.data", self->c.dir);
+	ASSERT_EQ(0, perfcmp_sh(&run, "'%s' record -q %s -o '%s' -- ls -l /usr/bin",
+				pc_test_perfcheck(), events, ours));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	pc_run_free(&run);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "perf report --header-only -i '%s'", self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --header-only -i '%s'", ours));
+	group_lines(self->c.perf.out, a, sizeof(a));
+	group_lines(self->c.ours.out, b, sizeof(b));
+	EXPECT_STREQ("# group: {cpu-clock,task-clock}\n# group: {context-switches,cpu-migrations}\n",
+		     a) TH_LOG("perf: %s", self->c.perf.out);
+	EXPECT_STREQ(a, b) TH_LOG("ours: %s", self->c.ours.out);
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "perf report --stdio -i '%s' 2>&1", ours));
+	EXPECT_NE(NULL, strstr(self->c.ours.out ? self->c.ours.out : "",
+			       "of events 'anon group { cpu-clock, task-clock }'"))
+		TH_LOG("%s", self->c.ours.out);
+}
+
 TEST_HARNESS_MAIN

@@ -13,6 +13,7 @@
  * events ({a,b} without :S); --group making separate events one group, and
  * --no-group one table per event (the leader's still "of events").
  */
+#include "interop_tools.h"
 #include "lib/perfcmp.h"
 
 PERFCMP_FIXTURE(sread, "interop-script-sample-read")
@@ -109,6 +110,79 @@ TEST_F(sread, report_no_group_shows_each_event_as_perf)
 	RECORD("-e {cpu-clock,task-clock}:S -c 200000 -g");
 	same_report_with(_metadata, self, "--no-group --no-children",
 			 "of events 'cpu-clock'");
+}
+
+/*
+ * perfcheck record opens a :S group inherited where the kernel allows it
+ * (inherit_sample_read, 6.12 and later), as perf 7.2 records it (perf 6.1
+ * clears inherit): then every child's counters start at 0, and perf 6.12
+ * and later keep the last value read per thread as well as per id.  On
+ * one cpu (taskset), a child's counters are the parent's of that cpu (one
+ * id), so that a reader keeping one value per id always sees them go back.
+ */
+#define RECORD_INHERITED_GROUP()                                                           \
+	do {                                                                               \
+		if (!up_kernel_has(PC_FEAT_INHERIT_SAMPLE_READ))                           \
+			SKIP(return, "kernel lacks inherit_sample_read (probe): no inherited " \
+				     "group reads to derive periods from");                \
+		if (!pc_test_have_program("taskset"))                                      \
+			SKIP(return, "no taskset here to keep the children on one cpu"); \
+		ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' record -o '%s' -e "           \
+					"'{cpu-clock,task-clock}:S' -c 200000 -- taskset -c 0 sh -c '%s'", \
+					pc_test_perfcheck(), self->c.path, PERFCMP_SPIN)); \
+		ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);       \
+	} while (0)
+
+/* a child's first sample: its own counters' first reads, no wrapped difference */
+TEST_F(sread, inherited_group_periods_are_per_thread_in_perf72s_layout)
+{
+	char *line, *save = NULL;
+	int children = 0;
+
+	RECORD_INHERITED_GROUP();
+	ASSERT_EQ(0, perfcmp_sh(&self->c.ours, "'%s' script --compat 7.2 -i '%s' -F comm,tid,period",
+				pc_test_perfcheck(), self->c.path));
+	ASSERT_EQ(0, self->c.ours.exit_code) TH_LOG("%s", self->c.ours.err);
+	for (line = strtok_r(self->c.ours.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char comm[64];
+		unsigned long long tid, period;
+
+		ASSERT_EQ(3, sscanf(line, "%63s %llu %llu", comm, &tid, &period)) TH_LOG("%s", line);
+		/* 0.2 ms of clock a sample: a wrapped difference is above 2^63 */
+		EXPECT_GT(1000000000ULL, period) TH_LOG("%s", line);
+		children += !strcmp(comm, "ls");
+	}
+	EXPECT_LE(2, children) TH_LOG("no samples of the forked ls");
+}
+
+/* perf 7.2 script and ours (--compat 7.2) on such a file: the same text */
+TEST_F(sread, inherited_group_script_matches_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD_INHERITED_GROUP();
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 7.2", "-i '%s'", self->c.path));
+	/* perfcmp_run runs the system perf: perf 7.2 instead */
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "'%s' script -i '%s'", perfcmp_perf72(),
+				self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_expect_perf_holds(_metadata, &self->c, " task-clock: ", 3);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
+/* perf 7.2 report --stdio and ours: the group view of those periods */
+TEST_F(sread, inherited_group_report_matches_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD_INHERITED_GROUP();
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "report", "--compat 7.2", "-i '%s' --stdio",
+				 self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "'%s' report -i '%s' --stdio", perfcmp_perf72(),
+				self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_cut_tip(self->c.perf.out);
+	perfcmp_expect_perf_holds(_metadata, &self->c, "of events 'anon group { cpu-clock, task-clock }'", 1);
+	perfcmp_expect_same_rows(_metadata, &self->c);
 }
 
 TEST_HARNESS_MAIN
