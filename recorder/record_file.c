@@ -50,6 +50,9 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 	if (ret)
 		return ret;
 	pd_writer_set_host_features(&r->w, PERFCHECK_VERSION);
+	/* perf's SAMPLE_TIME of a pipe, whose features go before any sample: zeros (a file's is set at its end) */
+	if (pd_writer_set_feature(&r->w, PD_FEAT_SAMPLE_TIME, (uint64_t[2]){ 0, 0 }, 2 * sizeof(uint64_t)))
+		return pc_error_set(err, ENOMEM, "out of memory");
 	rec_machine_desc_write(&r->w);
 	if (r->opts.s.clockid >= 0 && rec_clock_ref_write(&r->w, r->opts.s.clockid) == -ENOMEM)
 		return pc_error_set(err, ENOMEM, "out of memory");

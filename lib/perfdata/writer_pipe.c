@@ -27,10 +27,12 @@
  * perf 5.10, which knows none past CLOCK_DATA; 6.1 knows up to PMU_CAPS),
  * so perfcheck's own sections (PERFCHECK_OPEN) and the PMU capabilities
  * stay out of a pipe: a pipe is read by whatever perf the pipe reaches.
+ * CACHE stays out too: perf writes it to a file only.
  */
 static bool pipe_feature(int f)
 {
-	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f <= PD_FEAT_CLOCK_DATA;
+	return f != PD_FEAT_TRACING_DATA && f != PD_FEAT_BUILD_ID && f != PD_FEAT_CACHE &&
+	       f <= PD_FEAT_CLOCK_DATA;
 }
 
 /* Appends len bytes of buf, or len (< 8) zeros when buf is NULL. */
