@@ -29,10 +29,45 @@
 
 #include "stat/stat.h"
 
+/*
+ * The hardware half of the set: perf parses each Default metric's events as
+ * a group of its own (software events aside), sorts the set (its software
+ * events first, then by PMU and name, a group's members kept in order: the
+ * order perf 7.2.13 opened them in, stat -vv on this host) and shows one
+ * line per metric, on the member its metric is least shared with: the
+ * display member.  Members that display nothing are hidden, and so is a
+ * display member that did not count (unsupported, or never ran), except
+ * cycles_frequency's cpu-cycles: perf 7.2.13 shows it "<not supported>"
+ * where the machine has no PMU.
+ */
+enum dflt_metric { BRANCH_MISS_RATE, BRANCH_FREQUENCY, CYCLES_FREQUENCY, INSN_PER_CYCLE,
+		   FRONTEND_CYCLES_IDLE, BACKEND_CYCLES_IDLE, STALLED_CYCLES_PER_INSN };
+
+static const struct dflt_row {
+	enum dflt_metric metric;
+	int nr;
+	uint64_t config[3];	/* PERF_TYPE_HARDWARE configs of the group, in order */
+	int display;		/* the member that shows the metric */
+} dflt_rows[] = {
+	{ BRANCH_MISS_RATE, 2, { PERF_COUNT_HW_BRANCH_MISSES, PERF_COUNT_HW_BRANCH_INSTRUCTIONS }, 0 },
+	{ BRANCH_FREQUENCY, 1, { PERF_COUNT_HW_BRANCH_INSTRUCTIONS }, 0 },
+	{ CYCLES_FREQUENCY, 1, { PERF_COUNT_HW_CPU_CYCLES }, 0 },
+	{ INSN_PER_CYCLE, 2, { PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_INSTRUCTIONS }, 1 },
+	{ FRONTEND_CYCLES_IDLE, 2, { PERF_COUNT_HW_CPU_CYCLES,
+				     PERF_COUNT_HW_STALLED_CYCLES_FRONTEND }, 1 },
+	{ BACKEND_CYCLES_IDLE, 2, { PERF_COUNT_HW_CPU_CYCLES, PERF_COUNT_HW_STALLED_CYCLES_BACKEND }, 1 },
+	{ STALLED_CYCLES_PER_INSN, 3, { PERF_COUNT_HW_STALLED_CYCLES_BACKEND, PERF_COUNT_HW_INSTRUCTIONS,
+					PERF_COUNT_HW_STALLED_CYCLES_FRONTEND }, 0 },
+};
+
+#define HW_SET "{branch-misses,branches},branches,cpu-cycles,{cpu-cycles,instructions}," \
+	       "{cpu-cycles,stalled-cycles-frontend},{cpu-cycles,stalled-cycles-backend}," \
+	       "{stalled-cycles-backend,instructions,stalled-cycles-frontend}"
+
 const char *stat_default_events_7_2(bool on_cpus)
 {
-	return on_cpus ? "context-switches,cpu-clock,cpu-migrations,page-faults,cpu-cycles" :
-			 "context-switches,cpu-migrations,page-faults,task-clock,cpu-cycles";
+	return on_cpus ? "context-switches,cpu-clock,cpu-migrations,page-faults," HW_SET :
+			 "context-switches,cpu-migrations,page-faults,task-clock," HW_SET;
 }
 
 /* a count per second of the set's clock; nan without both */
@@ -83,4 +118,104 @@ struct stat_metric stat_default_metric_7_2(const union pc_attr *attr, const stru
 		break;
 	}
 	return m;
+}
+
+/* The row of counter i's group and i's place in it; NULL when no row is that group */
+static const struct dflt_row *row_of(const struct stat_evlist *l, int i, int *member)
+{
+	int lead = l->c[i].leader, nr = l->c[lead].nr_members > 1 ? l->c[lead].nr_members : 1;
+
+	for (size_t r = 0; r < sizeof(dflt_rows) / sizeof(dflt_rows[0]); r++) {
+		const struct dflt_row *row = &dflt_rows[r];
+		int k;
+
+		if (row->nr != nr || lead + nr > l->nr)
+			continue;
+		for (k = 0; k < nr; k++) {
+			const struct perf_event_attr *a = &l->c[lead + k].attr.attr;
+
+			if (a->type != PERF_TYPE_HARDWARE || (a->config & 0xffffffffULL) != row->config[k])
+				break;
+		}
+		if (k == nr) {
+			*member = i - lead;
+			return row;
+		}
+	}
+	return NULL;
+}
+
+/* The scaled count of the group member with config, nan when it did not count */
+static double member(const struct stat_evlist *l, const struct stat_value *v, int lead, int nr,
+		     uint64_t config)
+{
+	for (int k = lead; k < lead + nr; k++)
+		if ((l->c[k].attr.attr.config & 0xffffffffULL) == config)
+			return l->c[k].supported && v[k].counted ? v[k].val : NAN;
+	return NAN;
+}
+
+/* a / b as perf's expressions divide: nan when either is missing or b is 0 */
+static double ratio(double a, double b)
+{
+	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
+}
+
+bool stat_default_line_7_2(const struct stat_evlist *l, int i, const struct stat_value *v,
+			   const struct stat_context *ctx, struct stat_metric *m)
+{
+	const struct dflt_row *row;
+	int k, lead = l->c[i].leader, nr;
+	double fe, be;
+
+	if (l->c[i].attr.attr.type != PERF_TYPE_HARDWARE) {
+		*m = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+		return true;
+	}
+	row = row_of(l, i, &k);
+	if (!row || k != row->display)
+		return false;
+	if (row->metric == CYCLES_FREQUENCY) {
+		*m = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+		return true;
+	}
+	if (!l->c[i].supported || !v[i].counted)
+		return false;
+	nr = row->nr;
+	*m = (struct stat_metric){ .value = NAN, .fmt = "%8.1f" };
+	switch (row->metric) {
+	case BRANCH_MISS_RATE:
+		m->value = 100 * ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_BRANCH_INSTRUCTIONS));
+		m->unit = "%  branch_miss_rate";
+		break;
+	case BRANCH_FREQUENCY:
+		/* branches per microsecond of the clock: "1000M/sec" */
+		m->value = 1000 * ratio(v[i].val, ctx->clock_ns > 0 ? ctx->clock_ns : NAN);
+		m->unit = "M/sec  branch_frequency";
+		break;
+	case INSN_PER_CYCLE:
+		m->value = ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES));
+		m->unit = "instructions  insn_per_cycle";
+		break;
+	case FRONTEND_CYCLES_IDLE:
+	case BACKEND_CYCLES_IDLE:
+		/* no ScaleUnit: two decimals and the name alone */
+		m->fmt = "%8.2f";
+		m->value = ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES));
+		m->unit = row->metric == FRONTEND_CYCLES_IDLE ? "frontend_cycles_idle" :
+								 "backend_cycles_idle";
+		break;
+	case STALLED_CYCLES_PER_INSN:
+		/* the larger of the stalls that count (has_event), per instruction */
+		m->fmt = "%8.2f";
+		fe = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+		be = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+		m->value = ratio(isnan(fe) ? be : isnan(be) ? fe : fe > be ? fe : be,
+				 member(l, v, lead, nr, PERF_COUNT_HW_INSTRUCTIONS));
+		m->unit = "stalled_cycles_per_instruction";
+		break;
+	case CYCLES_FREQUENCY:
+		break;
+	}
+	return true;
 }

@@ -198,8 +198,9 @@ void stat_print_values(const struct stat_printer *p, const struct stat_evlist *l
 		 * set's Default group (uncounted too, nan), none beside -e's events
 		 */
 		if (p->layout == STAT_LAYOUT_7_2) {
-			if (l->c[i].from_default)
-				line.metric = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
+			if (l->c[i].from_default &&
+			    !stat_default_line_7_2(l, i, v, ctx, &line.metric))
+				continue;
 		} else if (v[i].counted && p->layout == STAT_LAYOUT_6_12 && !ctx->clock_read) {
 			struct stat_context own = *ctx;
 

@@ -260,6 +260,12 @@ struct stat_metric stat_metric_of(const union pc_attr *attr, double val, const s
 const char *stat_default_events_7_2(bool on_cpus);
 struct stat_metric stat_default_metric_7_2(const union pc_attr *attr, const struct stat_value *v,
 					   const struct stat_context *ctx);
+/*
+ * Counter i of the default set (from_default) in perf 7.2's layout: false
+ * when perf hides its line, else true with its metric in *m.
+ */
+bool stat_default_line_7_2(const struct stat_evlist *l, int i, const struct stat_value *v,
+			   const struct stat_context *ctx, struct stat_metric *m);
 void stat_print_line(const struct stat_printer *p, const struct stat_line *l);
 void stat_print_header(const struct stat_printer *p, const struct stat_opts *o);
 /*

@@ -29,11 +29,16 @@ static const char *json_value(const struct stat_metric *m, char *buf, size_t siz
 	return buf;
 }
 
-TEST(the_set_is_perf_7_2s_software_events_by_name_then_cpu_cycles)
+#define HW "{branch-misses,branches},branches,cpu-cycles,{cpu-cycles,instructions}," \
+	   "{cpu-cycles,stalled-cycles-frontend},{cpu-cycles,stalled-cycles-backend}," \
+	   "{stalled-cycles-backend,instructions,stalled-cycles-frontend}"
+
+/* the order perf 7.2.13 opens them in (stat -vv), each hardware metric a group */
+TEST(the_set_is_perf_7_2s_software_events_by_name_then_its_metric_groups)
 {
-	EXPECT_STREQ("context-switches,cpu-migrations,page-faults,task-clock,cpu-cycles",
+	EXPECT_STREQ("context-switches,cpu-migrations,page-faults,task-clock," HW,
 		     stat_default_events_7_2(false));
-	EXPECT_STREQ("context-switches,cpu-clock,cpu-migrations,page-faults,cpu-cycles",
+	EXPECT_STREQ("context-switches,cpu-clock,cpu-migrations,page-faults," HW,
 		     stat_default_events_7_2(true));
 }
 
@@ -164,4 +169,149 @@ TEST(an_unsupported_detailed_event_is_left_out_in_7_2)
 	free(s);
 }
 
+/* perf 7.2's hardware groups of the set, as stat_evlist_build makes them: name, config, leader */
+static const struct {
+	const char *name;
+	uint64_t config;
+	int leader, nr_members;
+} hw_set[] = {
+	{ "branch-misses", PERF_COUNT_HW_BRANCH_MISSES, 0, 2 },
+	{ "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0, 0 },
+	{ "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 2, 1 },
+	{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES, 3, 1 },
+	{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES, 4, 2 },
+	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS, 4, 0 },
+	{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES, 6, 2 },
+	{ "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 6, 0 },
+	{ "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES, 8, 2 },
+	{ "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 8, 0 },
+	{ "stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 10, 3 },
+	{ "instructions", PERF_COUNT_HW_INSTRUCTIONS, 10, 0 },
+	{ "stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 10, 0 },
+};
+#define NR_HW ((int)(sizeof(hw_set) / sizeof(hw_set[0])))
+
+/*
+ * The std lines perf 7.2's layout prints of the hardware half of the
+ * default set: each event counts counts[config] (0: unsupported), in 1 s
+ * of task-clock
+ */
+static char *hw_lines(const double counts[PERF_COUNT_HW_MAX])
+{
+	struct stat_counter c[NR_HW];
+	struct stat_value v[NR_HW];
+	struct stat_evlist l = { .c = c, .nr = NR_HW };
+	struct stat_context ctx = { .clock_ns = 1e9 };
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	struct stat_printer p = { .out = f, .format = STAT_FMT_STD, .layout = STAT_LAYOUT_7_2,
+				  .no_big_num = true };
+
+	if (!f)
+		return NULL;
+	memset(c, 0, sizeof(c));
+	memset(v, 0, sizeof(v));
+	for (int i = 0; i < NR_HW; i++) {
+		c[i].attr = attr_of(PERF_TYPE_HARDWARE, hw_set[i].config);
+		snprintf(c[i].name, sizeof(c[i].name), "%s", hw_set[i].name);
+		c[i].leader = hw_set[i].leader;
+		c[i].nr_members = hw_set[i].nr_members;
+		c[i].from_default = true;
+		c[i].supported = counts[hw_set[i].config] > 0;
+		v[i] = (struct stat_value){ .val = counts[hw_set[i].config], .run = 1, .ena = 1,
+					    .counted = c[i].supported };
+	}
+	stat_print_values(&p, &l, 0, NR_HW, v, &ctx, NULL, -1, NULL, 0, NULL);
+	fclose(f);
+	return text;
+}
+
+/* text's lines, each cut to its event name and metric unit: "EVENT UNIT\n" */
+static void names_and_units(const char *text, char *out, size_t n)
+{
+	char event[64], value[64], unit[128];
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (const char *p = text; p && *p && len < n; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *hash = strchr(p, '#');
+
+		if (sscanf(p, "%*s %63s", event) != 1 || !hash || (strchr(p, '\n') && hash > strchr(p, '\n')))
+			continue;
+		if (sscanf(hash + 1, "%63s %127[^\n]", value, unit) != 2)
+			continue;
+		for (char *e = unit + strlen(unit); e > unit && e[-1] == ' '; )
+			*--e = '\0';
+		len += snprintf(out + len, n - len, "%s %s\n", event, unit);
+	}
+}
+
+/* a machine counting every event: a line per metric, on its display member, in perf's order */
+TEST(every_default_metric_shows_once_on_its_display_member_in_perfs_order)
+{
+	double counts[PERF_COUNT_HW_MAX] = { 0 };
+	char *s, got[2048];
+
+	counts[PERF_COUNT_HW_CPU_CYCLES] = 2e9;
+	counts[PERF_COUNT_HW_INSTRUCTIONS] = 3e9;
+	counts[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = 4e8;
+	counts[PERF_COUNT_HW_BRANCH_MISSES] = 2e7;
+	counts[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 5e8;
+	counts[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 6e8;
+	s = hw_lines(counts);
+	ASSERT_NE(NULL, s);
+	names_and_units(s, got, sizeof(got));
+	EXPECT_STREQ("branch-misses %  branch_miss_rate\n"
+		     "branches M/sec  branch_frequency\n"
+		     "cpu-cycles GHz  cycles_frequency\n"
+		     "instructions instructions  insn_per_cycle\n"
+		     "stalled-cycles-frontend frontend_cycles_idle\n"
+		     "stalled-cycles-backend backend_cycles_idle\n"
+		     "stalled-cycles-backend stalled_cycles_per_instruction\n", got) TH_LOG("%s", s);
+	/* each from its own group's counts: 5 %, 400 M/sec, 2 GHz, 1.5, 0.25, 0.30, max/insn 0.20 */
+	EXPECT_NE(NULL, strstr(s, "#      5.0 %  branch_miss_rate")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#    400.0 M/sec  branch_frequency")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#      2.0 GHz  cycles_frequency")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#      1.5 instructions  insn_per_cycle")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#     0.25 frontend_cycles_idle")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#     0.30 backend_cycles_idle")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "#     0.20 stalled_cycles_per_instruction")) TH_LOG("%s", s);
+	free(s);
+}
+
+/* the 7.2-arm64 guest: no branch events, stalls that count 0: no branch lines */
+TEST(a_display_member_that_cannot_count_is_hidden)
+{
+	double counts[PERF_COUNT_HW_MAX] = { 0 };
+	char *s, got[2048];
+
+	counts[PERF_COUNT_HW_CPU_CYCLES] = 299727755;
+	counts[PERF_COUNT_HW_INSTRUCTIONS] = 299710749;
+	/* counted, zero: a value (not unsupported) */
+	counts[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 1e-300;
+	counts[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 1e-300;
+	s = hw_lines(counts);
+	ASSERT_NE(NULL, s);
+	names_and_units(s, got, sizeof(got));
+	EXPECT_STREQ("cpu-cycles GHz  cycles_frequency\n"
+		     "instructions instructions  insn_per_cycle\n"
+		     "stalled-cycles-frontend frontend_cycles_idle\n"
+		     "stalled-cycles-backend backend_cycles_idle\n"
+		     "stalled-cycles-backend stalled_cycles_per_instruction\n", got) TH_LOG("%s", s);
+	free(s);
+}
+
+/* no PMU (this host): cycles_frequency's cpu-cycles alone, <not supported> with nan */
+TEST(without_a_pmu_only_cpu_cycles_shows_unsupported)
+{
+	double counts[PERF_COUNT_HW_MAX] = { 0 };
+	char *s;
+
+	s = hw_lines(counts);
+	ASSERT_NE(NULL, s);
+	EXPECT_STREQ("   <not supported>      cpu-cycles                       #      nan GHz  "
+		     "cycles_frequency     \n", s);
+	free(s);
+}
 TEST_HARNESS_MAIN
