@@ -2,9 +2,9 @@
 /*
  * perf 7.2's default set and the metrics of its "Default" metric group
  * (tools/perf/pmu-events/arch/common/common/metrics.json), as perf 7.2.13
- * prints them on a machine without a hardware PMU: the software events in
- * the order of their names, then cpu-cycles, each line with its metric,
- * "nan" where a count it needs is missing.
+ * prints them: the software events in the order of their names, then a
+ * line per hardware metric the machine can count (below), each with its
+ * metric, "nan" where a count it needs is missing.
  *
  * The group's metrics, from the json's expressions: a software event per
  * second of the set's clock (cpu-clock when counting cpus, task-clock
@@ -13,17 +13,18 @@
  * (a command, -p, -t) CPUs_utilized is always nan (the elapsed time is not
  * a count of the task's).
  *
- * A machine with a PMU counts more of the group, not reproduced yet.  Seen
- * in the 7.2-arm64 guest (QEMU's PMUv3: cycles and instructions count,
- * branches and branch-misses are <not supported>, stalled-cycles-* count
- * 0), perf 7.2.13's default set after the software lines: cpu-cycles
+ * The hardware metrics, measured in the 7.2-arm64 guest (QEMU's PMUv3:
+ * cycles and instructions count, branches and branch-misses are <not
+ * supported>, stalled-cycles-* count 0), perf 7.2.13's default set after the software lines: cpu-cycles
  * (cycles_frequency), instructions (insn_per_cycle), stalled-cycles-frontend
  * (frontend_cycles_idle), stalled-cycles-backend (backend_cycles_idle) and
  * stalled-cycles-backend again (stalled_cycles_per_instruction), each
  * metric's events a group of their own, multiplexed (60%, 60%, 60%, 80%,
  * 59% running); metrics of unsupported events (branch_frequency,
- * branch_miss_rate) leave no line.  -M Default prints every group's events,
- * duration_time among them, with a metric on one event of each.
+ * branch_miss_rate) leave no line.  On this host (no PMU) only cpu-cycles
+ * shows, "<not supported>".  Not reproduced: -M Default (every group's
+ * events, duration_time among them) and what a vendor's json adds to the
+ * Default group (Intel's TopdownL1 lines).
  */
 #include <math.h>
 
@@ -145,13 +146,22 @@ static const struct dflt_row *row_of(const struct stat_evlist *l, int i, int *me
 	return NULL;
 }
 
-/* The scaled count of the group member with config, nan when it did not count */
+/*
+ * The scaled count of the group member with config, nan when it did not
+ * count; *has (may be NULL): the machine has it (perf's has_event)
+ */
 static double member(const struct stat_evlist *l, const struct stat_value *v, int lead, int nr,
-		     uint64_t config)
+		     uint64_t config, bool *has)
 {
-	for (int k = lead; k < lead + nr; k++)
-		if ((l->c[k].attr.attr.config & 0xffffffffULL) == config)
-			return l->c[k].supported && v[k].counted ? v[k].val : NAN;
+	for (int k = lead; k < lead + nr; k++) {
+		if ((l->c[k].attr.attr.config & 0xffffffffULL) != config)
+			continue;
+		if (has)
+			*has = l->c[k].supported;
+		return l->c[k].supported && v[k].counted ? v[k].val : NAN;
+	}
+	if (has)
+		*has = false;
 	return NAN;
 }
 
@@ -161,12 +171,19 @@ static double ratio(double a, double b)
 	return isnan(a) || isnan(b) || b == 0 ? NAN : a / b;
 }
 
+/*
+ * The JSON's "metric-threshold" of a metric with a MetricThreshold (bad: the
+ * threshold's expression holds); none where the value is nan
+ */
+#define threshold(bad) (isnan(m->value) ? NULL : (bad) ? "bad" : "good")
+
 bool stat_default_line_7_2(const struct stat_evlist *l, int i, const struct stat_value *v,
 			   const struct stat_context *ctx, struct stat_metric *m)
 {
 	const struct dflt_row *row;
 	int k, lead = l->c[i].leader, nr;
-	double fe, be;
+	double fe, be, own;
+	bool fe_has, be_has;
 
 	if (l->c[i].attr.attr.type != PERF_TYPE_HARDWARE) {
 		*m = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
@@ -179,39 +196,48 @@ bool stat_default_line_7_2(const struct stat_evlist *l, int i, const struct stat
 		*m = stat_default_metric_7_2(&l->c[i].attr, &v[i], ctx);
 		return true;
 	}
-	if (!l->c[i].supported || !v[i].counted)
+	/* unsupported: hidden; supported but never run: "<not counted>", nan */
+	if (!l->c[i].supported)
 		return false;
+	/* a display member that never ran: nan, as perf's metric of a missing count */
+	own = v[i].counted ? v[i].val : NAN;
 	nr = row->nr;
 	*m = (struct stat_metric){ .value = NAN, .fmt = "%8.1f" };
 	switch (row->metric) {
 	case BRANCH_MISS_RATE:
-		m->value = 100 * ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_BRANCH_INSTRUCTIONS));
+		m->value = 100 * ratio(own, member(l, v, lead, nr, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, NULL));
 		m->unit = "%  branch_miss_rate";
+		m->threshold = threshold(m->value / 100 > 0.05);
 		break;
 	case BRANCH_FREQUENCY:
 		/* branches per microsecond of the clock: "1000M/sec" */
-		m->value = 1000 * ratio(v[i].val, ctx->clock_ns > 0 ? ctx->clock_ns : NAN);
+		m->value = 1000 * ratio(own, ctx->clock_ns > 0 ? ctx->clock_ns : NAN);
 		m->unit = "M/sec  branch_frequency";
 		break;
 	case INSN_PER_CYCLE:
-		m->value = ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES));
+		m->value = ratio(own, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES, NULL));
 		m->unit = "instructions  insn_per_cycle";
+		m->threshold = threshold(m->value < 1);
 		break;
 	case FRONTEND_CYCLES_IDLE:
 	case BACKEND_CYCLES_IDLE:
 		/* no ScaleUnit: two decimals and the name alone */
 		m->fmt = "%8.2f";
-		m->value = ratio(v[i].val, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES));
+		m->value = ratio(own, member(l, v, lead, nr, PERF_COUNT_HW_CPU_CYCLES, NULL));
 		m->unit = row->metric == FRONTEND_CYCLES_IDLE ? "frontend_cycles_idle" :
 								 "backend_cycles_idle";
+		m->threshold = threshold(m->value > (row->metric == FRONTEND_CYCLES_IDLE ? 0.1 : 0.2));
 		break;
 	case STALLED_CYCLES_PER_INSN:
-		/* the larger of the stalls that count (has_event), per instruction */
+		/*
+		 * the larger of the stalls the machine has (has_event: supported),
+		 * per instruction; nan where one of them did not count
+		 */
 		m->fmt = "%8.2f";
-		fe = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
-		be = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
-		m->value = ratio(isnan(fe) ? be : isnan(be) ? fe : fe > be ? fe : be,
-				 member(l, v, lead, nr, PERF_COUNT_HW_INSTRUCTIONS));
+		fe = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, &fe_has);
+		be = member(l, v, lead, nr, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, &be_has);
+		m->value = ratio(!fe_has ? be : !be_has ? fe : isnan(fe) || isnan(be) ? NAN : fe > be ? fe : be,
+				 member(l, v, lead, nr, PERF_COUNT_HW_INSTRUCTIONS, NULL));
 		m->unit = "stalled_cycles_per_instruction";
 		break;
 	case CYCLES_FREQUENCY:

@@ -289,7 +289,8 @@ static void print_std(const struct stat_printer *p, const struct stat_line *l)
 		/* perf leaves out a noise of 0 */
 		if (l->noise_pct > 0)
 			fprintf(p->out, "  ( +-%6.2f%% )", l->noise_pct);
-		if (l->supported && l->v.counted && l->v.run < l->v.ena)
+		/* a counter that never ran (multiplexed out) is "(0.00%)" */
+		if (l->supported && l->v.ena && l->v.run < l->v.ena)
 			fprintf(p->out, "  (%.2f%%)", pcnt_running(l));
 		fputc('\n', p->out);
 		return;
@@ -435,6 +436,8 @@ static void print_json(const struct stat_printer *p, const struct stat_line *l)
 	if (l->metric.unit && p->layout == STAT_LAYOUT_7_2) {
 		fprintf(o, ", \"metric-value\" : \"%f\", \"metric-unit\" : ", l->metric.value);
 		json_string(o, l->metric.unit);
+		if (l->metric.threshold)
+			fprintf(o, ", \"metric-threshold\" : \"%s\"", l->metric.threshold);
 	}
 	/* an uncounted event: perf's 0 and empty unit (7.2: no metric keys) */
 	if ((!l->supported || !l->v.counted) && p->layout != STAT_LAYOUT_7_2)

@@ -209,6 +209,7 @@ struct stat_metric {
 	double value;
 	const char *fmt;		/* printf format of value, as perf prints it */
 	const char *unit;		/* NULL: no metric */
+	const char *threshold;		/* perf 7.2's JSON: "good" or "bad" by the metric's threshold, NULL: none */
 };
 
 struct stat_line {

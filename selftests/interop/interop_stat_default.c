@@ -41,11 +41,11 @@ FIXTURE_TEARDOWN(interop_stat_default)
 	pc_run_free(&self->ours);
 }
 
-/* TOOL stat [--compat 7.2] [ARGS...] -- sleep 0.1: no -e */
+/* TOOL stat [--compat 7.2] [ARGS...] -- a shell loop: no -e */
 static void stat_default(struct pc_run *run, const char *tool, bool ours, const char *a1,
 			 const char *a2)
 {
-	char *argv[12];
+	char *argv[14];
 	int i = 0;
 
 	argv[i++] = (char *)tool;
@@ -59,8 +59,10 @@ static void stat_default(struct pc_run *run, const char *tool, bool ours, const 
 	if (a2)
 		argv[i++] = (char *)a2;
 	argv[i++] = "--";
-	argv[i++] = "sleep";
-	argv[i++] = "0.1";
+	/* busy long enough that every group gets its turn on a PMU that multiplexes */
+	argv[i++] = "sh";
+	argv[i++] = "-c";
+	argv[i++] = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
 	argv[i] = NULL;
 	up_run(run, 60, argv);
 }

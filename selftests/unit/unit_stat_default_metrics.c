@@ -194,9 +194,11 @@ static const struct {
 /*
  * The std lines perf 7.2's layout prints of the hardware half of the
  * default set: each event counts counts[config] (0: unsupported), in 1 s
- * of task-clock
+ * of task-clock; counter never_ran (an index of hw_set, -1: none) enabled
+ * but never running
  */
-static char *hw_lines(const double counts[PERF_COUNT_HW_MAX])
+static char *hw_lines_as(const double counts[PERF_COUNT_HW_MAX], int never_ran,
+			 enum stat_format format)
 {
 	struct stat_counter c[NR_HW];
 	struct stat_value v[NR_HW];
@@ -205,7 +207,7 @@ static char *hw_lines(const double counts[PERF_COUNT_HW_MAX])
 	char *text = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
-	struct stat_printer p = { .out = f, .format = STAT_FMT_STD, .layout = STAT_LAYOUT_7_2,
+	struct stat_printer p = { .out = f, .format = format, .layout = STAT_LAYOUT_7_2,
 				  .no_big_num = true };
 
 	if (!f)
@@ -221,10 +223,17 @@ static char *hw_lines(const double counts[PERF_COUNT_HW_MAX])
 		c[i].supported = counts[hw_set[i].config] > 0;
 		v[i] = (struct stat_value){ .val = counts[hw_set[i].config], .run = 1, .ena = 1,
 					    .counted = c[i].supported };
+		if (i == never_ran)
+			v[i] = (struct stat_value){ .ena = 1 };
 	}
 	stat_print_values(&p, &l, 0, NR_HW, v, &ctx, NULL, -1, NULL, 0, NULL);
 	fclose(f);
 	return text;
+}
+
+static char *hw_lines(const double counts[PERF_COUNT_HW_MAX])
+{
+	return hw_lines_as(counts, -1, STAT_FMT_STD);
 }
 
 /* text's lines, each cut to its event name and metric unit: "EVENT UNIT\n" */
@@ -314,4 +323,49 @@ TEST(without_a_pmu_only_cpu_cycles_shows_unsupported)
 		     "cycles_frequency     \n", s);
 	free(s);
 }
+/* all counts of the arm64 guest's run */
+static void arm64_guest_counts(double counts[PERF_COUNT_HW_MAX])
+{
+	memset(counts, 0, PERF_COUNT_HW_MAX * sizeof(double));
+	counts[PERF_COUNT_HW_CPU_CYCLES] = 1222239;
+	counts[PERF_COUNT_HW_INSTRUCTIONS] = 1222239;
+	counts[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = 1e-300;
+	counts[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = 1e-300;
+}
+
+/* a short run the multiplexing never gave a turn to a group: perf 7.2 says <not counted> */
+TEST(a_display_member_that_never_ran_is_not_counted_with_nan)
+{
+	double counts[PERF_COUNT_HW_MAX];
+	char *s;
+
+	arm64_guest_counts(counts);
+	s = hw_lines_as(counts, 10, STAT_FMT_STD);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "     <not counted>      stalled-cycles-backend           #      nan "
+				  "stalled_cycles_per_instruction  (0.00%)\n")) TH_LOG("%s", s);
+	free(s);
+}
+
+/* JSON: the metrics with a MetricThreshold say whether it holds ("bad") */
+TEST(json_says_each_thresholds_verdict)
+{
+	double counts[PERF_COUNT_HW_MAX];
+	char *s;
+
+	arm64_guest_counts(counts);
+	counts[PERF_COUNT_HW_INSTRUCTIONS] = 611119;	/* 0.5 per cycle: below 1, bad */
+	s = hw_lines_as(counts, -1, STAT_FMT_JSON);
+	ASSERT_NE(NULL, s);
+	EXPECT_NE(NULL, strstr(s, "\"metric-unit\" : \"instructions  insn_per_cycle\", "
+				  "\"metric-threshold\" : \"bad\"}")) TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "\"metric-unit\" : \"frontend_cycles_idle\", "
+				  "\"metric-threshold\" : \"good\"}")) TH_LOG("%s", s);
+	/* no threshold: no key */
+	EXPECT_NE(NULL, strstr(s, "\"metric-unit\" : \"stalled_cycles_per_instruction\"}"))
+		TH_LOG("%s", s);
+	EXPECT_NE(NULL, strstr(s, "\"metric-unit\" : \"GHz  cycles_frequency\"}")) TH_LOG("%s", s);
+	free(s);
+}
+
 TEST_HARNESS_MAIN
