@@ -142,6 +142,21 @@ static int cpu_map(struct dump *d, struct rd_session *s, const struct pd_record 
 	return 0;
 }
 
+/* EVENT_UPDATE's CPUS: the event's own cpus, a list as CPU_MAP's (perf: "... 0-3") */
+static int update_cpus(struct dump *d, struct rd_session *s, const struct pd_record *rec,
+		       struct pc_error *err)
+{
+	struct pd_cpu_list l;
+
+	if (pd_decode_cpu_map(s->r.path, rec, 24, &l, err))
+		return -EINVAL;
+	rd_out_str(d->o, "... ");
+	cpu_list(d->o, l.cpus, l.nr);
+	rd_out_char(d->o, '\n');
+	free(l.cpus);
+	return 0;
+}
+
 /* The fields of header records (ID_INDEX, THREAD_MAP, CPU_MAP, EVENT_UPDATE...) */
 static int header_fields(struct dump *d, struct rd_session *s, const struct pd_record *rec,
 			 struct pc_error *err)
@@ -197,6 +212,8 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 			rd_out_printf(o, "... scale: %f\n", u.scale);
 		else if (u.type == PD_EVENT_UPDATE_NAME)
 			rd_out_printf(o, "... name:  %s\n", u.str);
+		else if (u.type == PD_EVENT_UPDATE_CPUS)
+			return update_cpus(d, s, rec, err);
 		else
 			rd_out_str(o, "... unknown type\n");
 		return 0;

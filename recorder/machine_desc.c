@@ -17,6 +17,7 @@
 #include "perfdata/perfdata.h"
 #include "recorder/machine_desc.h"
 #include "recorder/pmu_caps.h"
+#include "recorder/pmus.h"
 #include "util/sys.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"

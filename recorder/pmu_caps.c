@@ -34,6 +34,7 @@
 
 #include "perfdata/perfdata.h"
 #include "recorder/pmu_caps.h"
+#include "recorder/pmus.h"
 #include "util/sys.h"
 
 /* perf reads one line of at most 127 bytes */
@@ -87,44 +88,12 @@ static uint32_t put_pmu(struct pd_feat *b, const char *devices_dir, const char *
 	return nr;
 }
 
-/*
- * The core PMU, as perf 6.6 and later find it: "cpu" (x86), else the first
- * by name whose directory lists its cpus (arm64's armv8_pmuv3_0, a hybrid
- * machine's cpu_core); 0 and its name in name, or -1 when there is none.
- */
-static int core_pmu(const char *devices_dir, char *name, size_t size)
-{
-	char path[4096];
-	DIR *dir;
-	struct dirent *d;
-
-	name[0] = '\0';
-	snprintf(path, sizeof(path), "%s/cpu", devices_dir);
-	dir = opendir(path);
-	if (dir) {
-		closedir(dir);
-		snprintf(name, size, "cpu");
-		return 0;
-	}
-	dir = opendir(devices_dir);
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.' || (name[0] && strcmp(d->d_name, name) >= 0))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s/cpus", devices_dir, d->d_name) <
-		    (int)sizeof(path) && !access(path, R_OK))
-			snprintf(name, size, "%s", d->d_name);
-	}
-	if (dir)
-		closedir(dir);
-	return name[0] ? 0 : -1;
-}
-
 static int write_cpu_pmu_caps(struct pd_writer *w, const char *devices_dir)
 {
 	struct pd_feat b = { 0 };
 	char core[256];
 
-	if (core_pmu(devices_dir, core, sizeof(core)))
+	if (rec_core_pmu(devices_dir, core, sizeof(core)))
 		return 0;
 	put_pmu(&b, devices_dir, core);
 	return pd_feat_commit(w, PD_FEAT_CPU_PMU_CAPS, &b);

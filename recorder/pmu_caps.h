@@ -5,8 +5,6 @@
 
 struct pd_writer;
 
-#define REC_PMU_DEVICES "/sys/bus/event_source/devices"
-
 /*
  * Reads each PMU's caps/ under devices_dir (REC_PMU_DEVICES, or a test's
  * copy of that tree) and sets both features: CPU_PMU_CAPS only where there

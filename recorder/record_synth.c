@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "recorder/cgroups.h"
+#include "recorder/pmus.h"
 #include "recorder/record_int.h"
 #include "recorder/synth.h"
 #include "recorder/synth_bpf.h"
@@ -153,10 +154,26 @@ static const char *event_unit(const struct rec_evsel *ev, char *buf, size_t size
 	return buf;
 }
 
+/* an event's own cpus (its PMU's) as an EVENT_UPDATE of type CPUS, as perf 7.2 */
+static int synth_own_cpus(struct pd_buf *b, const struct rec_evsel *ev, uint64_t id)
+{
+	_Static_assert(sizeof(int) == sizeof(int32_t), "a cpu list is a list of int32_t");
+	int *cpus, nr, ret = rec_own_cpus(REC_PMU_DEVICES, &ev->attr.attr, &cpus, &nr);
+
+	if (ret || !nr)
+		return ret;
+	ret = pd_encode_event_update(b, &(struct pd_event_update){
+		.type = PD_EVENT_UPDATE_CPUS, .id = id,
+		.cpus = { .cpus = (int32_t *)cpus, .nr = (uint32_t)nr } });
+	free(cpus);
+	return ret;
+}
+
 /*
  * EVENT_UPDATE (perf_event__synthesize_extra_attr): for each event that
  * opened, by its first id, its unit when it has one, its scale when not 1,
- * and in a pipe, which has no EVENT_DESC feature, its name.
+ * its PMU's cpus when it has them, and in a pipe, which has no EVENT_DESC
+ * feature, its name.
  */
 static int synth_event_updates(struct recorder *r, struct pd_buf *b)
 {
@@ -181,6 +198,8 @@ static int synth_event_updates(struct recorder *r, struct pd_buf *b)
 		if (!ret && scale != 1)
 			ret = pd_encode_event_update(b, &(struct pd_event_update){
 				.type = PD_EVENT_UPDATE_SCALE, .id = ev->ids[i], .scale = scale });
+		if (!ret)
+			ret = synth_own_cpus(b, ev, ev->ids[i]);
 		if (!ret && r->opts.out.pipe)
 			ret = pd_encode_event_update(b, &(struct pd_event_update){
 				.type = PD_EVENT_UPDATE_NAME, .id = ev->ids[i], .str = ev->name });

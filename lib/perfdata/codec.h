@@ -143,19 +143,21 @@ struct pd_thread_list {
 };
 
 /*
- * EVENT_UPDATE of type UNIT (0: str), SCALE (1: scale) or NAME (2: str):
- * u64 type, u64 id, then the string (NUL-ended) or the double.  perf 6.1
- * sizes the record by its 40-byte struct plus the 8-byte padded data, so
- * 16 zero bytes follow the data, as there.
+ * EVENT_UPDATE of type UNIT (0: str), SCALE (1: scale), NAME (2: str) or
+ * CPUS (3: cpu map data, as CPU_MAP's): u64 type, u64 id, then the string
+ * (NUL-ended), the double or the map.  perf 6.1 sizes the first three by
+ * their 40-byte struct plus the 8-byte padded data, so 16 zero bytes follow
+ * the data, as there; a CPUS record ends with its map.
  */
 enum { PD_EVENT_UPDATE_UNIT = 0, PD_EVENT_UPDATE_SCALE = 1, PD_EVENT_UPDATE_NAME = 2,
        PD_EVENT_UPDATE_CPUS = 3 };
 
 struct pd_event_update {
-	uint64_t type;			/* PD_EVENT_UPDATE_UNIT, _SCALE or _NAME */
+	uint64_t type;			/* PD_EVENT_UPDATE_UNIT, _SCALE, _NAME or _CPUS */
 	uint64_t id;
 	const char *str;		/* UNIT, NAME */
 	double scale;			/* SCALE */
+	struct pd_cpu_list cpus;	/* CPUS: the event's own cpus (its PMU's) */
 };
 
 /*

@@ -526,50 +526,48 @@ int pd_encode_stat_config(struct pd_buf *b, const struct pd_stat_config *c)
 	return finish(&e);
 }
 
-int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c)
+/* perf's cpu map data as a list (type 0: u16 nr, u16 cpu[nr]) */
+static void cpu_list_data(struct enc *e, const struct pd_cpu_list *c)
 {
-	struct enc e = begin(b, PC_RECORD_CPU_MAP, 0);
 	uint16_t head[2] = { 0, (uint16_t)c->nr };
 
-	if (c->nr > UINT16_MAX)
-		e.ret = -E2BIG;
-	put(&e, head, sizeof(head));
-	for (uint32_t i = 0; i < c->nr && !e.ret; i++) {
+	if (c->nr > UINT16_MAX && !e->ret)
+		e->ret = -E2BIG;
+	put(e, head, sizeof(head));
+	for (uint32_t i = 0; i < c->nr && !e->ret; i++) {
 		uint16_t cpu = (uint16_t)c->cpus[i];	/* -1 is 0xffff, as perf writes it */
 
-		put(&e, &cpu, 2);
+		put(e, &cpu, 2);
 	}
-	return finish(&e);
 }
 
 /*
- * The form perf 6.1's perf_event__synthesize_cpu_map() picks: a range
- * (type 2: u8 any_cpu, u8 pad, u16 start, u16 end) when the cpus other than
- * a leading -1 are consecutive, else the smaller of the list and a mask of
+ * The form perf 6.1's cpu_map_data__synthesize() picks: a range (type 2:
+ * u8 any_cpu, u8 pad, u16 start, u16 end) when the cpus other than a
+ * leading -1 are consecutive, else the smaller of the list and a mask of
  * 32-bit words (type 1: u16 nr, u16 long_size 4, u32 mask[nr]).
  */
-int pd_encode_cpu_map_perf(struct pd_buf *b, const struct pd_cpu_list *c)
+static void cpu_map_data_perf(struct enc *e, const struct pd_cpu_list *c)
 {
 	uint32_t any = c->nr && c->cpus[0] < 0, nr = c->nr - any;
 	int32_t min = nr ? c->cpus[any] : -1, max = nr ? c->cpus[c->nr - 1] : -1;
-	struct enc e;
 	uint32_t words;
 
 	if (nr && max - min + 1 == (int32_t)nr && max <= UINT16_MAX) {
 		uint16_t range[4] = { 2, (uint16_t)any, (uint16_t)min, (uint16_t)max };
 
-		e = begin(b, PC_RECORD_CPU_MAP, 0);
-		put(&e, range, sizeof(range));
-		return finish(&e);
+		put(e, range, sizeof(range));
+		return;
 	}
 	words = max < 0 ? 0 : (uint32_t)max / 32 + 1;
-	if (any || !nr || 2 + 2ULL * c->nr <= 4 + 4ULL * words || words > UINT16_MAX)
-		return pd_encode_cpu_map(b, c);
-	e = begin(b, PC_RECORD_CPU_MAP, 0);
+	if (any || !nr || 2 + 2ULL * c->nr <= 4 + 4ULL * words || words > UINT16_MAX) {
+		cpu_list_data(e, c);
+		return;
+	}
 	{
 		uint16_t head[3] = { 1, (uint16_t)words, 4 };
 
-		put(&e, head, sizeof(head));
+		put(e, head, sizeof(head));
 	}
 	for (uint32_t w = 0; w < words; w++) {
 		uint32_t bits = 0;
@@ -577,8 +575,23 @@ int pd_encode_cpu_map_perf(struct pd_buf *b, const struct pd_cpu_list *c)
 		for (uint32_t i = 0; i < c->nr; i++)
 			if (c->cpus[i] >= 0 && (uint32_t)c->cpus[i] / 32 == w)
 				bits |= 1u << (c->cpus[i] % 32);
-		u32(&e, bits);
+		u32(e, bits);
 	}
+}
+
+int pd_encode_cpu_map(struct pd_buf *b, const struct pd_cpu_list *c)
+{
+	struct enc e = begin(b, PC_RECORD_CPU_MAP, 0);
+
+	cpu_list_data(&e, c);
+	return finish(&e);
+}
+
+int pd_encode_cpu_map_perf(struct pd_buf *b, const struct pd_cpu_list *c)
+{
+	struct enc e = begin(b, PC_RECORD_CPU_MAP, 0);
+
+	cpu_map_data_perf(&e, c);
 	return finish(&e);
 }
 
@@ -610,8 +623,11 @@ int pd_encode_event_update(struct pd_buf *b, const struct pd_event_update *u)
 		put(&e, &u->scale, sizeof(u->scale));
 	else if (u->type == PD_EVENT_UPDATE_UNIT || u->type == PD_EVENT_UPDATE_NAME)
 		str(&e, u->str ? u->str : "");
+	else if (u->type == PD_EVENT_UPDATE_CPUS)
+		cpu_map_data_perf(&e, &u->cpus);
 	else
 		e.ret = -EINVAL;
-	put(&e, zero, sizeof(zero));
+	if (u->type != PD_EVENT_UPDATE_CPUS)
+		put(&e, zero, sizeof(zero));
 	return finish(&e);
 }

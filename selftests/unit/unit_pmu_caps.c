@@ -19,6 +19,7 @@
 #include "lib/testutil.h"
 #include "perfdata/perfdata.h"
 #include "recorder/pmu_caps.h"
+#include "recorder/pmus.h"
 
 FIXTURE(caps) {
 	char *dir;
