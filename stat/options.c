@@ -292,10 +292,19 @@ static int each_cgroup_match(struct stat_opts *o, const char *mnt, struct pc_err
 }
 
 /*
+ * The exit of an error perf returns as -EINVAL: 234 (perf 6.1's -22 as a
+ * byte), 22 from perf 7.2 (measured: 7.2.13 returns it positive)
+ */
+static int einval_exit(const struct stat_opts *o)
+{
+	return o->look.layout == STAT_LAYOUT_7_2 ? 22 : 234;
+}
+
+/*
  * --for-each-cgroup NAME,...: as perf's, a list holding any of
  * {}[]()|*+?^$ is patterns (each_cgroup_match); else each name once, an
  * empty one the root ("/"), each cgroup opened; perf's words where one
- * cannot be (its exit: 234).
+ * cannot be (its exit: einval_exit).
  */
 static int open_each_cgroup(struct stat_opts *o, struct pc_error *err)
 {
@@ -571,20 +580,24 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	}
 	if (!o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list)
 		return pc_error_set(err, EINVAL, "nothing to count: give a command, -p, -t, -a or -C");
-	if (o->per_thread && !o->nr_pids && !o->system_wide)
-		return pc_error_set(err, EINVAL, "--per-thread needs -p, -t or -a");
+	if (o->per_thread && !o->nr_pids && !o->system_wide) {
+		/* perf's words and its -EINVAL */
+		o->error_exit = einval_exit(o);
+		return pc_error_set(err, EINVAL, "The --per-thread option is only available when "
+				    "monitoring via -p -t -a options or only --per-thread.");
+	}
 	if (o->per_thread && (o->cpu_list || (o->system_wide && o->nr_pids)))
 		return pc_error_set(err, EINVAL, "--per-thread goes with -p, -t or -a alone");
 	/* perf's words */
 	if ((o->aggr != STAT_AGGR_GLOBAL || o->cgroups.nr || o->each_cgroup_list) &&
 	    !o->system_wide && !o->cpu_list) {
-		/* its -EINVAL: exit 234, not the usage error's 129 */
-		o->error_exit = 234;
+		/* its -EINVAL, not the usage error's 129 */
+		o->error_exit = einval_exit(o);
 		return pc_error_set(err, EINVAL,
 				    "both cgroup and no-aggregation modes only available in system-wide mode");
 	}
 	if (o->each_cgroup_list) {
-		o->error_exit = 234;
+		o->error_exit = einval_exit(o);
 		/* perf's words */
 		if (o->cgroups.nr)
 			return pc_error_set(err, EINVAL,

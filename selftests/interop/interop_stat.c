@@ -286,27 +286,38 @@ TEST_F(interop_stat, cgroup_column_follows_the_event_as_perf)
 	pc_test_cgroup_remove(&cg);
 }
 
-/* TOOL stat ARGS... (NULL-terminated, at most 10) */
-static void stat_args(struct pc_run *run, const char *tool, const char *const *args)
+/* TOOL stat [--compat COMPAT] ARGS... (NULL-terminated, at most 10) */
+static void stat_args(struct pc_run *run, const char *tool, const char *compat,
+		      const char *const *args)
 {
-	char *argv[16];
+	char *argv[18];
 	int i = 0;
 
 	argv[i++] = (char *)tool;
 	argv[i++] = "stat";
-	for (; *args && i < 14; args++)
+	if (compat) {
+		argv[i++] = "--compat";
+		argv[i++] = (char *)compat;
+	}
+	for (; *args && i < 16; args++)
 		argv[i++] = (char *)*args;
 	argv[i] = NULL;
 	up_run(run, 60, argv);
 }
 
-/* Both tools' stat ARGS, each run's earlier result freed first. */
+/*
+ * Both tools' stat ARGS, each run's earlier result freed first; perfcheck
+ * as perf 7.2 where perf is 7.2 (its exit statuses differ from 6.1's)
+ */
 static void both_stat(FIXTURE_DATA(interop_stat) *self, const char *const *args)
 {
+	struct up_version v;
+	bool is_7_2 = !up_perf_version(&v) && v.major == 7 && v.minor == 2;
+
 	pc_run_free(&self->theirs);
 	pc_run_free(&self->ours);
-	stat_args(&self->theirs, self->perf, args);
-	stat_args(&self->ours, pc_test_perfcheck(), args);
+	stat_args(&self->theirs, self->perf, NULL, args);
+	stat_args(&self->ours, pc_test_perfcheck(), is_7_2 ? "7.2" : NULL, args);
 }
 
 /*
@@ -384,6 +395,32 @@ TEST_F(interop_stat, for_each_cgroup_lists_every_event_per_cgroup_as_perf)
 					  fmts[f] ? fmts[f] : "");
 	}
 	pc_test_cgroup_remove(&cg);
+}
+
+/*
+ * Refusals of what needs a wider target, perf's: its exit status (-EINVAL:
+ * 234 from perf 6.1, 22 from 7.2) and its message
+ */
+TEST_F(interop_stat, target_errors_are_perfs)
+{
+	const char *const cases[][4] = {
+		{ "--per-thread", "true", NULL },
+		{ "-A", "true", NULL },
+		{ "--per-core", "true", NULL },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char msg[256];
+
+		both_stat(self, cases[c]);
+		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
+		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
+			       self->ours.err);
+		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
+			 self->theirs.err);
+		EXPECT_NE(NULL, strstr(self->ours.err, msg)) TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
+	}
 }
 
 /*
