@@ -19,7 +19,7 @@ struct stat_count stat_count_delta(const struct stat_count *a, const struct stat
 	return d;
 }
 
-struct stat_value stat_scale(const struct stat_count *c)
+struct stat_value stat_scale(const struct stat_count *c, bool scale)
 {
 	struct stat_value v = { .run = c->run, .ena = c->ena };
 
@@ -27,7 +27,7 @@ struct stat_value stat_scale(const struct stat_count *c)
 	if (!v.counted)
 		return v;
 	v.val = (double)c->val;
-	if (c->run < c->ena)
+	if (scale && c->run < c->ena)
 		v.val = v.val * (double)c->ena / (double)c->run;
 	return v;
 }

@@ -553,6 +553,18 @@ int cmd_stat(int argc, char **argv)
 		/* perf's first line of an output file */
 		fprintf(p.out, "# started on %s\n", ctime(&t));
 	}
+	/* --log-fd: the descriptor itself, closed at the end (as perf) */
+	if (o.output.fd > 0) {
+		p.out = fdopen(o.output.fd, o.output.append ? "a" : "w");
+		if (!p.out) {
+			fprintf(stderr, "perfcheck stat: --log-fd %d: %s\n", o.output.fd, strerror(errno));
+			stat_opts_free(&o);
+			if (rec)
+				stat_file_abort(rec);
+			free(cmdline);
+			return 255;
+		}
+	}
 	p.format = o.look.format;
 	p.sep = o.look.sep;
 	p.layout = o.look.layout;

@@ -156,6 +156,7 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 	}
 	l->nr = ev->nr_evsels * nr_copies;
 	l->cgroup_column = o->cgroups.nr > 0 || o->each.nr > 0;
+	l->no_scale = o->no_scale;
 	for (int n = 0; n < l->nr; n++) {
 		struct stat_counter *c = &l->c[n];
 		struct perf_event_attr *a = &c->attr.attr;

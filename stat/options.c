@@ -4,6 +4,7 @@
  * the workload ("+" in the option string), as perf does.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ static void usage(FILE *out)
 "  -d, --detailed             also L1 and last level cache loads and misses;\n"
 "                             -dd: and L1-icache and TLBs; -ddd: and prefetches\n"
 "  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
-"      --append               append to -o's FILE\n"
+"      --append               append to -o's FILE (or --log-fd's)\n"
+"      --log-fd N             the counts to descriptor N, not stderr\n"
 "  -r, --repeat N             run the command N times: mean and its error; 0: each\n"
 "                             run printed alone, until SIGINT or SIGTERM\n"
 "      --pre CMD, --post CMD  shell commands before and after each run (a\n"
@@ -77,12 +79,15 @@ static void usage(FILE *out)
 "  -j, --json-output          one JSON object per counter\n"
 "  -B, --big-num              thousands separators of the locale (the default)\n"
 "      --no-big-num           counts without them\n"
+"      --no-scale             a multiplexed count as read, not scaled to the enabled\n"
+"                             time (--scale: scaled, the default)\n"
 "  -q, --quiet                no messages\n"
 "  -v, --verbose              more messages (repeatable)\n"
 "  -h, --help                 this help\n"
 "\n"
 "Exit status: the command's (128+N when signal N killed it), 127 when it\n"
-"cannot be run, 129 for a usage error, 255 for any other error.\n");
+"cannot be run, 129 for a usage error, perf's -EINVAL where it gives one (234;\n"
+"22 as 7.2), 255 for any other error.\n");
 }
 
 static int parse_uint(const char *s, unsigned int *v, unsigned int min, const char *what,
@@ -345,7 +350,7 @@ static void cgroups_free(struct stat_cgroups *cg)
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
        O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE,
-       O_FOR_EACH_CGROUP };
+       O_FOR_EACH_CGROUP, O_SCALE, O_NO_SCALE, O_LOG_FD };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -361,6 +366,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "for-each-cgroup", required_argument, NULL, O_FOR_EACH_CGROUP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, O_APPEND },
+		{ "log-fd", required_argument, NULL, O_LOG_FD },
+		{ "scale", no_argument, NULL, O_SCALE },
+		{ "no-scale", no_argument, NULL, O_NO_SCALE },
 		{ "null", no_argument, NULL, 'n' },
 		{ "detailed", no_argument, NULL, 'd' },
 		{ "interval-count", required_argument, NULL, O_INTERVAL_COUNT },
@@ -441,6 +449,20 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			break;
 		case O_APPEND:
 			o->output.append = true;
+			break;
+		case O_LOG_FD: {
+			char *end;
+			long fd = strtol(optarg, &end, 10);
+
+			/* perf's words; 0 is stderr, as not given */
+			if (*end || end == optarg || fd < 0 || fd > INT_MAX)
+				return pc_error_set(err, EINVAL, "argument to --log-fd must be a > 0");
+			o->output.fd = (int)fd;
+			break;
+		}
+		case O_SCALE:
+		case O_NO_SCALE:
+			o->no_scale = c == O_NO_SCALE;
 			break;
 		case 'n':
 			o->null_run = true;
@@ -578,6 +600,11 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		if (ret)
 			return ret;
 	}
+	if (o->output.path && o->output.fd) {
+		/* perf's words and its -EINVAL */
+		o->error_exit = einval_exit(o);
+		return pc_error_set(err, EINVAL, "cannot use both --output and --log-fd");
+	}
 	if (!o->argc && !o->nr_pids && !o->system_wide && !o->cpu_list)
 		return pc_error_set(err, EINVAL, "nothing to count: give a command, -p, -t, -a or -C");
 	if (o->per_thread && !o->nr_pids && !o->system_wide) {
@@ -614,8 +641,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 				    "interval-count option should be used together with interval-print.");
 	if (o->timeout_ms && o->interval_ms)
 		return pc_error_set(err, EINVAL, "timeout option is not supported with interval-print.");
-	if (o->output.append && !o->output.path)
-		return pc_error_set(err, EINVAL, "--append needs -o FILE");
+	/* --append alone appends to nothing: perf takes it all the same */
 	if ((o->repeat > 1 || o->forever) && o->interval_ms)
 		return pc_error_set(err, EINVAL, "-r cannot go with -I");
 	if (o->nr_pids && (o->system_wide || o->cpu_list))

@@ -48,7 +48,7 @@ void stat_values_of(const struct stat_evlist *l, int t, const struct stat_aggr_o
 		struct stat_count c = count_of(l, i, t, a, delta);
 		double scale;
 
-		out[i] = stat_scale(&c);
+		out[i] = stat_scale(&c, !l->no_scale);
 		stat_event_unit(&l->c[i].attr, &scale);
 		out[i].val *= scale;
 		out[i].counted = out[i].counted && l->c[i].supported;

@@ -75,6 +75,7 @@ struct stat_opts {
 		bool sync;		/* --sync: sync() before each run */
 	} each_run;
 	bool null_run;			/* -n: no counters, the time alone */
+	bool no_scale;			/* --no-scale: a multiplexed count as read, not scaled up */
 	struct stat_event_sets {
 		unsigned int detailed;	/* -d given this many times */
 		int nr_named;		/* ev's first events, given with -e (then -d's, the default set) */
@@ -82,6 +83,7 @@ struct stat_opts {
 	} sets;
 	struct stat_output {
 		const char *path;	/* -o, NULL: stderr */
+		int fd;			/* --log-fd N: to that descriptor; 0: stderr */
 		bool append;		/* --append */
 	} output;
 	unsigned int repeat;		/* -r, >= 1 */
@@ -146,6 +148,7 @@ struct stat_evlist {
 	int nr_threads;
 	char (*comms)[32];		/* per thread, for --per-thread */
 	bool cgroup_column;		/* -G given: each line names its counter's cgroup */
+	bool no_scale;			/* --no-scale: values as read */
 };
 
 /* perf stat's default events for o's target (and layout: 7.2's differ) */
@@ -174,8 +177,8 @@ struct stat_value {
 
 /* a - b, field by field (for -I). */
 struct stat_count stat_count_delta(const struct stat_count *a, const struct stat_count *b);
-/* val * ena / run when the counter ran part of the time; counted = run && ena. */
-struct stat_value stat_scale(const struct stat_count *c);
+/* val * ena / run when the counter ran part of the time (and scale); counted = run && ena. */
+struct stat_value stat_scale(const struct stat_count *c, bool scale);
 
 struct stat_running {
 	double n, mean, m2;		/* Welford */
