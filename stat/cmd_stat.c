@@ -8,15 +8,18 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "recorder/control.h"
 #include "stat/stat.h"
 #include "stat/stat_file.h"
 #include "util/log.h"
@@ -62,11 +65,63 @@ static struct timespec *wait_for(uint64_t next, uint64_t deadline, struct timesp
 	return ts;
 }
 
+/*
+ * --control: each command the channel holds, as perf stat takes them:
+ * enable and disable the counters (its words on stderr), ping; each acked
+ */
+static int handle_control(struct rec_control *ctl, struct stat_evlist *l, struct pc_error *err)
+{
+	enum rec_ctl_cmd cmd;
+
+	while ((cmd = rec_control_next(ctl)) != REC_CTL_NONE) {
+		int ret = 0;
+
+		if (cmd == REC_CTL_ENABLE || cmd == REC_CTL_DISABLE) {
+			ret = cmd == REC_CTL_ENABLE ? stat_evlist_enable(l) : stat_evlist_disable(l);
+			if (ret)
+				return pc_error_set(err, -ret, "cannot %s the counters: %s",
+						    cmd == REC_CTL_ENABLE ? "enable" : "disable",
+						    strerror(-ret));
+			pc_notice("Events %s\n", cmd == REC_CTL_ENABLE ? "enabled" : "disabled");
+		}
+		if (cmd != REC_CTL_UNKNOWN)
+			rec_control_ack(ctl);
+	}
+	return 0;
+}
+
+/*
+ * The next of the signals in set (its number), 0 when ts passed first or
+ * the control channel has something to read; with a channel, a signalfd
+ * and the channel polled together
+ */
+static int next_signal(const sigset_t *set, int sfd, const struct rec_control *ctl,
+		       const struct timespec *ts)
+{
+	struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN }, { .fd = ctl ? ctl->ctl_fd : -1,
+								   .events = POLLIN } };
+	struct signalfd_siginfo si;
+	siginfo_t info;
+	int sig;
+
+	if (sfd < 0) {
+		sig = sigtimedwait(set, &info, ts);
+		return sig < 0 ? 0 : sig;
+	}
+	if (ppoll(pfd, 2, ts, NULL) <= 0 || !(pfd[0].revents & POLLIN))
+		return 0;
+	if (read(sfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	return (int)si.ssi_signo;
+}
+
 static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		    struct stat_evlist *l, struct rec_workload *wl, uint64_t start,
-		    struct stat_file *rec, struct run_result *res, struct pc_error *err)
+		    struct stat_file *rec, struct rec_control *ctl, struct run_result *res,
+		    struct pc_error *err)
 {
 	sigset_t set;
+	int sfd = -1, ret = 0;
 	uint64_t iv = (uint64_t)o->interval_ms * 1000000ULL, next = iv ? start + iv : 0;
 	uint64_t deadline = o->timeout_ms ? start + (uint64_t)o->timeout_ms * 1000000ULL : 0;
 	unsigned int printed = 0, intervals = 0;
@@ -76,8 +131,13 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	/* with a control channel: signals as a descriptor, polled beside it */
+	if (ctl && ctl->ctl_fd >= 0) {
+		sfd = signalfd(-1, &set, SFD_CLOEXEC);
+		if (sfd < 0)
+			return pc_error_set(err, errno, "signalfd: %s", strerror(errno));
+	}
 	for (;;) {
-		siginfo_t si;
 		struct timespec ts;
 		int sig;
 		bool tick = false, done = false;
@@ -94,9 +154,14 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 				fprintf(p->out, "%s: %s\n", o->argv[0], strsignal(WTERMSIG(wl->status)));
 			done = true;
 		} else {
-			sig = sigtimedwait(&set, &si, wait_for(next, deadline, &ts));
-			if (sig < 0 && errno == EAGAIN)
+			sig = next_signal(&set, sfd, ctl, wait_for(next, deadline, &ts));
+			if (!sig)
 				tick = next && now_ns() >= next;
+			if (!sig && ctl && ctl->ctl_fd >= 0) {
+				ret = handle_control(ctl, l, err);
+				if (ret)
+					break;
+			}
 			else if (sig == SIGINT || sig == SIGTERM) {
 				res->stopped = true;
 				rec_workload_kill(wl, sig);
@@ -108,14 +173,14 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		/* --interval-count: that many lines, then the command runs on uncounted */
 		if (o->interval_ms && (tick || done) &&
 		    (!o->interval_count || intervals < o->interval_count)) {
-			int ret = stat_evlist_read(l, err);
+			ret = stat_evlist_read(l, err);
 			/* one time for the line and the file's round: report prints the same */
 			uint64_t at = now_ns() - start;
 
 			if (!ret && rec)
 				ret = stat_file_reading(rec, l, at, err);
 			if (ret)
-				return ret;
+				break;
 			intervals++;
 			/* perf's console clear on stdout, then the titles each time */
 			if (o->look.interval_clear) {
@@ -150,6 +215,10 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 		if (done)
 			break;
 	}
+	if (sfd >= 0)
+		close(sfd);
+	if (ret)
+		return ret;
 	res->wall_ns = now_ns() - start;
 	if (wl->pid > 0 && wl->exited) {
 		if (WIFEXITED(wl->status))
@@ -186,8 +255,8 @@ static int delay_start(const struct stat_opts *o, struct stat_evlist *l, struct 
 
 /* One run: open, release, wait, read.  l is left open for the caller to read. */
 static int one_run(const struct stat_printer *p, const struct stat_opts *o,
-		   struct stat_evlist *l, struct stat_file *rec, struct run_result *res,
-		   struct pc_error *err)
+		   struct stat_evlist *l, struct stat_file *rec, struct rec_control *ctl,
+		   struct run_result *res, struct pc_error *err)
 {
 	struct rec_workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	uint64_t start;
@@ -236,7 +305,7 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		/* perf's elapsed time is the count's: from the enable on */
 		start = now_ns();
 	}
-	ret = wait_run(p, o, l, &wl, start, rec, res, err);
+	ret = wait_run(p, o, l, &wl, start, rec, ctl, res, err);
 	if (!ret && !o->interval_ms)
 		ret = stat_evlist_read(l, err);
 	if (!ret && !o->interval_ms && rec)
@@ -321,7 +390,7 @@ static int run_hook(const char *cmd)
 }
 
 static int run_all(const struct stat_printer *p, const struct stat_opts *o, struct stat_file *rec,
-		   bool *stopped, struct pc_error *err)
+		   struct rec_control *ctl, bool *stopped, struct pc_error *err)
 {
 	struct counter_runs *cr = NULL;
 	struct stat_running wall = { 0 };
@@ -350,7 +419,7 @@ static int run_all(const struct stat_printer *p, const struct stat_opts *o, stru
 		}
 		if (o->each_run.sync)
 			sync();
-		ret = one_run(p, o, &l, rec, &res, err);
+		ret = one_run(p, o, &l, rec, ctl, &res, err);
 		if (ret)
 			goto out;
 		status = res.status;
@@ -493,6 +562,7 @@ int cmd_stat(int argc, char **argv)
 	int full_argc = argc;
 	struct stat_opts o;
 	sigset_t set, old;
+	struct rec_control ctl = { .ctl_fd = -1, .ack_fd = -1 };
 	bool stopped = false;
 	int ret;
 
@@ -526,6 +596,9 @@ int cmd_stat(int argc, char **argv)
 		stat_opts_free(&o);
 		return 255;
 	}
+	/* --control: the channel opened before any run, kept across -r's runs */
+	if (!ret && o.control)
+		ret = rec_control_open(&ctl, o.control, &err);
 	if (!ret && rec && (ret = stat_file_open(rec, data_path, full_argc + 1, cmdline, &err)))
 		stat_file_abort(rec);
 	if (ret) {
@@ -585,7 +658,7 @@ int cmd_stat(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &set, &old);
 	/* -r 0: run after run, each printed alone, until a signal stops one */
 	do
-		ret = run_all(&p, &o, rec, &stopped, &err);
+		ret = run_all(&p, &o, rec, &ctl, &stopped, &err);
 	while (o.forever && ret >= 0 && !stopped);
 	/*
 	 * A recording that failed before its final round (the command could
@@ -596,6 +669,7 @@ int cmd_stat(int argc, char **argv)
 		if (!rec->pipe)
 			unlink(data_path);
 	}
+	rec_control_close(&ctl);
 	free(cmdline);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);

@@ -310,16 +310,27 @@ int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc
 	return 0;
 }
 
-int stat_evlist_enable(struct stat_evlist *l)
+/* PERF_EVENT_IOC_ENABLE or _DISABLE on every group leader's fds */
+static int set_enabled(struct stat_evlist *l, unsigned long request)
 {
 	size_t n = (size_t)l->nr_cpus * l->nr_threads;
 
 	for (int i = 0; i < l->nr; i++)
 		for (size_t k = 0; k < n; k++)
 			if (l->c[i].fds[k] >= 0 && l->c[i].leader == i &&
-			    ioctl(l->c[i].fds[k], PERF_EVENT_IOC_ENABLE, 0))
+			    ioctl(l->c[i].fds[k], request, 0))
 				return -errno;
 	return 0;
+}
+
+int stat_evlist_enable(struct stat_evlist *l)
+{
+	return set_enabled(l, PERF_EVENT_IOC_ENABLE);
+}
+
+int stat_evlist_disable(struct stat_evlist *l)
+{
+	return set_enabled(l, PERF_EVENT_IOC_DISABLE);
 }
 
 /* Where the value of member m sits in a read of the leader. */

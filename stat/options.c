@@ -65,6 +65,8 @@ static void usage(FILE *out)
 "  -o, --output FILE          the counts into FILE (\"# started on\" first), not stderr\n"
 "      --append               append to -o's FILE (or --log-fd's)\n"
 "      --log-fd N             the counts to descriptor N, not stderr\n"
+"      --control fifo:CTL[,ACK] | fd:CTL[,ACK]  'enable' and 'disable' the\n"
+"                             counters (with -D -1: counted only when enabled)\n"
 "  -r, --repeat N             run the command N times: mean and its error; 0: each\n"
 "                             run printed alone, until SIGINT or SIGTERM\n"
 "      --pre CMD, --post CMD  shell commands before and after each run (a\n"
@@ -350,7 +352,7 @@ static void cgroups_free(struct stat_cgroups *cg)
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
        O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE,
-       O_FOR_EACH_CGROUP, O_SCALE, O_NO_SCALE, O_LOG_FD };
+       O_FOR_EACH_CGROUP, O_SCALE, O_NO_SCALE, O_LOG_FD, O_CONTROL };
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -367,6 +369,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, O_APPEND },
 		{ "log-fd", required_argument, NULL, O_LOG_FD },
+		{ "control", required_argument, NULL, O_CONTROL },
 		{ "scale", no_argument, NULL, O_SCALE },
 		{ "no-scale", no_argument, NULL, O_NO_SCALE },
 		{ "null", no_argument, NULL, 'n' },
@@ -460,6 +463,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			o->output.fd = (int)fd;
 			break;
 		}
+		case O_CONTROL:
+			o->control = optarg;
+			break;
 		case O_SCALE:
 		case O_NO_SCALE:
 			o->no_scale = c == O_NO_SCALE;

@@ -59,6 +59,7 @@ struct stat_opts {
 	} cgroups;
 	/* --for-each-cgroup NAME,...: its list, then its cgroups (each event counted in each) */
 	const char *each_cgroup_list;
+	const char *control;		/* --control fifo:CTL[,ACK] or fd:CTL[,ACK], NULL: none */
 	struct stat_cgroups each;
 	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
 	struct stat_attr_opts {
@@ -163,6 +164,7 @@ int stat_evlist_open(struct stat_evlist *l, const struct stat_opts *o, struct pc
 /* -n of stat record: no counter, the maps alone (any cpu, the command's thread) */
 int stat_evlist_null_maps(struct stat_evlist *l, pid_t workload, struct pc_error *err);
 int stat_evlist_enable(struct stat_evlist *l);
+int stat_evlist_disable(struct stat_evlist *l);
 /* Reads every counter into ->now (prev keeps the last reading). */
 int stat_evlist_read(struct stat_evlist *l, struct pc_error *err);
 void stat_evlist_close(struct stat_evlist *l);

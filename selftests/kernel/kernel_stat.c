@@ -337,6 +337,38 @@ TEST_F(stat, no_scale_shows_multiplexed_counts_as_read)
 	EXPECT_GT(0.9 * full_lo, raw_lo) TH_LOG("%s", self->run.err);
 }
 
+/*
+ * --control fifo:CTL,ACK with -D -1: counted only between the command's own
+ * "enable" and "disable" (each acked), not the larger loop after them
+ */
+TEST_F(stat, control_counts_only_while_enabled)
+{
+	static const char loop[] = "i=0; while [ $i -lt %d ]; do i=$((i+1)); done";
+	char cmd[2048], one[128], four[128], *dir = pc_test_mkdtemp("stat-control");
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	double between, whole;
+
+	ASSERT_NE(NULL, dir);
+	snprintf(one, sizeof(one), loop, 20000);
+	snprintf(four, sizeof(four), loop, 80000);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkfifo ctl ack && '%s' stat -D -1 --control fifo:ctl,ack "
+		 "-x, -e task-clock -- sh -c 'echo enable > ctl; read a < ack; %s; "
+		 "echo disable > ctl; read a < ack; %s'", dir, pc_test_perfcheck(), one, four);
+	ASSERT_EQ(0, pc_test_run(&self->run, 60, argv));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "Events enabled")) TH_LOG("%s", self->run.err);
+	EXPECT_NE(NULL, strstr(self->run.err, "Events disabled")) TH_LOG("%s", self->run.err);
+	between = csv_value(self->run.err, "task-clock");
+	snprintf(cmd, sizeof(cmd), "'%s' stat -x, -e task-clock -- sh -c '%s; %s'",
+		 pc_test_perfcheck(), one, four);
+	ASSERT_EQ(0, pc_test_run(&self->base, 60, argv));
+	whole = csv_value(self->base.err, "task-clock");
+	ASSERT_LT(0, between) TH_LOG("%s", self->run.err);
+	/* a fifth of the work between them: well under half of the whole */
+	EXPECT_GT(whole / 2, between) TH_LOG("between %f, whole %f", between, whole);
+	pc_test_rmdir(dir);
+}
+
 /* --log-fd N: the counts go to that descriptor, as perf; not with -o (perf's -EINVAL) */
 TEST_F(stat, log_fd_writes_the_counts_to_that_descriptor)
 {
