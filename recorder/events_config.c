@@ -126,8 +126,9 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 	if (opts->sb.cgroups)
 		a->sample_type |= PERF_SAMPLE_CGROUP;
 	config_callchain(a, cg, stack, track);
-	if (opts->s.sample_type & PERF_SAMPLE_ADDR)
-		a->mmap_data |= track && opts->s.data_mmap;
+	/* -d and --data-mmap: the data mmaps, on the tracking event */
+	if (opts->s.data_mmap)
+		a->mmap_data |= track;
 	if (opts->s.user_regs) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user |= opts->s.user_regs_default ? rec_regs_user_default()

@@ -38,6 +38,8 @@ void rec_usage(FILE *out)
 "      --call-graph MODE      fp[,defer], dwarf[,SIZE] (user stack copies), lbr\n"
 "  -d, --data                 sample data addresses (and record data mmaps)\n"
 "      --phys-data            sample physical data addresses\n"
+"      --sample-mem-info      sample the data source (perf 7.2: DATA_SRC alone)\n"
+"      --data-mmap            record the data mmaps (attr.mmap_data)\n"
 "      --data-page-size       sample the data page size\n"
 "      --code-page-size       sample the code page size\n"
 "      --sample-cpu           sample the cpu\n"
@@ -87,6 +89,10 @@ void rec_usage(FILE *out)
 "  -m, --mmap-pages PAGES|SIZE  ring buffer data per cpu: pages, or a size\n"
 "                             with a B/K/M/G unit (rounded up to a power of two)\n"
 "      --switch-events        record context switches\n"
+"      --latency              perf 7.2's latency profiling: context switches\n"
+"      --aio[=N], --num-thread-synthesize N, --proc-map-timeout MS, --debuginfod[=URLS]\n"
+"                             how perf writes, synthesizes and finds debug files:\n"
+"                             taken, nothing the kernel is asked changes\n"
 "  -M, --snapshot SIZE        keep samples in a SIZE-byte ring (k/M/G),\n"
 "                             written to the file on each SIGUSR2\n"
 "  output and modes:\n"
@@ -158,6 +164,11 @@ static const struct rec_opt_def defs[] = {
 	{ O_TIMESTAMP_BOUNDARY, "timestamp-boundary", REC_NOARG },
 	{ O_DRY_RUN, "dry-run", REC_NOARG }, { O_EXCLUDE_PERF, "exclude-perf", REC_NOARG },
 	{ O_SYNTH, "synth", REC_ARG }, { O_THREADS, "threads", REC_OPTARG },
+	{ O_SAMPLE_MEM_INFO, "sample-mem-info", REC_NOARG },
+	{ O_DATA_MMAP, "data-mmap", REC_NOARG }, { O_LATENCY, "latency", REC_NOARG },
+	{ O_AIO, "aio", REC_OPTARG }, { O_NUM_THREAD_SYNTH, "num-thread-synthesize", REC_ARG },
+	{ O_PROC_MAP_TIMEOUT, "proc-map-timeout", REC_ARG },
+	{ O_DEBUGINFOD, "debuginfod", REC_OPTARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },

@@ -7,6 +7,7 @@
  * them into attr bits.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,28 @@ static int add_cgroups(struct rec_opts *opts, const char *val, struct pc_error *
 }
 
 /* --synth LIST: perf's words, "no" or "all" ending the list as in perf */
+/*
+ * --aio[=N] (N 1..4, perf's limit), --num-thread-synthesize N (1 or more),
+ * --proc-map-timeout MS: a number where one is given
+ */
+static int check_count(int id, const char *val, struct pc_error *err)
+{
+	const char *name = id == O_AIO ? "--aio" : id == O_NUM_THREAD_SYNTH ?
+			   "--num-thread-synthesize" : "--proc-map-timeout";
+	unsigned long max = id == O_AIO ? 4 : UINT_MAX, min = id == O_PROC_MAP_TIMEOUT ? 0 : 1;
+	char *end;
+	unsigned long v;
+
+	if (!val || !*val)
+		return id == O_AIO ? 0 : pc_error_set(err, EINVAL, "%s needs a value", name);
+	errno = 0;
+	v = strtoul(val, &end, 10);
+	if (errno || *end || *val == '-' || v < min || v > max)
+		return pc_error_set(err, EINVAL, "%s: '%s' is not a number from %lu to %lu", name,
+				    val, min, max);
+	return 0;
+}
+
 static int parse_synth(const char *val, unsigned int *synth, struct pc_error *err)
 {
 	char *copy = strdup(val), *save = NULL, *tok;
@@ -200,6 +223,25 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_DATA:
 		s->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		s->data_mmap = true;
+		return 0;
+	case O_SAMPLE_MEM_INFO:
+		/* perf 7.2: the data source alone (-d adds the address and data mmaps) */
+		s->sample_type |= PERF_SAMPLE_DATA_SRC;
+		return 0;
+	case O_DATA_MMAP:
+		s->data_mmap = true;
+		return 0;
+	case O_LATENCY:
+		/* perf 7.2 asks for switch events to weigh samples by parallelism */
+		opts->sb.switch_events = true;
+		return 0;
+	case O_AIO:
+	case O_NUM_THREAD_SYNTH:
+	case O_PROC_MAP_TIMEOUT:
+		/* how perf writes and synthesizes: nothing the kernel is asked changes */
+		return check_count(id, val, err);
+	case O_DEBUGINFOD:
+		/* where perf fetches debug files from: the recording is the same */
 		return 0;
 	case O_PHYS:
 		s->sample_type |= PERF_SAMPLE_PHYS_ADDR;

@@ -4,7 +4,9 @@
  * -d, --phys-data, page sizes, --sample-cpu, -T, -W, registers,
  * --call-graph dwarf, -P, -R, --sample-identifier, --running-time, the
  * callchain parts, --no-buffering, --buildid-mmap, -n, --strict-freq, -F
- * above the kernel's limit, --timestamp-boundary.
+ * above the kernel's limit, --timestamp-boundary; perf 7.2's --sample-mem-info,
+ * --data-mmap and --latency, and what changes no attr (--aio,
+ * --num-thread-synthesize, --proc-map-timeout).
  */
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
@@ -59,6 +61,20 @@ FIXTURE_VARIANT_ADD(parity, timestamp_boundary) {
 	.name = "timestamp_boundary", .opts = { "-e", "cpu-clock", "--timestamp-boundary" } };
 FIXTURE_VARIANT_ADD(parity, no_buffering) {
 	.name = "no_buffering", .opts = { "-e", "cpu-clock", "--no-buffering" } };
+/* perf 7.2's own options: each a skip with perfs that lack them */
+FIXTURE_VARIANT_ADD(parity, sample_mem_info) {
+	.name = "sample_mem_info", .opts = { "-e", "cpu-clock", "--sample-mem-info" } };
+FIXTURE_VARIANT_ADD(parity, data_mmap) {
+	.name = "data_mmap", .opts = { "-e", "cpu-clock", "--data-mmap" } };
+FIXTURE_VARIANT_ADD(parity, latency) {
+	.name = "latency", .opts = { "-e", "cpu-clock", "--latency" } };
+/* how perf writes and synthesizes: the same attrs */
+FIXTURE_VARIANT_ADD(parity, aio) { .name = "aio", .opts = { "-e", "cpu-clock", "--aio=2" } };
+FIXTURE_VARIANT_ADD(parity, num_thread_synthesize) {
+	.name = "num_thread_synthesize",
+	.opts = { "-e", "cpu-clock", "--num-thread-synthesize", "2" } };
+FIXTURE_VARIANT_ADD(parity, proc_map_timeout) {
+	.name = "proc_map_timeout", .opts = { "-e", "cpu-clock", "--proc-map-timeout", "100" } };
 FIXTURE_VARIANT_ADD(parity, buildid_mmap) {
 	.name = "buildid_mmap", .opts = { "-e", "cpu-clock", "--buildid-mmap" },
 	.needs = 1 + PC_FEAT_BUILD_ID };

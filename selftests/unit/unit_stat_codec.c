@@ -259,10 +259,11 @@ TEST_F(sc, event_update_scale_round_trips_at_perfs_size)
 	EXPECT_EQ(1e-6, out.scale);
 }
 
-TEST_F(sc, event_update_of_cpus_is_not_encoded_here)
+/* a type past CPUS is none perf writes: refused, nothing of the record left behind */
+TEST_F(sc, event_update_of_an_unknown_type_is_not_encoded)
 {
 	EXPECT_EQ(-EINVAL, pd_encode_event_update(&self->b, &(struct pd_event_update){
-		.type = PD_EVENT_UPDATE_CPUS, .id = 5 }));
+		.type = PD_EVENT_UPDATE_CPUS + 1, .id = 5 }));
 	EXPECT_EQ(0, self->b.len);
 }
 
