@@ -431,6 +431,15 @@ static Elf_Scn *plt_relocs(Elf *e, GElf_Shdr *sh, bool as_6_1)
 	return rel;
 }
 
+/* How many relocations .rela.plt holds, whatever its symbols; 0 without one */
+static size_t plt_relocs_count(Elf *e)
+{
+	GElf_Shdr sh;
+	Elf_Scn *rel = section_named(e, ".rela.plt", &sh);
+
+	return rel && sh.sh_type == SHT_RELA && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+}
+
 /*
  * "name@plt" for each PLT slot, from .rela.plt and its symbols: slot i
  * sits after .plt's header, or at entry i of .plt.sec where IBT splits
@@ -446,7 +455,7 @@ static void load_plt(struct pc_dso *dso, Elf *e, bool as_6_1)
 	Elf_Scn *plt = section_named(e, ".plt", &plt_sh), *sec, *rel;
 	struct plt_slots p = { .as_6_1 = as_6_1 };
 	uint64_t header = 0, entry = 0;
-	size_t head = 0, nr;
+	size_t head = 0;
 	bool x86;
 
 	if (!gelf_getehdr(e, &eh))
@@ -479,16 +488,20 @@ static void load_plt(struct pc_dso *dso, Elf *e, bool as_6_1)
 	} else {
 		return;
 	}
-	rel = plt_relocs(e, &rel_sh, as_6_1);
-	if (!rel || !p.entry)
-		return;
-	nr = rel_sh.sh_size / rel_sh.sh_entsize;
-	/* 6.3+: as many entries as relocations is a PLT bound at load time: no header */
-	if (!as_6_1 && !sec && nr * entry == plt_sh.sh_size) {
+	/*
+	 * 6.3+: as many entries as relocations is a PLT bound at load time: no
+	 * header, whatever symbols the relocations have (measured: the stripped
+	 * static busybox of the arm64 guests, whose .rela.plt links none and
+	 * whose IRELATIVE stubs fill .plt, has no ".plt" in perf 7.2)
+	 */
+	if (!as_6_1 && !sec && entry && plt_relocs_count(e) * entry == plt_sh.sh_size) {
 		pc_symtab_retract(&dso->tab, head);
 		p.addr -= header;
 		p.off -= header;
 	}
+	rel = plt_relocs(e, &rel_sh, as_6_1);
+	if (!rel || !p.entry)
+		return;
 	add_slots(dso, e, rel, &rel_sh, &p, !as_6_1 && x86);
 }
 

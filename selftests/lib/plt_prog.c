@@ -81,3 +81,21 @@ bool plt_prog_section(const char *path, const char *name, uint64_t *addr, uint64
 	close(fd);
 	return found;
 }
+
+int plt_prog_machine(const char *path)
+{
+	int fd = open(path, O_RDONLY), machine = -1;
+	GElf_Ehdr eh;
+	Elf *e;
+
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && gelf_getehdr(e, &eh))
+		machine = eh.e_machine;
+	if (e)
+		elf_end(e);
+	close(fd);
+	return machine;
+}

@@ -21,5 +21,7 @@ bool plt_prog_build(const char *dir, const char *name, const char *cflags, char 
 
 /* Start and size of section name of the ELF file path; false when it has none. */
 bool plt_prog_section(const char *path, const char *name, uint64_t *addr, uint64_t *size);
+/* The ELF file's e_machine (EM_AARCH64...), -1 when it is none */
+int plt_prog_machine(const char *path);
 
 #endif
