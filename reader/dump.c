@@ -124,34 +124,23 @@ static void cpu_list(struct rd_out *o, const int32_t *cpus, size_t n)
 	}
 }
 
-static int cpu_map(struct dump *d, struct rd_session *s, const struct pd_record *rec,
-		   struct pc_error *err)
+/*
+ * The cpu map at off of rec after prefix: CPU_MAP's (": 0-3", at 8) or an
+ * EVENT_UPDATE's CPUS ("... 0-3", at 24), as perf prints them
+ */
+static int cpu_map(struct dump *d, struct rd_session *s, const struct pd_record *rec, size_t off,
+		   const char *prefix, struct pc_error *err)
 {
 	struct pd_cpu_list l;
 	size_t any;
 
-	if (pd_decode_cpu_map(s->r.path, rec, 8, &l, err))
+	if (pd_decode_cpu_map(s->r.path, rec, off, &l, err))
 		return -EINVAL;
-	rd_out_str(d->o, ": ");
+	rd_out_str(d->o, prefix);
 	any = l.nr && l.cpus[0] == -1 && l.nr > 1;
 	if (any)
 		rd_out_str(d->o, "-1,");
 	cpu_list(d->o, l.cpus + any, l.nr - any);
-	rd_out_char(d->o, '\n');
-	free(l.cpus);
-	return 0;
-}
-
-/* EVENT_UPDATE's CPUS: the event's own cpus, a list as CPU_MAP's (perf: "... 0-3") */
-static int update_cpus(struct dump *d, struct rd_session *s, const struct pd_record *rec,
-		       struct pc_error *err)
-{
-	struct pd_cpu_list l;
-
-	if (pd_decode_cpu_map(s->r.path, rec, 24, &l, err))
-		return -EINVAL;
-	rd_out_str(d->o, "... ");
-	cpu_list(d->o, l.cpus, l.nr);
 	rd_out_char(d->o, '\n');
 	free(l.cpus);
 	return 0;
@@ -193,7 +182,7 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 		return 0;
 	}
 	case PC_RECORD_CPU_MAP:
-		return cpu_map(d, s, rec, err);
+		return cpu_map(d, s, rec, 8, ": ", err);
 	case PC_RECORD_EVENT_UPDATE: {
 		/* u64 type, u64 id, then unit / scale / name */
 		struct pd_event_update u;
@@ -213,7 +202,7 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 		else if (u.type == PD_EVENT_UPDATE_NAME)
 			rd_out_printf(o, "... name:  %s\n", u.str);
 		else if (u.type == PD_EVENT_UPDATE_CPUS)
-			return update_cpus(d, s, rec, err);
+			return cpu_map(d, s, rec, 24, "... ", err);
 		else
 			rd_out_str(o, "... unknown type\n");
 		return 0;

@@ -67,29 +67,25 @@ int rec_own_cpus(const char *devices_dir, const struct perf_event_attr *a, int *
 	static const char *const files[] = { "cpumask", "cpus" };
 	bool legacy = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE;
 	uint32_t ext = legacy ? (uint32_t)(a->config >> 32) : 0;
-	char pmu[256], path[4096], list[4096];
+	char core[256], pmu[256], path[4096], list[4096];
 	struct pc_error err = { 0 };
-	bool core;
+	bool have_core = !rec_core_pmu(devices_dir, core, sizeof(core));
 	int ret;
 
 	*cpus = NULL;
 	*nr = 0;
-	if (ext)
+	/* software, tracepoint, breakpoint: no cpus of their own */
+	ret = -1;
+	if (ext) {
 		ret = pmu_of_type(devices_dir, ext, pmu, sizeof(pmu));
-	else if (legacy || a->type == PERF_TYPE_RAW)
-		ret = rec_core_pmu(devices_dir, pmu, sizeof(pmu));
-	else if (a->type >= PERF_TYPE_MAX)
+	} else if ((legacy || a->type == PERF_TYPE_RAW) && have_core) {
+		snprintf(pmu, sizeof(pmu), "%s", core);
+		ret = 0;
+	} else if (a->type >= PERF_TYPE_MAX) {
 		ret = pmu_of_type(devices_dir, a->type, pmu, sizeof(pmu));
-	else
-		ret = -1;	/* software, tracepoint, breakpoint: no cpus of their own */
+	}
 	if (ret)
 		return 0;
-	{
-		char core_name[256];
-
-		core = !rec_core_pmu(devices_dir, core_name, sizeof(core_name)) &&
-		       !strcmp(core_name, pmu);
-	}
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", devices_dir, pmu, files[i]);
 		if (pc_read_file(path, list, sizeof(list)) <= 0)
@@ -101,7 +97,8 @@ int rec_own_cpus(const char *devices_dir, const struct perf_event_attr *a, int *
 		/* a list naming an offline cpu: perf's own cpus are of no use to us then */
 		return ret == -ENOMEM ? ret : 0;
 	}
-	if (!core)
+	/* a core PMU listing none: the online cpus */
+	if (!have_core || strcmp(core, pmu))
 		return 0;
 	ret = rec_cpus_parse(NULL, cpus, nr, &err);
 	return ret == -ENOMEM ? ret : 0;

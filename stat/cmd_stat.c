@@ -155,14 +155,12 @@ static int wait_run(const struct stat_printer *p, const struct stat_opts *o,
 			done = true;
 		} else {
 			sig = next_signal(&set, sfd, ctl, wait_for(next, deadline, &ts));
-			if (!sig)
+			if (!sig) {
 				tick = next && now_ns() >= next;
-			if (!sig && ctl && ctl->ctl_fd >= 0) {
-				ret = handle_control(ctl, l, err);
-				if (ret)
+				/* a timeout or the channel: its commands, if any */
+				if (sfd >= 0 && (ret = handle_control(ctl, l, err)))
 					break;
-			}
-			else if (sig == SIGINT || sig == SIGTERM) {
+			} else if (sig == SIGINT || sig == SIGTERM) {
 				res->stopped = true;
 				rec_workload_kill(wl, sig);
 				if (wl->pid > 0)
@@ -563,6 +561,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o;
 	sigset_t set, old;
 	struct rec_control ctl = { .ctl_fd = -1, .ack_fd = -1 };
+	char out_name[4096] = "/dev/null";	/* where the counts go, for its errors */
 	bool stopped = false;
 	int ret;
 
@@ -611,12 +610,16 @@ int cmd_stat(int argc, char **argv)
 	}
 	/* counts with thousands separators where the locale has them, as perf */
 	setlocale(LC_NUMERIC, "");
-	if (o.output.path) {
-		time_t t = time(NULL);
-
-		p.out = fopen(o.output.path, o.output.append ? "ae" : "we");
+	/* -o FILE, or --log-fd N: the descriptor itself, closed at the end (as perf) */
+	if (o.output.path || o.output.fd > 0) {
+		if (o.output.path)
+			snprintf(out_name, sizeof(out_name), "%s", o.output.path);
+		else
+			snprintf(out_name, sizeof(out_name), "--log-fd %d", o.output.fd);
+		p.out = o.output.path ? fopen(o.output.path, o.output.append ? "ae" : "we") :
+					fdopen(o.output.fd, o.output.append ? "a" : "w");
 		if (!p.out) {
-			fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
+			fprintf(stderr, "perfcheck stat: %s: %s\n", out_name, strerror(errno));
 			stat_opts_free(&o);
 			if (rec)
 				stat_file_abort(rec);
@@ -624,18 +627,10 @@ int cmd_stat(int argc, char **argv)
 			return 255;
 		}
 		/* perf's first line of an output file */
-		fprintf(p.out, "# started on %s\n", ctime(&t));
-	}
-	/* --log-fd: the descriptor itself, closed at the end (as perf) */
-	if (o.output.fd > 0) {
-		p.out = fdopen(o.output.fd, o.output.append ? "a" : "w");
-		if (!p.out) {
-			fprintf(stderr, "perfcheck stat: --log-fd %d: %s\n", o.output.fd, strerror(errno));
-			stat_opts_free(&o);
-			if (rec)
-				stat_file_abort(rec);
-			free(cmdline);
-			return 255;
+		if (o.output.path) {
+			time_t t = time(NULL);
+
+			fprintf(p.out, "# started on %s\n", ctime(&t));
 		}
 	}
 	p.format = o.look.format;
@@ -674,7 +669,7 @@ int cmd_stat(int argc, char **argv)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	stat_opts_free(&o);
 	if (p.out != stderr && fclose(p.out) && ret >= 0) {
-		fprintf(stderr, "perfcheck stat: %s: %s\n", o.output.path, strerror(errno));
+		fprintf(stderr, "perfcheck stat: %s: %s\n", out_name, strerror(errno));
 		return 255;
 	}
 	if (ret < 0) {

@@ -321,6 +321,26 @@ static void both_stat(FIXTURE_DATA(interop_stat) *self, const char *const *args)
 }
 
 /*
+ * Case c (stat ARGS) is refused by both as perf refuses it: its exit status,
+ * and its message (its first line, before its usage) in ours; where perf
+ * may print none (a blank first line), only when says_why is false
+ */
+static void same_refusal(struct __test_metadata *_metadata, FIXTURE_DATA(interop_stat) *self,
+			 const char *const *args, size_t c, bool says_why)
+{
+	char msg[256];
+
+	both_stat(self, args);
+	EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
+	EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
+		TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err, self->ours.err);
+	snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"), self->theirs.err);
+	if (msg[0] || says_why)
+		EXPECT_NE(NULL, strstr(self->ours.err, msg))
+			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
+}
+
+/*
  * -G's refusals are perf's: its exit status, and its message where it
  * prints one (events must come first, -a or -C needed, a cgroup that is not
  * there, more cgroups than events: no text)
@@ -341,21 +361,8 @@ TEST_F(interop_stat, cgroup_errors_are_perfs)
 		SKIP(return, "%s", why);
 	snprintf(two, sizeof(two), "/,%s", cg.name);
 	snprintf(missing, sizeof(missing), "%s-not-there", cg.name);
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char msg[256];
-
-		both_stat(self, cases[c]);
-		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
-		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
-			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
-			       self->ours.err);
-		/* perf's message is its first line, before its usage (none: blank) */
-		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
-			 self->theirs.err);
-		if (msg[0])
-			EXPECT_NE(NULL, strstr(self->ours.err, msg))
-				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
-	}
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		same_refusal(_metadata, self, cases[c], c, false);
 	pc_test_cgroup_remove(&cg);
 }
 
@@ -409,18 +416,8 @@ TEST_F(interop_stat, target_errors_are_perfs)
 		{ "--per-core", "true", NULL },
 	};
 
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char msg[256];
-
-		both_stat(self, cases[c]);
-		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
-		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
-			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
-			       self->ours.err);
-		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
-			 self->theirs.err);
-		EXPECT_NE(NULL, strstr(self->ours.err, msg)) TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
-	}
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		same_refusal(_metadata, self, cases[c], c, true);
 }
 
 /*
@@ -441,20 +438,8 @@ TEST_F(interop_stat, for_each_cgroup_errors_are_perfs)
 	if (pc_test_cgroup_new(&cg, "eacherr", why, sizeof(why)))
 		SKIP(return, "%s", why);
 	snprintf(missing, sizeof(missing), "%s-not-there", cg.name);
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char msg[256];
-
-		both_stat(self, cases[c]);
-		EXPECT_NE(0, self->theirs.exit_code) TH_LOG("case %zu: %s", c, self->theirs.err);
-		EXPECT_EQ(self->theirs.exit_code, self->ours.exit_code)
-			TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, self->theirs.err,
-			       self->ours.err);
-		snprintf(msg, sizeof(msg), "%.*s", (int)strcspn(self->theirs.err, "\n"),
-			 self->theirs.err);
-		if (msg[0])
-			EXPECT_NE(NULL, strstr(self->ours.err, msg))
-				TH_LOG("case %zu: perf '%s' / perfcheck '%s'", c, msg, self->ours.err);
-	}
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		same_refusal(_metadata, self, cases[c], c, false);
 	pc_test_cgroup_remove(&cg);
 }
 

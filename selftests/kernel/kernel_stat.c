@@ -262,35 +262,55 @@ TEST_F(stat, a_member_the_machine_cannot_count_leaves_the_rest_of_its_group)
 	EXPECT_LT(0, csv_value(self->run.err, "task-clock"));
 }
 
-TEST_F(stat, more_events_than_counters_are_scaled_and_show_their_share)
-{
-	static const char *const args[] = { "-x,", "-e",
-		"instructions,instructions,instructions,instructions,instructions,instructions,"
-		"instructions,instructions,instructions,instructions,instructions,instructions",
-		NULL };
-	double lo = 0, hi = 0;
-	int partial = 0, lines = 0;
-	const char *p;
+/* twelve counters of one event: more than a PMU has, so that they multiplex */
+#define TWELVE_INSTRUCTIONS                                                                \
+	"instructions,instructions,instructions,instructions,instructions,instructions,"   \
+	"instructions,instructions,instructions,instructions,instructions,instructions"
 
-	ASSERT_EQ(0, stat_run(&self->run, args, "loop", 30000));
-	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
-	if (strstr(self->run.err, "<not supported>,,instructions,"))
-		SKIP(return, "no PMU counts instructions here (perfcheck stat: <not supported>)");
-	for (p = self->run.err; (p = strstr(p, ",,instructions,")); p++) {
+/*
+ * The value and the percentage it ran of each "instructions" line of CSV
+ * text (value,,instructions,run,pcnt,...), at most max; how many
+ */
+static int instructions_lines(const char *text, double *value, double *pcnt, int max)
+{
+	int n = 0;
+
+	for (const char *p = text; n < max && (p = strstr(p, ",,instructions,")); p++, n++) {
 		const char *bol = p;
-		double v, pcnt;
 		char *end;
 
-		while (bol > self->run.err && bol[-1] != '\n')
+		while (bol > text && bol[-1] != '\n')
 			bol--;
-		v = strtod(bol, NULL);
+		value[n] = strtod(bol, NULL);
 		/* the run time, then the percentage it ran */
 		strtoull(p + strlen(",,instructions,"), &end, 10);
-		pcnt = strtod(end + 1, NULL);
-		partial += pcnt < 100.0;
-		lo = lines && lo < v ? lo : v;
-		hi = hi > v ? hi : v;
-		lines++;
+		pcnt[n] = strtod(end + 1, NULL);
+	}
+	return n;
+}
+
+/* stat ARGS of a loop, then its instructions lines into lines, value, pcnt; SKIP without a PMU */
+#define RUN_INSTRUCTIONS(args, lines, value, pcnt)                                          \
+	do {                                                                                \
+		ASSERT_EQ(0, stat_run(&self->run, args, "loop", 30000));                    \
+		ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);              \
+		if (strstr(self->run.err, "<not supported>,,instructions,"))                \
+			SKIP(return, "no PMU counts instructions here (perfcheck stat: "    \
+				     "<not supported>)");                                   \
+		lines = instructions_lines(self->run.err, value, pcnt, 64);                 \
+	} while (0)
+
+TEST_F(stat, more_events_than_counters_are_scaled_and_show_their_share)
+{
+	static const char *const args[] = { "-x,", "-e", TWELVE_INSTRUCTIONS, NULL };
+	double lo = 0, hi = 0, value[64], pcnt[64];
+	int partial = 0, lines;
+
+	RUN_INSTRUCTIONS(args, lines, value, pcnt);
+	for (int i = 0; i < lines; i++) {
+		partial += pcnt[i] < 100.0;
+		lo = i && lo < value[i] ? lo : value[i];
+		hi = hi > value[i] ? hi : value[i];
 	}
 	EXPECT_EQ(12, lines) TH_LOG("%s", self->run.err);
 	EXPECT_LT(0, partial) TH_LOG("12 counters and none shared the PMU: %s", self->run.err);
@@ -301,34 +321,20 @@ TEST_F(stat, more_events_than_counters_are_scaled_and_show_their_share)
 /* --no-scale: each multiplexed count as it was read, the share it ran unapplied */
 TEST_F(stat, no_scale_shows_multiplexed_counts_as_read)
 {
-	static const char *const args[] = { "--no-scale", "-x,", "-e",
-		"instructions,instructions,instructions,instructions,instructions,instructions,"
-		"instructions,instructions,instructions,instructions,instructions,instructions",
-		NULL };
-	double full_lo = 0, full_hi = 0, raw_lo = 0;
-	int partial = 0;
-	const char *p;
+	static const char *const args[] = { "--no-scale", "-x,", "-e", TWELVE_INSTRUCTIONS, NULL };
+	double full_lo = 0, full_hi = 0, raw_lo = 0, value[64], pcnt[64];
+	int partial = 0, lines;
 
-	ASSERT_EQ(0, stat_run(&self->run, args, "loop", 30000));
-	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
-	if (strstr(self->run.err, "<not supported>,,instructions,"))
-		SKIP(return, "no PMU counts instructions here (perfcheck stat: <not supported>)");
-	for (p = self->run.err; (p = strstr(p, ",,instructions,")); p++) {
-		const char *bol = p;
-		double v, pcnt, full;
-		char *end;
+	RUN_INSTRUCTIONS(args, lines, value, pcnt);
+	for (int i = 0; i < lines; i++) {
+		double full;
 
-		while (bol > self->run.err && bol[-1] != '\n')
-			bol--;
-		v = strtod(bol, NULL);
-		strtoull(p + strlen(",,instructions,"), &end, 10);
-		pcnt = strtod(end + 1, NULL);
-		if (pcnt >= 100.0 || pcnt <= 0)
+		if (pcnt[i] >= 100.0 || pcnt[i] <= 0)
 			continue;
-		full = v * 100.0 / pcnt;
+		full = value[i] * 100.0 / pcnt[i];
 		full_lo = partial && full_lo < full ? full_lo : full;
 		full_hi = full_hi > full ? full_hi : full;
-		raw_lo = partial && raw_lo < v ? raw_lo : v;
+		raw_lo = partial && raw_lo < value[i] ? raw_lo : value[i];
 		partial++;
 	}
 	ASSERT_LT(0, partial) TH_LOG("12 counters and none shared the PMU: %s", self->run.err);
