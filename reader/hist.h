@@ -43,6 +43,7 @@ struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
 	size_t key_len;
 	uint64_t self, children, nr_samples;
+	uint64_t lat_self, lat_children;	/* their latency (reader/latency.h) */
 	uint64_t stamp;		/* last sample that charged children */
 	struct entry_graph {
 		uint32_t tree;		/* callgraph root (index + 1), 0 when none */
@@ -88,6 +89,12 @@ struct hist_order {
 	bool cumulate;		/* the rows have Children shares (keys->order may sort by them) */
 	bool graphs;		/* call graphs shown: perf's caller-above-callee rule applies */
 	bool caller;		/* caller order */
+	/*
+	 * perf 6.15+ on a file with switch records: Children's and Self's
+	 * latency sort right after them, unseen (perf's hidden latency keys)
+	 */
+	bool latency;
+	bool latency_first;	/* report --latency: each latency before its share */
 	uint32_t elided;	/* bit i: keys[i]'s column left out, and out of the order (perf's) */
 	/*
 	 * a group's rows: after the leader's Self (samples), the members'

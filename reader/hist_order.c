@@ -236,9 +236,10 @@ bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk
  * one thread with equal shares, the caller above the callee (the deeper
  * chain first, the shallower in caller order) when call graphs are shown
  */
-static int children_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o)
+static int acc_cmp(uint64_t x, uint64_t y, const struct entry *a, const struct entry *b,
+		   const struct hist_order *o)
 {
-	int c = field_cmp(a->children, b->children);
+	int c = field_cmp(x, y);
 
 	if (c || !o->graphs || a->tid != b->tid)
 		return c;
@@ -247,6 +248,23 @@ static int children_cmp(const struct entry *a, const struct entry *b, const stru
 
 		return sign64(o->caller ? -d : d);
 	}
+}
+
+static int children_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o)
+{
+	return acc_cmp(a->children, b->children, a, b, o);
+}
+
+/* perf's Children, then its latency (its hidden key); --latency: the other way round */
+static int cumulated_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o)
+{
+	int c = o->latency_first ? acc_cmp(a->lat_children, b->lat_children, a, b, o) :
+				   children_cmp(a, b, o);
+
+	if (c || !o->latency)
+		return c;
+	return o->latency_first ? children_cmp(a, b, o) :
+				  field_cmp(a->lat_children, b->lat_children);
 }
 
 /* One sort key of the output order (key i of keys[]), perf's se_sort */
@@ -304,7 +322,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 
 	if (o->keys->nr_order)
 		return ordered_sort(a, b, o);
-	if (o->children && (c = children_cmp(a, b, o)))
+	if (o->children && (c = cumulated_cmp(a, b, o)))
 		return c;
 	/*
 	 * then the sort keys in their order, the value columns among them where
@@ -313,10 +331,15 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 	 */
 	for (int i = 0; i <= o->keys->nr; i++) {
 		if (i == o->keys->overhead_at) {
+			if (o->latency_first && (c = field_cmp(a->lat_self, b->lat_self)))
+				return c;
 			c = field_cmp(a->self, b->self);
 			if (c)
 				return c;
 			if (o->members_cmp && (c = o->members_cmp(a, b, false, o->members_ctx)))
+				return c;
+			if (o->latency && !o->latency_first &&
+			    (c = field_cmp(a->lat_self, b->lat_self)))
 				return c;
 		}
 		if (o->keys->samples && i == o->keys->samples_at) {

@@ -25,6 +25,7 @@
 #include "reader/hist.h"
 #include "reader/hist_input.h"
 #include "reader/inline_syms.h"
+#include "reader/latency.h"
 #include "reader/out.h"
 #include "reader/perf_header.h"
 #include "reader/report_fields.h"
@@ -45,6 +46,7 @@ struct table {
 	struct entry **buckets;
 	size_t nr_buckets, nr;
 	uint64_t samples, total;
+	uint64_t lat_total;	/* the samples' latency, of the Latency percentages */
 	struct hist_input in;	/* perf's input tree of these rows, and its twins */
 };
 
@@ -153,6 +155,11 @@ struct report {
 	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
 	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
 	struct rp_threads *threads;	/* -T: the READ records' counts (NULL: not asked) */
+	struct rd_latency lat;		/* how many threads run, by the switch records */
+	bool latency_keys;		/* perf 6.15+'s latency keys sort the rows */
+	bool latency_cols;		/* and their Latency columns are shown */
+	bool prefer_latency;		/* --latency: Latency first, the rows by it */
+	uint64_t lat_samples, lat_alone;	/* samples, those that ran alone */
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -227,14 +234,20 @@ static void entry_free(struct entry *e)
  * Adds row from's period, samples and call graph into row into, as perf's
  * collapse does (from's graph is then into's).  perf 6.5 and later merge
  * the chains without their symbols (cg_tree_merge's bare): not perf 6.1.
+ * A twin's depth is not into's (collapse): perf merges the trees and keeps
+ * the depth of the row it kept, the one the depth rule of the row order
+ * then compares; rows perf never split (!collapse) have the deeper one.
  */
-static int entry_add(struct report *rp, struct entry *into, const struct entry *from)
+static int entry_add(struct report *rp, struct entry *into, const struct entry *from,
+		     bool collapse)
 {
 	bool bare = !rp->compat_6_1;
 
 	into->self += from->self;
 	into->children += from->children;
 	into->nr_samples += from->nr_samples;
+	into->lat_self += from->lat_self;
+	into->lat_children += from->lat_children;
 	if (from->graph.tree && !into->graph.tree && !bare) {
 		into->graph = from->graph;
 	} else if (from->graph.tree) {
@@ -243,7 +256,7 @@ static int entry_add(struct report *rp, struct entry *into, const struct entry *
 		if (!into->graph.tree ||
 		    cg_tree_merge(&rp->forest, into->graph.tree, from->graph.tree, bare))
 			return -ENOMEM;
-		if (into->graph.max_depth < from->graph.max_depth)
+		if (!collapse && into->graph.max_depth < from->graph.max_depth)
 			into->graph.max_depth = from->graph.max_depth;
 	}
 	return 0;
@@ -274,6 +287,7 @@ static struct entry *entry_dup(const struct entry *e, const char *key, size_t ke
 		*d->branch = *e->branch;
 	if (!period) {
 		d->self = d->children = d->nr_samples = d->stamp = 0;
+		d->lat_self = d->lat_children = 0;
 		d->graph = (struct entry_graph){ 0 };
 	}
 	return d;
@@ -634,6 +648,7 @@ static struct entry *renamed_row(const struct twin_ref *ref, struct entry *row)
 			outer->stamp = rp->stamp;
 	}
 	row->self = row->children = row->nr_samples = 0;
+	row->lat_self = row->lat_children = 0;
 	row->graph = (struct entry_graph){ 0 };
 	row->filtered |= ENTRY_RETIRED;
 	return r;
@@ -1058,6 +1073,16 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 	return 0;
 }
 
+/* the records that tell how many threads run, for the samples' latency */
+static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
+{
+	struct report *rp = ctx;
+
+	(void)s;
+	rd_latency_record(&rp->lat, ev->rec);
+	return 0;
+}
+
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	struct report *rp = ctx;
@@ -1075,6 +1100,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	bool made = false;
 	bool same = false, got_first = false;
 	uint8_t hidden;
+	uint64_t lat;
 	int n = 0, ret;
 
 	if (!t)
@@ -1159,6 +1185,12 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return 0;
 	t->samples++;
 	t->total += smp->period;
+	/* perf shows Latency columns unless 99% of the samples ran alone */
+	lat = rd_latency_of(&rp->lat, &s->r, smp->period);
+	t->lat_total += lat;
+	rp->lat_samples++;
+	if (rd_latency_parallelism(&rp->lat, &s->r) == 1)
+		rp->lat_alone++;
 	rp->stamp++;
 	if (graphs && n && rp->cache.memo) {
 		mm = &rp->cache.memo[(smp->tid * 0x9E3779B1u) >> 26];
@@ -1182,6 +1214,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->self += smp->period;
 	en->nr_samples++;
 	en->children += smp->period;
+	en->lat_self += lat;
+	en->lat_children += lat;
 	if (graphs && n) {
 		if (same && mm->row[0] == en) {
 			cg_hit(&rp->forest, mm->node[0], smp->period);
@@ -1205,6 +1239,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				continue;
 			en->stamp = rp->stamp;
 			en->children += smp->period;
+			en->lat_children += lat;
 			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
 		}
 		return 0;
@@ -1237,6 +1272,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		if (!en)
 			return -ENOMEM;
 		en->children += smp->period;
+		en->lat_children += lat;
 		if (!graphs)
 			continue;
 		if (same && mm->row[k + 1] == en) {
@@ -1591,6 +1627,47 @@ static void value_text(struct rd_out *o, const struct group_view *g, const struc
 
 /* The two lines of column titles and dots (perf leaves them out with -q) */
 /*
+ * The share columns of a row without groups, in perf's order: Children and
+ * Self (or Overhead), each followed by its Latency where perf shows them
+ * (reader/latency.h), each Latency first with --latency.  perf's Latency
+ * of Children is a column narrower than the others.
+ */
+enum share { SH_CHILDREN, SH_LAT_CHILDREN, SH_SELF, SH_LAT };
+
+struct share_col {
+	enum share what;
+	const char *title;
+	int width;
+};
+
+static int share_cols(const struct report *rp, bool children, struct share_col *c)
+{
+	int n = 0;
+
+	if (children) {
+		struct share_col ch = { SH_CHILDREN, "Children", 8 },
+				 lat = { SH_LAT_CHILDREN, "Latency", 7 };
+
+		if (rp->latency_cols && rp->prefer_latency)
+			c[n++] = lat;
+		c[n++] = ch;
+		if (rp->latency_cols && !rp->prefer_latency)
+			c[n++] = lat;
+	}
+	{
+		struct share_col self = { SH_SELF, children ? "Self" : "Overhead", 8 },
+				 lat = { SH_LAT, "Latency", 8 };
+
+		if (rp->latency_cols && rp->prefer_latency)
+			c[n++] = lat;
+		c[n++] = self;
+		if (rp->latency_cols && !rp->prefer_latency)
+			c[n++] = lat;
+	}
+	return n;
+}
+
+/*
  * -t: the titles apart by the separator, each in its column's width (the
  * last too), and no line of dots
  */
@@ -1600,10 +1677,17 @@ static void sep_titles(const struct report *rp, struct rd_out *o, const struct g
 	const char *sep = rp->view.sep;
 	int vw = 8 * (int)(g ? g->nr + 1 : 1), nw = 12 * (int)(g ? g->nr + 1 : 1);
 
-	if (children)
+	if (!g) {
+		struct share_col c[4];
+		int nc = share_cols(rp, children, c);
+
+		for (int i = 0; i < nc; i++)
+			rd_out_printf(o, "%s%*s", i ? sep : "# ", c[i].width, c[i].title);
+	} else if (children) {
 		rd_out_printf(o, "# %*s%s%*s", vw, "Children", sep, vw, "Self");
-	else
+	} else {
 		rd_out_printf(o, "# %*s", vw, "Overhead");
+	}
 	for (int k = 0; k <= rp->keys.nr; k++) {
 		int vc[2], nv = values_at(rp, k, vc);
 
@@ -1615,9 +1699,41 @@ static void sep_titles(const struct report *rp, struct rd_out *o, const struct g
 	rd_out_char(o, '\n');
 }
 
+/* row e's share in column c, in percent (total: of the shares, t: of the latencies) */
+static double share_of(const struct share_col *c, const struct table *t, const struct entry *e,
+		       double total)
+{
+	double lat_total = t->lat_total ? (double)t->lat_total : 1.0;
+
+	switch (c->what) {
+	case SH_CHILDREN:
+		return 100.0 * (double)e->children / total;
+	case SH_SELF:
+		return 100.0 * (double)e->self / total;
+	case SH_LAT:
+		return 100.0 * (double)e->lat_self / lat_total;
+	default:
+		return 100.0 * (double)e->lat_children / lat_total;
+	}
+}
+
+static void share_values(const struct report *rp, struct rd_out *o, const struct table *t,
+			 const struct entry *e, double total, bool children)
+{
+	struct share_col c[4];
+	int n = share_cols(rp, children, c);
+
+	/* perf's " %*.2f%%" in the column's width: a wider value widens it */
+	for (int i = 0; i < n; i++)
+		rd_out_printf(o, "   %*.2f%%", c[i].width - 2, share_of(&c[i], t, e, total));
+}
+
 static void column_titles(const struct report *rp, struct rd_out *o, const struct group_view *g,
 			  bool children, const int *width)
 {
+	struct share_col c[4];
+	int nc = share_cols(rp, children, c);
+
 	if (rp->view.sep) {
 		sep_titles(rp, o, g, children, width);
 		return;
@@ -1628,7 +1744,8 @@ static void column_titles(const struct report *rp, struct rd_out *o, const struc
 	else if (g)
 		rd_out_printf(o, "# %*s", 8 * (int)(g->nr + 1), "Overhead");
 	else
-		rd_out_str(o, children ? "# Children      Self" : "# Overhead");
+		for (int i = 0; i < nc; i++)
+			rd_out_printf(o, "%s%*s", i ? "  " : "# ", c[i].width, c[i].title);
 	for (int k = 0; k <= rp->keys.nr; k++) {
 		int vc[2], nv = values_at(rp, k, vc);
 
@@ -1644,7 +1761,10 @@ static void column_titles(const struct report *rp, struct rd_out *o, const struc
 		if (children)
 			dots(o, 8 * (int)(g->nr + 1));
 	} else {
-		rd_out_str(o, children ? "\n# ........  ........" : "\n# ........");
+		rd_out_str(o, "\n# ");
+		for (int i = 0; i < nc; i++)
+			for (int j = i ? -2 : 0; j < c[i].width; j++)
+				rd_out_char(o, j < 0 ? ' ' : '.');
 	}
 	for (int k = 0; k <= rp->keys.nr; k++) {
 		int vc[2], nv = values_at(rp, k, vc);
@@ -1664,12 +1784,22 @@ static void column_titles(const struct report *rp, struct rd_out *o, const struc
  * in the column
  */
 static void sep_values(const struct report *rp, struct rd_out *o, const struct group_view *g,
-		       const struct entry *e, double total, bool children)
+		       const struct table *t, const struct entry *e, double total, bool children)
 {
 	const char *sep = rp->view.sep;
 	uint32_t nr = g ? g->nr : 0;
 	char buf[256];
 	size_t len;
+
+	if (!g) {
+		struct share_col c[4];
+		int nc = share_cols(rp, children, c);
+
+		for (int i = 0; i < nc; i++)
+			sep_field(o, i ? sep : NULL, c[i].width, " %.2f%%",
+				  share_of(&c[i], t, e, total));
+		return;
+	}
 
 	/* the overhead's columns; the value columns come with the keys (value_text) */
 	for (int col = children ? 0 : 1; col < 2; col++) {
@@ -1775,9 +1905,10 @@ static int merge_twin(struct entry *into, struct entry *from, void *ctx)
 {
 	struct report *rp = ctx;
 
-	if (entry_add(rp, into, from))
+	if (entry_add(rp, into, from, true))
 		return -ENOMEM;
 	from->self = from->children = from->nr_samples = 0;
+	from->lat_self = from->lat_children = 0;
 	from->graph = (struct entry_graph){ 0 };
 	from->filtered |= ENTRY_MERGED;
 	return 0;
@@ -1914,7 +2045,9 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 					 .children = children && !rp->view.fields,
 					 .cumulate = children, .graphs = graphs,
 					 .caller = order_of(rp, t->evsel) == CG_CALLER,
-					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g };
+					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g,
+					 .latency = rp->latency_keys,
+					 .latency_first = rp->prefer_latency };
 
 		for (int k = 0; k < rp->keys.nr; k++)
 			if (key_elided(rp, k))
@@ -1956,19 +2089,21 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		struct entry *e = v[i];
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
 
+		/* --latency: the limit is of the latency */
+		if (rp->prefer_latency && rp->latency_cols)
+			shown = 100.0 * (double)(children ? e->lat_children : e->lat_self) /
+				(t->lat_total ? (double)t->lat_total : 1.0);
+
 		if (shown < rp->percent_limit)
 			continue;
 		if (rp->view.fields) {
 			rf_row(o, rp->view.fields, &fv, e);
 		} else if (rp->view.sep) {
-			sep_values(rp, o, g, e, total, children);
+			sep_values(rp, o, g, t, e, total, children);
 		} else if (g) {
 			group_values(o, g, e, total, children);
-		} else if (children) {
-			rd_out_printf(o, "%9.2f%%  %7.2f%%", 100.0 * (double)e->children / total,
-				      100.0 * (double)e->self / total);
 		} else {
-			rd_out_printf(o, "%9.2f%%", 100.0 * (double)e->self / total);
+			share_values(rp, o, t, e, total, children);
 		}
 		for (int k = 0; k <= rp->keys.nr && !rp->view.fields; k++) {
 			int vc[2], after[2], nv = values_at(rp, k, vc);
@@ -2118,7 +2253,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		free(e);
 		return into->comm ? 0 : -ENOMEM;
 	}
-	ret = entry_add(rp, into, e);
+	ret = entry_add(rp, into, e, false);
 	entry_free(e);
 	return ret;
 }
@@ -2424,13 +2559,14 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH };
+       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "latency", no_argument, NULL, OPT_LATENCY },
 	{ "sort", required_argument, NULL, 's' },
 	{ "fields", required_argument, NULL, 'F' },
 	{ "call-graph", optional_argument, NULL, 'g' },
@@ -2510,7 +2646,7 @@ static void free_tables(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .children = -1, .max_stack = MAX_STACK, .view.group = -1,
+	struct report rp = { .lat = RD_LATENCY_INIT, .children = -1, .max_stack = MAX_STACK, .view.group = -1,
 			     .view.quantum = 100000000ULL,	/* perf's: 100 ms */
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
@@ -2525,6 +2661,7 @@ int cmd_report(int argc, char **argv)
 	bool total_period = false;	/* --show-total-period */
 	int tasks = 0;			/* --tasks 1, --mmaps 2 */
 	bool bad_keys = false;
+	int status = 0;	/* perf's own exit status for a refusal, else 0 */
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -2546,6 +2683,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_NO_CHILDREN:
 			rp.children = 0;
+			break;
+		case OPT_LATENCY:
+			rp.prefer_latency = true;
 			break;
 		case 'F':
 			fields_spec = optarg;
@@ -2826,6 +2966,15 @@ int cmd_report(int argc, char **argv)
 			goto done;
 		}
 	}
+	/* perf 6.15+: --latency needs the switch records of perf record --latency */
+	if (!ret && !header_only && rp.prefer_latency && !s->r.pipe_format &&
+	    !rd_latency_in(&s->r)) {
+		rd_out_flush(&out);
+		fprintf(stderr, "Error:\nUse of latency profile or parallelism requires --latency "
+				"flag during record.\n");
+		status = 255;
+		goto done;
+	}
 	if (!ret && !header_only && rp.view.hierarchy && hierarchy_refused(&rp, false, &s->r)) {
 		bad_keys = true;
 		goto done;
@@ -2870,12 +3019,24 @@ int cmd_report(int argc, char **argv)
 		}
 		rp.cache.fcache = calloc(1u << FCACHE_BITS, sizeof(*rp.cache.fcache));
 		s->ops.sample = on_sample;
+		s->ops.other = on_other;
 		if (rp.threads)
 			s->ops.record = on_record;
 		s->ops.ctx = &rp;
 		ret = rd_session_process(s, &err);
 		if (!ret)
 			rd_session_warn(s, true, stderr);
+		/*
+		 * perf adds them where -s names neither overhead nor latency and
+		 * -F is not given, and shows them where 1% of the samples or more
+		 * ran beside another thread, or where asked
+		 */
+		rp.latency_keys = !rp.compat_6_1 && !rp.view.fields &&
+				  (rp.prefer_latency || !rp.keys.overhead_named) &&
+				  rd_latency_in(&s->r);
+		rp.latency_cols = rp.latency_keys &&
+				  (rp.prefer_latency ||
+				   (rp.lat_samples && rp.lat_alone * 100 / rp.lat_samples < 99));
 		if (ret && !err.msg[0] && rp.trace.fmt.err.msg[0])
 			err = rp.trace.fmt.err;
 	}
@@ -2920,7 +3081,7 @@ done:
 	rd_session_close(s);
 	free(s);
 	rd_out_free(&out);
-	return bad_keys ? 1 : ret ? 2 : 0;
+	return status ? status : bad_keys ? 1 : ret ? 2 : 0;
 bad_filter:
 	rd_filter_free(&flt);
 	return 1;

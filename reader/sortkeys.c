@@ -72,6 +72,7 @@ int sk_parse(struct sk_list *l, const char *spec, char *bad, size_t bad_size)
 
 		if (!strcmp(tok, "overhead")) {
 			l->overhead_at = (int8_t)l->nr;
+			l->overhead_named = true;
 			continue;
 		}
 		if (!strcmp(tok, "period")) {

@@ -31,6 +31,7 @@ struct sk_list {
 	int8_t overhead_at;	/* "overhead" named before key N: rows sort by the keys before it
 				 * first (perf prefixes it only when not named), 0 by default;
 				 * -1: not sorted by it (report -F without it) */
+	bool overhead_named;	/* -s named "overhead" (perf then adds no latency key) */
 	/*
 	 * report -F: the whole sort list in its order, value columns and keys
 	 * (key: the index in keys[]); nr_order 0 otherwise, the positions above

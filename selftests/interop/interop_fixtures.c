@@ -221,20 +221,33 @@ FIXTURE_TEARDOWN(inline_file)
 	pc_run_free(&self->run);
 }
 
-/* perfcheck SUB [OPT] --symfs DIR/symfs -i DIR/perf.data in the default layout: its output */
-static const char *pc_default(struct __test_metadata *_metadata, FIXTURE_DATA(inline_file) *self,
-			      const char *sub, const char *opt)
+/*
+ * perfcheck SUB [OPT [OPT2]] --symfs DIR/symfs -i DIR/perf.data in the
+ * default layout, into run: its output (the exit status checked by the caller)
+ */
+static const char *pc_run_fixture(const struct fx *x, struct pc_run *run, const char *sub,
+				  const char *opt, const char *opt2)
 {
 	char data[PATH_MAX + 16], symfs[PATH_MAX + 16];
-	char *argv[8] = { (char *)pc_test_perfcheck(), (char *)sub, "--symfs", symfs, "-i", data };
+	char *argv[9] = { (char *)pc_test_perfcheck(), (char *)sub, "--symfs", symfs, "-i", data,
+			  (char *)opt, opt ? (char *)opt2 : NULL };
 
-	argv[6] = (char *)opt;
-	snprintf(data, sizeof(data), "%s/perf.data", self->x.dir);
-	snprintf(symfs, sizeof(symfs), "%s/symfs", self->x.dir);
-	if (up_run(&self->run, 300, argv))
+	snprintf(data, sizeof(data), "%s/perf.data", x->dir);
+	snprintf(symfs, sizeof(symfs), "%s/symfs", x->dir);
+	if (up_run(run, 300, argv))
 		return NULL;
-	EXPECT_EQ(0, self->run.exit_code) TH_LOG("perfcheck %s: %s", sub, self->run.err);
-	return self->run.out ? self->run.out : "";
+	return run->out ? run->out : "";
+}
+
+/* the same, exiting 0 */
+static const char *pc_default(struct __test_metadata *_metadata, const struct fx *x,
+			      struct pc_run *run, const char *sub, const char *opt,
+			      const char *opt2)
+{
+	const char *out = pc_run_fixture(x, run, sub, opt, opt2);
+
+	EXPECT_EQ(0, run->exit_code) TH_LOG("perfcheck %s: %s", sub, run->err);
+	return out;
 }
 
 /* perf's output kept as FILE in the fixture, its closing tip cut */
@@ -263,7 +276,7 @@ static void expect_same_text(struct __test_metadata *_metadata, const char *what
 /* perf 7.2 adds the inline frames at every user frame of a frame-pointer chain */
 TEST_F(inline_file, script_adds_inline_frames_to_frame_pointer_chains_as_perf_7_2)
 {
-	const char *ours = pc_default(_metadata, self, "script", NULL);
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "script", NULL, NULL);
 
 	/* at the sampled address, and at a caller's return address */
 	EXPECT_LE(50, pc_count_substr(self->x.perf_text, " mix+0x"));
@@ -275,7 +288,7 @@ TEST_F(inline_file, script_adds_inline_frames_to_frame_pointer_chains_as_perf_7_
 TEST_F(inline_file, script_no_inline_leaves_the_inline_frames_out_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-script-no-inline.txt");
-	const char *ours = pc_default(_metadata, self, "script", "--no-inline");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "script", "--no-inline", NULL);
 
 	ASSERT_NE(NULL, perf);
 	EXPECT_EQ(0, pc_count_substr(perf, "(inlined)"));
@@ -288,7 +301,7 @@ TEST_F(inline_file, script_no_inline_leaves_the_inline_frames_out_as_perf_7_2)
 TEST_F(inline_file, report_no_inline_has_no_inlined_rows_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-no-inline.txt");
-	const char *ours = pc_default(_metadata, self, "report", "--no-inline");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--no-inline", NULL);
 
 	ASSERT_NE(NULL, perf);
 	EXPECT_EQ(0, pc_count_substr(perf, "(inlined)"));
@@ -304,7 +317,7 @@ TEST_F(inline_file, report_no_inline_has_no_inlined_rows_as_perf_7_2)
 TEST_F(inline_file, report_children_rows_and_graphs_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report.txt");
-	const char *ours = pc_default(_metadata, self, "report", NULL);
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", NULL, NULL);
 
 	ASSERT_NE(NULL, perf);
 	EXPECT_NE(NULL, strstr(perf, "[.] twice (inlined)"));
@@ -316,12 +329,98 @@ TEST_F(inline_file, report_children_rows_and_graphs_as_perf_7_2)
 TEST_F(inline_file, report_self_rows_and_graphs_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-no-children.txt");
-	const char *ours = pc_default(_metadata, self, "report", "--no-children");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--no-children", NULL);
 
 	ASSERT_NE(NULL, perf);
 	EXPECT_NE(NULL, strstr(perf, "mix (inlined)"));
 	expect_same_text(_metadata, "perfcheck report --no-children", perf, ours);
 	free(perf);
+}
+
+/*
+ * ------------------------------------------------ perf 6.15+'s latency
+ *
+ * fixtures/upstream/7.2-host-latency (its record.sh): perf 7.2 recorded,
+ * with context switch records, a static-pie process and its child
+ * spinning side by side, then the parent alone.  perf 7.2's report divides
+ * each sample's period by the threads running at the time (counted from
+ * the switch and exit records) and sorts the rows by that latency after
+ * each share (its hidden keys), and shows Latency columns where more than
+ * 1% of the samples ran beside another thread; --latency puts each
+ * Latency first and sorts by it.
+ */
+FIXTURE(latency_file) {
+	struct fx x;
+	struct pc_run run;
+};
+
+FIXTURE_SETUP(latency_file)
+{
+	memset(&self->run, 0, sizeof(self->run));
+	ASSERT_EQ(0, fx_load(&self->x, "7.2-host-latency", "perf-report.txt"))
+		TH_LOG("fixtures/upstream/7.2-host-latency is missing (its record.sh)");
+}
+
+FIXTURE_TEARDOWN(latency_file)
+{
+	free(self->x.perf_text);
+	pc_run_free(&self->run);
+}
+
+static void expect_kept_report(struct __test_metadata *_metadata, FIXTURE_DATA(latency_file) *self,
+			       const char *file, const char *opt, const char *opt2)
+{
+	char *perf = perf_kept(&self->x, file);
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", opt, opt2);
+
+	ASSERT_NE(NULL, perf);
+	/* the samples that ran beside the child: Latency columns */
+	EXPECT_NE(NULL, strstr(perf, "Latency"));
+	expect_same_text(_metadata, file, perf, ours);
+	free(perf);
+}
+
+/* one key: rows of equal Overhead in the order of their latency, Latency shown */
+TEST_F(latency_file, report_rows_of_equal_overhead_sort_by_latency_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-sym.txt", "--no-children", "--sort=sym");
+}
+
+TEST_F(latency_file, report_self_rows_show_latency_beside_overhead_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-no-children.txt", "--no-children", NULL);
+}
+
+/* Children's latency too, of every row a sample charges, twins merged */
+TEST_F(latency_file, report_children_rows_show_latency_beside_each_share_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report.txt", NULL, NULL);
+}
+
+TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "# Latency  Children   Latency      Self"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-latency.txt", "--latency", NULL);
+}
+
+/* a file without switch records has no latency: --latency refused as perf 7.2 refuses it */
+TEST(report_latency_option_needs_switch_records)
+{
+	struct pc_run run = { 0 };
+	struct fx x;
+
+	ASSERT_EQ(0, fx_load(&x, "7.2-host-inline", "perf-script.txt"));
+	pc_run_fixture(&x, &run, "report", "--latency", NULL);
+	EXPECT_EQ(255, run.exit_code);
+	EXPECT_STREQ("Error:\nUse of latency profile or parallelism requires --latency flag "
+		     "during record.\n", run.err ? run.err : "");
+	EXPECT_STREQ("", run.out ? run.out : "");
+	pc_run_free(&run);
+	free(x.perf_text);
 }
 
 /* ---------------------------------------------------- the comparison itself */
