@@ -2966,9 +2966,12 @@ int cmd_report(int argc, char **argv)
 			goto done;
 		}
 	}
-	/* perf 6.15+: --latency needs the switch records of perf record --latency */
-	if (!ret && !header_only && rp.prefer_latency && !s->r.pipe_format &&
-	    !rd_latency_in(&s->r)) {
+	/*
+	 * perf 6.15+: --latency needs the switch records of perf record
+	 * --latency, looked for before the events are read: never in a pipe
+	 */
+	if (!ret && !header_only && rp.prefer_latency &&
+	    (s->r.pipe_format || !rd_latency_in(&s->r))) {
 		rd_out_flush(&out);
 		fprintf(stderr, "Error:\nUse of latency profile or parallelism requires --latency "
 				"flag during record.\n");
@@ -3028,10 +3031,11 @@ int cmd_report(int argc, char **argv)
 			rd_session_warn(s, true, stderr);
 		/*
 		 * perf adds them where -s names neither overhead nor latency and
-		 * -F is not given, and shows them where 1% of the samples or more
+		 * -F is not given, to a file (a pipe's events come too late for
+		 * it), and shows them where 1% of the samples or more
 		 * ran beside another thread, or where asked
 		 */
-		rp.latency_keys = !rp.compat_6_1 && !rp.view.fields &&
+		rp.latency_keys = !rp.compat_6_1 && !rp.view.fields && !s->r.pipe_format &&
 				  (rp.prefer_latency || !rp.keys.overhead_named) &&
 				  rd_latency_in(&s->r);
 		rp.latency_cols = rp.latency_keys &&

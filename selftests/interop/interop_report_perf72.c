@@ -101,6 +101,21 @@ static void same72_run(struct __test_metadata *_metadata, struct perfcmp *c, con
 	ASSERT_NE(NULL, strstr(c->perf.out, "# Samples: "));
 }
 
+/* perf 7.2 report --stdio ARGS and ours refuse alike: the same status and stderr, no rows */
+static void same72_refused(struct __test_metadata *_metadata, struct perfcmp *c, const char *args)
+{
+	pc_run_free(&c->perf);
+	pc_run_free(&c->ours);
+	ASSERT_EQ(0, perfcmp_sh(&c->perf, "'%s' report -i '%s' --stdio %s", perfcmp_perf72(), c->path,
+				args));
+	ASSERT_EQ(0, perfcmp_sh(&c->ours, "'%s' report -i '%s' --stdio %s", pc_test_perfcheck(),
+				c->path, args));
+	EXPECT_NE(0, c->perf.exit_code);
+	EXPECT_EQ(c->perf.exit_code, c->ours.exit_code);
+	EXPECT_STREQ(c->perf.err ? c->perf.err : "", c->ours.err ? c->ours.err : "");
+	EXPECT_STREQ("", c->ours.out ? c->ours.out : "");
+}
+
 /* perf 7.2 report --stdio ARGS and ours print the same (tied bare-address rows as sets) */
 static void same72(struct __test_metadata *_metadata, struct perfcmp *c, const char *args)
 {
@@ -375,6 +390,38 @@ TEST_F(r72, fields_overhead_sym_self_match_perf72)
 	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
 	same_tree72(_metadata, &self->c, "-F overhead,sym --no-children");
 	EXPECT_EQ(NULL, strstr(self->c.perf.out, "Shared Object"));
+}
+
+/* two shells spinning side by side: samples that ran beside another thread */
+#define SPIN_TWICE "(" PERFCMP_SPIN ") & (" PERFCMP_SPIN "); wait"
+
+/*
+ * Context switch records: perf 7.2's latency (reader/latency.h) in its
+ * hidden sort keys and its Latency columns, -t's too, and --latency
+ */
+TEST_F(r72, switch_records_give_latency_columns_and_order_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-e cpu-clock:u -c 100000 -g --switch-events", SPIN_TWICE);
+	same72(_metadata, &self->c, "");
+	same72(_metadata, &self->c, "--no-children -s sym");
+	same72(_metadata, &self->c, "--latency");
+	same72(_metadata, &self->c, "--no-children -t ,");
+}
+
+/* from a pipe perf looks for switch records before the events come: no latency */
+TEST_F(r72, switch_records_of_a_pipe_give_no_latency_as_perf72)
+{
+	char why[300];
+
+	PERFCMP_NEED_PERF72();
+	if (!perfcmp_record_pipe(self->c.path, "-e cpu-clock:u -c 100000 --switch-events",
+				 SPIN_TWICE, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	same72(_metadata, &self->c, "");
+	EXPECT_EQ(NULL, strstr(self->c.ours.out, "Latency"));
+	/* and --latency is refused as for a file without them: perf's words, 255 */
+	same72_refused(_metadata, &self->c, "--latency");
 }
 
 TEST_HARNESS_MAIN
