@@ -1963,7 +1963,9 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
 			      .quiet = rp->view.quiet, .total = total,
 			      .percent_limit = rp->percent_limit, .cg = &cg,
-			      .graph_total = t->total, .group = g ? &hg : NULL };
+			      .graph_total = t->total, .group = g ? &hg : NULL,
+			      .latency = rp->latency_keys, .latency_col = rp->latency_cols && !g,
+			      .latency_first = rp->prefer_latency, .lat_total = (double)t->lat_total };
 	struct rh_plan plan = { 0 };
 	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
 	int ret;

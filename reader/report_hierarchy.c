@@ -32,7 +32,7 @@ struct rh_walk {
 
 static int value_cols(const struct rh_view *hv)
 {
-	return 1 + hv->show_nr + hv->show_period;
+	return 1 + hv->latency_col + hv->show_nr + hv->show_period;
 }
 
 static int events(const struct rh_view *hv)
@@ -45,7 +45,8 @@ static int values_width(const struct rh_view *hv)
 {
 	int n = events(hv);
 
-	return 8 * n + (hv->show_nr ? 2 + 12 * n : 0) + (hv->show_period ? 2 + 12 * n : 0);
+	return 8 * n + (hv->latency_col ? 2 + 8 : 0) + (hv->show_nr ? 2 + 12 * n : 0) +
+	       (hv->show_period ? 2 + 12 * n : 0);
 }
 
 static void repeat(struct rd_out *o, char c, int n)
@@ -63,7 +64,11 @@ static void titles(const struct rh_walk *w)
 	rd_out_str(w->o, "# ");
 	if (!sep)
 		repeat(w->o, ' ', (levels - 1) * INDENT);
+	if (hv->latency_col && hv->latency_first)
+		rd_out_printf(w->o, "%*s%s", 8, "Latency", sep ? sep : "  ");
 	rd_out_printf(w->o, "%*s%s", 8 * events(hv), "Overhead", sep ? sep : "  ");
+	if (hv->latency_col && !hv->latency_first)
+		rd_out_printf(w->o, "%*s%s", 8, "Latency", sep ? sep : "  ");
 	if (hv->show_nr)
 		rd_out_printf(w->o, "%*s%s", 12 * events(hv), "Samples", sep ? sep : "  ");
 	if (hv->show_period)
@@ -88,7 +93,11 @@ static void titles(const struct rh_walk *w)
 	if (!sep)
 		repeat(w->o, '.', (levels - 1) * INDENT);
 	repeat(w->o, '.', 8 * events(hv));
-	for (int c = 1; c < value_cols(hv); c++) {
+	if (hv->latency_col) {
+		rd_out_str(w->o, sep ? sep : "..");
+		repeat(w->o, '.', 8);
+	}
+	for (int c = 1 + hv->latency_col; c < value_cols(hv); c++) {
 		rd_out_str(w->o, sep ? sep : "..");
 		repeat(w->o, '.', 12 * events(hv));
 	}
@@ -142,6 +151,14 @@ static void col_text(const struct rh_view *hv, const struct rh_node *nd, enum rh
 	}
 }
 
+/* the Latency column's text: perf's "%7.2f%%", with -t " %.2f%%" */
+static void latency_text(const struct rh_view *hv, const struct rh_node *nd, char *buf,
+			 size_t size)
+{
+	snprintf(buf, size, hv->sep ? " %.2f%%" : "%7.2f%%",
+		 100.0 * (double)nd->sum.lat_self / (hv->lat_total ? hv->lat_total : 1.0));
+}
+
 static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
 {
 	const struct rh_view *hv = w->hv;
@@ -152,8 +169,16 @@ static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
 	int width = hv->width[depth];
 
 	repeat(w->o, ' ', depth * INDENT);
+	if (hv->latency_col && hv->latency_first) {
+		latency_text(hv, nd, num, sizeof(num));
+		value(w, true, 8, num);
+	}
 	col_text(hv, nd, RH_OVERHEAD, num, sizeof(num));
-	value(w, true, 8 * events(hv), num);
+	value(w, !(hv->latency_col && hv->latency_first), 8 * events(hv), num);
+	if (hv->latency_col && !hv->latency_first) {
+		latency_text(hv, nd, num, sizeof(num));
+		value(w, false, 8, num);
+	}
 	if (hv->show_nr) {
 		col_text(hv, nd, RH_SAMPLES, num, sizeof(num));
 		value(w, false, 12 * events(hv), num);
@@ -377,7 +402,8 @@ static int level_make(const struct rh_walk *w, size_t lo, size_t hi, int depth,
 	/* perf fills a level's tree in its parent's order, the runs' order */
 	struct hist_order ho = { .keys = hv->keys, .as_given = true, .elided = hv->elided,
 				 .members_cmp = hv->group ? members_cmp : NULL,
-				 .members_ctx = hv->group };
+				 .members_ctx = hv->group, .latency = hv->latency,
+				 .latency_first = hv->latency_first };
 	struct entry *const *rows = w->plan->rows;
 
 	lv->nr = 0;
@@ -391,6 +417,7 @@ static int level_make(const struct rh_walk *w, size_t lo, size_t hi, int depth,
 		if (lv->nr && hist_same_key(rows[nd[-1].lo], rows[i], hv->keys, depth)) {
 			nd--;
 			nd->sum.self += rows[i]->self;
+			nd->sum.lat_self += rows[i]->lat_self;
 			nd->sum.nr_samples += rows[i]->nr_samples;
 			nd->hi = i + 1;
 			add_row(hv, nd, rows[i]);

@@ -54,6 +54,11 @@ struct rh_view {
 	const struct hist_group *group;	/* NULL: one event */
 	uint8_t filters;		/* ENTRY_HIDDEN_* of the filters given */
 	uint32_t elided;		/* bit i: keys[i] is out of the order (a filter's one value) */
+	/* perf 6.15+'s latency (reader/latency.h): a row's order, its column */
+	bool latency;			/* its hidden key sorts each level's rows */
+	bool latency_col;		/* a Latency column beside Overhead */
+	bool latency_first;		/* --latency: the column and its key first */
+	double lat_total;		/* of the Latency percentages */
 };
 
 /* What --hierarchy is asked with: rh_refusal()'s question */

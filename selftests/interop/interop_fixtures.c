@@ -397,6 +397,13 @@ TEST_F(latency_file, report_children_rows_show_latency_beside_each_share_as_perf
 	expect_kept_report(_metadata, self, "perf-report.txt", NULL, NULL);
 }
 
+/* --hierarchy: each level's rows by latency after their share, Latency beside Overhead */
+TEST_F(latency_file, report_hierarchy_levels_show_and_sort_by_latency_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-hierarchy.txt", "--hierarchy",
+			   "--no-children");
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
