@@ -305,6 +305,12 @@ static int ordered_sort(const struct entry *a, const struct entry *b, const stru
 		case SK_V_CHILDREN:
 			c = o->cumulate ? children_cmp(a, b, o) : 0;
 			break;
+		case SK_V_LATENCY:
+			c = field_cmp(a->lat_self, b->lat_self);
+			break;
+		case SK_V_LAT_CHILDREN:
+			c = o->cumulate ? acc_cmp(a->lat_children, b->lat_children, a, b, o) : 0;
+			break;
 		case SK_V_SAMPLES:
 			c = field_cmp(a->nr_samples, b->nr_samples);
 			if (!c && o->members_cmp)

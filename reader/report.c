@@ -2066,6 +2066,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	}
 	key_widths(rp, v, n, width);
 	fv.total = total;
+	fv.lat_total = (double)t->lat_total;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
@@ -2494,10 +2495,13 @@ static void usage(FILE *f)
 "      --children          add a Children column: each callchain entry's share\n"
 "                          (the default when samples have callchains)\n"
 "      --no-children       only the samples' own ips\n"
+"      --latency           each share's Latency first and the rows by it (a file\n"
+"                          recorded with switch events: perf record --latency)\n"
 "  -s, --sort KEYS         group by %s\n"
 "                          (default comm,dso,sym)\n"
 "  -F, --fields FIELDS     the columns: keys of -s and overhead,\n"
-"                          overhead_children, sample, period, in their order;\n"
+"                          overhead_children, sample, period, latency,\n"
+"                          latency_children, in their order;\n"
 "                          rows sorted by -s, then by the fields -s lacks\n"
 "  -g, --call-graph MODE   graph|fractal|flat|folded|none[,MIN%%][,caller|callee]\n"
 "                          [,function][,percent|period|count] (the branches' values)\n"
@@ -2887,7 +2891,8 @@ int cmd_report(int argc, char **argv)
 		if (rf_parse(&fields, fields_spec, bad, sizeof(bad)) ||
 		    (sort_spec && rf_parse(&sort_fields, sort_spec, bad, sizeof(bad)))) {
 			fprintf(stderr, "perfcheck report: unknown field '%s' (known: overhead, "
-				"overhead_children, sample, period, %s)\n", bad, sk_names());
+				"overhead_children, sample, period, latency, latency_children, %s)\n",
+				bad, sk_names());
 			goto bad_filter;
 		}
 		if (rf_merge(&fields, sort_spec ? &sort_fields : NULL, &sort_fields, &columns)) {
@@ -2972,7 +2977,9 @@ int cmd_report(int argc, char **argv)
 	 * perf 6.15+: --latency needs the switch records of perf record
 	 * --latency, looked for before the events are read: never in a pipe
 	 */
-	if (!ret && !header_only && rp.prefer_latency &&
+	if (!ret && !header_only &&
+	    (rp.prefer_latency || (fields_spec && strstr(fields_spec, "latency")) ||
+	     (sort_spec && strstr(sort_spec, "latency"))) &&
 	    (s->r.pipe_format || !rd_latency_in(&s->r))) {
 		rd_out_flush(&out);
 		fprintf(stderr, "Error:\nUse of latency profile or parallelism requires --latency "

@@ -24,6 +24,9 @@ static const struct {
 	{ "overhead_children", RF_CHILDREN, "Children", 8 },
 	{ "sample", RF_SAMPLES, "Samples", 12 },
 	{ "period", RF_PERIOD, "Period", 12 },
+	/* perf's Latency of Children is a column narrower */
+	{ "latency", RF_LATENCY, "Latency", 8 },
+	{ "latency_children", RF_LAT_CHILDREN, "Latency", 7 },
 };
 
 #define NR_VALUES (sizeof(values) / sizeof(values[0]))
@@ -107,6 +110,7 @@ void rf_sort_keys(const struct rf_list *sort, struct sk_list *keys)
 	static const enum sk_value value_of[] = {
 		[RF_OVERHEAD] = SK_V_OVERHEAD, [RF_CHILDREN] = SK_V_CHILDREN,
 		[RF_SAMPLES] = SK_V_SAMPLES, [RF_PERIOD] = SK_V_PERIOD,
+		[RF_LATENCY] = SK_V_LATENCY, [RF_LAT_CHILDREN] = SK_V_LAT_CHILDREN,
 	};
 	char bad[64];
 
@@ -237,13 +241,25 @@ static void value_text(const struct rf_view *v, const struct rf_col *c, const st
 		snprintf(buf, size, "%*s", v->sep || nr ? 8 : 0, "N/A");
 		return;
 	}
+	/* and Children's latency: perf's N/A after a space, left-aligned in the column */
+	if (c->kind == RF_LAT_CHILDREN && !v->children) {
+		snprintf(buf, size, "%-*s", w, " N/A");
+		return;
+	}
 	for (uint32_t j = 0; j <= nr && len < size; j++) {
 		const struct entry *me = j ? v->group->row(v->group->ctx, j - 1, e) : e;
 		double total = j ? (v->group->total[j - 1] ? (double)v->group->total[j - 1] : 1.0) :
 				   v->total;
 		int pw = v->sep ? 0 : nr ? w : 0;
 
-		if (c->kind == RF_OVERHEAD || c->kind == RF_CHILDREN) {
+		if (c->kind == RF_LATENCY || c->kind == RF_LAT_CHILDREN) {
+			/* a group's members have no latency of their own here: the leader's */
+			uint64_t x = j ? 0 : c->kind == RF_LATENCY ? e->lat_self : e->lat_children;
+
+			len += (size_t)snprintf(buf + len, size - len, "%s%*.2f%%", v->sep ? " " : "",
+						pw ? pw - 1 : 0,
+						100.0 * (double)x / (v->lat_total ? v->lat_total : 1.0));
+		} else if (c->kind == RF_OVERHEAD || c->kind == RF_CHILDREN) {
 			uint64_t x = !me ? 0 : c->kind == RF_OVERHEAD ? me->self : me->children;
 
 			len += (size_t)snprintf(buf + len, size - len, "%s%*.2f%%", v->sep ? " " : "",

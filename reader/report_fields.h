@@ -6,7 +6,7 @@
  * -s's (when given, without an implicit overhead) followed by each field of
  * -F it lacks, else -F itself; the columns are -F's followed by each sort
  * key -F lacks.  A value column (overhead, overhead_children, sample,
- * period) sorts where the sort list names it; one it does not name does
+ * period, and perf 6.15+'s latency and latency_children) sorts where the sort list names it; one it does not name does
  * not sort at all.  An event group shows its members' values after the
  * leader's in each value column, the column as many times as wide.
  */
@@ -20,7 +20,8 @@
 #include "reader/out.h"
 #include "reader/sortkeys.h"
 
-enum rf_kind { RF_KEY, RF_OVERHEAD, RF_CHILDREN, RF_SAMPLES, RF_PERIOD };
+enum rf_kind { RF_KEY, RF_OVERHEAD, RF_CHILDREN, RF_SAMPLES, RF_PERIOD, RF_LATENCY,
+	       RF_LAT_CHILDREN };
 
 struct rf_col {
 	enum rf_kind kind;
@@ -53,6 +54,7 @@ struct rf_view {
 	uint32_t elided;		/* bit i: keys[i]'s column left out (a filter's one value) */
 	const char *sep;		/* -t, else NULL */
 	double total;			/* of the percentages */
+	double lat_total;		/* of the latency percentages (reader/latency.h) */
 	bool children;			/* the rows have Children shares (else N/A) */
 	const struct hist_group *group;	/* an event group's members after the leader, or NULL */
 };

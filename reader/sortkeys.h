@@ -39,7 +39,7 @@ struct sk_list {
 	 */
 	struct sk_order {
 		enum sk_value { SK_V_KEY, SK_V_OVERHEAD, SK_V_CHILDREN, SK_V_SAMPLES,
-				SK_V_PERIOD } value;
+				SK_V_PERIOD, SK_V_LATENCY, SK_V_LAT_CHILDREN } value;
 		int8_t key;
 	} order[SK_MAX_KEYS + 4];
 	uint8_t nr_order;

@@ -404,6 +404,13 @@ TEST_F(latency_file, report_hierarchy_levels_show_and_sort_by_latency_as_perf_7_
 			   "--no-children");
 }
 
+/* -F's latency and latency_children: columns, and the order where they come */
+TEST_F(latency_file, report_fields_latency_columns_sort_where_named_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-fields.txt",
+			   "--fields=latency_children,overhead_children,latency,sym", NULL);
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
