@@ -57,6 +57,7 @@ struct entry {
 	int32_t cpu;
 	uint64_t cgroup;	/* its samples' cgroup id */
 	uint64_t time;		/* its samples' time, down to the quantum (-s time) */
+	uint32_t parallelism;	/* its samples' parallelism (-s parallelism) */
 	uint64_t seq;		/* creation order */
 	struct row_at at;	/* of the frame (the branch target) that made the row */
 	struct row_branch *branch;	/* branch mode (owned), else NULL */

@@ -167,6 +167,8 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 		return sign64((int64_t)(b->cgroup - a->cgroup));
 	case SK_TIME:
 		return sign64((int64_t)(b->time - a->time));
+	case SK_PARALLELISM:
+		return sign64((int64_t)b->parallelism - (int64_t)a->parallelism);
 	case SK_DSO:
 		return dso_asc(a, b);
 	case SK_SRCLINE:

@@ -157,6 +157,8 @@ struct report {
 	struct rp_threads *threads;	/* -T: the READ records' counts (NULL: not asked) */
 	struct rd_latency lat;		/* how many threads run, by the switch records */
 	bool latency_keys;		/* perf 6.15+'s latency keys sort the rows */
+	uint32_t parallelism;		/* the sample's (rd_latency_parallelism) */
+	bool parallelism_key;		/* -s parallelism */
 	bool latency_cols;		/* and their Latency columns are shown */
 	bool prefer_latency;		/* --latency: Latency first, the rows by it */
 	uint64_t lat_samples, lat_alone;	/* samples, those that ran alone */
@@ -482,6 +484,7 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->cpu = k->cpu;
 	e->cgroup = k->cgroup.id;
 	e->time = k->time;
+	e->parallelism = k->parallelism;
 	/* perf's he->level is the sample's, in branch mode too (Symbol, not Target Symbol) */
 	e->at.level = k->kernel ? 'k' : '.';
 	e->at.sym = k->sym;
@@ -523,6 +526,7 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 	}
 	if (rp->view.quantum)
 		k->time = ev->sample->time - ev->sample->time % rp->view.quantum;
+	k->parallelism = rp->parallelism;
 	/*
 	 * perf looks up a callchain frame's line at its unmapped address, as if
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
@@ -1189,7 +1193,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	lat = rd_latency_of(&rp->lat, &s->r, smp->period);
 	t->lat_total += lat;
 	rp->lat_samples++;
-	if (rd_latency_parallelism(&rp->lat, &s->r) == 1)
+	rp->parallelism = rd_latency_parallelism(&rp->lat, &s->r);
+	if (rp->parallelism == 1)
 		rp->lat_alone++;
 	rp->stamp++;
 	if (graphs && n && rp->cache.memo) {
@@ -1262,7 +1267,12 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		en = entry_of(rp, s, t, ev, &fr[i], true, level, hidden, &made);
 		if (!en)
 			return -ENOMEM;
-		if (en->stamp == rp->stamp) {
+		/*
+		 * perf's he_cache compares a frame's row as its sort keys would,
+		 * the parallelism it never fills in too: sorted by it, no frame
+		 * is found charged, each adds to its row again
+		 */
+		if (en->stamp == rp->stamp && !rp->parallelism_key) {
 			if (mm)
 				mm->row[k + 1] = NULL;
 			continue;
@@ -1383,6 +1393,7 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 				e->thread_comm = em->thread_comm;
 				e->tid = em->tid;
 				e->cpu = em->cpu;
+				e->parallelism = em->parallelism;
 				e->at = em->at;
 				if (em->branch) {
 					e->branch = malloc(sizeof(*e->branch));
@@ -2979,7 +2990,9 @@ int cmd_report(int argc, char **argv)
 	 */
 	if (!ret && !header_only &&
 	    (rp.prefer_latency || (fields_spec && strstr(fields_spec, "latency")) ||
-	     (sort_spec && strstr(sort_spec, "latency"))) &&
+	     (sort_spec && strstr(sort_spec, "latency")) ||
+	     (fields_spec && strstr(fields_spec, "parallelism")) ||
+	     (sort_spec && strstr(sort_spec, "parallelism"))) &&
 	    (s->r.pipe_format || !rd_latency_in(&s->r))) {
 		rd_out_flush(&out);
 		fprintf(stderr, "Error:\nUse of latency profile or parallelism requires --latency "
@@ -3024,8 +3037,9 @@ int cmd_report(int argc, char **argv)
 		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
 		if (!sorts_by(&rp, SK_TIME))
 			rp.view.quantum = 0;
-		/* rows of one address differ by their text, cgroup or time: no row caches then */
-		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum) {
+		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
+		rp.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
+		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.parallelism_key) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}

@@ -19,7 +19,7 @@ static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
 	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile", [SK_TIME] = "time",
-	[SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
+	[SK_PARALLELISM] = "parallelism", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
 
@@ -28,6 +28,7 @@ static const char *const titles[SK_NR] = {
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
 	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File", [SK_TIME] = "Time",
+	[SK_PARALLELISM] = "Parallelism",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -353,6 +354,10 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			put(&b, f->srcline ? f->srcline : "", n);
 			break;
 		}
+		case SK_PARALLELISM:
+			/* perf's "%*d" in its column of 11 */
+			putf(&b, "%010u\x1f%11u", f->parallelism, f->parallelism);
+			break;
 		case SK_TIME:
 			/* seconds and microseconds, as perf's Time */
 			put_hex(&b, f->time, 16);

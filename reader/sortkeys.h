@@ -16,7 +16,7 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME,
+	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME, SK_PARALLELISM,
 	      /* branch mode's (perf report of a file with branch stacks) */
 	      SK_DSO_FROM, SK_DSO_TO, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES, SK_NR };
 
@@ -100,6 +100,7 @@ struct sk_frame {
 		const char *path;	/* from the CGROUP records, NULL when none named it */
 	} cgroup;
 	uint64_t time;		/* the sample's, down to report's --time-quantum */
+	uint32_t parallelism;	/* the threads running at the sample (reader/latency.h) */
 };
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */

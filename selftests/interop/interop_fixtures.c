@@ -411,6 +411,27 @@ TEST_F(latency_file, report_fields_latency_columns_sort_where_named_as_perf_7_2)
 			   "--fields=latency_children,overhead_children,latency,sym", NULL);
 }
 
+/*
+ * -s parallelism: a row per number of threads running, ascending; perf's
+ * check of the rows a sample already charged never matches then (it
+ * leaves the parallelism out of what it compares), so Children adds up
+ * each frame: above 100%
+ */
+TEST_F(latency_file, report_parallelism_key_rows_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-parallelism.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "Parallelism"));
+	EXPECT_NE(NULL, strstr(perf, "515.26%"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-parallelism.txt", "--sort=parallelism",
+			   NULL);
+	pc_run_free(&self->run);
+	expect_kept_report(_metadata, self, "perf-report-sym-parallelism.txt",
+			   "--sort=sym,parallelism", "--call-graph=none");
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
