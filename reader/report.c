@@ -159,6 +159,8 @@ struct report {
 	bool latency_keys;		/* perf 6.15+'s latency keys sort the rows */
 	uint32_t parallelism;		/* the sample's (rd_latency_parallelism) */
 	bool parallelism_key;		/* -s parallelism */
+	int64_t parallelism_in[RD_FILTER_MAX];	/* --parallelism: the levels shown */
+	size_t nr_parallelism;
 	bool latency_cols;		/* and their Latency columns are shown */
 	bool prefer_latency;		/* --latency: Latency first, the rows by it */
 	uint64_t lat_samples, lat_alone;	/* samples, those that ran alone */
@@ -1077,6 +1079,15 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 	return 0;
 }
 
+/* --parallelism's levels: from 1 (perf's bound is its most cpus) */
+static bool parallelism_levels_ok(const int64_t *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (v[i] < 1 || v[i] > 4096)
+			return false;
+	return true;
+}
+
 /* the records that tell how many threads run, for the samples' latency */
 static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
@@ -1205,6 +1216,9 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
 	hidden = row_hidden(f, ev, &self.r);
+	if (rp->nr_parallelism &&
+	    !rd_filter_in_numbers(rp->parallelism_in, rp->nr_parallelism, rp->parallelism))
+		hidden |= ENTRY_HIDDEN_PARALLELISM;
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden, &made);
 	if (!en)
 		return -ENOMEM;
@@ -2508,6 +2522,7 @@ static void usage(FILE *f)
 "      --no-children       only the samples' own ips\n"
 "      --latency           each share's Latency first and the rows by it (a file\n"
 "                          recorded with switch events: perf record --latency)\n"
+"      --parallelism LIST  only the samples taken while so many threads ran (1-4,8)\n"
 "  -s, --sort KEYS         group by %s\n"
 "                          (default comm,dso,sym)\n"
 "  -F, --fields FIELDS     the columns: keys of -s and overhead,\n"
@@ -2576,7 +2591,7 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY };
+       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY, OPT_PARALLELISM };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2584,6 +2599,7 @@ static const struct option options[] = {
 	{ "children", no_argument, NULL, OPT_CHILDREN },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "latency", no_argument, NULL, OPT_LATENCY },
+	{ "parallelism", required_argument, NULL, OPT_PARALLELISM },
 	{ "sort", required_argument, NULL, 's' },
 	{ "fields", required_argument, NULL, 'F' },
 	{ "call-graph", optional_argument, NULL, 'g' },
@@ -2703,6 +2719,14 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_LATENCY:
 			rp.prefer_latency = true;
+			break;
+		case OPT_PARALLELISM:
+			if (rd_filter_numbers(rp.parallelism_in, &rp.nr_parallelism, optarg, true) ||
+			    !parallelism_levels_ok(rp.parallelism_in, rp.nr_parallelism)) {
+				fprintf(stderr, "perfcheck report: bad --parallelism list '%s'\n",
+					optarg);
+				goto bad_filter;
+			}
 			break;
 		case 'F':
 			fields_spec = optarg;
@@ -2989,7 +3013,8 @@ int cmd_report(int argc, char **argv)
 	 * --latency, looked for before the events are read: never in a pipe
 	 */
 	if (!ret && !header_only &&
-	    (rp.prefer_latency || (fields_spec && strstr(fields_spec, "latency")) ||
+	    (rp.prefer_latency || rp.nr_parallelism ||
+	     (fields_spec && strstr(fields_spec, "latency")) ||
 	     (sort_spec && strstr(sort_spec, "latency")) ||
 	     (fields_spec && strstr(fields_spec, "parallelism")) ||
 	     (sort_spec && strstr(sort_spec, "parallelism"))) &&

@@ -432,6 +432,13 @@ TEST_F(latency_file, report_parallelism_key_rows_as_perf_7_2)
 			   "--sort=sym,parallelism", "--call-graph=none");
 }
 
+/* --parallelism 2: the rows of the samples taken beside the child alone */
+TEST_F(latency_file, report_parallelism_filter_keeps_those_levels_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-parallelism-2.txt", "--parallelism=2",
+			   "--no-children");
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
