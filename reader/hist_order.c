@@ -234,9 +234,10 @@ bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk
 }
 
 /*
- * perf's Children comparison: the larger share first, and between rows of
- * one thread with equal shares, the caller above the callee (the deeper
- * chain first, the shallower in caller order) when call graphs are shown
+ * perf's comparison of a cumulated value (x of a, y of b: Children, or its
+ * latency): the larger first, and between rows of one thread with equal
+ * values, the caller above the callee (the deeper chain first, the
+ * shallower in caller order) when call graphs are shown
  */
 static int acc_cmp(uint64_t x, uint64_t y, const struct entry *a, const struct entry *b,
 		   const struct hist_order *o)
