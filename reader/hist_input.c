@@ -85,6 +85,14 @@ struct entry *hist_input_ref(struct hist_input *in, struct entry *e, const struc
 		if (!c) {
 			struct entry *row = in->row[cur - 1], *kept = ops->found(ops->ctx, row);
 
+			/*
+			 * a new key found equal to another row's (inlined entries
+			 * of one name in functions side by side): perf charges that
+			 * row, so every later reference of the key searches too
+			 */
+			if (is_new)
+				in->searched = true;
+
 			if (kept && kept != row) {
 				if (add_twin(in, kept))
 					return NULL;

@@ -213,10 +213,13 @@ int hist_cmp(const struct entry *a, const struct entry *b,
 
 	for (int i = 0; i < keys->nr && !c; i++)
 		c = collapse_key(a, b, keys, i);
-	if (!c) {
-		/* what perf keeps apart but the comparisons above do not order */
+	/*
+	 * what perf keeps apart but the comparisons above do not order; not
+	 * two inlined entries they found equal (one name, ranges that meet:
+	 * functions side by side), which perf's search takes for one row
+	 */
+	if (!c && !(a->at.sym && b->at.sym && a->at.sym->inlined && b->at.sym->inlined))
 		c = -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
-	}
 	return c;
 }
 

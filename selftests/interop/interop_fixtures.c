@@ -465,6 +465,47 @@ TEST(report_latency_option_needs_switch_records)
 	free(x.perf_text);
 }
 
+/*
+ * fixtures/upstream/7.2-host-adjacent-inline (its record.sh): page faults
+ * (the same samples every time) in inlined functions nested four deep in
+ * functions laid out side by side.  perf compares two inlined entries of
+ * one name by their outer functions' ranges, ends included, so the
+ * entries of one inlined function in two adjacent functions are one row of
+ * the report: its Children the sum of both.
+ */
+static void expect_adjacent(struct __test_metadata *_metadata, const char *file,
+			    const char *sub, const char *opt)
+{
+	struct pc_run run = { 0 };
+	struct fx x;
+	char *perf;
+
+	ASSERT_EQ(0, fx_load(&x, "7.2-host-adjacent-inline", "perf-script.txt"))
+		TH_LOG("fixtures/upstream/7.2-host-adjacent-inline is missing (its record.sh)");
+	perf = perf_kept(&x, file);
+	ASSERT_NE(NULL, perf);
+	expect_same_text(_metadata, file, perf, pc_default(_metadata, &x, &run, sub, opt, NULL));
+	free(perf);
+	free(x.perf_text);
+	pc_run_free(&run);
+}
+
+TEST(adjacent_inline_script_as_perf_7_2)
+{
+	expect_adjacent(_metadata, "perf-script.txt", "script", NULL);
+}
+
+/* "nest_three (inlined)" of outer_three and of outer_four: one row, as perf 7.2 */
+TEST(adjacent_inline_entries_of_one_name_are_one_row_as_perf_7_2)
+{
+	expect_adjacent(_metadata, "perf-report.txt", "report", NULL);
+}
+
+TEST(adjacent_inline_self_rows_as_perf_7_2)
+{
+	expect_adjacent(_metadata, "perf-report-no-children.txt", "report", "--no-children");
+}
+
 /* ---------------------------------------------------- the comparison itself */
 
 FIXTURE(comparison) {
