@@ -44,7 +44,10 @@ struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
 	size_t key_len;
 	uint64_t self, children, nr_samples;
-	uint64_t lat_self, lat_children;	/* their latency (reader/latency.h) */
+	struct entry_latency {
+		uint64_t self, children;	/* their latency (reader/latency.h) */
+		uint32_t parallelism;		/* its samples' (-s parallelism) */
+	} lat;
 	uint64_t stamp;		/* last sample that charged children */
 	struct entry_graph {
 		uint32_t tree;		/* callgraph root (index + 1), 0 when none */
@@ -58,7 +61,6 @@ struct entry {
 	int32_t cpu;
 	uint64_t cgroup;	/* its samples' cgroup id */
 	uint64_t time;		/* its samples' time, down to the quantum (-s time) */
-	uint32_t parallelism;	/* its samples' parallelism (-s parallelism) */
 	uint64_t seq;		/* creation order */
 	struct row_at at;	/* of the frame (the branch target) that made the row */
 	struct row_branch *branch;	/* branch mode (owned), else NULL */

@@ -168,7 +168,7 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 	case SK_TIME:
 		return sign64((int64_t)(b->time - a->time));
 	case SK_PARALLELISM:
-		return sign64((int64_t)b->parallelism - (int64_t)a->parallelism);
+		return sign64((int64_t)b->lat.parallelism - (int64_t)a->lat.parallelism);
 	case SK_DSO:
 		return dso_asc(a, b);
 	case SK_SRCLINE:
@@ -264,13 +264,13 @@ static int children_cmp(const struct entry *a, const struct entry *b, const stru
 /* perf's Children, then its latency (its hidden key); --latency: the other way round */
 static int cumulated_cmp(const struct entry *a, const struct entry *b, const struct hist_order *o)
 {
-	int c = o->latency_first ? acc_cmp(a->lat_children, b->lat_children, a, b, o) :
+	int c = o->latency_first ? acc_cmp(a->lat.children, b->lat.children, a, b, o) :
 				   children_cmp(a, b, o);
 
 	if (c || !o->latency)
 		return c;
 	return o->latency_first ? children_cmp(a, b, o) :
-				  field_cmp(a->lat_children, b->lat_children);
+				  field_cmp(a->lat.children, b->lat.children);
 }
 
 /* One sort key of the output order (key i of keys[]), perf's se_sort */
@@ -312,10 +312,10 @@ static int ordered_sort(const struct entry *a, const struct entry *b, const stru
 			c = o->cumulate ? children_cmp(a, b, o) : 0;
 			break;
 		case SK_V_LATENCY:
-			c = field_cmp(a->lat_self, b->lat_self);
+			c = field_cmp(a->lat.self, b->lat.self);
 			break;
 		case SK_V_LAT_CHILDREN:
-			c = o->cumulate ? acc_cmp(a->lat_children, b->lat_children, a, b, o) : 0;
+			c = o->cumulate ? acc_cmp(a->lat.children, b->lat.children, a, b, o) : 0;
 			break;
 		case SK_V_SAMPLES:
 			c = field_cmp(a->nr_samples, b->nr_samples);
@@ -343,7 +343,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 	 */
 	for (int i = 0; i <= o->keys->nr; i++) {
 		if (i == o->keys->overhead_at) {
-			if (o->latency_first && (c = field_cmp(a->lat_self, b->lat_self)))
+			if (o->latency_first && (c = field_cmp(a->lat.self, b->lat.self)))
 				return c;
 			c = field_cmp(a->self, b->self);
 			if (c)
@@ -351,7 +351,7 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 			if (o->members_cmp && (c = o->members_cmp(a, b, false, o->members_ctx)))
 				return c;
 			if (o->latency && !o->latency_first &&
-			    (c = field_cmp(a->lat_self, b->lat_self)))
+			    (c = field_cmp(a->lat.self, b->lat.self)))
 				return c;
 		}
 		if (o->keys->samples && i == o->keys->samples_at) {

@@ -155,15 +155,18 @@ struct report {
 	struct pc_srcline_cache *src;	/* line tables (NULL until used) */
 	struct rd_isyms isyms;		/* symbols of inlined callchain entries */
 	struct rp_threads *threads;	/* -T: the READ records' counts (NULL: not asked) */
-	struct rd_latency lat;		/* how many threads run, by the switch records */
-	bool latency_keys;		/* perf 6.15+'s latency keys sort the rows */
-	uint32_t parallelism;		/* the sample's (rd_latency_parallelism) */
-	bool parallelism_key;		/* -s parallelism */
-	int64_t parallelism_in[RD_FILTER_MAX];	/* --parallelism: the levels shown */
-	size_t nr_parallelism;
-	bool latency_cols;		/* and their Latency columns are shown */
-	bool prefer_latency;		/* --latency: Latency first, the rows by it */
-	uint64_t lat_samples, lat_alone;	/* samples, those that ran alone */
+	/* perf 6.15+'s latency (reader/latency.h) */
+	struct rp_latency {
+		struct rd_latency count;	/* how many threads run, by the switch records */
+		bool keys;		/* its keys sort the rows */
+		bool cols;		/* its Latency columns are shown */
+		bool prefer;		/* --latency: Latency first, the rows by it */
+		uint64_t samples, alone;	/* samples, those that ran alone */
+		uint32_t parallelism;	/* the sample's (rd_latency_parallelism) */
+		bool parallelism_key;	/* -s parallelism */
+		int64_t levels[RD_FILTER_MAX];	/* --parallelism: the levels shown */
+		size_t nr_levels;
+	} lat;
 };
 
 static size_t hash_mem(const char *p, size_t n)
@@ -250,8 +253,8 @@ static int entry_add(struct report *rp, struct entry *into, const struct entry *
 	into->self += from->self;
 	into->children += from->children;
 	into->nr_samples += from->nr_samples;
-	into->lat_self += from->lat_self;
-	into->lat_children += from->lat_children;
+	into->lat.self += from->lat.self;
+	into->lat.children += from->lat.children;
 	if (from->graph.tree && !into->graph.tree && !bare) {
 		into->graph = from->graph;
 	} else if (from->graph.tree) {
@@ -291,7 +294,7 @@ static struct entry *entry_dup(const struct entry *e, const char *key, size_t ke
 		*d->branch = *e->branch;
 	if (!period) {
 		d->self = d->children = d->nr_samples = d->stamp = 0;
-		d->lat_self = d->lat_children = 0;
+		d->lat.self = d->lat.children = 0;
 		d->graph = (struct entry_graph){ 0 };
 	}
 	return d;
@@ -485,8 +488,8 @@ static struct entry *row_of_key(struct report *rp, struct table *t, const struct
 	e->tid = k->tid;
 	e->cpu = k->cpu;
 	e->cgroup = k->cgroup.id;
-	e->time = k->time;
-	e->parallelism = k->parallelism;
+	e->time = k->when.time;
+	e->lat.parallelism = k->when.parallelism;
 	/* perf's he->level is the sample's, in branch mode too (Symbol, not Target Symbol) */
 	e->at.level = k->kernel ? 'k' : '.';
 	e->at.sym = k->sym;
@@ -527,8 +530,8 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 		k->cgroup.path = rd_cgroups_path(&s->machine.cgroups, k->cgroup.id);
 	}
 	if (rp->view.quantum)
-		k->time = ev->sample->time - ev->sample->time % rp->view.quantum;
-	k->parallelism = rp->parallelism;
+		k->when.time = ev->sample->time - ev->sample->time % rp->view.quantum;
+	k->when.parallelism = rp->lat.parallelism;
 	/*
 	 * perf looks up a callchain frame's line at its unmapped address, as if
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
@@ -654,7 +657,7 @@ static struct entry *renamed_row(const struct twin_ref *ref, struct entry *row)
 			outer->stamp = rp->stamp;
 	}
 	row->self = row->children = row->nr_samples = 0;
-	row->lat_self = row->lat_children = 0;
+	row->lat.self = row->lat.children = 0;
 	row->graph = (struct entry_graph){ 0 };
 	row->filtered |= ENTRY_RETIRED;
 	return r;
@@ -1094,7 +1097,7 @@ static int on_other(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	struct report *rp = ctx;
 
 	(void)s;
-	rd_latency_record(&rp->lat, ev->rec);
+	rd_latency_record(&rp->lat.count, ev->rec);
 	return 0;
 }
 
@@ -1201,12 +1204,12 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	t->samples++;
 	t->total += smp->period;
 	/* perf shows Latency columns unless 99% of the samples ran alone */
-	lat = rd_latency_of(&rp->lat, &s->r, smp->period);
+	lat = rd_latency_of(&rp->lat.count, &s->r, smp->period);
 	t->lat_total += lat;
-	rp->lat_samples++;
-	rp->parallelism = rd_latency_parallelism(&rp->lat, &s->r);
-	if (rp->parallelism == 1)
-		rp->lat_alone++;
+	rp->lat.samples++;
+	rp->lat.parallelism = rd_latency_parallelism(&rp->lat.count, &s->r);
+	if (rp->lat.parallelism == 1)
+		rp->lat.alone++;
 	rp->stamp++;
 	if (graphs && n && rp->cache.memo) {
 		mm = &rp->cache.memo[(smp->tid * 0x9E3779B1u) >> 26];
@@ -1216,8 +1219,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
 	hidden = row_hidden(f, ev, &self.r);
-	if (rp->nr_parallelism &&
-	    !rd_filter_in_numbers(rp->parallelism_in, rp->nr_parallelism, rp->parallelism))
+	if (rp->lat.nr_levels &&
+	    !rd_filter_in_numbers(rp->lat.levels, rp->lat.nr_levels, rp->lat.parallelism))
 		hidden |= ENTRY_HIDDEN_PARALLELISM;
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden, &made);
 	if (!en)
@@ -1233,8 +1236,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->self += smp->period;
 	en->nr_samples++;
 	en->children += smp->period;
-	en->lat_self += lat;
-	en->lat_children += lat;
+	en->lat.self += lat;
+	en->lat.children += lat;
 	if (graphs && n) {
 		if (same && mm->row[0] == en) {
 			cg_hit(&rp->forest, mm->node[0], smp->period);
@@ -1258,7 +1261,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				continue;
 			en->stamp = rp->stamp;
 			en->children += smp->period;
-			en->lat_children += lat;
+			en->lat.children += lat;
 			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
 		}
 		return 0;
@@ -1286,7 +1289,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		 * the parallelism it never fills in too: sorted by it, no frame
 		 * is found charged, each adds to its row again
 		 */
-		if (en->stamp == rp->stamp && !rp->parallelism_key) {
+		if (en->stamp == rp->stamp && !rp->lat.parallelism_key) {
 			if (mm)
 				mm->row[k + 1] = NULL;
 			continue;
@@ -1296,7 +1299,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		if (!en)
 			return -ENOMEM;
 		en->children += smp->period;
-		en->lat_children += lat;
+		en->lat.children += lat;
 		if (!graphs)
 			continue;
 		if (same && mm->row[k + 1] == en) {
@@ -1407,7 +1410,7 @@ static int group_join(struct report *rp, struct table *t, const struct group_vie
 				e->thread_comm = em->thread_comm;
 				e->tid = em->tid;
 				e->cpu = em->cpu;
-				e->parallelism = em->parallelism;
+				e->lat.parallelism = em->lat.parallelism;
 				e->at = em->at;
 				if (em->branch) {
 					e->branch = malloc(sizeof(*e->branch));
@@ -1673,20 +1676,20 @@ static int share_cols(const struct report *rp, bool children, struct share_col *
 		struct share_col ch = { SH_CHILDREN, "Children", 8 },
 				 lat = { SH_LAT_CHILDREN, "Latency", 7 };
 
-		if (rp->latency_cols && rp->prefer_latency)
+		if (rp->lat.cols && rp->lat.prefer)
 			c[n++] = lat;
 		c[n++] = ch;
-		if (rp->latency_cols && !rp->prefer_latency)
+		if (rp->lat.cols && !rp->lat.prefer)
 			c[n++] = lat;
 	}
 	{
 		struct share_col self = { SH_SELF, children ? "Self" : "Overhead", 8 },
 				 lat = { SH_LAT, "Latency", 8 };
 
-		if (rp->latency_cols && rp->prefer_latency)
+		if (rp->lat.cols && rp->lat.prefer)
 			c[n++] = lat;
 		c[n++] = self;
-		if (rp->latency_cols && !rp->prefer_latency)
+		if (rp->lat.cols && !rp->lat.prefer)
 			c[n++] = lat;
 	}
 	return n;
@@ -1736,9 +1739,9 @@ static double share_of(const struct share_col *c, const struct table *t, const s
 	case SH_SELF:
 		return 100.0 * (double)e->self / total;
 	case SH_LAT:
-		return 100.0 * (double)e->lat_self / lat_total;
+		return 100.0 * (double)e->lat.self / lat_total;
 	default:
-		return 100.0 * (double)e->lat_children / lat_total;
+		return 100.0 * (double)e->lat.children / lat_total;
 	}
 }
 
@@ -1933,7 +1936,7 @@ static int merge_twin(struct entry *into, struct entry *from, void *ctx)
 	if (entry_add(rp, into, from, true))
 		return -ENOMEM;
 	from->self = from->children = from->nr_samples = 0;
-	from->lat_self = from->lat_children = 0;
+	from->lat.self = from->lat.children = 0;
 	from->graph = (struct entry_graph){ 0 };
 	from->filtered |= ENTRY_MERGED;
 	return 0;
@@ -1989,8 +1992,8 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 			      .quiet = rp->view.quiet, .total = total,
 			      .percent_limit = rp->percent_limit, .cg = &cg,
 			      .graph_total = t->total, .group = g ? &hg : NULL,
-			      .latency = rp->latency_keys, .latency_col = rp->latency_cols && !g,
-			      .latency_first = rp->prefer_latency, .lat_total = (double)t->lat_total };
+			      .latency = rp->lat.keys, .latency_col = rp->lat.cols && !g,
+			      .latency_first = rp->lat.prefer, .lat_total = (double)t->lat_total };
 	struct rh_plan plan = { 0 };
 	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
 	int ret;
@@ -2073,8 +2076,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 					 .cumulate = children, .graphs = graphs,
 					 .caller = order_of(rp, t->evsel) == CG_CALLER,
 					 .members_cmp = g ? members_cmp : NULL, .members_ctx = g,
-					 .latency = rp->latency_keys,
-					 .latency_first = rp->prefer_latency };
+					 .latency = rp->lat.keys,
+					 .latency_first = rp->lat.prefer };
 
 		for (int k = 0; k < rp->keys.nr; k++)
 			if (key_elided(rp, k))
@@ -2118,8 +2121,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
 
 		/* --latency: the limit is of the latency */
-		if (rp->prefer_latency && rp->latency_cols)
-			shown = 100.0 * (double)(children ? e->lat_children : e->lat_self) /
+		if (rp->lat.prefer && rp->lat.cols)
+			shown = 100.0 * (double)(children ? e->lat.children : e->lat.self) /
 				(t->lat_total ? (double)t->lat_total : 1.0);
 
 		if (shown < rp->percent_limit)
@@ -2679,7 +2682,7 @@ static void free_tables(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .lat = RD_LATENCY_INIT, .children = -1, .max_stack = MAX_STACK, .view.group = -1,
+	struct report rp = { .lat.count = RD_LATENCY_INIT, .children = -1, .max_stack = MAX_STACK, .view.group = -1,
 			     .view.quantum = 100000000ULL,	/* perf's: 100 ms */
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
@@ -2718,11 +2721,11 @@ int cmd_report(int argc, char **argv)
 			rp.children = 0;
 			break;
 		case OPT_LATENCY:
-			rp.prefer_latency = true;
+			rp.lat.prefer = true;
 			break;
 		case OPT_PARALLELISM:
-			if (rd_filter_numbers(rp.parallelism_in, &rp.nr_parallelism, optarg, true) ||
-			    !parallelism_levels_ok(rp.parallelism_in, rp.nr_parallelism)) {
+			if (rd_filter_numbers(rp.lat.levels, &rp.lat.nr_levels, optarg, true) ||
+			    !parallelism_levels_ok(rp.lat.levels, rp.lat.nr_levels)) {
 				fprintf(stderr, "perfcheck report: bad --parallelism list '%s'\n",
 					optarg);
 				goto bad_filter;
@@ -3013,7 +3016,7 @@ int cmd_report(int argc, char **argv)
 	 * --latency, looked for before the events are read: never in a pipe
 	 */
 	if (!ret && !header_only &&
-	    (rp.prefer_latency || rp.nr_parallelism ||
+	    (rp.lat.prefer || rp.lat.nr_levels ||
 	     (fields_spec && strstr(fields_spec, "latency")) ||
 	     (sort_spec && strstr(sort_spec, "latency")) ||
 	     (fields_spec && strstr(fields_spec, "parallelism")) ||
@@ -3063,8 +3066,8 @@ int cmd_report(int argc, char **argv)
 		if (!sorts_by(&rp, SK_TIME))
 			rp.view.quantum = 0;
 		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
-		rp.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
-		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.parallelism_key) {
+		rp.lat.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
+		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}
@@ -3083,12 +3086,12 @@ int cmd_report(int argc, char **argv)
 		 * it), and shows them where 1% of the samples or more
 		 * ran beside another thread, or where asked
 		 */
-		rp.latency_keys = !rp.compat_6_1 && !rp.view.fields && !s->r.pipe_format &&
-				  (rp.prefer_latency || !rp.keys.overhead_named) &&
+		rp.lat.keys = !rp.compat_6_1 && !rp.view.fields && !s->r.pipe_format &&
+				  (rp.lat.prefer || !rp.keys.overhead_named) &&
 				  rd_latency_in(&s->r);
-		rp.latency_cols = rp.latency_keys &&
-				  (rp.prefer_latency ||
-				   (rp.lat_samples && rp.lat_alone * 100 / rp.lat_samples < 99));
+		rp.lat.cols = rp.lat.keys &&
+				  (rp.lat.prefer ||
+				   (rp.lat.samples && rp.lat.alone * 100 / rp.lat.samples < 99));
 		if (ret && !err.msg[0] && rp.trace.fmt.err.msg[0])
 			err = rp.trace.fmt.err;
 	}

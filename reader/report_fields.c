@@ -254,7 +254,7 @@ static void value_text(const struct rf_view *v, const struct rf_col *c, const st
 
 		if (c->kind == RF_LATENCY || c->kind == RF_LAT_CHILDREN) {
 			/* a group's members have no latency of their own here: the leader's */
-			uint64_t x = j ? 0 : c->kind == RF_LATENCY ? e->lat_self : e->lat_children;
+			uint64_t x = j ? 0 : c->kind == RF_LATENCY ? e->lat.self : e->lat.children;
 
 			len += (size_t)snprintf(buf + len, size - len, "%s%*.2f%%", v->sep ? " " : "",
 						pw ? pw - 1 : 0,

@@ -156,7 +156,7 @@ static void latency_text(const struct rh_view *hv, const struct rh_node *nd, cha
 			 size_t size)
 {
 	snprintf(buf, size, hv->sep ? " %.2f%%" : "%7.2f%%",
-		 100.0 * (double)nd->sum.lat_self / (hv->lat_total ? hv->lat_total : 1.0));
+		 100.0 * (double)nd->sum.lat.self / (hv->lat_total ? hv->lat_total : 1.0));
 }
 
 static void row(const struct rh_walk *w, const struct rh_node *nd, int depth)
@@ -417,7 +417,7 @@ static int level_make(const struct rh_walk *w, size_t lo, size_t hi, int depth,
 		if (lv->nr && hist_same_key(rows[nd[-1].lo], rows[i], hv->keys, depth)) {
 			nd--;
 			nd->sum.self += rows[i]->self;
-			nd->sum.lat_self += rows[i]->lat_self;
+			nd->sum.lat.self += rows[i]->lat.self;
 			nd->sum.nr_samples += rows[i]->nr_samples;
 			nd->hi = i + 1;
 			add_row(hv, nd, rows[i]);

@@ -356,13 +356,13 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 		}
 		case SK_PARALLELISM:
 			/* perf's "%*d" in its column of 11 */
-			putf(&b, "%010u\x1f%11u", f->parallelism, f->parallelism);
+			putf(&b, "%010u\x1f%11u", f->when.parallelism, f->when.parallelism);
 			break;
 		case SK_TIME:
 			/* seconds and microseconds, as perf's Time */
-			put_hex(&b, f->time, 16);
-			putf(&b, "\x1f%llu.%06llu", (unsigned long long)(f->time / 1000000000ULL),
-			     (unsigned long long)(f->time % 1000000000ULL / 1000));
+			put_hex(&b, f->when.time, 16);
+			putf(&b, "\x1f%llu.%06llu", (unsigned long long)(f->when.time / 1000000000ULL),
+			     (unsigned long long)(f->when.time % 1000000000ULL / 1000));
 			break;
 		case SK_CGROUP:
 			/* by id; shown by path, "unknown" when no record named it, "N/A" without */

@@ -99,8 +99,11 @@ struct sk_frame {
 		uint64_t id;		/* PERF_SAMPLE_CGROUP, 0 without */
 		const char *path;	/* from the CGROUP records, NULL when none named it */
 	} cgroup;
-	uint64_t time;		/* the sample's, down to report's --time-quantum */
-	uint32_t parallelism;	/* the threads running at the sample (reader/latency.h) */
+	/* the sample's moment */
+	struct sk_moment {
+		uint64_t time;		/* down to report's --time-quantum */
+		uint32_t parallelism;	/* the threads running then (reader/latency.h) */
+	} when;
 };
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */
