@@ -1082,6 +1082,24 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 	return 0;
 }
 
+/*
+ * Latency and parallelism are perf 6.15's: perf 6.1 knows neither the
+ * options nor the keys.  Under --compat 6.1 each is refused as unknown.
+ */
+static bool latency_asked(const struct report *rp, const char *fields, const char *sort)
+{
+	const char *what = rp->lat.prefer ? "option --latency" :
+			   rp->lat.nr_levels ? "option --parallelism" :
+			   (fields && strstr(fields, "latency")) ? "field latency" :
+			   (fields && strstr(fields, "parallelism")) ? "field parallelism" :
+			   (sort && strstr(sort, "parallelism")) ? "sort key parallelism" : NULL;
+
+	if (what)
+		fprintf(stderr, "perfcheck report: unknown %s (perf 6.15's, not --compat 6.1's)\n",
+			what);
+	return what != NULL;
+}
+
 /* --parallelism's levels: from 1 (perf's bound is its most cpus) */
 static bool parallelism_levels_ok(const int64_t *v, size_t nr)
 {
@@ -2917,6 +2935,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
 		goto bad_filter;
 	}
+	if (rp.compat_6_1 && latency_asked(&rp, fields_spec, sort_spec))
+		goto bad_filter;
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
 	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec, NULL))

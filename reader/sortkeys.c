@@ -36,8 +36,8 @@ static const char *const titles[SK_NR] = {
 
 const char *sk_names(void)
 {
-	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,time,overhead,period,"
-	       "sample; "
+	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,time,parallelism,"
+	       "overhead,period,sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
 

@@ -510,6 +510,24 @@ TEST_F(rep, bad_call_graph_mode_is_a_usage_error)
 	EXPECT_NE(NULL, strstr(self->run.err, "spiral"));
 }
 
+/* perf 6.1 has no latency: its options and keys are unknown under --compat 6.1 */
+TEST_F(rep, latency_and_parallelism_are_unknown_to_compat_6_1)
+{
+	static const char *const asks[][2] = { { "--latency", NULL }, { "--parallelism", "1" },
+					       { "-s", "parallelism" },
+					       { "-F", "latency,sym" } };
+
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	for (size_t i = 0; i < sizeof(asks) / sizeof(asks[0]); i++) {
+		pc_run_free(&self->run);
+		ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "--compat", "6.1", "-i", self->path,
+					  asks[i][0], asks[i][1]));
+		EXPECT_EQ(1, self->run.exit_code) TH_LOG("%s", asks[i][0]);
+		EXPECT_NE(NULL, strstr(self->run.err, "not --compat 6.1's")) TH_LOG("%s", self->run.err);
+		EXPECT_STREQ("", self->run.out ? self->run.out : "");
+	}
+}
+
 TEST_F(rep, bad_percent_limit_is_a_usage_error)
 {
 	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
