@@ -49,9 +49,3 @@ uint32_t rd_latency_parallelism(struct rd_latency *l, const struct pd_reader *r)
 	n = l->running < (int64_t)l->nr_cpus ? l->running : (int64_t)l->nr_cpus;
 	return n > 1 ? (uint32_t)n : 1;
 }
-
-uint64_t rd_latency_of(struct rd_latency *l, const struct pd_reader *r, uint64_t period)
-{
-	/* perf multiplies first: the shares keep their precision in integers */
-	return period * 1000 / rd_latency_parallelism(l, r);
-}

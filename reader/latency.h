@@ -28,7 +28,13 @@ bool rd_latency_in(const struct pd_reader *r);
 void rd_latency_record(struct rd_latency *l, const struct pd_record *rec);
 /* How many threads run now, as perf bounds it: 1 to the recording machine's cpus. */
 uint32_t rd_latency_parallelism(struct rd_latency *l, const struct pd_reader *r);
-/* The latency of a sample of this period now: period * 1000 / parallelism, as perf. */
-uint64_t rd_latency_of(struct rd_latency *l, const struct pd_reader *r, uint64_t period);
+/*
+ * A sample's latency: period * 1000 / parallelism (perf multiplies first:
+ * the shares keep their precision in integers)
+ */
+static inline uint64_t rd_latency_of(uint64_t period, uint32_t parallelism)
+{
+	return period * 1000 / parallelism;
+}
 
 #endif

@@ -1083,21 +1083,18 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 }
 
 /*
- * Latency and parallelism are perf 6.15's: perf 6.1 knows neither the
- * options nor the keys.  Under --compat 6.1 each is refused as unknown.
+ * What asks for perf 6.15's latency or parallelism (perf's
+ * is_latency_requested: the options, or the words in -s or -F), NULL for
+ * nothing.  perf 6.1 knows none of it.
  */
-static bool latency_asked(const struct report *rp, const char *fields, const char *sort)
+static const char *latency_asked(const struct report *rp, const char *fields, const char *sort)
 {
-	const char *what = rp->lat.prefer ? "option --latency" :
-			   rp->lat.nr_levels ? "option --parallelism" :
-			   (fields && strstr(fields, "latency")) ? "field latency" :
-			   (fields && strstr(fields, "parallelism")) ? "field parallelism" :
-			   (sort && strstr(sort, "parallelism")) ? "sort key parallelism" : NULL;
-
-	if (what)
-		fprintf(stderr, "perfcheck report: unknown %s (perf 6.15's, not --compat 6.1's)\n",
-			what);
-	return what != NULL;
+	return rp->lat.prefer ? "option --latency" :
+	       rp->lat.nr_levels ? "option --parallelism" :
+	       (fields && strstr(fields, "latency")) ? "field latency" :
+	       (fields && strstr(fields, "parallelism")) ? "field parallelism" :
+	       (sort && strstr(sort, "latency")) ? "sort key latency" :
+	       (sort && strstr(sort, "parallelism")) ? "sort key parallelism" : NULL;
 }
 
 /* --parallelism's levels: from 1 (perf's bound is its most cpus) */
@@ -1221,11 +1218,11 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return 0;
 	t->samples++;
 	t->total += smp->period;
-	/* perf shows Latency columns unless 99% of the samples ran alone */
-	lat = rd_latency_of(&rp->lat.count, &s->r, smp->period);
-	t->lat_total += lat;
-	rp->lat.samples++;
 	rp->lat.parallelism = rd_latency_parallelism(&rp->lat.count, &s->r);
+	lat = rd_latency_of(smp->period, rp->lat.parallelism);
+	t->lat_total += lat;
+	/* perf shows Latency columns unless 99% of the samples ran alone */
+	rp->lat.samples++;
 	if (rp->lat.parallelism == 1)
 		rp->lat.alone++;
 	rp->stamp++;
@@ -1671,7 +1668,6 @@ static void value_text(struct rd_out *o, const struct group_view *g, const struc
 		sep_field(o, sep, last ? 0 : 12 * (int)(nr + 1), "%s", buf);
 }
 
-/* The two lines of column titles and dots (perf leaves them out with -q) */
 /*
  * The share columns of a row without groups, in perf's order: Children and
  * Self (or Overhead), each followed by its Latency where perf shows them
@@ -1686,33 +1682,33 @@ struct share_col {
 	int width;
 };
 
+/* a share's column and its Latency's where shown, the Latency first with --latency */
+static int share_pair(const struct report *rp, struct share_col *c, struct share_col share,
+		      struct share_col lat)
+{
+	int n = 0;
+
+	if (rp->lat.cols && rp->lat.prefer)
+		c[n++] = lat;
+	c[n++] = share;
+	if (rp->lat.cols && !rp->lat.prefer)
+		c[n++] = lat;
+	return n;
+}
+
 static int share_cols(const struct report *rp, bool children, struct share_col *c)
 {
 	int n = 0;
 
-	if (children) {
-		struct share_col ch = { SH_CHILDREN, "Children", 8 },
-				 lat = { SH_LAT_CHILDREN, "Latency", 7 };
-
-		if (rp->lat.cols && rp->lat.prefer)
-			c[n++] = lat;
-		c[n++] = ch;
-		if (rp->lat.cols && !rp->lat.prefer)
-			c[n++] = lat;
-	}
-	{
-		struct share_col self = { SH_SELF, children ? "Self" : "Overhead", 8 },
-				 lat = { SH_LAT, "Latency", 8 };
-
-		if (rp->lat.cols && rp->lat.prefer)
-			c[n++] = lat;
-		c[n++] = self;
-		if (rp->lat.cols && !rp->lat.prefer)
-			c[n++] = lat;
-	}
-	return n;
+	if (children)
+		n = share_pair(rp, c, (struct share_col){ SH_CHILDREN, "Children", 8 },
+			       (struct share_col){ SH_LAT_CHILDREN, "Latency", 7 });
+	return n + share_pair(rp, c + n,
+			      (struct share_col){ SH_SELF, children ? "Self" : "Overhead", 8 },
+			      (struct share_col){ SH_LAT, "Latency", 8 });
 }
 
+/* The two lines of column titles and dots (perf leaves them out with -q) */
 /*
  * -t: the titles apart by the separator, each in its column's width (the
  * last too), and no line of dots
@@ -2140,8 +2136,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 
 		/* --latency: the limit is of the latency */
 		if (rp->lat.prefer && rp->lat.cols)
-			shown = 100.0 * (double)(children ? e->lat.children : e->lat.self) /
-				(t->lat_total ? (double)t->lat_total : 1.0);
+			shown = share_of(&(struct share_col){ children ? SH_LAT_CHILDREN : SH_LAT },
+					 t, e, total);
 
 		if (shown < rp->percent_limit)
 			continue;
@@ -2700,7 +2696,8 @@ static void free_tables(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report rp = { .lat.count = RD_LATENCY_INIT, .children = -1, .max_stack = MAX_STACK, .view.group = -1,
+	struct report rp = { .lat.count = RD_LATENCY_INIT, .children = -1, .max_stack = MAX_STACK,
+			     .view.group = -1,
 			     .view.quantum = 100000000ULL,	/* perf's: 100 ms */
 			     .cg = { .mode = CG_GRAPH, .min_percent = 0.5 } };
 	struct pc_error err = { 0 };
@@ -2716,6 +2713,7 @@ int cmd_report(int argc, char **argv)
 	int tasks = 0;			/* --tasks 1, --mmaps 2 */
 	bool bad_keys = false;
 	int status = 0;	/* perf's own exit status for a refusal, else 0 */
+	const char *lat_asked;	/* what asks for latency or parallelism, or NULL */
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
 	struct rd_session *s;
@@ -2935,8 +2933,13 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
 		goto bad_filter;
 	}
-	if (rp.compat_6_1 && latency_asked(&rp, fields_spec, sort_spec))
+	/* under --compat 6.1 each is unknown, as to perf 6.1 */
+	lat_asked = latency_asked(&rp, fields_spec, sort_spec);
+	if (rp.compat_6_1 && lat_asked) {
+		fprintf(stderr, "perfcheck report: unknown %s (perf 6.15's, not --compat 6.1's)\n",
+			lat_asked);
 		goto bad_filter;
+	}
 	/* the Period column, whatever -s says */
 	rp.view.show_period = total_period;
 	if (rp.view.hierarchy && hierarchy_refused(&rp, fields_spec, NULL))
@@ -3035,12 +3038,7 @@ int cmd_report(int argc, char **argv)
 	 * perf 6.15+: --latency needs the switch records of perf record
 	 * --latency, looked for before the events are read: never in a pipe
 	 */
-	if (!ret && !header_only &&
-	    (rp.lat.prefer || rp.lat.nr_levels ||
-	     (fields_spec && strstr(fields_spec, "latency")) ||
-	     (sort_spec && strstr(sort_spec, "latency")) ||
-	     (fields_spec && strstr(fields_spec, "parallelism")) ||
-	     (sort_spec && strstr(sort_spec, "parallelism"))) &&
+	if (!ret && !header_only && lat_asked &&
 	    (s->r.pipe_format || !rd_latency_in(&s->r))) {
 		rd_out_flush(&out);
 		fprintf(stderr, "Error:\nUse of latency profile or parallelism requires --latency "
