@@ -45,6 +45,7 @@ void rec_usage(FILE *out)
 "      --sample-cpu           sample the cpu\n"
 "  -T, --timestamp            sample the time (always on)\n"
 "  -W, --weight               sample the weight\n"
+"      --transaction          sample the transaction flags (PERF_SAMPLE_TRANSACTION)\n"
 "      --user-regs[=REGS]     sample user registers (ax,bx,...,ip,sp; default all)\n"
 "  -I, --intr-regs[=REGS]     sample registers at the interrupt\n"
 "  -b, --branch-any           sample taken branches (needs a PMU with a branch stack)\n"
@@ -145,7 +146,8 @@ static const struct rec_opt_def defs[] = {
 	{ O_DATA_PAGE, "data-page-size", REC_NOARG },
 	{ O_CODE_PAGE, "code-page-size", REC_NOARG },
 	{ O_SAMPLE_CPU, "sample-cpu", REC_NOARG }, { O_TIMESTAMP, "timestamp", REC_NOARG },
-	{ O_WEIGHT, "weight", REC_NOARG }, { O_USER_REGS, "user-regs", REC_OPTARG },
+	{ O_WEIGHT, "weight", REC_NOARG }, { O_TRANSACTION, "transaction", REC_NOARG },
+	{ O_USER_REGS, "user-regs", REC_OPTARG },
 	{ O_INTR_REGS, "intr-regs", REC_OPTARG }, { O_BRANCH_ANY, "branch-any", REC_NOARG },
 	{ O_BRANCH_FILTER, "branch-filter", REC_ARG },
 	{ O_NAMESPACES, "namespaces", REC_NOARG }, { O_ALL_CGROUPS, "all-cgroups", REC_NOARG },

@@ -267,6 +267,13 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 		s->sample_type |= PERF_SAMPLE_WEIGHT;
 #endif
 		return 0;
+	case O_TRANSACTION:
+		/*
+		 * on any event, as perf: the kernel fills it for PMUs with
+		 * transactional memory (Intel TSX aborts), 0 elsewhere
+		 */
+		s->sample_type |= PERF_SAMPLE_TRANSACTION;
+		return 0;
 	case O_USER_REGS:
 		s->user_regs_default = !val || !*val;
 		return parse_regs(val, &s->user_regs, "--user-regs", err);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Upstream interop, attr parity (interop_attr_parity.h): the sample content:
- * -d, --phys-data, page sizes, --sample-cpu, -T, -W, registers,
+ * -d, --phys-data, page sizes, --sample-cpu, -T, -W, --transaction, registers,
  * --call-graph dwarf, -P, -R, --sample-identifier, --running-time, the
  * callchain parts, --no-buffering, --buildid-mmap, -n, --strict-freq, -F
  * above the kernel's limit, --timestamp-boundary; perf 7.2's --sample-mem-info,
@@ -25,6 +25,8 @@ FIXTURE_VARIANT_ADD(parity, sample_cpu) {
 	.name = "sample_cpu", .opts = { "-e", "cpu-clock", "--sample-cpu" } };
 FIXTURE_VARIANT_ADD(parity, T) { .name = "T", .opts = { "-e", "cpu-clock", "-T" } };
 FIXTURE_VARIANT_ADD(parity, W) { .name = "W", .opts = { "-e", "cpu-clock", "-W" } };
+FIXTURE_VARIANT_ADD(parity, transaction) {
+	.name = "transaction", .opts = { "-e", "cpu-clock", "--transaction" } };
 FIXTURE_VARIANT_ADD(parity, user_regs) {
 	.name = "user_regs", .opts = { "-e", "cpu-clock", "--user-regs=" PC_TEST_REGS_IP_SP } };
 FIXTURE_VARIANT_ADD(parity, user_regs_all) {

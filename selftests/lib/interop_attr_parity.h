@@ -293,11 +293,18 @@ TEST_F_TIMEOUT(parity, perf_evlist_shows_in_our_file_the_attr_we_opened, 600)
 		/* a pipe's ATTR records hold 144 bytes, which perf copies whole: by design */
 		bool pipe_size = variant->pipe && !strcmp(d[i].key, "size") &&
 				 !strcmp(d[i].perf, "144");
+		/*
+		 * perf's attr printer has no name for the bit and prints nothing for
+		 * it (interop_record_transaction reads it from the files)
+		 */
+		bool unnamed = !strcmp(d[i].key, "sample_type.TRANSACTION") &&
+			       !strcmp(d[i].perf, "0");
 
 		TH_LOG("%s: %s in the file (perf evlist -v), %s opened (event %s)%s", d[i].key,
 		       d[i].perf, d[i].pc, d[i].event,
-		       pipe_size ? ": the pipe's attrs are zero-extended to 144 bytes" : "");
-		EXPECT_TRUE(pipe_size);
+		       pipe_size ? ": the pipe's attrs are zero-extended to 144 bytes" :
+		       unnamed ? ": perf evlist -v cannot name it" : "");
+		EXPECT_TRUE(pipe_size || unnamed);
 	}
 	pc_run_free(&run);
 	free(pc_vv);
