@@ -227,8 +227,8 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		if (!l->cpu_at)
 			ret = pc_error_set(err, ENOMEM, "out of memory");
 		for (int i = 0; !ret && i < l->nr_cpus; i++)
-			l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i]) :
-				       (struct stat_cpu_at){ -1, -1, -1, -1, -1 };
+			l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i], o->cache_level) :
+				       STAT_CPU_NOWHERE;
 	}
 	for (int i = 0; !ret && i < l->nr; i++) {
 		struct stat_counter *c = &l->c[i];

@@ -46,6 +46,9 @@ static void usage(FILE *out)
 "      --per-die              per die of a socket (with -a/-C)\n"
 "      --per-core             per core of a die (with -a/-C)\n"
 "      --per-node             per NUMA node (with -a/-C)\n"
+"      --per-cluster          per cluster of cpus (with -a/-C; --compat 6.12 or 7.2)\n"
+"      --per-cache[=LN]       per cache of level N (default: the last level; with\n"
+"                             -a/-C; --compat 6.12 or 7.2)\n"
 "  -i, --no-inherit           children are not counted\n"
 "      --all-user             count user space only (exclude_kernel on every event)\n"
 "      --all-kernel           count the kernel only (exclude_user on every event)\n"
@@ -352,7 +355,27 @@ static void cgroups_free(struct stat_cgroups *cg)
 enum { O_PER_THREAD = 256, O_PER_SOCKET, O_PER_DIE, O_PER_CORE, O_PER_NODE, O_APPEND,
        O_INTERVAL_COUNT, O_TIMEOUT, O_COMPAT, O_SUMMARY, O_NO_CSV_SUMMARY, O_NO_BIG_NUM,
        O_ALL_USER, O_ALL_KERNEL, O_PRE, O_POST, O_SYNC, O_INTERVAL_CLEAR, O_TABLE, O_NO_MERGE,
-       O_FOR_EACH_CGROUP, O_SCALE, O_NO_SCALE, O_LOG_FD, O_CONTROL };
+       O_FOR_EACH_CGROUP, O_SCALE, O_NO_SCALE, O_LOG_FD, O_CONTROL, O_PER_CLUSTER, O_PER_CACHE };
+
+/* perf's highest cache level of --per-cache (its MAX_CACHE_LVL) */
+#define MAX_CACHE_LEVEL 4
+
+/* --per-cache[=LN]: N into *level, 0 without a value (the last level cache) */
+static int parse_cache_level(const char *val, int *level, struct pc_error *err)
+{
+	*level = 0;
+	if (!val)
+		return 0;
+	/* perf's words, each a usage error */
+	if (strlen(val) != 2 || (val[0] != 'L' && val[0] != 'l') || val[1] < '1' || val[1] > '9')
+		return pc_error_set(err, EINVAL, "Cache level must be of form L[1-%d], or l[1-%d]",
+				    MAX_CACHE_LEVEL, MAX_CACHE_LEVEL);
+	*level = val[1] - '0';
+	if (*level > MAX_CACHE_LEVEL)
+		return pc_error_set(err, EINVAL, "perf only supports max cache level of %d.\n"
+				    "Consider increasing MAX_CACHE_LVL", MAX_CACHE_LEVEL);
+	return 0;
+}
 
 int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error *err)
 {
@@ -394,6 +417,8 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ "per-die", no_argument, NULL, O_PER_DIE },
 		{ "per-core", no_argument, NULL, O_PER_CORE },
 		{ "per-node", no_argument, NULL, O_PER_NODE },
+		{ "per-cluster", no_argument, NULL, O_PER_CLUSTER },
+		{ "per-cache", optional_argument, NULL, O_PER_CACHE },
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "repeat", required_argument, NULL, 'r' },
@@ -405,6 +430,7 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 		{ NULL, 0, NULL, 0 },
 	};
 	bool no_merge = false;
+	const char *per_new = NULL;	/* --per-cluster or --per-cache, which perf 6.1 has not */
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -549,6 +575,17 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 			o->aggr = c == O_PER_SOCKET ? STAT_AGGR_SOCKET : c == O_PER_DIE ? STAT_AGGR_DIE :
 				  c == O_PER_CORE ? STAT_AGGR_CORE : STAT_AGGR_NODE;
 			break;
+		case O_PER_CLUSTER:
+			o->aggr = STAT_AGGR_CLUSTER;
+			per_new = "--per-cluster";
+			break;
+		case O_PER_CACHE:
+			ret = parse_cache_level(optarg, &o->cache_level, err);
+			if (ret)
+				return ret;
+			o->aggr = STAT_AGGR_CACHE;
+			per_new = "--per-cache";
+			break;
 		case 'i':
 			o->attrs.no_inherit = true;
 			break;
@@ -590,6 +627,9 @@ int stat_opts_parse(struct stat_opts *o, int argc, char **argv, struct pc_error 
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
+	/* perf 6.12's and later: perf 6.1 has neither */
+	if (per_new && o->look.layout == STAT_LAYOUT_6_1)
+		return pc_error_set(err, EINVAL, "unknown option '%s'", per_new);
 	/*
 	 * --no-merge merges nothing perf 6.1 counts here (its PMUs of one kind);
 	 * perf 6.12 and 7.2 make it no aggregation, -A (seen: a line per cpu)
@@ -702,5 +742,9 @@ int stat_record_check(const struct stat_opts *o, struct pc_error *err)
 	 */
 	if (o->repeat != 1 || o->forever)
 		return pc_error_set(err, EINVAL, "Cannot use -r option with perf stat record.");
+	/* the file's STAT_CONFIG numbers the aggregations as perf 6.1, which has not these */
+	if (o->aggr == STAT_AGGR_CLUSTER || o->aggr == STAT_AGGR_CACHE)
+		return pc_error_set(err, EINVAL, "stat record: --per-cluster and --per-cache are "
+				    "not recorded (perf 6.1's STAT_CONFIG has no number for them)");
 	return 0;
 }

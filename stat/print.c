@@ -203,10 +203,26 @@ static int aggr_nr(const struct stat_printer *p, const struct stat_aggr_of *a, b
 	return since_6_12(p) ? 0 : 1;
 }
 
+/* The name of a --per-cluster or --per-cache aggregate: "S0-D0-CLS1", "S0-D0-L3-ID0" */
+static void cluster_or_cache_name(const struct stat_aggr_of *a, char *buf, size_t size)
+{
+	const struct stat_cpu_at *at = &a->at;
+
+	if (a->mode == STAT_AGGR_CLUSTER)
+		snprintf(buf, size, "S%d-D%d-CLS%d", at->socket, at->die, at->cluster);
+	else
+		snprintf(buf, size, "S%d-D%d-L%d-ID%d", at->socket, at->die, at->cache_level,
+			 at->cache);
+}
+
+/* perf's widths of the cluster and cache names (std layout) */
+#define CLUSTER_LEN 20
+#define CACHE_LEN 22
+
 /*
  * A line's aggregate as perf names it, then sep: "CPU3", "S0", "S0-D1",
- * "S0-D0-C2", "N1" with the number of cpus after the --per-* ones; in the
- * std layout each in perf's width (csv: none)
+ * "S0-D0-C2", "N1", "S0-D0-CLS1", "S0-D0-L3-ID0" with the number of cpus
+ * after the --per-* ones; in the std layout each in perf's width (csv: none)
  */
 static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *a,
 		       bool supported, bool csv)
@@ -235,6 +251,15 @@ static void print_aggr(const struct stat_printer *p, const struct stat_aggr_of *
 	case STAT_AGGR_NODE:
 		fprintf(p->out, "N%*d", csv ? 0 : -5, at->node);
 		break;
+	case STAT_AGGR_CLUSTER:
+	case STAT_AGGR_CACHE: {
+		char name[96];
+
+		cluster_or_cache_name(a, name, sizeof(name));
+		fprintf(p->out, "%-*s", csv ? 0 : a->mode == STAT_AGGR_CLUSTER ? CLUSTER_LEN :
+			CACHE_LEN, name);
+		break;
+	}
 	default:
 		return;
 	}
@@ -376,7 +401,9 @@ static void json_aggr(const struct stat_printer *p, const struct stat_aggr_of *a
 {
 	FILE *o = p->out;
 	static const char *const keys[] = { [STAT_AGGR_SOCKET] = "socket", [STAT_AGGR_DIE] = "die",
-					    [STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node" };
+					    [STAT_AGGR_CORE] = "core", [STAT_AGGR_NODE] = "node",
+					    [STAT_AGGR_CLUSTER] = "cluster",
+					    [STAT_AGGR_CACHE] = "cache" };
 	const struct stat_cpu_at *at = &a->at;
 	char name[64];
 
@@ -390,6 +417,8 @@ static void json_aggr(const struct stat_printer *p, const struct stat_aggr_of *a
 		snprintf(name, sizeof(name), "S%d-D%d", at->socket, at->die);
 	else if (a->mode == STAT_AGGR_CORE)
 		snprintf(name, sizeof(name), "S%d-D%d-C%d", at->socket, at->die, at->core);
+	else if (a->mode == STAT_AGGR_CLUSTER || a->mode == STAT_AGGR_CACHE)
+		cluster_or_cache_name(a, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "N%d", at->node);
 	fprintf(o, "\"%s\" : \"%s\", \"%s\" : %d, ", keys[a->mode], name,
@@ -502,11 +531,15 @@ void stat_print_interval_header(const struct stat_printer *p, enum stat_aggr mod
 		[STAT_AGGR_DIE] = " die          ctrs            ",
 		[STAT_AGGR_CORE] = " core               ctrs            ",
 		[STAT_AGGR_NODE] = " node   ctrs            ",
+		[STAT_AGGR_CLUSTER] = " cluster              ctrs            ",
+		[STAT_AGGR_CACHE] = " cache                  ctrs            ",
 	};
 	static const char *const cols[] = {
 		[STAT_AGGR_GLOBAL] = "", [STAT_AGGR_CPU] = " CPU    ",
 		[STAT_AGGR_SOCKET] = " socket cpus", [STAT_AGGR_DIE] = " die          cpus",
 		[STAT_AGGR_CORE] = " core            cpus", [STAT_AGGR_NODE] = " node   cpus",
+		[STAT_AGGR_CLUSTER] = " cluster              cpus",
+		[STAT_AGGR_CACHE] = " cache                  cpus",
 	};
 
 	if (p->format != STAT_FMT_STD && !force)

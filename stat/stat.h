@@ -27,7 +27,7 @@ enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 
 /* How counts of cpus add up into lines (-A, --per-*); threads: --per-thread */
 enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_SOCKET, STAT_AGGR_DIE,
-		 STAT_AGGR_CORE, STAT_AGGR_NODE };
+		 STAT_AGGR_CORE, STAT_AGGR_NODE, STAT_AGGR_CLUSTER, STAT_AGGR_CACHE };
 
 /*
  * Whose perf stat layout is printed (--compat), in the order of the perfs:
@@ -61,7 +61,9 @@ struct stat_opts {
 	const char *each_cgroup_list;
 	const char *control;		/* --control fifo:CTL[,ACK] or fd:CTL[,ACK], NULL: none */
 	struct stat_cgroups each;
-	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node */
+	enum stat_aggr aggr;		/* -A, --per-socket, --per-die, --per-core, --per-node,
+					 * --per-cluster, --per-cache */
+	int cache_level;		/* --per-cache=LN: N; 0: the last level cache */
 	struct stat_attr_opts {
 		bool no_inherit;	/* -i */
 		bool user_only;		/* --all-user: exclude_kernel */
@@ -191,12 +193,17 @@ double stat_running_stderr(const struct stat_running *s);
 /* stderr / mean in percent, 0 when the mean is 0. */
 double stat_running_rel(const struct stat_running *s);
 
-/* topology.c: where a cpu is, as perf names the aggregates (S0-D0-C1, N0) */
+/* topology.c: where a cpu is, as perf names the aggregates (S0-D0-C1, N0, S0-D0-CLS1) */
 struct stat_cpu_at {
 	int cpu, socket, die, core, node;	/* -1 where sysfs does not say */
+	int cluster;				/* 0 where sysfs does not say, as perf */
+	int cache_level, cache;			/* --per-cache's: -1 where sysfs has no caches */
 };
 
-struct stat_cpu_at stat_cpu_at(int cpu);
+#define STAT_CPU_NOWHERE ((struct stat_cpu_at){ -1, -1, -1, -1, -1, -1, -1, -1 })
+
+/* cache_level: the cache --per-cache aggregates by, 0 for the last level */
+struct stat_cpu_at stat_cpu_at(int cpu, int cache_level);
 /* Whether a and b fall in one line of mode (the cpus of that aggregate) */
 bool stat_same_aggr(enum stat_aggr mode, const struct stat_cpu_at *a, const struct stat_cpu_at *b);
 /* perf's order of the aggregates: by socket, die, core (node; cpu) */

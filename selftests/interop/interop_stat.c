@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 #include "cgroup_fresh.h"
 #include "interop_tools.h"
+#include "perfcmp.h"
 #include "stat_layout.h"
 #include "testutil.h"
 
@@ -216,6 +217,90 @@ TEST_F(interop_stat, aggregated_layouts_are_perfs)
 		SKIP(return, "%s", why);
 	if (why[0])
 		TH_LOG("compared %d layouts; not: %s", compared, why);
+}
+
+/* The first two fields (aggregate, cpus) of every CSV line of a and b are equal. */
+static void expect_same_aggregates(struct __test_metadata *_metadata, const char *a,
+				   const char *b, const char *mode)
+{
+	int lines = 0;
+
+	while (*a && *b) {
+		char fa[128], fb[128];
+
+		field(a, 0, fa, sizeof(fa));
+		field(b, 0, fb, sizeof(fb));
+		EXPECT_STREQ(fa, fb) TH_LOG("stat -a %s -x,: aggregate", mode);
+		field(a, 1, fa, sizeof(fa));
+		field(b, 1, fb, sizeof(fb));
+		EXPECT_STREQ(fa, fb) TH_LOG("stat -a %s -x,: cpus", mode);
+		a = strchr(a, '\n') ? strchr(a, '\n') + 1 : "";
+		b = strchr(b, '\n') ? strchr(b, '\n') + 1 : "";
+		lines++;
+	}
+	EXPECT_EQ(*a, *b) TH_LOG("stat -a %s -x,: %d lines, then one ends", mode, lines);
+	EXPECT_LT(0, lines);
+}
+
+/*
+ * --per-cluster and --per-cache[=LN] (perf 6.4 and later): the aggregates
+ * named and ordered as perf names them (S0-D0-CLS1, S0-D0-L3-ID0; L-1-ID-1
+ * where sysfs has no caches, an ID of -1 where it has none of the level
+ * asked), in the std, CSV and JSON layouts.  Compared with the upstream perf
+ * where it is 6.12 or 7.2 (the matrix's guests, their caches), else with
+ * perf 7.2 beside it (perfcmp_perf72).
+ */
+TEST_F(interop_stat, cluster_and_cache_aggregates_are_perfs)
+{
+	static const char *const modes[] = { "--per-cluster", "--per-cache", "--per-cache=L1",
+					     "--per-cache=L2", "--per-cache=L4" };
+	static const char *const fmts[] = { NULL, "-x,", "-j" };
+	static char a[16384], b[16384];
+	const char *perf = self->perf, *compat = NULL;
+	struct up_version v;
+
+	ASSERT_EQ(0, up_perf_version(&v));
+	if (v.major == 7 && v.minor == 2)
+		compat = "7.2";
+	else if (v.major == 6 && v.minor == 12)
+		compat = "6.12";
+	else if (perfcmp_perf72())
+		perf = perfcmp_perf72(), compat = "7.2";
+	else
+		SKIP(return, "%s has no --per-cache layout perfcheck prints (6.12's or 7.2's), and "
+		     "no perf 7.2 is beside it", v.text);
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+			/* perf 6.12's JSON has "(null)" units perfcheck leaves out (stat/print.c) */
+			if (fmts[f] && !strcmp(fmts[f], "-j") && !strcmp(compat, "6.12"))
+				continue;
+			pc_run_free(&self->theirs);
+			pc_run_free(&self->ours);
+			aggregated(&self->theirs, perf, NULL, modes[m], fmts[f]);
+			ASSERT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
+			aggregated(&self->ours, pc_test_perfcheck(), compat, modes[m], fmts[f]);
+			ASSERT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
+			up_stat_layout_of(self->theirs.err, a, sizeof(a));
+			up_stat_layout_of(self->ours.err, b, sizeof(b));
+			EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s", modes[m], fmts[f] ? fmts[f] : "");
+			/* the layout hides numbers: the CSV's names and cpus of the aggregates, whole */
+			if (fmts[f] && !strcmp(fmts[f], "-x,"))
+				expect_same_aggregates(_metadata, self->theirs.err, self->ours.err,
+						       modes[m]);
+		}
+	}
+}
+
+/* perf 6.1 has neither option: with its layout (the default) both are unknown, as there */
+TEST_F(interop_stat, cluster_and_cache_are_unknown_to_the_6_1_layout)
+{
+	aggregated(&self->ours, pc_test_perfcheck(), NULL, "--per-cache", NULL);
+	EXPECT_EQ(129, self->ours.exit_code);
+	EXPECT_NE(NULL, strstr(self->ours.err, "unknown option '--per-cache'"));
+	pc_run_free(&self->ours);
+	aggregated(&self->ours, pc_test_perfcheck(), NULL, "--per-cluster", NULL);
+	EXPECT_EQ(129, self->ours.exit_code);
+	EXPECT_NE(NULL, strstr(self->ours.err, "unknown option '--per-cluster'"));
 }
 
 /* TOOL stat -a [MODE] [FMT] -e task-clock,context-switches -G CGROUPS -- sleep 0.1 */
