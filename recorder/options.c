@@ -94,6 +94,10 @@ void rec_usage(FILE *out)
 "      --aio[=N], --num-thread-synthesize N, --proc-map-timeout MS, --debuginfod[=URLS]\n"
 "                             how perf writes, synthesizes and finds debug files:\n"
 "                             taken, nothing the kernel is asked changes\n"
+"      --vmlinux PATH         checked as perf (readable), not used: record reads no\n"
+"                             kernel symbols\n"
+"      --aux-sample[=OPTS]    refused as perf without an AUX area event (perfcheck\n"
+"                             opens none: intel_pt, arm_spe, cs_etm)\n"
 "  -M, --snapshot SIZE        keep samples in a SIZE-byte ring (k/M/G),\n"
 "                             written to the file on each SIGUSR2\n"
 "  output and modes:\n"
@@ -170,7 +174,8 @@ static const struct rec_opt_def defs[] = {
 	{ O_DATA_MMAP, "data-mmap", REC_NOARG }, { O_LATENCY, "latency", REC_NOARG },
 	{ O_AIO, "aio", REC_OPTARG }, { O_NUM_THREAD_SYNTH, "num-thread-synthesize", REC_ARG },
 	{ O_PROC_MAP_TIMEOUT, "proc-map-timeout", REC_ARG },
-	{ O_DEBUGINFOD, "debuginfod", REC_OPTARG },
+	{ O_DEBUGINFOD, "debuginfod", REC_OPTARG }, { O_AUX_SAMPLE, "aux-sample", REC_OPTARG },
+	{ O_VMLINUX, "vmlinux", REC_ARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "recorder/options_int.h"
 #include "recorder/regs.h"
@@ -242,6 +243,18 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 		return check_count(id, val, err);
 	case O_DEBUGINFOD:
 		/* where perf fetches debug files from: the recording is the same */
+		return 0;
+	case O_AUX_SAMPLE:
+		/*
+		 * AUX area samples need an AUX area event (intel_pt, arm_spe,
+		 * cs_etm), which perfcheck does not open: perf's words for a
+		 * recording without one
+		 */
+		return pc_error_set(err, EINVAL, "No AUX area event to sample");
+	case O_VMLINUX:
+		/* perf's check; record reads no kernel symbols, so the file is not used */
+		if (access(val, R_OK))
+			return pc_error_set(err, EINVAL, "Invalid file: %s", val);
 		return 0;
 	case O_PHYS:
 		s->sample_type |= PERF_SAMPLE_PHYS_ADDR;

@@ -6,7 +6,7 @@
  * callchain parts, --no-buffering, --buildid-mmap, -n, --strict-freq, -F
  * above the kernel's limit, --timestamp-boundary; perf 7.2's --sample-mem-info,
  * --data-mmap and --latency, and what changes no attr (--aio,
- * --num-thread-synthesize, --proc-map-timeout).
+ * --num-thread-synthesize, --proc-map-timeout, --vmlinux).
  */
 #include "kselftest_harness.h"
 #include "interop_attr_parity.h"
@@ -75,6 +75,8 @@ FIXTURE_VARIANT_ADD(parity, aio) { .name = "aio", .opts = { "-e", "cpu-clock", "
 FIXTURE_VARIANT_ADD(parity, num_thread_synthesize) {
 	.name = "num_thread_synthesize",
 	.opts = { "-e", "cpu-clock", "--num-thread-synthesize", "2" } };
+FIXTURE_VARIANT_ADD(parity, vmlinux) {
+	.name = "vmlinux", .opts = { "-e", "cpu-clock", "--vmlinux", "/bin/sh" } };
 FIXTURE_VARIANT_ADD(parity, proc_map_timeout) {
 	.name = "proc_map_timeout", .opts = { "-e", "cpu-clock", "--proc-map-timeout", "100" } };
 FIXTURE_VARIANT_ADD(parity, buildid_mmap) {

@@ -80,6 +80,9 @@ TEST_F(opt, bad_sample_options_are_usage_errors_naming_the_value)
 		{ "--user-callchains", "--kernel-callchains", "cannot go together" },
 		/* -e cpu-clock comes first: --filter on a software event */
 		{ "--filter", "x", "does not support address filtering" },
+		/* perf's checks and words */
+		{ "--vmlinux", "/nonexistent/vmlinux", "Invalid file: /nonexistent/vmlinux" },
+		{ "--aux-sample", "No AUX area event to sample" },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
