@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "reader/session.h"
@@ -206,8 +207,8 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	s->dsos.own_vdso = s->kernel_local;
 	home = getenv("HOME");
 	if (home && *home) {
-		snprintf(s->buildid_dir, sizeof(s->buildid_dir), "%s/.debug", home);
-		s->dsos.buildid_dir = s->buildid_dir;
+		snprintf(s->paths.buildid_dir, sizeof(s->paths.buildid_dir), "%s/.debug", home);
+		s->dsos.buildid_dir = s->paths.buildid_dir;
 	}
 	pd_reader_build_ids(&s->r, note_build_id, s, NULL);
 	/* input -> order -> parse -> defer -> (other records to the consumer) -> machine -> consumer */
@@ -228,9 +229,9 @@ void rd_session_use_files(struct rd_session *s, const char *symfs, const char *k
 	s->kallsyms = kallsyms;
 	if (!symfs)
 		return;
-	snprintf(s->debug_dir, sizeof(s->debug_dir), "%s/usr/lib/debug", symfs);
+	snprintf(s->paths.debug_dir, sizeof(s->paths.debug_dir), "%s/usr/lib/debug", symfs);
 	s->dsos.root = symfs;
-	s->dsos.debug_dir = s->debug_dir;
+	s->dsos.debug_dir = s->paths.debug_dir;
 	s->kernel_local = false;
 	s->dsos.own_vdso = false;
 	s->dsos.buildid_dir = NULL;
@@ -319,6 +320,28 @@ static void pipe_features(struct rd_session *s)
 	}
 }
 
+/*
+ * A perf.data directory recorded with --kcore holds the kernel's symbols of
+ * its recording in kcore_dir/kallsyms: perf reads them there, whatever
+ * machine it runs on (--kallsyms still wins).  NULL for other inputs.
+ */
+static const char *kcore_kallsyms(struct rd_session *s)
+{
+	size_t len = strlen(s->r.path);
+	struct stat st;
+
+	/* the reader names a directory's header file DIR/data */
+	if (len < 5 || strcmp(s->r.path + len - 5, "/data"))
+		return NULL;
+	if (snprintf(s->paths.kcore_kallsyms, sizeof(s->paths.kcore_kallsyms),
+		     "%.*s/kcore_dir/kallsyms", (int)(len - 5), s->r.path) >=
+	    (int)sizeof(s->paths.kcore_kallsyms))
+		return NULL;
+	if (stat(s->paths.kcore_kallsyms, &st) || !S_ISREG(st.st_mode))
+		return NULL;
+	return s->paths.kcore_kallsyms;
+}
+
 int rd_session_process(struct rd_session *s, struct pc_error *err)
 {
 	int ret;
@@ -326,7 +349,7 @@ int rd_session_process(struct rd_session *s, struct pc_error *err)
 	s->defer.merge = s->merge;
 	s->defer.merge_late = s->merge_late;
 	s->machine.kernel_local = s->kernel_local;
-	s->machine.kallsyms_path = s->kallsyms;
+	s->machine.kallsyms_path = s->kallsyms ? s->kallsyms : kcore_kallsyms(s);
 	s->machine.pass_records = s->ops.record != NULL;
 	s->sread.per_thread = s->rules.sread_per_thread;
 	rd_unwind_set_leaf_lr(s->machine.unwind, s->rules.leaf_lr);

@@ -106,8 +106,12 @@ struct rd_session {
 	} rules;
 	struct pc_dso_cache dsos;
 	const char *kallsyms;		/* --kallsyms FILE: the kernel's symbols from it */
-	char buildid_dir[512];
-	char debug_dir[4096];		/* --symfs DIR's usr/lib/debug */
+	/* where files are looked for */
+	struct rd_session_paths {
+		char buildid_dir[512];
+		char debug_dir[4096];		/* --symfs DIR's usr/lib/debug */
+		char kcore_kallsyms[4096];	/* a perf.data directory's kcore_dir/kallsyms */
+	} paths;
 	struct rd_stats stats;
 	/* the stages */
 	struct rd_input in;

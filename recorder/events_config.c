@@ -111,7 +111,8 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 	struct perf_event_attr *a = &ev->attr.attr;
 	/* -D, -a, -C: as perf, a dummy event appended by record.c tracks the tasks */
 	bool dummy = rec_opts_tracking_dummy(opts);
-	bool track = i == (dummy ? evl->nr_evsels - 1 : 0), leader = ev->leader == i;
+	bool track = i == (dummy ? evl->nr_evsels - 1 : 0);
+	bool leader = ev->leader == i;
 	enum rec_callgraph cg = ev->spec.callgraph ? (enum rec_callgraph)(ev->spec.callgraph - 1)
 						   : opts->s.callgraph;
 	uint32_t stack = ev->spec.stack_size ? ev->spec.stack_size : opts->s.stack_size;
@@ -194,7 +195,8 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
-		a->ksymbol = 1;
+		/* with --kcore the text poke dummy has them, on every cpu (perf's) */
+		a->ksymbol = !opts->kcore;
 		a->bpf_event = !opts->sb.no_bpf_event;
 		a->context_switch = opts->sb.switch_events;
 		a->namespaces = opts->sb.namespaces;
@@ -214,6 +216,36 @@ static void config_one(struct rec_evlist *evl, int i, const struct rec_opts *opt
 			a->disabled = 0;
 			a->enable_on_exec = 0;
 		}
+	}
+}
+
+/*
+ * --kcore's text poke dummy, as perf adds it: on every cpu from the open,
+ * whatever the target (the kernel patches its text in any task), sampling
+ * nothing, with the text poke and KSYMBOL records (the tracking event then
+ * leaves KSYMBOL to it), user space only as perf's "dummy:u".
+ */
+static void config_text_poke(struct rec_evsel *ev, const struct rec_opts *opts)
+{
+	struct perf_event_attr *a = &ev->attr.attr;
+
+	a->freq = 0;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME;
+	if (opts->t.system_wide)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	a->read_format = PERF_FORMAT_ID;
+	a->inherit = !opts->t.no_inherit;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->sample_id_all = 1;
+	a->ksymbol = 1;
+	pc_attr_set(a, PC_ATTR_text_poke, true);
+	a->write_backward = opts->out.overwrite;
+	if (opts->s.clockid >= 0) {
+		a->use_clockid = 1;
+		a->clockid = opts->s.clockid;
 	}
 }
 
@@ -245,8 +277,12 @@ static void config_leader_sampling(struct rec_evlist *evl, int i)
 
 int rec_events_config(struct rec_evlist *evl, const struct rec_opts *opts, struct pc_error *err)
 {
-	for (int i = 0; i < evl->nr_evsels; i++)
-		config_one(evl, i, opts);
+	for (int i = 0; i < evl->nr_evsels; i++) {
+		if (evl->evsels[i]->every_cpu)
+			config_text_poke(evl->evsels[i], opts);
+		else
+			config_one(evl, i, opts);
+	}
 	/* leaders first: members take the leader's final sample_type */
 	for (int i = 0; i < evl->nr_evsels; i++)
 		if (evl->evsels[i]->leader == i)

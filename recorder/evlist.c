@@ -169,6 +169,11 @@ static int open_one(struct rec_evlist *evl, const struct rec_target *tg, int e, 
 	int group_fd = -1, fd, ret;
 	uint64_t id;
 
+	if (ev->every_cpu) {
+		if (t > 0)
+			return 0;	/* once per cpu, for any task */
+		pid = -1;
+	}
 	if (ev->leader != e) {
 		group_fd = evl->evsels[ev->leader]->fds[slot];
 		if (group_fd < 0)

@@ -33,6 +33,8 @@ struct rec_evsel {
 	int nr_members;			/* on a leader: events in its group, itself included */
 	uint64_t requested, cleared;	/* 1ULL << enum pc_feature: asked for, cleared at open */
 	const char *filter;		/* --filter (the options' string), NULL when none */
+	bool every_cpu;			/* opened with pid -1 on every cpu whatever the target
+					 * (--kcore's text poke dummy) */
 	int *fds;			/* [cpu][thread], -1 where not open */
 	uint64_t *ids;			/* same index */
 };

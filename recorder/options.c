@@ -102,6 +102,8 @@ void rec_usage(FILE *out)
 "                             written to the file on each SIGUSR2\n"
 "  output and modes:\n"
 "  -o -                       pipe format on stdout\n"
+"      --kcore                the kernel's text copied beside the data: FILE is a\n"
+"                             directory (data, kcore_dir/), text pokes recorded\n"
 "  -z, --compression-level[=N]  zstd-compressed records (level 1-22, default 1)\n"
 "      --mmap-flush SIZE      drain a ring once it holds SIZE bytes\n"
 "  -B, --no-buildid           no BUILD_ID section\n"
@@ -175,7 +177,7 @@ static const struct rec_opt_def defs[] = {
 	{ O_AIO, "aio", REC_OPTARG }, { O_NUM_THREAD_SYNTH, "num-thread-synthesize", REC_ARG },
 	{ O_PROC_MAP_TIMEOUT, "proc-map-timeout", REC_ARG },
 	{ O_DEBUGINFOD, "debuginfod", REC_OPTARG }, { O_AUX_SAMPLE, "aux-sample", REC_OPTARG },
-	{ O_VMLINUX, "vmlinux", REC_ARG },
+	{ O_VMLINUX, "vmlinux", REC_ARG }, { O_KCORE, "kcore", REC_NOARG },
 	/* output and modes (output_opts.c) */
 	{ O_Z, NULL, REC_OPTARG }, { RO_COMP_LEVEL, "compression-level", REC_OPTARG },
 	{ RO_MMAP_FLUSH, "mmap-flush", REC_ARG }, { O_NOBUILDID, "no-buildid", REC_NOARG },

@@ -93,6 +93,7 @@ struct rec_opts {
 	char **argv;
 	bool dry_run;			/* --dry-run: the options and events checked, nothing opened */
 	struct rec_threads_spec *threads; /* --threads[=SPEC]: a perf.data directory; NULL = off */
+	bool kcore;			/* --kcore: a perf.data directory with the kernel's text */
 };
 
 /* Returns 0, 1 when --help was printed, or -errno with err set. */
@@ -105,6 +106,11 @@ int rec_opts_parse(struct rec_opts *opts, int argc, char **argv, struct pc_error
 static inline bool rec_opts_tracking_dummy(const struct rec_opts *opts)
 {
 	return opts->out.delay_ms || opts->t.system_wide || opts->t.cpu_list;
+}
+/* The events the recorder appends to -e's: --kcore's text poke dummy, then the tracking dummy. */
+static inline int rec_opts_appended_events(const struct rec_opts *opts)
+{
+	return (rec_opts_tracking_dummy(opts) ? 1 : 0) + (opts->kcore ? 1 : 0);
 }
 void rec_opts_free(struct rec_opts *opts);
 void rec_usage(FILE *out);

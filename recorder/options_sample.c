@@ -355,6 +355,9 @@ int rec_opts_apply_sample(struct rec_opts *opts, int id, const char *val, struct
 	case O_DRY_RUN:
 		opts->dry_run = true;
 		return 0;
+	case O_KCORE:
+		opts->kcore = true;
+		return 0;
 	case O_SYNTH:
 		return parse_synth(val, &opts->sb.synth, err);
 	case O_BUILDID_MMAP:
@@ -377,6 +380,16 @@ int rec_opts_check_sample(struct rec_opts *opts, struct pc_error *err)
 				    "-G: cgroup monitoring only available in system-wide mode (-a)");
 	if (opts->t.per_thread)
 		opts->t.no_inherit = true;	/* a cpu -1 ring cannot take inherited events */
+	if (opts->kcore && opts->out.pipe)
+		return pc_error_set(err, EINVAL, "--kcore writes a perf.data directory: not with -o -");
+	if (opts->kcore && (opts->out.switch_mode || opts->out.timestamp_filename))
+		return pc_error_set(err, EINVAL, "--kcore with --switch-output or "
+				    "--timestamp-filename: a perf.data directory is not renamed "
+				    "file by file");
+	/* its text poke event is opened on every cpu, which a cpu -1 ring cannot take */
+	if (opts->kcore && opts->t.per_thread)
+		return pc_error_set(err, EINVAL, "--kcore cannot go with --per-thread (its text "
+				    "poke event is opened on every cpu)");
 	if (opts->t.user) {
 		uid_t uid;
 

@@ -33,10 +33,29 @@ int rec_outfile_tmpname(const char *path, char *tmp, size_t size, struct pc_erro
 	return 0;
 }
 
-/* perf's names in a perf.data directory: data, data.N (and kcore_dir, not written here) */
+/* perf's names in a perf.data directory: data, data.N (kcore_dir apart) */
 static bool perf_data_name(const char *name)
 {
 	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
+}
+
+/* a kcore_dir of perf's or ours: the copies it holds, then itself */
+static int remove_kcore_dir(const char *path, struct pc_error *err)
+{
+	static const char *const names[] = { "kallsyms", "modules", "kcore" };
+	char file[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (snprintf(file, sizeof(file), "%s/%s", path, names[i]) >= (int)sizeof(file))
+			return pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+		if (unlink(file) && errno != ENOENT)
+			return pc_error_set(err, errno, "cannot remove %s: %s", file,
+					    strerror(errno));
+	}
+	/* anything else in it is someone's: rmdir fails and says so */
+	if (rmdir(path))
+		return pc_error_set(err, errno, "cannot remove %s: %s", path, strerror(errno));
+	return 0;
 }
 
 int rec_outfile_remove_dir(const char *path, struct pc_error *err)
@@ -51,6 +70,13 @@ int rec_outfile_remove_dir(const char *path, struct pc_error *err)
 	while (!ret && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		if (!strcmp(e->d_name, "kcore_dir")) {
+			if (snprintf(file, sizeof(file), "%s/%s", path, e->d_name) >= (int)sizeof(file))
+				ret = pc_error_set(err, ENAMETOOLONG, "%s: name too long", path);
+			else
+				ret = remove_kcore_dir(file, err);
+			continue;
+		}
 		/* perf's words: a directory of someone else's files is left alone */
 		if (!perf_data_name(e->d_name))
 			ret = pc_error_set(err, ENOTEMPTY, "Can't remove old data: Unknown file "

@@ -27,6 +27,7 @@
 #include "recorder/control.h"
 #include "recorder/events.h"
 #include "recorder/evlist.h"
+#include "recorder/kcore.h"
 #include "recorder/open_features.h"
 #include "recorder/options.h"
 #include "recorder/cpus.h"
@@ -525,8 +526,14 @@ static int run(struct recorder *r, int argc, char **argv)
 		target.nr_pids = r->nr_user_pids;
 		target.skip_gone = true;
 	}
-	/* the user's events: not the tracking dummy appended by build_events() */
-	if (rec_cgroups_open(&r->evl, r->evl.nr_evsels - (rec_opts_tracking_dummy(&r->opts) ? 1 : 0),
+	/* perf's check and words, before anything is opened */
+	if (r->opts.kcore && !rec_kcore_readable()) {
+		pc_error_set(&err, EACCES, "ERROR: kcore is not readable.");
+		code = fail(NULL, &err);
+		goto out_kill;
+	}
+	/* the user's events: not the dummies appended by build_events() */
+	if (rec_cgroups_open(&r->evl, r->evl.nr_evsels - rec_opts_appended_events(&r->opts),
 			     &r->opts.sb, &err)) {
 		code = fail(NULL, &err);
 		goto out_kill;
@@ -688,6 +695,12 @@ static int build_events(struct rec_evlist *evl, const struct rec_opts *opts,
 	 * perf's tracking dummy: with -D the tasks are tracked from exec on, with
 	 * -a/-C from the start, whatever the events sample
 	 */
+	/* --kcore: perf's text poke dummy, before the tracking dummy (perf 7.2 -a -vv) */
+	if (!ret && opts->kcore) {
+		ret = rec_events_parse(evl, "dummy:u", err);
+		if (!ret)
+			evl->evsels[evl->nr_evsels - 1]->every_cpu = true;
+	}
 	if (!ret && rec_opts_tracking_dummy(opts))
 		ret = rec_events_parse(evl, "dummy", err);
 	return ret;

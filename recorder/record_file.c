@@ -19,6 +19,7 @@
 #include "recorder/dsos.h"
 #include "recorder/clock_ref.h"
 #include "recorder/group_desc.h"
+#include "recorder/kcore.h"
 #include "recorder/machine_desc.h"
 #include "recorder/open_features.h"
 #include "recorder/record_int.h"
@@ -27,6 +28,12 @@
 #include "recorder/synth_bpf.h"
 #include "recorder/tracing_data.h"
 #include "util/log.h"
+
+/* --threads and --kcore write a perf.data directory: "data", data.N, kcore_dir */
+static bool output_is_dir(const struct recorder *r)
+{
+	return r->rt || r->opts.kcore;
+}
 
 static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 {
@@ -95,8 +102,10 @@ static int write_header_and_ids(struct recorder *r, struct pc_error *err)
 #define HEADER_RESERVE (128 * 1024)
 
 /*
- * --threads: a directory under the temporary name, holding the header file
- * "data" and every ring's data.N, renamed into place as one.
+ * --threads, --kcore: a directory under the temporary name, holding the
+ * header file "data", every ring's data.N (--threads) and the kernel's text
+ * (--kcore: kcore_dir, copied once the events are open, as perf), renamed
+ * into place as one.
  */
 static int open_output_dir(struct recorder *r, struct pc_error *err)
 {
@@ -121,7 +130,16 @@ static int open_output_dir(struct recorder *r, struct pc_error *err)
 	if (r->file.reserve_fd < 0)
 		pc_info("%s: no room held for the header's end: a full disk may leave it "
 			"without its features\n", r->file.tmp_path);
-	return rec_rthreads_open_files(r->rt, r->file.tmp_path, err);
+	if (r->opts.kcore) {
+		int ret = rec_kcore_copy(r->file.tmp_path, err);
+
+		if (ret) {
+			/* perf's words first, the reason after */
+			pc_error_prefix(err, "ERROR: Failed to copy kcore");
+			return ret;
+		}
+	}
+	return r->rt ? rec_rthreads_open_files(r->rt, r->file.tmp_path, err) : 0;
 }
 
 /*
@@ -138,7 +156,7 @@ static int open_output(struct recorder *r, struct pc_error *err)
 	}
 	if (rec_outfile_tmpname(r->opts.output, r->file.tmp_path, sizeof(r->file.tmp_path), err))
 		return -ENAMETOOLONG;
-	if (r->rt)
+	if (output_is_dir(r))
 		return open_output_dir(r, err);
 	return pd_writer_open(&r->w, r->file.tmp_path, err);
 }
@@ -155,7 +173,7 @@ static int place_dir(struct recorder *r, struct pc_error *err)
 	snprintf(data, sizeof(data), "%s/data", r->opts.output);
 	if (pd_writer_set_path(&r->w, data, err))
 		return -ENOMEM;
-	return rec_rthreads_set_dir(r->rt, r->opts.output, err);
+	return r->rt ? rec_rthreads_set_dir(r->rt, r->opts.output, err) : 0;
 }
 
 static int place_output(struct recorder *r, struct pc_error *err)
@@ -165,7 +183,7 @@ static int place_output(struct recorder *r, struct pc_error *err)
 	if (r->file.placed)
 		return 0;
 	ret = rec_outfile_rotate(r->opts.output, err);
-	if (!ret && r->rt)
+	if (!ret && output_is_dir(r))
 		return place_dir(r, err);
 	if (!ret)
 		ret = pd_writer_rename(&r->w, r->opts.output, err);
@@ -184,7 +202,7 @@ static void discard_output(struct recorder *r)
 	r->file.reserve_fd = -1;
 	if (r->file.placed || !r->file.tmp_path[0])
 		return;
-	if (r->rt) {
+	if (output_is_dir(r)) {
 		if (rec_outfile_remove_dir(r->file.tmp_path, &err))
 			pc_warn("%s\n", err.msg);
 		return;
@@ -292,7 +310,7 @@ int recorder_finish_file(struct recorder *r, int *code)
 		rec_summary_print("-", r->w.data_size, original, &r->out.stats);
 		return 0;
 	}
-	if (r->rt)
+	if (output_is_dir(r))
 		st.st_size = (off_t)dir_bytes(name);
 	else if (stat(name, &st))
 		st.st_size = 0;
