@@ -423,8 +423,9 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 /*
  * The row of key k, made on its first sample: the comm and what the keys
  * compare are that sample's.  perf 7.2 keeps a filtered sample's period out
- * of the rows of samples shown (a column past the keys: shown by none),
- * where perf 6.1 lets a row's first sample decide for all.
+ * of the rows of samples shown (a mark past the keys, shown by none, keeps
+ * the rows apart; perf's trees compare it first: hist_cmp), where perf 6.1
+ * lets a row's first sample decide for all.
  */
 static size_t row_key(const struct report *rp, const struct sk_frame *k, uint8_t hidden,
 		      char *key, size_t size)
@@ -3085,6 +3086,7 @@ int cmd_report(int argc, char **argv)
 			rp.view.quantum = 0;
 		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
 		rp.lat.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
+		rp.keys.filtered_first = !rp.compat_6_1;
 		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
