@@ -480,6 +480,18 @@ TEST_F(latency_file, report_thread_filter_children_graphs_as_perf_7_2)
 	expect_kept_report(_metadata, self, "perf-report-tid-filter.txt", "--tid=14818", NULL);
 }
 
+/* --percentage relative: Latency too is of the rows shown (spin's Self latency 100%, not 99.25%) */
+TEST_F(latency_file, report_relative_latency_is_of_the_rows_shown_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-symbol-filter-relative.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "166.67%   152.45%   100.00%   100.00%  par"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-symbol-filter-relative.txt",
+			   "--percentage=relative", "--symbols=spin");
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
