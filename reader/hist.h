@@ -35,6 +35,8 @@ struct row_branch {
 #define ENTRY_HIDDEN_DSO 2u	/* --dsos */
 #define ENTRY_HIDDEN_SYM 4u	/* --symbols */
 #define ENTRY_HIDDEN_PARALLELISM 8u	/* --parallelism (reader/latency.h) */
+#define ENTRY_HIDDEN (ENTRY_HIDDEN_THREAD | ENTRY_HIDDEN_DSO | ENTRY_HIDDEN_SYM | \
+		      ENTRY_HIDDEN_PARALLELISM)
 /* not a filter: a twin (hist_input.h) perf's collapse added into an earlier row */
 #define ENTRY_MERGED 16u
 /* not a row: a key whose row perf renamed (hist_input.h), kept to find the key by */

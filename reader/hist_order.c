@@ -211,6 +211,13 @@ int hist_cmp(const struct entry *a, const struct entry *b,
 {
 	int c = 0;
 
+	/*
+	 * perf 6.15+ never finds a hidden row equal to a shown one: it
+	 * compares their filtered state before any key, so a hidden row
+	 * steers the searches of every other key (not a last, unseen key)
+	 */
+	if (keys->filtered_first)
+		c = !!(a->filtered & ENTRY_HIDDEN) - !!(b->filtered & ENTRY_HIDDEN);
 	for (int i = 0; i < keys->nr && !c; i++)
 		c = collapse_key(a, b, keys, i);
 	/*

@@ -46,7 +46,9 @@ struct table {
 	struct entry **buckets;
 	size_t nr_buckets, nr;
 	uint64_t samples, total;
-	uint64_t lat_total;	/* the samples' latency, of the Latency percentages */
+	uint64_t lat_total;	/* the samples' latency */
+	uint64_t lat_base;	/* of the Latency percentages: lat_total, or with --percentage
+				 * relative the latency of the rows shown (print_table) */
 	struct hist_input in;	/* perf's input tree of these rows, and its twins */
 };
 
@@ -423,8 +425,9 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 /*
  * The row of key k, made on its first sample: the comm and what the keys
  * compare are that sample's.  perf 7.2 keeps a filtered sample's period out
- * of the rows of samples shown (a column past the keys: shown by none),
- * where perf 6.1 lets a row's first sample decide for all.
+ * of the rows of samples shown (a mark past the keys, shown by none, keeps
+ * the rows apart; perf's trees compare it first: hist_cmp), where perf 6.1
+ * lets a row's first sample decide for all.
  */
 static size_t row_key(const struct report *rp, const struct sk_frame *k, uint8_t hidden,
 		      char *key, size_t size)
@@ -1539,21 +1542,25 @@ static void elided_lines(const struct report *rp, struct rd_out *o)
 	}
 }
 
-/* --percentage relative: the samples and period of the rows shown */
-static void shown_sums(const struct table *t, uint64_t *samples, uint64_t *period)
+/* A shown row's part of shown_sums() */
+static void add_shown(const struct entry *e, uint64_t *samples, uint64_t *period, uint64_t *lat)
 {
-	*samples = *period = 0;
+	if (e->filtered)
+		return;
+	*samples += e->nr_samples;
+	*period += e->self;
+	*lat += e->lat.self;
+}
+
+/* --percentage relative: the samples, period and latency of the rows shown */
+static void shown_sums(const struct table *t, uint64_t *samples, uint64_t *period, uint64_t *lat)
+{
+	*samples = *period = *lat = 0;
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (const struct entry *e = t->buckets[b]; e; e = e->next)
-			if (!e->filtered) {
-				*samples += e->nr_samples;
-				*period += e->self;
-			}
+			add_shown(e, samples, period, lat);
 	for (size_t i = 0; i < t->in.nr_twins; i++)
-		if (!t->in.twins[i]->filtered) {
-			*samples += t->in.twins[i]->nr_samples;
-			*period += t->in.twins[i]->self;
-		}
+		add_shown(t->in.twins[i], samples, period, lat);
 }
 
 static size_t drop_filtered(struct entry **v, size_t n)
@@ -1745,7 +1752,7 @@ static void sep_titles(const struct report *rp, struct rd_out *o, const struct g
 static double share_of(const struct share_col *c, const struct table *t, const struct entry *e,
 		       double total)
 {
-	double lat_total = t->lat_total ? (double)t->lat_total : 1.0;
+	double lat_total = t->lat_base ? (double)t->lat_base : 1.0;
 
 	switch (c->what) {
 	case SH_CHILDREN:
@@ -2007,7 +2014,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 			      .percent_limit = rp->percent_limit, .cg = &cg,
 			      .graph_total = t->total, .group = g ? &hg : NULL,
 			      .latency = rp->lat.keys, .latency_col = rp->lat.cols && !g,
-			      .latency_first = rp->lat.prefer, .lat_total = (double)t->lat_total };
+			      .latency_first = rp->lat.prefer, .lat_total = (double)t->lat_base };
 	struct rh_plan plan = { 0 };
 	struct entry **shown = malloc((n ? n : 1) * sizeof(*shown));
 	int ret;
@@ -2056,8 +2063,10 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	struct rf_view fv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 			      .children = children, .group = g ? &fg : NULL };
 
+	/* perf's relative Latency too is of the latency of the rows shown */
+	t->lat_base = t->lat_total;
 	if (rp->view.relative && !g) {
-		shown_sums(t, &nr_samples, &period);
+		shown_sums(t, &nr_samples, &period, &t->lat_base);
 		total = period ? (double)period : 1.0;
 	}
 	/* perf separates the events by the two blank lines each table ends with */
@@ -2108,7 +2117,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	}
 	key_widths(rp, v, n, width);
 	fv.total = total;
-	fv.lat_total = (double)t->lat_total;
+	fv.lat_total = (double)t->lat_base;
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
@@ -3085,6 +3094,7 @@ int cmd_report(int argc, char **argv)
 			rp.view.quantum = 0;
 		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
 		rp.lat.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
+		rp.keys.filtered_first = !rp.compat_6_1;
 		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));

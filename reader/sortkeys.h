@@ -45,6 +45,8 @@ struct sk_list {
 	uint8_t nr_order;
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
 	bool branch_keys;	/* a key of branch mode is among them */
+	bool filtered_first;	/* perf 6.15+: rows hidden by a filter and shown ones compared
+				 * before the keys (hist_cmp) */
 };
 
 /* "comm,dso,sym"; -1 with the unknown name in bad. */

@@ -439,6 +439,59 @@ TEST_F(latency_file, report_parallelism_filter_keeps_those_levels_as_perf_7_2)
 			   "--no-children");
 }
 
+/*
+ * perf 6.15+ compares a row's filtered state before its keys: a hidden row
+ * steers every search of its input tree, so the twins of a row (and where
+ * their graphs merge as bare addresses) follow the filter.  -S spin hides
+ * the file's first sample (__tls_init_tp) alone, yet the spin row's graph
+ * names frames the unfiltered report shows as addresses, and side_by_side's
+ * inlined twice takes 85.26% where unfiltered it has 84.21%.
+ */
+TEST_F(latency_file, report_symbol_filter_children_graphs_follow_the_hidden_row_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-symbol-filter.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "# symbol: spin"));
+	/* the spin row's branch of alone: an address unfiltered, named here */
+	EXPECT_EQ(1, pc_count_substr(self->x.perf_text, "--33.68%--0x7fb6e10e27ac"));
+	EXPECT_EQ(0, pc_count_substr(perf, "--33.68%--0x7fb6e10e27ac"));
+	EXPECT_NE(NULL, strstr(perf, "--85.26%--twice (inlined)"));
+	EXPECT_EQ(NULL, strstr(self->x.perf_text, "--85.26%--twice (inlined)"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-symbol-filter.txt", "--symbols=spin", NULL);
+}
+
+/* --parallelism 1 with Children: the rows of the samples beside the child hidden, apart */
+TEST_F(latency_file, report_parallelism_filter_children_graphs_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-parallelism-1.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "45.79%   65.17%    40.00%    56.93%  par      par"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-parallelism-1.txt", "--parallelism=1",
+			   NULL);
+}
+
+/* --tid (the child's) with Children: the parent's rows hidden, apart from the child's */
+TEST_F(latency_file, report_thread_filter_children_graphs_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-tid-filter.txt", "--tid=14818", NULL);
+}
+
+/* --percentage relative: Latency too is of the rows shown (spin's Self latency 100%, not 99.25%) */
+TEST_F(latency_file, report_relative_latency_is_of_the_rows_shown_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-symbol-filter-relative.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "166.67%   152.45%   100.00%   100.00%  par"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-symbol-filter-relative.txt",
+			   "--percentage=relative", "--symbols=spin");
+}
+
 TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_7_2)
 {
 	char *perf = perf_kept(&self->x, "perf-report-latency.txt");
