@@ -379,7 +379,8 @@ static bool sorts_by_srcline(const struct report *rp)
 /*
  * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
  * name, or whole with --full-source-path) from the line table of its object (or separate debug file) at the
- * frame's address; NULL when the object has no DWARF there (sortkeys.c
+ * frame's address, with or without a symbol there (perf looks the line up
+ * in the map's object); NULL when the object has no DWARF there (sortkeys.c
  * then shows sym+off, dso[addr] or ??:0 as perf does).
  */
 static const char *srcline_of(struct report *rp, struct rd_session *s, const struct frame *f,
@@ -389,6 +390,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 	char path[4096], file_buf[4096];
 	const char *file;
 	uint32_t nr = 0;
+	uint64_t vaddr;
 	bool binutils;
 
 	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
@@ -397,8 +399,8 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		return NULL;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)f->r.dso_len, f->r.dso);
-	if (!f->r.sym || pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) ||
-	    !nr) {
+	vaddr = f->r.sym ? f->r.sym->start + f->r.off : rd_a2l_addr(&f->r);
+	if (pc_srcline_frames(rp->src, path, vaddr, fr, 16, &nr) || !nr) {
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
@@ -412,7 +414,7 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 	/* composed as addr2line does by perf 6.1, and by perf 7.2 where it asks addr2line */
 	binutils = rp->compat_6_1 ||
 		   (rp->view.full_source_path &&
-		    pc_srcline_a2l_answers(rp->src, path, f->r.sym->start + f->r.off));
+		    pc_srcline_a2l_answers(rp->src, path, vaddr));
 	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
 		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, binutils, file_buf,
 				       sizeof(file_buf)) : "",
@@ -1975,7 +1977,8 @@ static int merge_twins(struct report *rp)
 		size_t n = 0;
 		int ret;
 
-		if (!t->in.nr_twins)
+		/* srcline: rows of one line at other addresses are twins of each other */
+		if (!t->in.nr_twins && !sorts_by(rp, SK_SRCLINE))
 			continue;
 		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
 		if (!v)

@@ -10,6 +10,7 @@
 #include "reader/sortkeys.h"
 #include "reader/out.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,50 @@ static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint6
 	}
 }
 
+/*
+ * srcline: perf makes a row per address and object (its input tree's
+ * comparison) and merges the rows of one line only in its collapse tree,
+ * so the order part is the address perf compares and the object; the text
+ * is the line ("file.c:LINE", else sym+OFFSET, object[address] or ??:0)
+ */
+static void srcline_part(struct kb *b, const struct sk_frame *f)
+{
+	const char *d = NULL;
+	size_t dl = 0;
+
+	put_hex(b, f->addr, 16);
+	if (f->dso) {
+		d = short_dso(f, &dl);
+		put(b, "\x03", 1);
+		put(b, d, dl);
+	}
+	put(b, "\x1f", 1);
+	if (f->srcline)
+		putf(b, "%s", f->srcline);
+	else if (f->sym)
+		putf(b, "%s+%llu", f->sym->name, (unsigned long long)f->off);
+	else if (f->dso)
+		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)f->rel);
+	else
+		put(b, "??:0", 4);
+}
+
+/* The address a srcline key's order part starts with (srcline_part) */
+uint64_t sk_srcline_addr(const char *key, size_t len, int col)
+{
+	const char *p = key, *end = key + len, *rs;
+	uint64_t a = 0;
+
+	for (int i = 0; i < col && p < end; i++) {
+		rs = memchr(p, '\x1e', (size_t)(end - p));
+		p = rs ? rs + 1 : end;
+	}
+	for (int i = 0; i < 16 && p < end && isxdigit((unsigned char)*p); i++, p++)
+		a = a << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' :
+					(tolower((unsigned char)*p) - 'a' + 10));
+	return a;
+}
+
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size)
 {
 	struct kb b = { .buf = buf, .size = size };
@@ -301,19 +346,7 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			putf(&b, "%011lld\x1f%*.*d", (long long)f->cpu + 1, 3, 3, (int)f->cpu);
 			break;
 		case SK_SRCLINE:
-			if (f->srcline) {
-				putf(&b, "%s\x1f%s", f->srcline, f->srcline);
-			} else if (f->sym) {
-				putf(&b, "%s+%llu\x1f%s+%llu", f->sym->name, (unsigned long long)f->off,
-				     f->sym->name, (unsigned long long)f->off);
-			} else if (f->dso) {
-				d = short_dso(f, &dl);
-				putf(&b, "%.*s[%llx]\x1f%.*s[%llx]", (int)dl, d,
-				     (unsigned long long)f->rel, (int)dl, d,
-				     (unsigned long long)f->rel);
-			} else {
-				put(&b, "??:0\x1f??:0", 9);
-			}
+			srcline_part(&b, f);
 			break;
 		case SK_DSO_FROM:
 			if (!f->br)

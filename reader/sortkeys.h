@@ -108,6 +108,8 @@ struct sk_frame {
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size);
+/* The address a srcline key (column col) orders by: its row's perf he->ip */
+uint64_t sk_srcline_addr(const char *key, size_t len, int col);
 /* The shown text of key column i of a row key (NUL-terminated in buf), with
  * the row's level ('k' or '.') in its symbol and its thread's command. */
 const char *sk_text(const char *key, size_t len, int col, char level, const char *comm,
