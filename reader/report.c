@@ -404,8 +404,11 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
-		/* perf 7.2 runs addr2line only on an object with a line table */
-		if (!file && !rp->compat_6_1 && !pc_srcline_a2l_runs(rp->src, path))
+		/*
+		 * perf 7.2 runs addr2line only on an object with a line table:
+		 * elsewhere no line, even where a file symbol would name one
+		 */
+		if (!rp->compat_6_1 && !pc_srcline_a2l_runs(rp->src, path))
 			return NULL;
 		snprintf(buf, size, "%s:0", file ? pc_srcline_shown(file, rp->view.full_source_path) :
 			 "??");
