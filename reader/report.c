@@ -377,19 +377,49 @@ static bool sorts_by_srcline(const struct report *rp)
 }
 
 /*
+ * Which of the frames the line table places at an address names a row's
+ * line.  A sample's own row is perf's lookup of the address (the
+ * innermost).  A callchain row takes the line perf's inline expansion gave
+ * its entry: each function at the line it is at there (inlined ones where
+ * they call inward).  perf charges a callchain address once per sample
+ * where only the address and object tell rows apart (-s srcline), and that
+ * row shows the real function's line; with a symbol key each entry is a
+ * row of its own.
+ */
+enum line_pick { LINE_INNER, LINE_OUTER, LINE_OWN };
+
+/* The index in fr[0..nr) of the frame pick names for frame f */
+static uint32_t picked_frame(struct report *rp, const struct frame *f,
+			     const struct pc_src_frame *fr, uint32_t nr, enum line_pick pick)
+{
+	const struct pc_symbol *base;
+
+	if (pick == LINE_INNER)
+		return 0;
+	base = rd_isym_base(f->r.sym);
+	if (pick == LINE_OWN && f->r.sym != base)
+		for (uint32_t j = 0; j + 1 < nr; j++)
+			if (fr[j].func && rd_isym_get(&rp->isyms, base, fr[j].func) == f->r.sym)
+				return j;
+	return nr - 1;
+}
+
+/*
  * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
- * name, or whole with --full-source-path) from the line table of its object (or separate debug file) at the
- * frame's address, with or without a symbol there (perf looks the line up
- * in the map's object); NULL when the object has no DWARF there (sortkeys.c
- * then shows sym+off, dso[addr] or ??:0 as perf does).
+ * name, or whole with --full-source-path) from the line table of its
+ * object (or separate debug file) at the frame's address, of the frame
+ * pick names there; a sample's own frame with or without a symbol (perf
+ * looks the line up in the map's object).  NULL when the object has no
+ * DWARF there (sortkeys.c then shows sym+off, dso[addr] or ??:0 as perf
+ * does).
  */
 static const char *srcline_of(struct report *rp, struct rd_session *s, const struct frame *f,
-			      char *buf, size_t size)
+			      enum line_pick pick, char *buf, size_t size)
 {
 	struct pc_src_frame fr[16];
 	char path[4096], file_buf[4096];
 	const char *file;
-	uint32_t nr = 0;
+	uint32_t nr = 0, at;
 	uint64_t vaddr;
 	bool binutils;
 
@@ -414,15 +444,32 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 			 "??");
 		return buf;
 	}
+	at = picked_frame(rp, f, fr, nr, pick);
 	/* composed as addr2line does by perf 6.1, and by perf 7.2 where it asks addr2line */
 	binutils = rp->compat_6_1 ||
 		   (rp->view.full_source_path &&
 		    pc_srcline_a2l_answers(rp->src, path, vaddr));
-	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
-		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, binutils, file_buf,
+	snprintf(buf, size, "%s:%u", fr[at].file && fr[at].line ?
+		 pc_srcline_frame_file(&fr[at], rp->view.full_source_path, binutils, file_buf,
 				       sizeof(file_buf)) : "",
-		 fr[0].file ? fr[0].line : 0);
+		 fr[at].file ? fr[at].line : 0);
 	return buf;
+}
+
+/*
+ * A callchain frame's srcline row as perf 7.2 keys it: the line its
+ * inline expansion gave the entry (line_pick); a frame without a symbol
+ * has no expansion, and perf's own lookup at the callchain's unmapped
+ * address finds no line (dso[address] then).
+ */
+static const char *chain_srcline_of(struct report *rp, struct rd_session *s,
+				    const struct frame *f, char *buf, size_t size)
+{
+	if (!f->r.sym)
+		return NULL;
+	return srcline_of(rp, s, f,
+			  sorts_by(rp, SK_SYM) || sorts_by(rp, SK_SYMOFF) ? LINE_OWN : LINE_OUTER,
+			  buf, size);
 }
 
 /*
@@ -542,7 +589,9 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
 	 */
 	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
-		k->srcline = srcline_of(rp, s, f, src, src_size);
+		k->srcline = chain && !rp->compat_6_1 ?
+			     chain_srcline_of(rp, s, f, src, src_size) :
+			     srcline_of(rp, s, f, LINE_INNER, src, src_size);
 }
 
 /*
@@ -728,7 +777,7 @@ static size_t address_name(struct report *rp, struct rd_session *s, const struct
 		len -= 10;
 		tail = 10;
 	}
-	line = srcline_of(rp, s, f, src, sizeof(src));
+	line = srcline_of(rp, s, f, LINE_INNER, src, sizeof(src));
 	/* perf 7.2's libdw lookup has no addr2line answer "FILE:0" to fall back on */
 	if (line && !rp->compat_6_1 && strlen(line) >= 2 && !strcmp(line + strlen(line) - 2, ":0"))
 		line = NULL;

@@ -249,7 +249,9 @@ static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint6
  * srcline: perf makes a row per address and object (its input tree's
  * comparison) and merges the rows of one line only in its collapse tree,
  * so the order part is the address perf compares and the object; the text
- * is the line ("file.c:LINE", else sym+OFFSET, object[address] or ??:0)
+ * is the line ("file.c:LINE", else sym+OFFSET, object[address] or ??:0).
+ * perf looks a row's line up at that address: a callchain row's is
+ * unmapped, so its offset into the symbol and its object address are too
  */
 static void srcline_part(struct kb *b, const struct sk_frame *f)
 {
@@ -266,9 +268,10 @@ static void srcline_part(struct kb *b, const struct sk_frame *f)
 	if (f->srcline)
 		putf(b, "%s", f->srcline);
 	else if (f->sym)
-		putf(b, "%s+%llu", f->sym->name, (unsigned long long)f->off);
+		putf(b, "%s+%llu", f->sym->name,
+		     (unsigned long long)(f->off + (f->addr - f->rel)));
 	else if (f->dso)
-		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)f->rel);
+		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)f->addr);
 	else
 		put(b, "??:0", 4);
 }
