@@ -235,18 +235,31 @@ static int sym_before(const struct entry *a, const struct entry *b, const struct
 typedef int (*key_cmp_fn)(const struct entry *a, const struct entry *b,
 			  const struct sk_list *keys, int i);
 
-/* The part of key column p..end a tree compares: a srcline's text alone in the collapse tree */
-static const char *col_compared(const char *p, const char *end, enum sk_key k, bool collapse)
+/* The part of key column p..end the collapse tree compares: a srcline's text alone */
+static const char *col_compared(const char *p, const char *end, enum sk_key k)
 {
-	const char *us = collapse && k == SK_SRCLINE ? memchr(p, '\x1f', (size_t)(end - p)) : NULL;
+	const char *us = k == SK_SRCLINE ? memchr(p, '\x1f', (size_t)(end - p)) : NULL;
 
 	return us ? us + 1 : p;
 }
 
+/* The key bytes that tell rows apart in the input tree (sk_ident), above 0 when a's sort first */
+static int ident_cmp(const struct entry *a, const struct entry *b)
+{
+	char x[2048], y[2048];
+	size_t nx = sk_ident(a->key, a->key_len, x, sizeof(x));
+	size_t ny = sk_ident(b->key, b->key_len, y, sizeof(y));
+
+	if (!nx || !ny)
+		return -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
+	return -sign64(strn_cmp(x, nx, y, ny));
+}
+
 /*
- * The key bytes, column by column (above 0 when a's sort first); in the
- * collapse tree a srcline column's address and object are left out, as
- * perf's collapse compares the lines alone
+ * The key bytes, column by column (above 0 when a's sort first): in the
+ * input tree those that tell rows apart; in the collapse tree a srcline
+ * column's address and object are left out, as perf's collapse compares
+ * the lines alone
  */
 static int key_bytes_cmp(const struct entry *a, const struct entry *b,
 			 const struct sk_list *keys, bool collapse)
@@ -254,7 +267,9 @@ static int key_bytes_cmp(const struct entry *a, const struct entry *b,
 	const char *pa = a->key, *ea = a->key + a->key_len;
 	const char *pb = b->key, *eb = b->key + b->key_len;
 
-	for (int i = 0; collapse && i < keys->nr && pa < ea && pb < eb; i++) {
+	if (!collapse)
+		return ident_cmp(a, b);
+	for (int i = 0; i < keys->nr && pa < ea && pb < eb; i++) {
 		const char *ra = memchr(pa, '\x1e', (size_t)(ea - pa));
 		const char *rb = memchr(pb, '\x1e', (size_t)(eb - pb));
 		const char *ca, *cb;
@@ -262,8 +277,8 @@ static int key_bytes_cmp(const struct entry *a, const struct entry *b,
 
 		ra = ra ? ra : ea;
 		rb = rb ? rb : eb;
-		ca = col_compared(pa, ra, keys->keys[i], true);
-		cb = col_compared(pb, rb, keys->keys[i], true);
+		ca = col_compared(pa, ra, keys->keys[i]);
+		cb = col_compared(pb, rb, keys->keys[i]);
 		c = strn_cmp(ca, (size_t)(ra - ca), cb, (size_t)(rb - cb));
 		if (c)
 			return -sign64(c);

@@ -178,6 +178,37 @@ static size_t hash_mem(const char *p, size_t n)
 	return h;
 }
 
+/* a key with a srcline's text, which tells no rows apart (sk_ident) */
+static bool has_line_text(const char *key, size_t len)
+{
+	return memchr(key, '\x04', len) != NULL;
+}
+
+/* The bucket hash of a row key: of the bytes that tell rows apart */
+static size_t key_hash(const char *key, size_t len)
+{
+	char id[2048];
+	size_t n;
+
+	if (!has_line_text(key, len))
+		return hash_mem(key, len);
+	n = sk_ident(key, len, id, sizeof(id));
+	return n ? hash_mem(id, n) : hash_mem(key, len);
+}
+
+/* Whether row e's key is key: the same bytes where they tell rows apart */
+static bool key_is(const struct entry *e, const char *key, size_t len)
+{
+	char a[2048], b[2048];
+	size_t na, nb;
+
+	if (!has_line_text(key, len))
+		return e->key_len == len && !memcmp(e->key, key, len);
+	na = sk_ident(e->key, e->key_len, a, sizeof(a));
+	nb = sk_ident(key, len, b, sizeof(b));
+	return na == nb && !memcmp(a, b, na);
+}
+
 static int table_grow(struct table *t)
 {
 	size_t n = t->nr_buckets ? 4 * t->nr_buckets : 4096;
@@ -189,7 +220,7 @@ static int table_grow(struct table *t)
 		struct entry *e = t->buckets[i], *next;
 
 		for (; e; e = next) {
-			size_t h = hash_mem(e->key, e->key_len) & (n - 1);
+			size_t h = key_hash(e->key, e->key_len) & (n - 1);
 
 			next = e->next;
 			e->next = b[h];
@@ -209,9 +240,9 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 
 	if ((t->nr + 1) * 2 > t->nr_buckets && table_grow(t))
 		return NULL;
-	b = hash_mem(key, len) & (t->nr_buckets - 1);
+	b = key_hash(key, len) & (t->nr_buckets - 1);
 	for (e = t->buckets[b]; e; e = e->next)
-		if (e->key_len == len && !memcmp(e->key, key, len))
+		if (key_is(e, key, len))
 			return e;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -306,8 +337,8 @@ static struct entry *table_find(const struct table *t, const char *key, size_t l
 
 	if (!t->nr_buckets)
 		return NULL;
-	for (e = t->buckets[hash_mem(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
-		if (e->key_len == len && !memcmp(e->key, key, len))
+	for (e = t->buckets[key_hash(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
+		if (key_is(e, key, len))
 			return e;
 	return NULL;
 }
@@ -2330,7 +2361,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		}
 	}
 	/* out of its bucket */
-	for (pp = &t->buckets[hash_mem(e->key, e->key_len) & (t->nr_buckets - 1)]; *pp != e;
+	for (pp = &t->buckets[key_hash(e->key, e->key_len) & (t->nr_buckets - 1)]; *pp != e;
 	     pp = &(*pp)->next)
 		;
 	*pp = e->next;

@@ -264,7 +264,8 @@ static void srcline_part(struct kb *b, const struct sk_frame *f)
 		put(b, "\x03", 1);
 		put(b, d, dl);
 	}
-	put(b, "\x1f", 1);
+	/* the text is no part of what tells the row apart (sk_ident) */
+	put(b, "\x1f\x04", 2);
 	if (f->srcline)
 		putf(b, "%s", f->srcline);
 	else if (f->sym)
@@ -274,6 +275,30 @@ static void srcline_part(struct kb *b, const struct sk_frame *f)
 		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)f->addr);
 	else
 		put(b, "??:0", 4);
+}
+
+size_t sk_ident(const char *key, size_t len, char *out, size_t size)
+{
+	const char *p = key, *end = key + len;
+	size_t n = 0;
+
+	while (p < end) {
+		const char *m = p;
+		size_t span;
+
+		while (m + 1 < end && !(m[0] == '\x1f' && m[1] == '\x04'))
+			m++;
+		if (m + 1 >= end)
+			m = end;
+		span = (size_t)(m - p);
+		if (n + span > size)
+			return 0;
+		memcpy(out + n, p, span);
+		n += span;
+		p = m < end ? memchr(m, '\x1e', (size_t)(end - m)) : end;
+		p = p ? p : end;
+	}
+	return n;
 }
 
 /* The address a srcline key's order part starts with (srcline_part) */
@@ -441,6 +466,9 @@ const char *sk_text(const char *key, size_t len, int col, char level, const char
 		rs = end;
 	us = memchr(p, '\x1f', (size_t)(rs - p));
 	us = us ? us + 1 : p;
+	/* a srcline's text is marked (srcline_part) */
+	if (us < rs && *us == '\x04')
+		us++;
 	snprintf(buf, size, "%.*s", (int)(rs - us), us);
 	ph = strchr(buf, '\x01');
 	if (ph)
