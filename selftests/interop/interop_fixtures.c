@@ -508,6 +508,24 @@ TEST_F(latency_file, report_srcline_children_rows_show_latency_as_perf_7_2)
 	expect_kept_report(_metadata, self, "perf-report-srcline.txt", "--sort=srcline", NULL);
 }
 
+/*
+ * -s srcline,sym: a row keeps the line of the frame that made it.  mix's
+ * row, found again through the child's map, becomes spin's (its symbol
+ * looked up again there) at mix's line, and perf's search then finds it
+ * for spin's own entries, whose line is another: par.c:14 spin, not
+ * par.c:29, takes most of spin's callchain entries
+ */
+TEST_F(latency_file, report_srcline_sym_rows_keep_the_line_of_the_frame_that_made_them)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcline-sym.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "   256.32%   241.20%    96.84%    96.63%  par.c:14 "));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-srcline-sym.txt", "--sort=srcline,sym",
+			   NULL);
+}
+
 /* a file without switch records has no latency: --latency refused as perf 7.2 refuses it */
 TEST(report_latency_option_needs_switch_records)
 {
