@@ -199,12 +199,12 @@ static int collapse_key(const struct entry *a, const struct entry *b, const stru
 /*
  * perf's input tree compares a srcline row's address (a wrapped 64-bit
  * difference), then its object; the line's text is compared only in its
- * collapse tree, where rows of one line merge
+ * collapse tree, where rows of one line merge (perf 6.1: the text in both)
  */
 static int input_key(const struct entry *a, const struct entry *b, const struct sk_list *keys,
 		     int i)
 {
-	if (keys->keys[i] == SK_SRCLINE) {
+	if (keys->keys[i] == SK_SRCLINE && keys->lines_by_address) {
 		uint64_t x = sk_srcline_addr(a->key, a->key_len, i);
 		uint64_t y = sk_srcline_addr(b->key, b->key_len, i);
 

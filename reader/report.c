@@ -410,14 +410,15 @@ static bool sorts_by_srcline(const struct report *rp)
 /*
  * Which of the frames the line table places at an address names a row's
  * line.  A sample's own row is perf's lookup of the address (the
- * innermost).  A callchain row takes the line perf's inline expansion gave
+ * innermost), made with or without a symbol there (LINE_SAMPLE).  A
+ * callchain row takes the line perf's inline expansion gave
  * its entry: each function at the line it is at there (inlined ones where
  * they call inward).  perf charges a callchain address once per sample
  * where only the address and object tell rows apart (-s srcline), and that
  * row shows the real function's line; with a symbol key each entry is a
  * row of its own.
  */
-enum line_pick { LINE_INNER, LINE_OUTER, LINE_OWN };
+enum line_pick { LINE_SAMPLE, LINE_INNER, LINE_OUTER, LINE_OWN };
 
 /* The index in fr[0..nr) of the frame pick names for frame f */
 static uint32_t picked_frame(struct report *rp, const struct frame *f,
@@ -425,7 +426,7 @@ static uint32_t picked_frame(struct report *rp, const struct frame *f,
 {
 	const struct pc_symbol *base;
 
-	if (pick == LINE_INNER)
+	if (pick == LINE_SAMPLE || pick == LINE_INNER)
 		return 0;
 	base = rd_isym_base(f->r.sym);
 	if (pick == LINE_OWN && f->r.sym != base)
@@ -461,7 +462,8 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)f->r.dso_len, f->r.dso);
 	vaddr = f->r.sym ? f->r.sym->start + f->r.off : rd_a2l_addr(&f->r);
-	if (pc_srcline_frames(rp->src, path, vaddr, fr, 16, &nr) || !nr) {
+	if ((!f->r.sym && pick != LINE_SAMPLE) ||
+	    pc_srcline_frames(rp->src, path, vaddr, fr, 16, &nr) || !nr) {
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
@@ -620,8 +622,8 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
 	 */
 	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
-		k->srcline = chain && !rp->compat_6_1 ?
-			     chain_srcline_of(rp, s, f, src, src_size) :
+		k->srcline = !chain ? srcline_of(rp, s, f, LINE_SAMPLE, src, src_size) :
+			     !rp->compat_6_1 ? chain_srcline_of(rp, s, f, src, src_size) :
 			     srcline_of(rp, s, f, LINE_INNER, src, src_size);
 }
 
@@ -2061,7 +2063,7 @@ static int merge_twins(struct report *rp)
 		int ret;
 
 		/* srcline: rows of one line at other addresses are twins of each other */
-		if (!t->in.nr_twins && !sorts_by(rp, SK_SRCLINE))
+		if (!t->in.nr_twins && !(sorts_by(rp, SK_SRCLINE) && rp->keys.lines_by_address))
 			continue;
 		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
 		if (!v)
@@ -3166,6 +3168,7 @@ int cmd_report(int argc, char **argv)
 		if (!sort_given && all_tracepoints(&s->r))
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
 		rp.trace.on = sorts_by(&rp, SK_TRACE);
+		rp.keys.lines_by_address = !rp.compat_6_1;
 		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
 		if (!sorts_by(&rp, SK_TIME))
 			rp.view.quantum = 0;

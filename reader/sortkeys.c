@@ -253,28 +253,45 @@ static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint6
  * perf looks a row's line up at that address: a callchain row's is
  * unmapped, so its offset into the symbol and its object address are too
  */
-static void srcline_part(struct kb *b, const struct sk_frame *f)
+static void srcline_part(struct kb *b, const struct sk_frame *f, bool by_address)
 {
 	const char *d = NULL;
 	size_t dl = 0;
+	/* perf 6.1 looks an address up as the object's (the old rows' text) */
+	uint64_t at = by_address ? f->addr : f->rel;
+	size_t text;
 
-	put_hex(b, f->addr, 16);
-	if (f->dso) {
+	if (f->dso)
 		d = short_dso(f, &dl);
-		put(b, "\x03", 1);
-		put(b, d, dl);
+	if (by_address) {
+		put_hex(b, f->addr, 16);
+		if (f->dso) {
+			put(b, "\x03", 1);
+			put(b, d, dl);
+		}
+		/* the text is no part of what tells the row apart (sk_ident) */
+		put(b, "\x1f\x04", 2);
 	}
-	/* the text is no part of what tells the row apart (sk_ident) */
-	put(b, "\x1f\x04", 2);
+	text = b->len;
 	if (f->srcline)
 		putf(b, "%s", f->srcline);
 	else if (f->sym)
-		putf(b, "%s+%llu", f->sym->name,
-		     (unsigned long long)(f->off + (f->addr - f->rel)));
+		putf(b, "%s+%llu", f->sym->name, (unsigned long long)(f->off + (at - f->rel)));
 	else if (f->dso)
-		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)f->addr);
+		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)at);
 	else
 		put(b, "??:0", 4);
+	/* perf 6.1: rows by the text, shown as it is */
+	if (!by_address && !b->full) {
+		size_t n = b->len - text;
+		char copy[1024];
+
+		if (n >= sizeof(copy))
+			n = sizeof(copy) - 1;
+		memcpy(copy, b->buf + text, n);
+		put(b, "\x1f", 1);
+		put(b, copy, n);
+	}
 }
 
 size_t sk_ident(const char *key, size_t len, char *out, size_t size)
@@ -374,7 +391,7 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			putf(&b, "%011lld\x1f%*.*d", (long long)f->cpu + 1, 3, 3, (int)f->cpu);
 			break;
 		case SK_SRCLINE:
-			srcline_part(&b, f);
+			srcline_part(&b, f, l->lines_by_address);
 			break;
 		case SK_DSO_FROM:
 			if (!f->br)

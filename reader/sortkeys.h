@@ -44,6 +44,11 @@ struct sk_list {
 	} order[SK_MAX_KEYS + 4];
 	uint8_t nr_order;
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
+	/*
+	 * srcline rows per address, merged by line in the collapse tree (perf
+	 * 6.3 and later); else one row per line from the start (perf 6.1)
+	 */
+	bool lines_by_address;
 	bool branch_keys;	/* a key of branch mode is among them */
 };
 
