@@ -146,8 +146,9 @@ int hist_order(struct entry **v, size_t *n, const struct hist_order *o);
  */
 int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o);
 /*
- * perf's comparison of its input and collapse trees (hist_entry__cmp):
- * above 0 when a comes before b, 0 for one key
+ * perf's comparison of its input tree (hist_entry__cmp; its collapse tree
+ * differs in srcline, by text there): above 0 when a comes before b, 0 for
+ * one key
  */
 int hist_cmp(const struct entry *a, const struct entry *b, const struct sk_list *keys);
 

@@ -179,6 +179,9 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 	}
 }
 
+static int sym_before(const struct entry *a, const struct entry *b, const struct sk_list *keys,
+		      int i);
+
 /*
  * Step 1, one key (keys[i]): positive when a comes before b.  perf's
  * collapse comparisons: key_before's, and symbols by object then start
@@ -188,10 +191,34 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 static int collapse_key(const struct entry *a, const struct entry *b, const struct sk_list *keys,
 			int i)
 {
-	int c;
-
 	if (keys->keys[i] != SK_SYM && keys->keys[i] != SK_SYMOFF)
 		return key_before(a, b, keys->keys[i], i);
+	return sym_before(a, b, keys, i);
+}
+
+/*
+ * perf's input tree compares a srcline row's address (a wrapped 64-bit
+ * difference), then its object; the line's text is compared only in its
+ * collapse tree, where rows of one line merge (perf 6.1: the text in both)
+ */
+static int input_key(const struct entry *a, const struct entry *b, const struct sk_list *keys,
+		     int i)
+{
+	if (keys->keys[i] == SK_SRCLINE && keys->lines_by_address) {
+		uint64_t x = sk_srcline_addr(a->key, a->key_len, i);
+		uint64_t y = sk_srcline_addr(b->key, b->key_len, i);
+
+		return x != y ? sign64((int64_t)(y - x)) : dso_asc(a, b);
+	}
+	return collapse_key(a, b, keys, i);
+}
+
+/* symbols by object then start (end) address, unresolved last and by address */
+static int sym_before(const struct entry *a, const struct entry *b, const struct sk_list *keys,
+		      int i)
+{
+	int c;
+
 	if (!a->at.sym && !b->at.sym)
 		return sign64((int64_t)(b->at.ip - a->at.ip));
 	c = dso_asc(a, b);
@@ -205,9 +232,65 @@ static int collapse_key(const struct entry *a, const struct entry *b, const stru
 	return c;
 }
 
-/* Step 1: positive when a comes before b, key by key */
-int hist_cmp(const struct entry *a, const struct entry *b,
-			   const struct sk_list *keys)
+typedef int (*key_cmp_fn)(const struct entry *a, const struct entry *b,
+			  const struct sk_list *keys, int i);
+
+/* The part of key column p..end the collapse tree compares: a srcline's text alone */
+static const char *col_compared(const char *p, const char *end, enum sk_key k)
+{
+	const char *us = k == SK_SRCLINE ? memchr(p, '\x1f', (size_t)(end - p)) : NULL;
+
+	return us ? us + 1 : p;
+}
+
+/* The key bytes that tell rows apart in the input tree (sk_ident), above 0 when a's sort first */
+static int ident_cmp(const struct entry *a, const struct entry *b)
+{
+	char x[2048], y[2048];
+	size_t nx = sk_ident(a->key, a->key_len, x, sizeof(x));
+	size_t ny = sk_ident(b->key, b->key_len, y, sizeof(y));
+
+	if (!nx || !ny)
+		return -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
+	return -sign64(strn_cmp(x, nx, y, ny));
+}
+
+/*
+ * The key bytes, column by column (above 0 when a's sort first): in the
+ * input tree those that tell rows apart; in the collapse tree a srcline
+ * column's address and object are left out, as perf's collapse compares
+ * the lines alone
+ */
+static int key_bytes_cmp(const struct entry *a, const struct entry *b,
+			 const struct sk_list *keys, bool collapse)
+{
+	const char *pa = a->key, *ea = a->key + a->key_len;
+	const char *pb = b->key, *eb = b->key + b->key_len;
+
+	if (!collapse)
+		return ident_cmp(a, b);
+	for (int i = 0; i < keys->nr && pa < ea && pb < eb; i++) {
+		const char *ra = memchr(pa, '\x1e', (size_t)(ea - pa));
+		const char *rb = memchr(pb, '\x1e', (size_t)(eb - pb));
+		const char *ca, *cb;
+		int c;
+
+		ra = ra ? ra : ea;
+		rb = rb ? rb : eb;
+		ca = col_compared(pa, ra, keys->keys[i]);
+		cb = col_compared(pb, rb, keys->keys[i]);
+		c = strn_cmp(ca, (size_t)(ra - ca), cb, (size_t)(rb - cb));
+		if (c)
+			return -sign64(c);
+		pa = ra < ea ? ra + 1 : ea;
+		pb = rb < eb ? rb + 1 : eb;
+	}
+	return -sign64(strn_cmp(pa, (size_t)(ea - pa), pb, (size_t)(eb - pb)));
+}
+
+/* Step 1 with one key's comparison of a tree: positive when a comes before b */
+static int tree_cmp(const struct entry *a, const struct entry *b, const struct sk_list *keys,
+		    key_cmp_fn key, bool collapse)
 {
 	int c = 0;
 
@@ -219,15 +302,27 @@ int hist_cmp(const struct entry *a, const struct entry *b,
 	if (keys->filtered_first)
 		c = !!(a->filtered & ENTRY_HIDDEN) - !!(b->filtered & ENTRY_HIDDEN);
 	for (int i = 0; i < keys->nr && !c; i++)
-		c = collapse_key(a, b, keys, i);
+		c = key(a, b, keys, i);
 	/*
 	 * what perf keeps apart but the comparisons above do not order; not
 	 * two inlined entries they found equal (one name, ranges that meet:
 	 * functions side by side), which perf's search takes for one row
 	 */
 	if (!c && !(a->at.sym && b->at.sym && a->at.sym->inlined && b->at.sym->inlined))
-		c = -sign64(strn_cmp(a->key, a->key_len, b->key, b->key_len));
+		c = key_bytes_cmp(a, b, keys, collapse);
 	return c;
+}
+
+int hist_cmp(const struct entry *a, const struct entry *b, const struct sk_list *keys)
+{
+	return tree_cmp(a, b, keys, input_key, false);
+}
+
+/* perf's collapse tree: a srcline row by its line's text */
+static int hist_collapse_cmp(const struct entry *a, const struct entry *b,
+			     const struct sk_list *keys)
+{
+	return tree_cmp(a, b, keys, collapse_key, true);
 }
 
 bool hist_same_key(const struct entry *a, const struct entry *b, const struct sk_list *keys, int i)
@@ -430,11 +525,18 @@ static int rb_walk(struct entry **in, size_t n, node_cmp_fn cmp, bool merge,
 	return ret;
 }
 
-/* perf's input and collapse trees: hist_entry__cmp (hist_entry__collapse) of node and row */
+/* perf's input tree: hist_entry__cmp of node and row */
+static int input_cmp(const struct entry *node, const struct entry *row,
+		     const struct hist_order *o)
+{
+	return hist_cmp(node, row, o->keys);
+}
+
+/* perf's collapse tree: hist_entry__collapse of node and row */
 static int collapse_cmp(const struct entry *node, const struct entry *row,
 			const struct hist_order *o)
 {
-	return hist_cmp(node, row, o->keys);
+	return hist_collapse_cmp(node, row, o->keys);
 }
 
 /* perf's output tree: a row goes left where it sorts above the node */
@@ -479,7 +581,7 @@ static int input_walk(struct entry **a, struct entry **b, size_t *nr, const stru
 	}
 	if (!o->as_given)
 		qsort(a, *nr, sizeof(*a), seq_cmp);
-	return rb_walk(a, *nr, collapse_cmp, false, o, b, nr);
+	return rb_walk(a, *nr, input_cmp, false, o, b, nr);
 }
 
 int hist_collapse_order(struct entry **v, size_t n, const struct sk_list *keys)

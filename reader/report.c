@@ -180,6 +180,37 @@ static size_t hash_mem(const char *p, size_t n)
 	return h;
 }
 
+/* a key with a srcline's text, which tells no rows apart (sk_ident) */
+static bool has_line_text(const char *key, size_t len)
+{
+	return memchr(key, '\x04', len) != NULL;
+}
+
+/* The bucket hash of a row key: of the bytes that tell rows apart */
+static size_t key_hash(const char *key, size_t len)
+{
+	char id[2048];
+	size_t n;
+
+	if (!has_line_text(key, len))
+		return hash_mem(key, len);
+	n = sk_ident(key, len, id, sizeof(id));
+	return n ? hash_mem(id, n) : hash_mem(key, len);
+}
+
+/* Whether row e's key is key: the same bytes where they tell rows apart */
+static bool key_is(const struct entry *e, const char *key, size_t len)
+{
+	char a[2048], b[2048];
+	size_t na, nb;
+
+	if (!has_line_text(key, len))
+		return e->key_len == len && !memcmp(e->key, key, len);
+	na = sk_ident(e->key, e->key_len, a, sizeof(a));
+	nb = sk_ident(key, len, b, sizeof(b));
+	return na == nb && !memcmp(a, b, na);
+}
+
 static int table_grow(struct table *t)
 {
 	size_t n = t->nr_buckets ? 4 * t->nr_buckets : 4096;
@@ -191,7 +222,7 @@ static int table_grow(struct table *t)
 		struct entry *e = t->buckets[i], *next;
 
 		for (; e; e = next) {
-			size_t h = hash_mem(e->key, e->key_len) & (n - 1);
+			size_t h = key_hash(e->key, e->key_len) & (n - 1);
 
 			next = e->next;
 			e->next = b[h];
@@ -211,9 +242,9 @@ static struct entry *table_get(struct table *t, const char *key, size_t len)
 
 	if ((t->nr + 1) * 2 > t->nr_buckets && table_grow(t))
 		return NULL;
-	b = hash_mem(key, len) & (t->nr_buckets - 1);
+	b = key_hash(key, len) & (t->nr_buckets - 1);
 	for (e = t->buckets[b]; e; e = e->next)
-		if (e->key_len == len && !memcmp(e->key, key, len))
+		if (key_is(e, key, len))
 			return e;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -308,8 +339,8 @@ static struct entry *table_find(const struct table *t, const char *key, size_t l
 
 	if (!t->nr_buckets)
 		return NULL;
-	for (e = t->buckets[hash_mem(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
-		if (e->key_len == len && !memcmp(e->key, key, len))
+	for (e = t->buckets[key_hash(key, len) & (t->nr_buckets - 1)]; e; e = e->next)
+		if (key_is(e, key, len))
 			return e;
 	return NULL;
 }
@@ -379,18 +410,51 @@ static bool sorts_by_srcline(const struct report *rp)
 }
 
 /*
+ * Which of the frames the line table places at an address names a row's
+ * line.  A sample's own row is perf's lookup of the address (the
+ * innermost), made with or without a symbol there (LINE_SAMPLE).  A
+ * callchain row takes the line perf's inline expansion gave
+ * its entry: each function at the line it is at there (inlined ones where
+ * they call inward).  perf charges a callchain address once per sample
+ * where only the address and object tell rows apart (-s srcline), and that
+ * row shows the real function's line; with a symbol key each entry is a
+ * row of its own.
+ */
+enum line_pick { LINE_SAMPLE, LINE_INNER, LINE_OUTER, LINE_OWN };
+
+/* The index in fr[0..nr) of the frame pick names for frame f */
+static uint32_t picked_frame(struct report *rp, const struct frame *f,
+			     const struct pc_src_frame *fr, uint32_t nr, enum line_pick pick)
+{
+	const struct pc_symbol *base;
+
+	if (pick == LINE_SAMPLE || pick == LINE_INNER)
+		return 0;
+	base = rd_isym_base(f->r.sym);
+	if (pick == LINE_OWN && f->r.sym != base)
+		for (uint32_t j = 0; j + 1 < nr; j++)
+			if (fr[j].func && rd_isym_get(&rp->isyms, base, fr[j].func) == f->r.sym)
+				return j;
+	return nr - 1;
+}
+
+/*
  * --sort srcline of a user frame, as perf: "file.c:LINE" (the file's base
- * name, or whole with --full-source-path) from the line table of its object (or separate debug file) at the
- * frame's address; NULL when the object has no DWARF there (sortkeys.c
- * then shows sym+off, dso[addr] or ??:0 as perf does).
+ * name, or whole with --full-source-path) from the line table of its
+ * object (or separate debug file) at the frame's address, of the frame
+ * pick names there; a sample's own frame with or without a symbol (perf
+ * looks the line up in the map's object).  NULL when the object has no
+ * DWARF there (sortkeys.c then shows sym+off, dso[addr] or ??:0 as perf
+ * does).
  */
 static const char *srcline_of(struct report *rp, struct rd_session *s, const struct frame *f,
-			      char *buf, size_t size)
+			      enum line_pick pick, char *buf, size_t size)
 {
 	struct pc_src_frame fr[16];
 	char path[4096], file_buf[4096];
 	const char *file;
-	uint32_t nr = 0;
+	uint32_t nr = 0, at;
+	uint64_t vaddr;
 	bool binutils;
 
 	if (f->kernel || !f->r.dso || f->r.dso[0] != '/')
@@ -399,27 +463,48 @@ static const char *srcline_of(struct report *rp, struct rd_session *s, const str
 		return NULL;
 	snprintf(path, sizeof(path), "%s%.*s", s->dsos.root ? s->dsos.root : "",
 		 (int)f->r.dso_len, f->r.dso);
-	if (!f->r.sym || pc_srcline_frames(rp->src, path, f->r.sym->start + f->r.off, fr, 16, &nr) ||
-	    !nr) {
+	vaddr = f->r.sym ? f->r.sym->start + f->r.off : rd_a2l_addr(&f->r);
+	if ((!f->r.sym && pick != LINE_SAMPLE) ||
+	    pc_srcline_frames(rp->src, path, vaddr, fr, 16, &nr) || !nr) {
 		/* no line: "FILE:0" or "??:0" where addr2line names the function */
 		if (rd_a2l_no_line(rp->src, s, &f->r, path, &file) <= 0)
 			return NULL;
-		/* perf 7.2 runs addr2line only on an object with a line table */
-		if (!file && !rp->compat_6_1 && !pc_srcline_a2l_runs(rp->src, path))
+		/*
+		 * perf 7.2 runs addr2line only on an object with a line table:
+		 * elsewhere no line, even where a file symbol would name one
+		 */
+		if (!rp->compat_6_1 && !pc_srcline_a2l_runs(rp->src, path))
 			return NULL;
 		snprintf(buf, size, "%s:0", file ? pc_srcline_shown(file, rp->view.full_source_path) :
 			 "??");
 		return buf;
 	}
+	at = picked_frame(rp, f, fr, nr, pick);
 	/* composed as addr2line does by perf 6.1, and by perf 7.2 where it asks addr2line */
 	binutils = rp->compat_6_1 ||
 		   (rp->view.full_source_path &&
-		    pc_srcline_a2l_answers(rp->src, path, f->r.sym->start + f->r.off));
-	snprintf(buf, size, "%s:%u", fr[0].file && fr[0].line ?
-		 pc_srcline_frame_file(&fr[0], rp->view.full_source_path, binutils, file_buf,
+		    pc_srcline_a2l_answers(rp->src, path, vaddr));
+	snprintf(buf, size, "%s:%u", fr[at].file && fr[at].line ?
+		 pc_srcline_frame_file(&fr[at], rp->view.full_source_path, binutils, file_buf,
 				       sizeof(file_buf)) : "",
-		 fr[0].file ? fr[0].line : 0);
+		 fr[at].file ? fr[at].line : 0);
 	return buf;
+}
+
+/*
+ * A callchain frame's srcline row as perf 7.2 keys it: the line its
+ * inline expansion gave the entry (line_pick); a frame without a symbol
+ * has no expansion, and perf's own lookup at the callchain's unmapped
+ * address finds no line (dso[address] then).
+ */
+static const char *chain_srcline_of(struct report *rp, struct rd_session *s,
+				    const struct frame *f, char *buf, size_t size)
+{
+	if (!f->r.sym)
+		return NULL;
+	return srcline_of(rp, s, f,
+			  sorts_by(rp, SK_SYM) || sorts_by(rp, SK_SYMOFF) ? LINE_OWN : LINE_OUTER,
+			  buf, size);
 }
 
 /*
@@ -540,7 +625,9 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 	 * it were the object's: no line, so no source file (perf 6.1's srcfile)
 	 */
 	if (sorts_by_srcline(rp) && !(chain && !sorts_by(rp, SK_SRCLINE)))
-		k->srcline = srcline_of(rp, s, f, src, src_size);
+		k->srcline = !chain ? srcline_of(rp, s, f, LINE_SAMPLE, src, src_size) :
+			     !rp->compat_6_1 ? chain_srcline_of(rp, s, f, src, src_size) :
+			     srcline_of(rp, s, f, LINE_INNER, src, src_size);
 }
 
 /*
@@ -726,7 +813,7 @@ static size_t address_name(struct report *rp, struct rd_session *s, const struct
 		len -= 10;
 		tail = 10;
 	}
-	line = srcline_of(rp, s, f, src, sizeof(src));
+	line = srcline_of(rp, s, f, LINE_INNER, src, sizeof(src));
 	/* perf 7.2's libdw lookup has no addr2line answer "FILE:0" to fall back on */
 	if (line && !rp->compat_6_1 && strlen(line) >= 2 && !strcmp(line + strlen(line) - 2, ":0"))
 		line = NULL;
@@ -1982,7 +2069,8 @@ static int merge_twins(struct report *rp)
 		size_t n = 0;
 		int ret;
 
-		if (!t->in.nr_twins)
+		/* srcline: rows of one line at other addresses are twins of each other */
+		if (!t->in.nr_twins && !(sorts_by(rp, SK_SRCLINE) && rp->keys.lines_by_address))
 			continue;
 		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
 		if (!v)
@@ -2284,7 +2372,7 @@ static int settle_placeholder(struct report *rp, struct table *t, int col,
 		}
 	}
 	/* out of its bucket */
-	for (pp = &t->buckets[hash_mem(e->key, e->key_len) & (t->nr_buckets - 1)]; *pp != e;
+	for (pp = &t->buckets[key_hash(e->key, e->key_len) & (t->nr_buckets - 1)]; *pp != e;
 	     pp = &(*pp)->next)
 		;
 	*pp = e->next;
@@ -3089,6 +3177,7 @@ int cmd_report(int argc, char **argv)
 		if (!sort_given && all_tracepoints(&s->r))
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
 		rp.trace.on = sorts_by(&rp, SK_TRACE);
+		rp.keys.lines_by_address = !rp.compat_6_1;
 		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
 		if (!sorts_by(&rp, SK_TIME))
 			rp.view.quantum = 0;

@@ -10,6 +10,7 @@
 #include "reader/sortkeys.h"
 #include "reader/out.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -244,6 +245,95 @@ static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint6
 	}
 }
 
+/*
+ * srcline: perf makes a row per address and object (its input tree's
+ * comparison) and merges the rows of one line only in its collapse tree,
+ * so the order part is the address perf compares and the object; the text
+ * is the line ("file.c:LINE", else sym+OFFSET, object[address] or ??:0).
+ * perf looks a row's line up at that address: a callchain row's is
+ * unmapped, so its offset into the symbol and its object address are too
+ */
+static void srcline_part(struct kb *b, const struct sk_frame *f, bool by_address)
+{
+	const char *d = NULL;
+	size_t dl = 0;
+	/* perf 6.1 looks an address up as the object's (the old rows' text) */
+	uint64_t at = by_address ? f->addr : f->rel;
+	size_t text;
+
+	if (f->dso)
+		d = short_dso(f, &dl);
+	if (by_address) {
+		put_hex(b, f->addr, 16);
+		if (f->dso) {
+			put(b, "\x03", 1);
+			put(b, d, dl);
+		}
+		/* the text is no part of what tells the row apart (sk_ident) */
+		put(b, "\x1f\x04", 2);
+	}
+	text = b->len;
+	if (f->srcline)
+		putf(b, "%s", f->srcline);
+	else if (f->sym)
+		putf(b, "%s+%llu", f->sym->name, (unsigned long long)(f->off + (at - f->rel)));
+	else if (f->dso)
+		putf(b, "%.*s[%llx]", (int)dl, d, (unsigned long long)at);
+	else
+		put(b, "??:0", 4);
+	/* perf 6.1: rows by the text, shown as it is */
+	if (!by_address && !b->full) {
+		size_t n = b->len - text;
+		char copy[1024];
+
+		if (n >= sizeof(copy))
+			n = sizeof(copy) - 1;
+		memcpy(copy, b->buf + text, n);
+		put(b, "\x1f", 1);
+		put(b, copy, n);
+	}
+}
+
+size_t sk_ident(const char *key, size_t len, char *out, size_t size)
+{
+	const char *p = key, *end = key + len;
+	size_t n = 0;
+
+	while (p < end) {
+		const char *m = p;
+		size_t span;
+
+		while (m + 1 < end && !(m[0] == '\x1f' && m[1] == '\x04'))
+			m++;
+		if (m + 1 >= end)
+			m = end;
+		span = (size_t)(m - p);
+		if (n + span > size)
+			return 0;
+		memcpy(out + n, p, span);
+		n += span;
+		p = m < end ? memchr(m, '\x1e', (size_t)(end - m)) : end;
+		p = p ? p : end;
+	}
+	return n;
+}
+
+/* The address a srcline key's order part starts with (srcline_part) */
+uint64_t sk_srcline_addr(const char *key, size_t len, int col)
+{
+	const char *p = key, *end = key + len, *rs;
+	uint64_t a = 0;
+
+	for (int i = 0; i < col && p < end; i++) {
+		rs = memchr(p, '\x1e', (size_t)(end - p));
+		p = rs ? rs + 1 : end;
+	}
+	for (int i = 0; i < 16 && p < end && isxdigit((unsigned char)*p); i++, p++)
+		a = a << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' :
+					(tolower((unsigned char)*p) - 'a' + 10));
+	return a;
+}
+
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size)
 {
 	struct kb b = { .buf = buf, .size = size };
@@ -301,19 +391,7 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			putf(&b, "%011lld\x1f%*.*d", (long long)f->cpu + 1, 3, 3, (int)f->cpu);
 			break;
 		case SK_SRCLINE:
-			if (f->srcline) {
-				putf(&b, "%s\x1f%s", f->srcline, f->srcline);
-			} else if (f->sym) {
-				putf(&b, "%s+%llu\x1f%s+%llu", f->sym->name, (unsigned long long)f->off,
-				     f->sym->name, (unsigned long long)f->off);
-			} else if (f->dso) {
-				d = short_dso(f, &dl);
-				putf(&b, "%.*s[%llx]\x1f%.*s[%llx]", (int)dl, d,
-				     (unsigned long long)f->rel, (int)dl, d,
-				     (unsigned long long)f->rel);
-			} else {
-				put(&b, "??:0\x1f??:0", 9);
-			}
+			srcline_part(&b, f, l->lines_by_address);
 			break;
 		case SK_DSO_FROM:
 			if (!f->br)
@@ -405,6 +483,9 @@ const char *sk_text(const char *key, size_t len, int col, char level, const char
 		rs = end;
 	us = memchr(p, '\x1f', (size_t)(rs - p));
 	us = us ? us + 1 : p;
+	/* a srcline's text is marked (srcline_part) */
+	if (us < rs && *us == '\x04')
+		us++;
 	snprintf(buf, size, "%.*s", (int)(rs - us), us);
 	ph = strchr(buf, '\x01');
 	if (ph)

@@ -44,6 +44,11 @@ struct sk_list {
 	} order[SK_MAX_KEYS + 4];
 	uint8_t nr_order;
 	bool past_symbol;	/* a key looks past a frame's symbol: cpu, srcline, symoff */
+	/*
+	 * srcline rows per address, merged by line in the collapse tree (perf
+	 * 6.3 and later); else one row per line from the start (perf 6.1)
+	 */
+	bool lines_by_address;
 	bool branch_keys;	/* a key of branch mode is among them */
 	bool filtered_first;	/* perf 6.15+: rows hidden by a filter and shown ones compared
 				 * before the keys (hist_cmp) */
@@ -110,6 +115,16 @@ struct sk_frame {
 
 /* Builds the row key into buf; returns its length (0 when it does not fit). */
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size);
+/*
+ * A row key's bytes that tell rows apart, into out (its length; 0 when it
+ * does not fit): all but a srcline column's text.  perf's input tree
+ * compares a srcline row by address and object, so a row keeps the line
+ * of the frame that made it, though a later frame there has another
+ * (an inlined entry's row renamed to its outer function).
+ */
+size_t sk_ident(const char *key, size_t len, char *out, size_t size);
+/* The address a srcline key (column col) orders by: its row's perf he->ip */
+uint64_t sk_srcline_addr(const char *key, size_t len, int col);
 /* The shown text of key column i of a row key (NUL-terminated in buf), with
  * the row's level ('k' or '.') in its symbol and its thread's command. */
 const char *sk_text(const char *key, size_t len, int col, char level, const char *comm,

@@ -338,6 +338,59 @@ TEST_F(inline_file, report_self_rows_and_graphs_as_perf_7_2)
 }
 
 /*
+ * -s srcline, Self rows: perf makes a row per sampled address and merges
+ * the rows of one line afterwards, the later ones' call graphs without
+ * their symbols (bare addresses); a sample in hidden(), which has no
+ * symbol, still has its line
+ */
+TEST_F(inline_file, report_srcline_self_rows_merge_the_lines_of_many_addresses_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcline-no-children.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--no-children",
+				      "--sort=srcline");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_EQ(NULL, strstr(perf, "??:0"));
+	EXPECT_NE(NULL, strstr(perf, "--0x7ffb5a8a47a7\n            |          0x7ffb5a8a45c3"));
+	expect_same_text(_metadata, "perfcheck report --no-children -s srcline", perf, ours);
+	free(perf);
+}
+
+/*
+ * -s srcline, Children: a callchain address is charged once per sample,
+ * at the line of the real function there (spin's call of mix, not mix's
+ * loop); a frame without a symbol is object[address] at its unmapped
+ * address
+ */
+TEST_F(inline_file, report_srcline_children_rows_take_the_callers_line_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcline.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--sort=srcline",
+				      NULL);
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "    91.89%     0.00%  work.c:27"));
+	EXPECT_NE(NULL, strstr(perf, "    78.98%    78.98%  work.c:10"));
+	EXPECT_NE(NULL, strstr(perf, "  work[7ffb5a8a475c]"));
+	expect_same_text(_metadata, "perfcheck report -s srcline", perf, ours);
+	free(perf);
+}
+
+/* -s srcline,sym: each entry of an inline expansion is a row at its own function's line */
+TEST_F(inline_file, report_srcline_sym_rows_of_each_inlined_entry_at_its_line_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcline-sym.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report",
+				      "--sort=srcline,sym", NULL);
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "work.c:35           [.] twice (inlined)"));
+	EXPECT_NE(NULL, strstr(perf, "work.c:50           [.] shown"));
+	expect_same_text(_metadata, "perfcheck report -s srcline,sym", perf, ours);
+	free(perf);
+}
+
+/*
  * ------------------------------------------------ perf 6.15+'s latency
  *
  * fixtures/upstream/7.2-host-latency (its record.sh): perf 7.2 recorded,
@@ -502,6 +555,30 @@ TEST_F(latency_file, report_latency_option_puts_and_sorts_latency_first_as_perf_
 	expect_kept_report(_metadata, self, "perf-report-latency.txt", "--latency", NULL);
 }
 
+/* -s srcline of two processes' samples: Children and Latency by line */
+TEST_F(latency_file, report_srcline_children_rows_show_latency_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-srcline.txt", "--sort=srcline", NULL);
+}
+
+/*
+ * -s srcline,sym: a row keeps the line of the frame that made it.  mix's
+ * row, found again through the child's map, becomes spin's (its symbol
+ * looked up again there) at mix's line, and perf's search then finds it
+ * for spin's own entries, whose line is another: par.c:14 spin, not
+ * par.c:29, takes most of spin's callchain entries
+ */
+TEST_F(latency_file, report_srcline_sym_rows_keep_the_line_of_the_frame_that_made_them)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcline-sym.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "   256.32%   241.20%    96.84%    96.63%  par.c:14 "));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-srcline-sym.txt", "--sort=srcline,sym",
+			   NULL);
+}
+
 /* a file without switch records has no latency: --latency refused as perf 7.2 refuses it */
 TEST(report_latency_option_needs_switch_records)
 {
@@ -526,21 +603,29 @@ TEST(report_latency_option_needs_switch_records)
  * entries of one inlined function in two adjacent functions are one row of
  * the report: its Children the sum of both.
  */
-static void expect_adjacent(struct __test_metadata *_metadata, const char *file,
-			    const char *sub, const char *opt)
+/* perfcheck SUB OPT OPT2 on fixture NAME prints what perf printed into FILE there */
+static void expect_fixture_output(struct __test_metadata *_metadata, const char *name,
+				  const char *file, const char *sub, const char *opt,
+				  const char *opt2)
 {
 	struct pc_run run = { 0 };
 	struct fx x;
 	char *perf;
 
-	ASSERT_EQ(0, fx_load(&x, "7.2-host-adjacent-inline", "perf-script.txt"))
-		TH_LOG("fixtures/upstream/7.2-host-adjacent-inline is missing (its record.sh)");
+	ASSERT_EQ(0, fx_load(&x, name, "perf-script.txt"))
+		TH_LOG("fixtures/upstream/%s is missing", name);
 	perf = perf_kept(&x, file);
 	ASSERT_NE(NULL, perf);
-	expect_same_text(_metadata, file, perf, pc_default(_metadata, &x, &run, sub, opt, NULL));
+	expect_same_text(_metadata, file, perf, pc_default(_metadata, &x, &run, sub, opt, opt2));
 	free(perf);
 	free(x.perf_text);
 	pc_run_free(&run);
+}
+
+static void expect_adjacent(struct __test_metadata *_metadata, const char *file,
+			    const char *sub, const char *opt)
+{
+	expect_fixture_output(_metadata, "7.2-host-adjacent-inline", file, sub, opt, NULL);
 }
 
 TEST(adjacent_inline_script_as_perf_7_2)
@@ -557,6 +642,41 @@ TEST(adjacent_inline_entries_of_one_name_are_one_row_as_perf_7_2)
 TEST(adjacent_inline_self_rows_as_perf_7_2)
 {
 	expect_adjacent(_metadata, "perf-report-no-children.txt", "report", "--no-children");
+}
+
+/*
+ * -s srcline of inlined functions nested four deep: a callchain address is
+ * one row at its real function's line (outer_four's, not nest_three's)
+ */
+TEST(adjacent_inline_srcline_children_rows_at_the_real_functions_line_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-host-adjacent-inline", "perf-report-srcline.txt",
+			      "report", "--sort=srcline", NULL);
+}
+
+TEST(adjacent_inline_srcline_self_rows_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-host-adjacent-inline",
+			      "perf-report-srcline-no-children.txt", "report", "--no-children",
+			      "--sort=srcline");
+}
+
+/*
+ * fixtures/upstream/7.2-fp (perf 7.2.13's report -s srcline of it, with
+ * --symfs, kept beside): pcwork has no DWARF, so perf 7.2 runs no
+ * addr2line on it and a row is SYMBOL+OFFSET, a callchain row's offset
+ * from its unmapped address, though a file symbol names pcwork.c
+ */
+TEST(fp_srcline_without_dwarf_is_symbol_and_offset_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-fp", "perf-report-srcline-no-children.txt",
+			      "report", "--no-children", "--sort=srcline");
+}
+
+TEST(fp_srcline_children_rows_offset_from_the_unmapped_address_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-fp", "perf-report-srcline.txt", "report",
+			      "--sort=srcline", NULL);
 }
 
 /* ---------------------------------------------------- the comparison itself */
