@@ -169,6 +169,10 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 		return sign64((int64_t)(b->time - a->time));
 	case SK_PARALLELISM:
 		return sign64((int64_t)b->lat.parallelism - (int64_t)a->lat.parallelism);
+	case SK_TRANSACTION:
+		/* perf's difference of the words, taken as signed */
+		return sign64((int64_t)(sk_key_word(b->key, b->key_len, col) -
+					sk_key_word(a->key, a->key_len, col)));
 	case SK_DSO:
 		return dso_asc(a, b);
 	case SK_SRCLINE:

@@ -611,8 +611,9 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 {
 	to_sk(ev, f, chain, k);
 	k->kernel = level;
-	k->trace = rp->trace.text;
-	k->trace_len = rp->trace.len;
+	k->data.trace = rp->trace.text;
+	k->data.trace_len = rp->trace.len;
+	k->data.transaction = ev->sample->mem.transaction;
 	if (rp->view.cgroups) {
 		k->cgroup.id = ev->sample->cgroup;
 		k->cgroup.path = rd_cgroups_path(&s->machine.cgroups, k->cgroup.id);
@@ -1987,6 +1988,9 @@ static void key_widths(const struct report *rp, struct entry *const *v, size_t n
 				width[k] = 16;
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;
+			/* perf widens the transaction column to 32 for any row with a word */
+			if (rp->keys.keys[k] == SK_TRANSACTION && len && width[k] < 32)
+				width[k] = 32;
 			/* perf's time column holds 12 at the least: a short uptime's "95.123456" too */
 			if (rp->keys.keys[k] == SK_TIME && width[k] < 12)
 				width[k] = 12;
@@ -3184,7 +3188,8 @@ int cmd_report(int argc, char **argv)
 		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
 		rp.lat.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
 		rp.keys.filtered_first = !rp.compat_6_1;
-		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key) {
+		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key &&
+		    !sorts_by(&rp, SK_TRANSACTION)) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}

@@ -9,6 +9,7 @@
  */
 #include "reader/sortkeys.h"
 #include "reader/out.h"
+#include "uapi/perf_compat.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -20,7 +21,8 @@ static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
 	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile", [SK_TIME] = "time",
-	[SK_PARALLELISM] = "parallelism", [SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
+	[SK_PARALLELISM] = "parallelism", [SK_TRANSACTION] = "transaction",
+	[SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
 
@@ -29,7 +31,7 @@ static const char *const titles[SK_NR] = {
 	[SK_PID] = "    Pid:Command", [SK_TID] = "    Tid:Command", [SK_CPU] = "CPU",
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
 	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File", [SK_TIME] = "Time",
-	[SK_PARALLELISM] = "Parallelism",
+	[SK_PARALLELISM] = "Parallelism", [SK_TRANSACTION] = "Transaction                ",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -38,6 +40,7 @@ static const char *const titles[SK_NR] = {
 const char *sk_names(void)
 {
 	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,time,parallelism,"
+	       "transaction,"
 	       "overhead,period,sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
@@ -334,6 +337,41 @@ uint64_t sk_srcline_addr(const char *key, size_t len, int col)
 	return a;
 }
 
+/*
+ * perf's text of a transaction word: a name per flag (ELISION "EL ",
+ * TRANSACTION "TX ", SYNC, ASYNC, RETRY, CONFLICT "CON ", CAPACITY_WRITE
+ * "CAP-WRITE ", CAPACITY_READ "CAP-READ "), "NEITHER " for a word with
+ * neither SYNC nor ASYNC, then ":" and the abort code in hex where it has one
+ */
+static void transaction_text(struct kb *b, uint64_t t)
+{
+	static const char *const flags[] = { "EL ", "TX ", "SYNC ", "ASYNC ", "RETRY ", "CON ",
+					     "CAP-WRITE ", "CAP-READ " };
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (t & (1ULL << i))
+			put(b, flags[i], strlen(flags[i]));
+	if (t && !(t & (PERF_TXN_SYNC | PERF_TXN_ASYNC)))
+		put(b, "NEITHER ", 8);
+	if (t >> PERF_TXN_ABORT_SHIFT)
+		putf(b, ":%llx", (unsigned long long)(t >> PERF_TXN_ABORT_SHIFT));
+}
+
+uint64_t sk_key_word(const char *key, size_t len, int col)
+{
+	const char *p = key, *end = key + len, *rs;
+
+	for (int i = 0; i < col && p < end; i++) {
+		rs = memchr(p, '\x1e', (size_t)(end - p));
+		p = rs ? rs + 1 : end;
+	}
+	char hex[17] = "";
+
+	if (end - p >= 16)
+		memcpy(hex, p, 16);
+	return strtoull(hex, NULL, 16);
+}
+
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size)
 {
 	struct kb b = { .buf = buf, .size = size };
@@ -449,12 +487,18 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			d = !f->cgroup.id ? "N/A" : f->cgroup.path ? f->cgroup.path : "unknown";
 			put(&b, d, strlen(d));
 			break;
+		case SK_TRANSACTION:
+			/* by the word; shown as its flags and abort code */
+			put_hex(&b, f->data.transaction, 16);
+			put(&b, "\x1f", 1);
+			transaction_text(&b, f->data.transaction);
+			break;
 		case SK_TRACE:
 			/* perf compares the texts (other events' samples: all one "N/A" row) */
-			if (f->trace) {
-				put(&b, f->trace, f->trace_len);
+			if (f->data.trace) {
+				put(&b, f->data.trace, f->data.trace_len);
 				put(&b, "\x1f", 1);
-				put(&b, f->trace, f->trace_len);
+				put(&b, f->data.trace, f->data.trace_len);
 			} else {
 				put(&b, "N/A\x1fN/A", 7);
 			}

@@ -16,7 +16,7 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME, SK_PARALLELISM,
+	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME, SK_PARALLELISM, SK_TRANSACTION,
 	      /* branch mode's (perf report of a file with branch stacks) */
 	      SK_DSO_FROM, SK_DSO_TO, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES, SK_NR };
 
@@ -96,8 +96,12 @@ struct sk_frame {
 	uint64_t off;		/* ip - symbol start */
 	uint64_t rel;		/* map-relative address (srcline of unresolved frames) */
 	const char *srcline;	/* "file:line" from debug info, or NULL */
-	const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
-	size_t trace_len;
+	/* what the sample carries beside its addresses */
+	struct sk_sample_data {
+		const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
+		size_t trace_len;
+		uint64_t transaction;	/* PERF_SAMPLE_TRANSACTION's word, 0 without */
+	} data;
 	/* branch mode: the branch's source; the fields above are its target's
 	 * (level: 'H' for a target in no map) */
 	const struct sk_branch *br;
@@ -113,6 +117,8 @@ struct sk_frame {
 	} when;
 };
 
+/* The 16-hex-digit word that leads key column col (SK_TRANSACTION's), 0 when none. */
+uint64_t sk_key_word(const char *key, size_t len, int col);
 /* Builds the row key into buf; returns its length (0 when it does not fit). */
 size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size_t size);
 /*

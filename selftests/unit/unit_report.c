@@ -634,4 +634,56 @@ TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
 	EXPECT_EQ(NULL, self->run.out && *self->run.out ? self->run.out : NULL);
 }
 
+/*
+ * -s transaction: a row per transaction word, named as perf names it (a
+ * name per flag, NEITHER without SYNC or ASYNC, ":" and the abort code),
+ * the column 32 wide once a row has a word; the rows and their order are
+ * perf 7.2.13's on this file (samples 1 to 5 of each word, no maps)
+ */
+TEST(transaction_key_names_flags_and_abort_codes_as_perf)
+{
+	static const uint64_t words[] = { 0, 0x6, 0x19, 0x20 | (5ULL << 32), 0xc2 };
+	static const char *const rows[] = {
+		"# Overhead  Transaction                     \n",
+		"    33.33%  EL ASYNC RETRY                  \n",
+		"    26.67%  CON NEITHER :5                  \n",
+		"    20.00%  TX CAP-WRITE CAP-READ NEITHER   \n",
+		"    13.33%  TX SYNC                         \n",
+		"     6.67%                                  \n",
+	};
+	char *dir = pc_test_mkdtemp("unit-report-tx");
+	char path[512];
+	union pc_attr a;
+	struct synth d;
+	struct pc_run run;
+	const char *at;
+
+	ASSERT_NE(NULL, dir);
+	snprintf(path, sizeof(path), "%s/perf.data", dir);
+	memset(&d, 0, sizeof(d));
+	rt_plain_attr(&a, PERF_SAMPLE_TRANSACTION);
+	/* word i in i + 1 samples, the largest share last */
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		for (size_t j = 0; j <= (i == 2 ? 4 : i == 4 ? 2 : i); j++) {
+			struct pd_sample v = rt_id(100, 100, RT_SEC + i * 100 + j);
+
+			v.ip = 0x400500;
+			v.mem.transaction = words[i];
+			synth_sample(&d, &a.attr, &v);
+		}
+	ASSERT_EQ(0, rt_write(path, &a, &d));
+	ASSERT_EQ(0, rt_perfcheck(&run, "report", "-i", path, "--stdio", "-s", "transaction",
+				  NULL));
+	ASSERT_EQ(0, run.exit_code) TH_LOG("%s", run.err);
+	at = run.out;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && at; i++) {
+		at = strstr(at, rows[i]);
+		EXPECT_NE(NULL, at) TH_LOG("row %zu '%s' not in order: %s", i, rows[i], run.out);
+	}
+	pc_run_free(&run);
+	synth_free(&d);
+	if (!getenv("PERFCHECK_KEEP_TEST_FILES"))
+		pc_test_rmdir(dir);
+}
+
 TEST_HARNESS_MAIN
