@@ -262,7 +262,8 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			      (unsigned long long)u64_at(ev->rec, 16));
 		return 0;
 	}
-	return rd_recfmt_fields(d->o, s->r.path, ev->rec, trailer, &d->err);
+	return rd_recfmt_fields_ksym(d->o, s->r.path, ev->rec, trailer, rd_machine_ksym,
+				     &s->machine, &d->err);
 }
 
 static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)

@@ -224,6 +224,17 @@ void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, 
 	c->r = *out;
 }
 
+const char *rd_machine_ksym(void *ctx, uint64_t addr, uint64_t *off)
+{
+	struct rd_resolved r;
+
+	rd_machine_resolve(ctx, NULL, true, addr, &r);
+	if (!r.sym)
+		return NULL;
+	*off = r.off;
+	return r.sym->name;
+}
+
 void rd_machine_free(struct rd_machine *m)
 {
 	rd_unwind_free(m->unwind);

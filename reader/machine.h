@@ -109,6 +109,11 @@ struct rd_thread *rd_machine_thread(struct rd_machine *m, uint32_t pid, uint32_t
 void rd_machine_resolve(struct rd_machine *m, struct rd_thread *t, bool kernel, uint64_t ip,
 			struct rd_resolved *out);
 void rd_machine_free(struct rd_machine *m);
+/*
+ * The kernel symbol holding addr and the offset into it (*off), NULL when
+ * none: a rd_ksym_fn (reader/recfmt.h) of machine ctx
+ */
+const char *rd_machine_ksym(void *ctx, uint64_t addr, uint64_t *off);
 
 /*
  * What a resolution of an ip in the kernel's or t's address space depends

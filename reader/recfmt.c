@@ -144,17 +144,71 @@ static int namespaces(struct rd_out *o, const struct body *b, struct pc_error *e
 	return 0;
 }
 
-int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, size_t trailer,
-	      struct pc_error *err)
+/* "            Old bytes: xx xx ..." lines, 16 bytes a line (none for no bytes) */
+static void poke_bytes(struct rd_out *o, const char *which, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(i % 16))
+			rd_out_printf(o, "            %s bytes:", which);
+		rd_out_printf(o, " %02x", p[i]);
+		if (i % 16 == 15 || i == n - 1)
+			rd_out_char(o, '\n');
+	}
+}
+
+/*
+ * u64 addr, u16 old_len, u16 new_len, the old bytes then the new: perf's
+ * " ADDR SYM+0xOFF old len N new len M" (the symbol where ksym names one)
+ * and the bytes
+ */
+static int text_poke(struct rd_out *o, const struct body *b, rd_ksym_fn ksym, void *ctx,
+		     struct pc_error *err)
+{
+	uint64_t addr, off = 0;
+	uint16_t lens[2];
+	const char *sym;
+	int ret = need(b, HDR + 12, err);
+
+	if (ret)
+		return ret;
+	addr = u64_at(b, HDR);
+	memcpy(lens, b->p + HDR + 8, sizeof(lens));
+	ret = need(b, HDR + 12 + (size_t)lens[0] + lens[1], err);
+	if (ret)
+		return ret;
+	rd_out_printf(o, " %llx ", (unsigned long long)addr);
+	sym = ksym ? ksym(ctx, addr, &off) : NULL;
+	if (sym)
+		rd_out_printf(o, "%s+0x%llx", sym, (unsigned long long)off);
+	rd_out_printf(o, " old len %u new len %u\n", lens[0], lens[1]);
+	poke_bytes(o, "Old", b->p + HDR + 12, lens[0]);
+	poke_bytes(o, "New", b->p + HDR + 12 + lens[0], lens[1]);
+	return 0;
+}
+
+int rd_recfmt_ksym(struct rd_out *o, const char *path, const struct pd_record *rec,
+		   size_t trailer, rd_ksym_fn ksym, void *ctx, struct pc_error *err)
 {
 	const char *name = pd_record_name(rec->header.type);
 
 	rd_out_printf(o, "PERF_RECORD_%s", name ? name : "UNKNOWN");
-	return rd_recfmt_fields(o, path, rec, trailer, err);
+	return rd_recfmt_fields_ksym(o, path, rec, trailer, ksym, ctx, err);
+}
+
+int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, size_t trailer,
+	      struct pc_error *err)
+{
+	return rd_recfmt_ksym(o, path, rec, trailer, NULL, NULL, err);
 }
 
 int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record *rec,
 		     size_t trailer, struct pc_error *err)
+{
+	return rd_recfmt_fields_ksym(o, path, rec, trailer, NULL, NULL, err);
+}
+
+int rd_recfmt_fields_ksym(struct rd_out *o, const char *path, const struct pd_record *rec,
+			  size_t trailer, rd_ksym_fn ksym, void *ctx, struct pc_error *err)
 {
 	const char *name = pd_record_name(rec->header.type);
 	struct body b = { rec->data, rec->header.size, path, rec->offset, name ? name : "UNKNOWN" };
@@ -239,6 +293,8 @@ int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record 
 		return 0;
 	case PERF_RECORD_NAMESPACES:
 		return namespaces(o, &b, err);
+	case PC_RECORD_TEXT_POKE:
+		return text_poke(o, &b, ksym, ctx, err);
 	case PERF_RECORD_CGROUP: {
 		struct pd_cgroup c;
 

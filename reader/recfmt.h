@@ -21,9 +21,18 @@
 int rd_recfmt(struct rd_out *o, const char *path, const struct pd_record *rec, size_t trailer,
 	      struct pc_error *err);
 
+/* A kernel address's symbol and the offset into it (*off); NULL when none holds it. */
+typedef const char *(*rd_ksym_fn)(void *ctx, uint64_t addr, uint64_t *off);
+
+/* rd_recfmt with the kernel addresses of a record (TEXT_POKE's) named by ksym, as perf */
+int rd_recfmt_ksym(struct rd_out *o, const char *path, const struct pd_record *rec,
+		   size_t trailer, rd_ksym_fn ksym, void *ctx, struct pc_error *err);
+
 /* The same without "PERF_RECORD_NAME" (for -D, which prints it itself). */
 int rd_recfmt_fields(struct rd_out *o, const char *path, const struct pd_record *rec,
 		     size_t trailer, struct pc_error *err);
+int rd_recfmt_fields_ksym(struct rd_out *o, const char *path, const struct pd_record *rec,
+			  size_t trailer, rd_ksym_fn ksym, void *ctx, struct pc_error *err);
 
 /*
  * The pid and tid perf's script takes the thread of a record from (COMM,

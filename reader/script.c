@@ -71,6 +71,7 @@ static void usage(FILE *f)
 "      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
 "      --show-namespace-events  also NAMESPACES records\n"
 "      --show-cgroup-events  also CGROUP records\n"
+"      --show-text-poke-events  also TEXT_POKE records (record --kcore's) and KSYMBOL\n"
 "      --ns                  times in nanoseconds\n"
 "      --no-inline           callchains without their inlined entries (perf 7.2\n"
 "                            adds them at every user frame, 6.1 at unwound ones)\n"
@@ -105,12 +106,12 @@ static void usage(FILE *f)
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_KALLSYMS, OPT_COMMS,
        OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
-       OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_INLINE, OPT_NO_INLINE,
+       OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_SHOW_TEXT_POKE, OPT_INLINE, OPT_NO_INLINE,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
-       SHOW_NAMESPACE = 32, SHOW_CGROUP = 64 };
+       SHOW_NAMESPACE = 32, SHOW_CGROUP = 64, SHOW_TEXT_POKE = 128 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -151,6 +152,7 @@ static const struct option options[] = {
 	{ "show-bpf-events", no_argument, NULL, OPT_SHOW_BPF },
 	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NAMESPACE },
 	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
+	{ "show-text-poke-events", no_argument, NULL, OPT_SHOW_TEXT_POKE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -286,6 +288,8 @@ static unsigned int show_bit(uint32_t type)
 		return SHOW_NAMESPACE;
 	case PERF_RECORD_CGROUP:
 		return SHOW_CGROUP;
+	case PC_RECORD_TEXT_POKE:
+		return SHOW_TEXT_POKE;
 	default:
 		return 0;
 	}
@@ -298,6 +302,13 @@ static unsigned int show_bit(uint32_t type)
  * with the comm of the thread the record names; only -C filters it.
  * KSYMBOL and BPF_EVENT without sample_id: thread -1 (":-1"), time 0.
  */
+/* whether --show-*-events asked for rec: --show-text-poke-events takes KSYMBOL too, as perf */
+static bool record_shown(const struct script *sc, uint32_t type)
+{
+	return (sc->show & show_bit(type)) ||
+	       (type == PC_RECORD_KSYMBOL && (sc->show & SHOW_TEXT_POKE));
+}
+
 static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 {
 	static struct rd_thread none = { .pid = (uint32_t)-1, .tid = (uint32_t)-1, .comm = ":-1" };
@@ -308,7 +319,7 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	int32_t pid, tid;
 	size_t trailer = 0;
 
-	if (!(sc->show & show_bit(rec->header.type)))
+	if (!record_shown(sc, rec->header.type))
 		return 0;
 	if (ev->sample) {
 		smp = *ev->sample;
@@ -342,7 +353,8 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	/* perf prints the side band on stdout, --per-event-dump or not */
 	sc->pr.out = sc->main_out;
 	rd_print_record_start(&sc->pr, &line);
-	return rd_recfmt(sc->pr.out, s->r.path, rec, trailer, &sc->err);
+	return rd_recfmt_ksym(sc->pr.out, s->r.path, rec, trailer, rd_machine_ksym, &s->machine,
+			      &sc->err);
 }
 
 /*
@@ -637,6 +649,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_SHOW_CGROUP:
 			sc.show |= SHOW_CGROUP;
+			break;
+		case OPT_SHOW_TEXT_POKE:
+			sc.show |= SHOW_TEXT_POKE;
 			break;
 		case 'v':
 			pc_verbose++;

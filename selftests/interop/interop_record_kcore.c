@@ -322,4 +322,105 @@ TEST_F(kcore, our_reader_takes_kernel_symbols_from_the_kcore_dir)
 	pc_run_free(&run);
 }
 
+/* Lines of text holding any of the needles, in order, joined. */
+static char *lines_with(const char *text, const char *a, const char *b)
+{
+	size_t n = strlen(text) + 1, len = 0;
+	char *out = malloc(n);
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p + 1) : strlen(p);
+		char line[4096];
+
+		snprintf(line, sizeof(line), "%.*s", (int)l, p);
+		if (strstr(line, a) || strstr(line, b)) {
+			memcpy(out + len, p, l);
+			len += l;
+			out[len] = '\0';
+		}
+		p += l;
+	}
+	return out;
+}
+
+/*
+ * The kernel patches its text when a tracepoint is switched on and off:
+ * the text poke dummy records each patch, and perfcheck script
+ * --show-text-poke-events prints them as perf script does (the address's
+ * symbol and offset, the old and new bytes)
+ */
+TEST_F(kcore, text_pokes_are_recorded_and_shown_as_perf)
+{
+	static const char *const enable = "/sys/kernel/tracing/events/sched/sched_process_fork/enable";
+	char work[512];
+	struct up_version v;
+	struct pc_run rec, a, b;
+	char *pa_lines, *pb_lines;
+
+	SKIP_WITHOUT_KCORE();
+	if (!up_perf())
+		SKIP(return, "no upstream perf here");
+	if (access(enable, W_OK))
+		system("mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null");
+	if (access(enable, W_OK))
+		SKIP(return, "no tracefs here to switch a tracepoint on and off");
+	ASSERT_EQ(0, up_perf_version(&v));
+	snprintf(work, sizeof(work), "sleep 0.2; echo 1 > %s; sleep 0.1; echo 0 > %s; sleep 0.1",
+		 enable, enable);
+	{
+		char *argv[] = { (char *)pc_test_perfcheck(), "record", "-q", "--kcore", "-a", "-e",
+				 "cpu-clock", "-o", self->data, "--", "sh", "-c", work, NULL };
+
+		ASSERT_EQ(0, up_run(&rec, 300, argv));
+		ASSERT_EQ(0, rec.exit_code) TH_LOG("%s", rec.err);
+		pc_run_free(&rec);
+	}
+	{
+		char *pa[] = { (char *)up_perf(), "script", "--show-text-poke-events", "-i",
+			       self->data, NULL };
+		char *pb[] = { (char *)pc_test_perfcheck(), "script", "--compat",
+			       (char *)up_compat(&v), "--show-text-poke-events", "-i", self->data,
+			       NULL };
+
+		ASSERT_EQ(0, up_run(&a, 600, pa));
+		ASSERT_EQ(0, up_run(&b, 600, pb));
+	}
+	EXPECT_EQ(0, a.exit_code) TH_LOG("%s", a.err);
+	EXPECT_EQ(0, b.exit_code) TH_LOG("%s", b.err);
+	pa_lines = lines_with(a.out, "PERF_RECORD_TEXT_POKE", " bytes:");
+	pb_lines = lines_with(b.out, "PERF_RECORD_TEXT_POKE", " bytes:");
+	ASSERT_NE(NULL, pa_lines);
+	ASSERT_NE(NULL, pb_lines);
+	EXPECT_NE(NULL, strstr(pa_lines, "PERF_RECORD_TEXT_POKE"))
+		TH_LOG("no text poke recorded while a tracepoint was switched on and off");
+	EXPECT_STREQ(pa_lines, pb_lines);
+	up_keep("kcore", "perf-script-text-poke.txt", a.out, NULL);
+	free(pa_lines);
+	free(pb_lines);
+	pc_run_free(&a);
+	pc_run_free(&b);
+	/* and -D, whose lines name the poked symbol too */
+	{
+		char *pa[] = { (char *)up_perf(), "script", "-D", "-i", self->data, NULL };
+		char *pb[] = { (char *)pc_test_perfcheck(), "script", "--compat",
+			       (char *)up_compat(&v), "-D", "-i", self->data, NULL };
+
+		ASSERT_EQ(0, up_run(&a, 600, pa));
+		ASSERT_EQ(0, up_run(&b, 600, pb));
+	}
+	pa_lines = lines_with(a.out, "PERF_RECORD_TEXT_POKE", " bytes:");
+	pb_lines = lines_with(b.out, "PERF_RECORD_TEXT_POKE", " bytes:");
+	ASSERT_NE(NULL, pa_lines);
+	ASSERT_NE(NULL, pb_lines);
+	EXPECT_STREQ(pa_lines, pb_lines);
+	free(pa_lines);
+	free(pb_lines);
+	pc_run_free(&a);
+	pc_run_free(&b);
+}
+
 TEST_HARNESS_MAIN

@@ -2,7 +2,7 @@
 /*
  * perfcheck script --show-*-events on synthesized files (no perf, no
  * kernel): each record type in perf 6.1's layout (checked against perf
- * 6.1 when these lines were written), in time order among the samples,
+ * 6.1 when these lines were written; TEXT_POKE against perf 7.2 in a guest), in time order among the samples,
  * and a record too short for its fields refused with its offset.
  */
 #include <sys/mman.h>
@@ -301,6 +301,50 @@ TEST_F(ev, namespaces_counting_past_the_record_are_refused)
 	EXPECT_EQ(2, self->run.exit_code);
 	EXPECT_NE(NULL, strstr(self->run.err, "NAMESPACES record of 40 bytes (sample_id excluded) "
 					      "is too short for its fields (168 bytes)"))
+		TH_LOG("%s", self->run.err);
+}
+
+/* u64 addr, u16 old_len, u16 new_len, the bytes, padded to 8 */
+struct text_poke_body {
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	uint8_t bytes[28];
+};
+
+/*
+ * --show-text-poke-events: the address (its symbol where a map holds it:
+ * none here, so perf's two spaces), the lengths, then the old and the new
+ * bytes sixteen to a line (perf's layout, seen on record --kcore files)
+ */
+TEST_F(ev, text_poke_events_show_old_and_new_bytes_sixteen_to_a_line)
+{
+	struct text_poke_body tp = { 0xffff888000001010ULL, 2, 18, { 0x66, 0x90 } };
+
+	for (int i = 0; i < 18; i++)
+		tp.bytes[2 + i] = (uint8_t)i;
+	put_record(&self->d, &self->a.attr, PC_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL, &tp,
+		   sizeof(tp), RT_SEC + 2500);
+	script(_metadata, self, "--show-text-poke-events", NULL);
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ(SAMPLE_LINE
+		     "           alpha   100     1.000002: PERF_RECORD_TEXT_POKE ffff888000001010  "
+		     "old len 2 new len 18\n"
+		     "            Old bytes: 66 90\n"
+		     "            New bytes: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n"
+		     "            New bytes: 10 11\n",
+		     self->run.out);
+}
+
+TEST_F(ev, text_poke_lengths_past_the_record_are_refused)
+{
+	struct text_poke_body tp = { 0xffff888000001010ULL, 200, 18, { 0 } };
+
+	put_record(&self->d, &self->a.attr, PC_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL, &tp,
+		   sizeof(tp), RT_SEC + 2500);
+	script(_metadata, self, "--show-text-poke-events", NULL);
+	EXPECT_EQ(2, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "TEXT_POKE record of 48 bytes (sample_id excluded) "
+					      "is too short for its fields (238 bytes)"))
 		TH_LOG("%s", self->run.err);
 }
 
