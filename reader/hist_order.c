@@ -208,7 +208,7 @@ static int collapse_key(const struct entry *a, const struct entry *b, const stru
 static int input_key(const struct entry *a, const struct entry *b, const struct sk_list *keys,
 		     int i)
 {
-	if (keys->keys[i] == SK_SRCLINE && keys->lines_by_address) {
+	if (sk_by_address(keys, keys->keys[i])) {
 		uint64_t x = sk_srcline_addr(a->key, a->key_len, i);
 		uint64_t y = sk_srcline_addr(b->key, b->key_len, i);
 
@@ -239,10 +239,11 @@ static int sym_before(const struct entry *a, const struct entry *b, const struct
 typedef int (*key_cmp_fn)(const struct entry *a, const struct entry *b,
 			  const struct sk_list *keys, int i);
 
-/* The part of key column p..end the collapse tree compares: a srcline's text alone */
+/* The part of key column p..end the collapse tree compares: a srcline's (srcfile's) text alone */
 static const char *col_compared(const char *p, const char *end, enum sk_key k)
 {
-	const char *us = k == SK_SRCLINE ? memchr(p, '\x1f', (size_t)(end - p)) : NULL;
+	bool text_only = k == SK_SRCLINE || k == SK_SRCFILE;
+	const char *us = text_only ? memchr(p, '\x1f', (size_t)(end - p)) : NULL;
 
 	return us ? us + 1 : p;
 }
@@ -559,15 +560,16 @@ static int seq_cmp(const void *x, const void *y)
 
 /*
  * perf builds its collapse tree only when a key has a collapse comparison
- * of its own (command and srcline); otherwise the output tree is fed from
- * the input tree.  The difference shows when unresolved addresses more
+ * of its own (command, srcline, and srcfile from perf 6.3 on); otherwise
+ * the output tree is fed from the input tree.  The difference shows when unresolved addresses more
  * than 2^63 apart meet: their wrapped comparison is not transitive, so
  * walking the rows through one more tree can reorder them.
  */
 static bool needs_collapse(const struct sk_list *keys)
 {
 	for (int i = 0; i < keys->nr; i++)
-		if (keys->keys[i] == SK_COMM || keys->keys[i] == SK_SRCLINE)
+		if (keys->keys[i] == SK_COMM || keys->keys[i] == SK_SRCLINE ||
+		    sk_by_address(keys, keys->keys[i]))
 			return true;
 	return false;
 }

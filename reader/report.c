@@ -385,6 +385,7 @@ static void to_sk(const struct rd_event *ev, const struct frame *f, bool chain,
 	k->addr = chain ? f->ip : f->r.addr;
 	k->off = f->r.off;
 	k->rel = f->r.addr;
+	k->unmapped = chain;
 }
 
 static bool all_tracepoints(const struct pd_reader *r)
@@ -2073,8 +2074,8 @@ static int merge_twins(struct report *rp)
 		size_t n = 0;
 		int ret;
 
-		/* srcline: rows of one line at other addresses are twins of each other */
-		if (!t->in.nr_twins && !(sorts_by(rp, SK_SRCLINE) && rp->keys.lines_by_address))
+		/* srcline (srcfile): rows of one line (file) at other addresses are twins */
+		if (!t->in.nr_twins && !(sorts_by_srcline(rp) && rp->keys.lines_by_address))
 			continue;
 		v = malloc((t->nr + t->in.nr_twins) * sizeof(*v));
 		if (!v)

@@ -249,6 +249,52 @@ static void end_sym(struct kb *b, char level, const struct pc_symbol *sym, uint6
 }
 
 /*
+ * What tells a srcline or srcfile row apart in perf 6.3 and later: the
+ * address perf compares and the object (sort__srcline_cmp, which srcfile's
+ * comparison is too); the text after it is marked as no part of it
+ * (sk_ident)
+ */
+static void line_row_part(struct kb *b, const struct sk_frame *f)
+{
+	const char *d;
+	size_t dl = 0;
+
+	put_hex(b, f->addr, 16);
+	if (f->dso) {
+		d = short_dso(f, &dl);
+		put(b, "\x03", 1);
+		put(b, d, dl);
+	}
+	put(b, "\x1f\x04", 2);
+}
+
+/*
+ * srcfile: the file of the row's line, the text before its ':' ("" where
+ * the lookup gave sym+OFFSET or object[address], as perf asks for no
+ * symbol's name).  perf 6.1 compares the file's text from the start and
+ * takes addr2line's "??:0" for no file; 6.3 and later make a row per
+ * address and object merged by file in the collapse tree, and show "??"
+ * (perf compares the answer with its own unknown line, not addr2line's)
+ */
+static void srcfile_part(struct kb *b, const struct sk_frame *f, bool by_address)
+{
+	const char *line = f->unmapped ? NULL : f->srcline;
+	const char *colon = line ? strchr(line, ':') : NULL;
+	size_t n = colon ? (size_t)(colon - line) : 0;
+
+	if (!by_address && colon && !strcmp(line, "??:0"))
+		n = 0;
+	if (by_address) {
+		line_row_part(b, f);
+	} else {
+		/* perf 6.1: rows by the file, shown as it is */
+		put(b, line ? line : "", n);
+		put(b, "\x1f", 1);
+	}
+	put(b, line ? line : "", n);
+}
+
+/*
  * srcline: perf makes a row per address and object (its input tree's
  * comparison) and merges the rows of one line only in its collapse tree,
  * so the order part is the address perf compares and the object; the text
@@ -266,15 +312,8 @@ static void srcline_part(struct kb *b, const struct sk_frame *f, bool by_address
 
 	if (f->dso)
 		d = short_dso(f, &dl);
-	if (by_address) {
-		put_hex(b, f->addr, 16);
-		if (f->dso) {
-			put(b, "\x03", 1);
-			put(b, d, dl);
-		}
-		/* the text is no part of what tells the row apart (sk_ident) */
-		put(b, "\x1f\x04", 2);
-	}
+	if (by_address)
+		line_row_part(b, f);
 	text = b->len;
 	if (f->srcline)
 		putf(b, "%s", f->srcline);
@@ -319,6 +358,11 @@ size_t sk_ident(const char *key, size_t len, char *out, size_t size)
 		p = p ? p : end;
 	}
 	return n;
+}
+
+bool sk_by_address(const struct sk_list *l, enum sk_key k)
+{
+	return l->lines_by_address && (k == SK_SRCLINE || k == SK_SRCFILE);
 }
 
 /* The address a srcline key's order part starts with (srcline_part) */
@@ -459,17 +503,9 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			else
 				put(&b, "\x1f-", 2);
 			break;
-		case SK_SRCFILE: {
-			/* the file of the frame's line, "" where none is known ("??:0": perf's) */
-			size_t n = f->srcline && strchr(f->srcline, ':') &&
-				   strncmp(f->srcline, "??:", 3) ?
-				   (size_t)(strchr(f->srcline, ':') - f->srcline) : 0;
-
-			put(&b, f->srcline ? f->srcline : "", n);
-			put(&b, "\x1f", 1);
-			put(&b, f->srcline ? f->srcline : "", n);
+		case SK_SRCFILE:
+			srcfile_part(&b, f, l->lines_by_address);
 			break;
-		}
 		case SK_PARALLELISM:
 			/* perf's "%*d" in its column of 11 */
 			putf(&b, "%010u\x1f%11u", f->when.parallelism, f->when.parallelism);

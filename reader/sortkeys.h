@@ -96,6 +96,11 @@ struct sk_frame {
 	uint64_t off;		/* ip - symbol start */
 	uint64_t rel;		/* map-relative address (srcline of unresolved frames) */
 	const char *srcline;	/* "file:line" from debug info, or NULL */
+	/*
+	 * a callchain entry: perf's srcfile looks its line up at the entry's
+	 * unmapped address as if it were the object's, and finds none there
+	 */
+	bool unmapped;
 	/* what the sample carries beside its addresses */
 	struct sk_sample_data {
 		const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
@@ -129,6 +134,11 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
  * (an inlined entry's row renamed to its outer function).
  */
 size_t sk_ident(const char *key, size_t len, char *out, size_t size);
+/*
+ * Whether key k's rows are told apart by address and object, merged by
+ * their text in the collapse tree: srcline and srcfile from perf 6.3 on
+ */
+bool sk_by_address(const struct sk_list *l, enum sk_key k);
 /* The address a srcline key (column col) orders by: its row's perf he->ip */
 uint64_t sk_srcline_addr(const char *key, size_t len, int col);
 /* The shown text of key column i of a row key (NUL-terminated in buf), with

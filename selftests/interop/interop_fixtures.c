@@ -391,6 +391,72 @@ TEST_F(inline_file, report_srcline_sym_rows_of_each_inlined_entry_at_its_line_as
 }
 
 /*
+ * -s srcfile, Children: perf looks a callchain entry's file up at its
+ * unmapped address, as if it were the object's, and finds none there: every
+ * entry's row (one per address and sample, as srcline's) is "", merged into
+ * one row of 593%; only the samples' own rows name work.c
+ */
+TEST_F(inline_file, report_srcfile_children_rows_of_callchain_entries_have_no_file_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcfile.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--sort=srcfile",
+				      NULL);
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "   593.09%     0.00%  \n"));
+	EXPECT_NE(NULL, strstr(perf, "   100.00%   100.00%  work.c\n"));
+	expect_same_text(_metadata, "perfcheck report -s srcfile", perf, ours);
+	free(perf);
+}
+
+/*
+ * -s srcfile, Self rows: a row per sampled address, the rows of one file
+ * merged afterwards, their call graphs without symbols (bare addresses)
+ */
+TEST_F(inline_file, report_srcfile_self_rows_merge_the_files_of_many_addresses_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcfile-no-children.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report", "--no-children",
+				      "--sort=srcfile");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "|--73.57%--0x7ffb5a8a4727\n"));
+	expect_same_text(_metadata, "perfcheck report --no-children -s srcfile", perf, ours);
+	free(perf);
+}
+
+/* -s srcfile,sym: each callchain entry a row of its symbol with no file */
+TEST_F(inline_file, report_srcfile_sym_rows_of_callchain_entries_have_no_file_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcfile-sym.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report",
+				      "--sort=srcfile,sym", NULL);
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "    93.09%    93.09%  work.c       [.] spin\n"));
+	EXPECT_NE(NULL, strstr(perf, "    93.09%     0.00%               [.] spin\n"));
+	expect_same_text(_metadata, "perfcheck report -s srcfile,sym", perf, ours);
+	free(perf);
+}
+
+/*
+ * -s srcfile,srcline: a callchain entry has the line its inline expansion
+ * gave it but no file, which perf looks up on its own at the unmapped
+ * address
+ */
+TEST_F(inline_file, report_srcfile_of_a_callchain_entry_is_empty_beside_its_line_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-srcfile-srcline.txt");
+	const char *ours = pc_default(_metadata, &self->x, &self->run, "report",
+				      "--sort=srcfile,srcline", "--call-graph=none");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "    91.89%     0.00%               work.c:27\n"));
+	expect_same_text(_metadata, "perfcheck report -s srcfile,srcline -g none", perf, ours);
+	free(perf);
+}
+
+/*
  * ------------------------------------------------ perf 6.15+'s latency
  *
  * fixtures/upstream/7.2-host-latency (its record.sh): perf 7.2 recorded,
@@ -579,6 +645,12 @@ TEST_F(latency_file, report_srcline_sym_rows_keep_the_line_of_the_frame_that_mad
 			   NULL);
 }
 
+/* -s srcfile of two processes' samples: Children and Latency by file */
+TEST_F(latency_file, report_srcfile_children_rows_show_latency_as_perf_7_2)
+{
+	expect_kept_report(_metadata, self, "perf-report-srcfile.txt", "--sort=srcfile", NULL);
+}
+
 /* a file without switch records has no latency: --latency refused as perf 7.2 refuses it */
 TEST(report_latency_option_needs_switch_records)
 {
@@ -662,6 +734,18 @@ TEST(adjacent_inline_srcline_self_rows_as_perf_7_2)
 }
 
 /*
+ * -s srcfile: where addr2line answers "??:0" perf 7.2 shows "??" (it
+ * compares the answer with its own unknown line, not the text); a row per
+ * sampled address, merged by file
+ */
+TEST(adjacent_inline_srcfile_self_rows_of_an_unknown_line_are_question_marks_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-host-adjacent-inline",
+			      "perf-report-srcfile-no-children.txt", "report", "--no-children",
+			      "--sort=srcfile");
+}
+
+/*
  * fixtures/upstream/7.2-fp (perf 7.2.13's report -s srcline of it, with
  * --symfs, kept beside): pcwork has no DWARF, so perf 7.2 runs no
  * addr2line on it and a row is SYMBOL+OFFSET, a callchain row's offset
@@ -677,6 +761,16 @@ TEST(fp_srcline_children_rows_offset_from_the_unmapped_address_as_perf_7_2)
 {
 	expect_fixture_output(_metadata, "7.2-fp", "perf-report-srcline.txt", "report",
 			      "--sort=srcline", NULL);
+}
+
+/*
+ * -s srcfile of an object without DWARF (perf 7.2.13's report --stdio -s
+ * srcfile --symfs symfs kept beside): no file, all rows one
+ */
+TEST(fp_srcfile_without_dwarf_is_one_row_of_no_file_as_perf_7_2)
+{
+	expect_fixture_output(_metadata, "7.2-fp", "perf-report-srcfile.txt", "report",
+			      "--sort=srcfile", NULL);
 }
 
 /* ---------------------------------------------------- the comparison itself */
