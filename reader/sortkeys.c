@@ -360,11 +360,6 @@ size_t sk_ident(const char *key, size_t len, char *out, size_t size)
 	return n;
 }
 
-bool sk_by_address(const struct sk_list *l, enum sk_key k)
-{
-	return l->lines_by_address && (k == SK_SRCLINE || k == SK_SRCFILE);
-}
-
 /* The address a srcline key's order part starts with (srcline_part) */
 uint64_t sk_srcline_addr(const char *key, size_t len, int col)
 {

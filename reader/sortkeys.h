@@ -138,7 +138,11 @@ size_t sk_ident(const char *key, size_t len, char *out, size_t size);
  * Whether key k's rows are told apart by address and object, merged by
  * their text in the collapse tree: srcline and srcfile from perf 6.3 on
  */
-bool sk_by_address(const struct sk_list *l, enum sk_key k);
+static inline bool sk_by_address(const struct sk_list *l, enum sk_key k)
+{
+	/* inline: asked for every key of every comparison of perf's input tree */
+	return l->lines_by_address && (k == SK_SRCLINE || k == SK_SRCFILE);
+}
 /* The address a srcline key (column col) orders by: its row's perf he->ip */
 uint64_t sk_srcline_addr(const char *key, size_t len, int col);
 /* The shown text of key column i of a row key (NUL-terminated in buf), with
