@@ -4,6 +4,7 @@
 #include "perfdata/perfdata.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,40 @@ int rd_filter_list(struct rd_list *l, const char *spec)
 	}
 	free(copy);
 	return l->nr ? 0 : -1;
+}
+
+/* perf's reading of an -S entry as an address: all hex (strtoul base 16), trailing blanks aside */
+static bool hex_entry(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 16);
+	if (errno || end == s)
+		return false;
+	while (*end && isspace((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
+int rd_filter_symbols(struct rd_filter *f, const char *spec)
+{
+	size_t kept = 0;
+
+	if (rd_filter_list(&f->syms, spec))
+		return -1;
+	for (size_t i = 0; i < f->syms.nr; i++) {
+		uint64_t v;
+
+		if (hex_entry(f->syms.v[i], &v) && f->nr_addrs < RD_FILTER_MAX) {
+			f->addrs[f->nr_addrs++] = (int64_t)v;
+			free(f->syms.v[i]);
+			continue;
+		}
+		f->syms.v[kept++] = f->syms.v[i];
+	}
+	f->syms.nr = kept;
+	return 0;
 }
 
 /* "1,3,5" or with ranges "0-2,4" (cpus) */
@@ -338,14 +373,36 @@ bool rd_filter_dso_ok(const struct rd_filter *f, const struct rd_resolved *r)
 	return !f->dsos.nr || dso_in(&f->dsos, r);
 }
 
-bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r)
+/*
+ * perf's symbol filter: the symbol's name, or its start address as
+ * "0x..." among the names; else, where a map holds ip, ip among the
+ * addresses (or within addr_range after one)
+ */
+bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r, uint64_t ip)
 {
-	return !f->syms.nr || (r->sym && rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len));
+	char start[32];
+
+	if (!rd_filter_has_syms(f))
+		return true;
+	if (r->sym) {
+		if (rd_filter_in_list(&f->syms, r->sym->name, r->sym->name_len))
+			return true;
+		snprintf(start, sizeof(start), "0x%llx", (unsigned long long)(ip - r->off));
+		if (rd_filter_in_list(&f->syms, start, strlen(start)))
+			return true;
+	}
+	if (!r->dso)
+		return false;
+	for (size_t i = 0; i < f->nr_addrs; i++)
+		if (ip == (uint64_t)f->addrs[i] ||
+		    (ip >= (uint64_t)f->addrs[i] && ip - (uint64_t)f->addrs[i] < f->addr_range))
+			return true;
+	return false;
 }
 
-bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r)
+bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r, uint64_t ip)
 {
-	return rd_filter_dso_ok(f, r) && rd_filter_sym_ok(f, r);
+	return rd_filter_dso_ok(f, r) && rd_filter_sym_ok(f, r, ip);
 }
 
 bool rd_filter_thread_ok(const struct rd_filter *f, const char *comm, int64_t pid, int64_t tid)

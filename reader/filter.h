@@ -27,6 +27,14 @@ struct rd_list {
 
 struct rd_filter {
 	struct rd_list comms, dsos, syms;
+	/*
+	 * -S's entries that read as hex numbers, moved out of syms as perf
+	 * moves them (its addr_list): addresses a sample's ip must equal, or
+	 * fall within addr_range of (script --addr-range)
+	 */
+	int64_t addrs[RD_FILTER_MAX];
+	size_t nr_addrs;
+	uint64_t addr_range;
 	int64_t pids[RD_FILTER_MAX], tids[RD_FILTER_MAX], cpus[RD_FILTER_MAX];
 	size_t nr_pids, nr_tids, nr_cpus;
 	struct rd_time_range times[RD_FILTER_MAX];
@@ -37,6 +45,13 @@ struct rd_filter {
 
 /* Each returns 0, or -1 when the text is not of the option's form. */
 int rd_filter_list(struct rd_list *l, const char *spec);
+/* -S LIST: the names into syms, the entries perf reads as hex numbers into addrs */
+int rd_filter_symbols(struct rd_filter *f, const char *spec);
+/* Whether -S gave anything: names or addresses */
+static inline bool rd_filter_has_syms(const struct rd_filter *f)
+{
+	return f->syms.nr || f->nr_addrs;
+}
 int rd_filter_numbers(int64_t *v, size_t *nr, const char *spec, bool ranges);
 int rd_filter_time(struct rd_filter *f, const char *spec);
 /* Percent ranges become times once the recording's first and last sample are known. */
@@ -68,8 +83,9 @@ struct rd_resolved;
  */
 /* --dsos and --symbols apart (rd_filter_object_ok: both) */
 bool rd_filter_dso_ok(const struct rd_filter *f, const struct rd_resolved *r);
-bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r);
-bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r);
+/* ip: the sample's (or frame's) address, r what it resolved to */
+bool rd_filter_sym_ok(const struct rd_filter *f, const struct rd_resolved *r, uint64_t ip);
+bool rd_filter_object_ok(const struct rd_filter *f, const struct rd_resolved *r, uint64_t ip);
 
 bool rd_filter_in_list(const struct rd_list *l, const char *s, size_t len);
 bool rd_filter_in_numbers(const int64_t *v, size_t nr, int64_t x);

@@ -1091,7 +1091,7 @@ static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
  * its callchain take the sample's mark, not their frames'.
  */
 static uint8_t row_hidden(const struct rd_filter *f, const struct rd_event *ev,
-			  const struct rd_resolved *own)
+			  const struct rd_resolved *own, uint64_t ip)
 {
 	const struct pd_sample *smp = ev->sample;
 
@@ -1101,7 +1101,7 @@ static uint8_t row_hidden(const struct rd_filter *f, const struct rd_event *ev,
 	return (rd_filter_thread_ok(f, ev->thread->comm, (int32_t)smp->pid, (int32_t)smp->tid) ?
 		0 : ENTRY_HIDDEN_THREAD) |
 	       (rd_filter_dso_ok(f, own) ? 0 : ENTRY_HIDDEN_DSO) |
-	       (rd_filter_sym_ok(f, own) ? 0 : ENTRY_HIDDEN_SYM);
+	       (rd_filter_sym_ok(f, own, ip) ? 0 : ENTRY_HIDDEN_SYM);
 }
 
 static bool cpumode_kernel(const struct rd_event *ev)
@@ -1154,7 +1154,7 @@ static int on_branches(struct report *rp, struct rd_session *s, const struct rd_
 		 * unresolved ends compare by wrapped address too, but their
 		 * twins are not reproduced
 		 */
-		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r), &made);
+		e = row_of_key(rp, t, ev, &k, row_hidden(rp->view.flt, ev, &to.r, to.ip), &made);
 		if (!e)
 			return -ENOMEM;
 		if (!e->nr_samples) {
@@ -1325,7 +1325,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		for (int i = 0; i < n && same; i++)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
-	hidden = row_hidden(f, ev, &self.r);
+	hidden = row_hidden(f, ev, &self.r, self.ip);
 	if (rp->lat.nr_levels &&
 	    !rd_filter_in_numbers(rp->lat.levels, rp->lat.nr_levels, rp->lat.parallelism))
 		hidden |= ENTRY_HIDDEN_PARALLELISM;
@@ -2121,7 +2121,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 	cg.chains_once = true;
 	cg.bare_addresses = !rp->compat_6_1;
 	hv.filters = (f->comms.nr || f->nr_pids || f->nr_tids ? ENTRY_HIDDEN_THREAD : 0) |
-		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (f->syms.nr ? ENTRY_HIDDEN_SYM : 0);
+		     (f->dsos.nr ? ENTRY_HIDDEN_DSO : 0) | (rd_filter_has_syms(f) ? ENTRY_HIDDEN_SYM : 0);
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			hv.elided |= 1u << k;
@@ -2585,7 +2585,8 @@ static int hierarchy_refused(const struct report *rp, bool fields, const struct 
 	const struct rd_filter *f = rp->view.flt;
 	struct rh_ask a = {
 		.fields = fields,
-		.filters = f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids,
+		.filters = f->comms.nr || f->dsos.nr || rd_filter_has_syms(f) || f->nr_pids ||
+			   f->nr_tids,
 		.value_keys = rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
 			      !rp->keys.nr,
 		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
@@ -2921,8 +2922,8 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 		case 'd':
 		case 'S':
-			if (rd_filter_list(c == 'c' ? &flt.comms : c == 'd' ? &flt.dsos : &flt.syms,
-					   optarg))
+			if (c == 'S' ? rd_filter_symbols(&flt, optarg) :
+			    rd_filter_list(c == 'c' ? &flt.comms : &flt.dsos, optarg))
 				goto bad_filter;
 			break;
 		case OPT_PID:

@@ -60,6 +60,7 @@ static void usage(FILE *f)
 "      --tid LIST            only these threads\n"
 "  -C, --cpu LIST            only these cpus (0-3,5)\n"
 "      --dsos LIST           only samples whose ip is in these objects\n"
+"      --addr-range N        with -S ADDRESS: samples within N bytes of the address too\n"
 "  -S, --symbols LIST        only samples whose ip is in these symbols\n"
 "      --time RANGE          START,END in seconds (either may be empty), or\n"
 "                            percent slices: 10%%/2 (the second tenth),\n"
@@ -104,7 +105,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMFS, OPT_KALLSYMS, OPT_COMMS,
-       OPT_PID, OPT_TID, OPT_DSOS, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
+       OPT_PID, OPT_TID, OPT_DSOS, OPT_ADDR_RANGE, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_SHOW_TEXT_POKE, OPT_INLINE, OPT_NO_INLINE,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH };
@@ -130,6 +131,7 @@ static const struct option options[] = {
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "addr-range", required_argument, NULL, OPT_ADDR_RANGE },
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "ns", no_argument, NULL, OPT_NS },
@@ -200,13 +202,13 @@ static bool shown(struct rd_session *s, const struct rd_event *ev, const struct 
 		return false;
 	if (!rd_filter_time_ok(f, smp->time))
 		return false;
-	if ((f->dsos.nr || f->syms.nr) && !ev->deferred) {
+	if ((f->dsos.nr || rd_filter_has_syms(f)) && !ev->deferred) {
 		uint16_t m = ev->rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 		struct rd_resolved r;
 
 		rd_resolve(s, ev->thread, m == PERF_RECORD_MISC_KERNEL ||
 			   m == PERF_RECORD_MISC_GUEST_KERNEL, smp->ip, &r);
-		if (!rd_filter_object_ok(f, &r))
+		if (!rd_filter_object_ok(f, &r, smp->ip))
 			return false;
 	}
 	return true;
@@ -569,9 +571,18 @@ int cmd_script(int argc, char **argv)
 			flt->any = true;
 			usage_err |= rd_filter_list(&flt->dsos, optarg);
 			break;
+		case OPT_ADDR_RANGE: {
+			/* perf's integer option: the whole text a number */
+			char *num_end;
+			long v = strtol(optarg, &num_end, 0);
+
+			usage_err |= *num_end || num_end == optarg || v < 0 ? -1 : 0;
+			flt->addr_range = v > 0 ? (uint64_t)v : 0;
+			break;
+		}
 		case 'S':
 			flt->any = true;
-			usage_err |= rd_filter_list(&flt->syms, optarg);
+			usage_err |= rd_filter_symbols(flt, optarg);
 			break;
 		case OPT_PID:
 			flt->any = true;

@@ -456,6 +456,53 @@ TEST_F(inline_file, report_srcfile_of_a_callchain_entry_is_empty_beside_its_line
 	free(perf);
 }
 
+/* The address record.sh kept for -S (the sampled address of most samples), "0x..." */
+static void kept_address(const struct fx *x, char *buf, size_t size)
+{
+	char *text = perf_kept(x, "symbol-address.txt");
+
+	snprintf(buf, size, "%.*s", text ? (int)strcspn(text, "\n") : 0, text ? text : "");
+	free(text);
+}
+
+/*
+ * -S with an address: perf moves entries that read as hex numbers from
+ * its symbol list to an address list, which samples at that address pass
+ * (with "spin" beside it: samples in spin too); the list of names is then
+ * one entry, so the Symbol column is elided and "# symbol: spin" printed
+ */
+TEST_F(inline_file, report_symbol_filter_takes_an_address_as_perf_7_2)
+{
+	char addr[64], opt[96];
+	char *perf = perf_kept(&self->x, "perf-report-symbol-address.txt");
+	const char *ours;
+
+	ASSERT_NE(NULL, perf);
+	kept_address(&self->x, addr, sizeof(addr));
+	ASSERT_EQ(0, strncmp(addr, "0x", 2)) TH_LOG("symbol-address.txt: '%s'", addr);
+	snprintf(opt, sizeof(opt), "--symbols=spin,%s", addr);
+	ours = pc_default(_metadata, &self->x, &self->run, "report", opt, NULL);
+	EXPECT_NE(NULL, strstr(perf, "# symbol: spin\n"));
+	expect_same_text(_metadata, "perfcheck report -S spin,ADDRESS", perf, ours);
+	free(perf);
+}
+
+/* script -S ADDRESS --addr-range 8: the samples at ADDRESS and the 7 bytes after it */
+TEST_F(inline_file, script_symbol_address_range_filter_as_perf_7_2)
+{
+	char addr[64], opt[96];
+	char *perf = perf_kept(&self->x, "perf-script-symbol-address-range.txt");
+	const char *ours;
+
+	ASSERT_NE(NULL, perf);
+	kept_address(&self->x, addr, sizeof(addr));
+	snprintf(opt, sizeof(opt), "--symbols=%s", addr);
+	ours = pc_default(_metadata, &self->x, &self->run, "script", opt, "--addr-range=8");
+	EXPECT_LT(0, pc_count_substr(perf, " cpu-clock:u:"));
+	expect_same_text(_metadata, "perfcheck script -S ADDRESS --addr-range 8", perf, ours);
+	free(perf);
+}
+
 /*
  * ------------------------------------------------ perf 6.15+'s latency
  *
