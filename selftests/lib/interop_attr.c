@@ -30,13 +30,17 @@ static void event_id(const struct ia_attr *a, char *id, size_t size)
 	unsigned long long type = strtoull(ia_get(a, "type"), NULL, 0);
 	unsigned long long config = strtoull(ia_get(a, "config"), NULL, 0);
 
+	bool dummy = type == 1 && config == 9;
+
 	/*
 	 * perf's BPF side-band dummy (a wakeup at every byte, bpf_event) is
-	 * not the tracking dummy that -a, -C and -D add: "1:0x9:sb"
+	 * not the tracking dummy that -a, -C and -D add: "1:0x9:sb"; nor is
+	 * --kcore's text poke dummy: "1:0x9:poke"
 	 */
 	snprintf(id, size, "%llu:%#llx%s", type, config,
-		 type == 1 && config == 9 && !strcmp(ia_get(a, "watermark"), "1") &&
-		 !strcmp(ia_get(a, "bpf_event"), "1") ? ":sb" : "");
+		 dummy && !strcmp(ia_get(a, "watermark"), "1") &&
+		 !strcmp(ia_get(a, "bpf_event"), "1") ? ":sb" :
+		 dummy && !strcmp(ia_get(a, "text_poke"), "1") ? ":poke" : "");
 }
 
 void ia_add_event(struct ia_opened *o, const struct ia_attr *a)
