@@ -113,11 +113,43 @@ static char *read_proc(const char *path, size_t *len, struct pc_error *err)
 	return NULL;
 }
 
+static int read_exact(int fd, void *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t got = pread(fd, buf, len, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : -EIO;
+		buf = (char *)buf + got;
+		len -= (size_t)got;
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
+static int write_exact(int fd, const void *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t put = pwrite(fd, buf, len, (off_t)off);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return put < 0 ? -errno : -ENOSPC;
+		buf = (const char *)buf + put;
+		len -= (size_t)put;
+		off += (uint64_t)put;
+	}
+	return 0;
+}
+
 static int write_file(const char *dir, const char *name, const char *data, size_t len,
 		      struct pc_error *err)
 {
 	char path[4096];
-	int fd;
+	int fd, ret;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
 		return pc_error_set(err, ENAMETOOLONG, "%s: name too long", dir);
@@ -125,23 +157,10 @@ static int write_file(const char *dir, const char *name, const char *data, size_
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0400);
 	if (fd < 0)
 		return pc_error_set(err, errno, "%s: %s", path, strerror(errno));
-	while (len) {
-		ssize_t put = write(fd, data, len);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0) {
-			int e = put < 0 ? errno : ENOSPC;
-
-			close(fd);
-			return pc_error_set(err, e, "%s: %s", path, strerror(e));
-		}
-		data += put;
-		len -= (size_t)put;
-	}
-	if (close(fd))
-		return pc_error_set(err, errno, "%s: %s", path, strerror(errno));
-	return 0;
+	ret = write_exact(fd, data, len, 0);
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret ? pc_error_set(err, -ret, "%s: %s", path, strerror(-ret)) : 0;
 }
 
 static int is_function(char type)
@@ -274,38 +293,6 @@ static int ranges_of_segment(struct kcore_copy *kc, uint64_t start, uint64_t len
 		ret = add_range(kc, start, len, pgoff, s, s + len, err);
 	}
 	return ret;
-}
-
-static int read_exact(int fd, void *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t got = pread(fd, buf, len, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return got < 0 ? -errno : -EIO;
-		buf = (char *)buf + got;
-		len -= (size_t)got;
-		off += (uint64_t)got;
-	}
-	return 0;
-}
-
-static int write_exact(int fd, const void *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t put = pwrite(fd, buf, len, (off_t)off);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0)
-			return put < 0 ? -errno : -ENOSPC;
-		buf = (const char *)buf + put;
-		len -= (size_t)put;
-		off += (uint64_t)put;
-	}
-	return 0;
 }
 
 static int read_ranges(struct kcore_copy *kc, int fd, Elf64_Ehdr *eh, struct pc_error *err)

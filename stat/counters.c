@@ -227,7 +227,8 @@ int stat_evlist_build(struct stat_evlist *l, const struct stat_opts *o, pid_t wo
 		if (!l->cpu_at)
 			ret = pc_error_set(err, ENOMEM, "out of memory");
 		for (int i = 0; !ret && i < l->nr_cpus; i++)
-			l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i], o->cache_level) :
+			l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i],
+						      o->aggr == STAT_AGGR_CACHE ? o->cache_level : -1) :
 				       STAT_CPU_NOWHERE;
 	}
 	for (int i = 0; !ret && i < l->nr; i++) {

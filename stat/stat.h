@@ -202,7 +202,8 @@ struct stat_cpu_at {
 
 #define STAT_CPU_NOWHERE ((struct stat_cpu_at){ -1, -1, -1, -1, -1, -1, -1, -1 })
 
-/* cache_level: the cache --per-cache aggregates by, 0 for the last level */
+/* cache_level: the cache --per-cache aggregates by, 0 for the last level; -1: none
+ * (sysfs's caches not read) */
 struct stat_cpu_at stat_cpu_at(int cpu, int cache_level);
 /* Whether a and b fall in one line of mode (the cpus of that aggregate) */
 bool stat_same_aggr(enum stat_aggr mode, const struct stat_cpu_at *a, const struct stat_cpu_at *b);

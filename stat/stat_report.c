@@ -194,7 +194,7 @@ static int build(struct report *rep, const struct rd_stat_counts *st, struct pc_
 	for (int i = 0; i < l->nr_cpus; i++) {
 		l->cpus[i] = st->cpus.cpus[i];
 		/* this machine's topology: the file's CPU_TOPOLOGY is not read */
-		l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i], 0) :
+		l->cpu_at[i] = l->cpus[i] >= 0 ? stat_cpu_at(l->cpus[i], -1) :
 			       STAT_CPU_NOWHERE;
 	}
 	for (int t = 0; t < l->nr_threads; t++) {

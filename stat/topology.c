@@ -142,11 +142,15 @@ struct stat_cpu_at stat_cpu_at(int cpu, int cache_level)
 		.node = node_of(cpu),
 		/* kernels before cluster_id: one cluster, 0, as perf takes it */
 		.cluster = read_id(cpu, "cluster_id", 0),
+		.cache_level = -1,
+		.cache = -1,
 	};
 
 	if (at.cluster < 0)
 		at.cluster = 0;
-	cache_of(cpu, cache_level, &at.cache_level, &at.cache);
+	/* only --per-cache reads the caches: a dozen files a cpu */
+	if (cache_level >= 0)
+		cache_of(cpu, cache_level, &at.cache_level, &at.cache);
 	return at;
 }
 
