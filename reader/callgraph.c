@@ -89,7 +89,9 @@ void cg_forest_free(struct cg_forest *f)
 	free(f->counts);
 	free(f->ends);
 	free(f->chains);
-	free(f->nodes);
+	free(f->chain_ips);
+	free(f->tree_gen);
+	free(f->sums);
 	cg_children_free(&f->children);
 	cg_siblings_free(&f->sib);
 	memset(f, 0, sizeof(*f));
@@ -217,6 +219,10 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame, uint64_t ip)
 		if (!n)
 			return 0;
 		f->counts = n;
+		n = realloc(f->tree_gen, (size_t)cap * sizeof(*n));
+		if (!n)
+			return 0;
+		f->tree_gen = n;
 		if (cg_siblings_reserve(&f->sib, cap))
 			return 0;
 		f->cap_nodes = cap;
@@ -226,6 +232,7 @@ static uint32_t node_new(struct cg_forest *f, uint32_t frame, uint64_t ip)
 	f->counts[f->nr_nodes] = 0;
 	f->ends[f->nr_nodes] = 0;
 	f->ips[f->nr_nodes] = ip;
+	f->tree_gen[f->nr_nodes] = 0;
 	return ++f->nr_nodes;
 }
 
@@ -388,9 +395,13 @@ static int build_siblings(struct cg_forest *f, uint32_t root, uint32_t parent)
 	return ret;
 }
 
-/* The descent: the node frames[0..nr) ends at below root, made where missing; 0 on ENOMEM. */
+/*
+ * The descent: the node frames[0..nr) ends at below root, made where
+ * missing; 0 on ENOMEM.  *searched: perf's search of some level compared
+ * the chain's addresses.
+ */
 static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *frames,
-			const uint64_t *ips, size_t nr)
+			const uint64_t *ips, size_t nr, bool *searched_any)
 {
 	uint32_t n = root;
 
@@ -401,15 +412,20 @@ static uint32_t descend(struct cg_forest *f, uint32_t root, const uint32_t *fram
 		bool left = false, searched;
 
 		if (!cg_siblings_built(&f->sib, n) && f->links[n - 1].child &&
-		    cg_siblings_mixes(&f->sib, n, kind) && build_siblings(f, root, n))
-			return 0;
+		    cg_siblings_mixes(&f->sib, n, kind)) {
+			if (build_siblings(f, root, n))
+				return 0;
+			f->tree_gen[root - 1]++;
+		}
 		searched = cg_siblings_built(&f->sib, n);
+		*searched_any |= searched;
 		c = searched ? cg_siblings_find(&f->sib, n, frames[i], ip, match_child, f, &at, &left) :
 			       cg_children_find(&f->children, n, frames[i]);
 		if (!c) {
 			struct cg_link *l;
 
 			c = node_new(f, frames[i], ip);
+			f->tree_gen[root - 1]++;
 			/* a twin (perf's search passed its equal by) stays out of the table */
 			if (!c || (!cg_children_find(&f->children, n, frames[i]) &&
 				   cg_children_add(&f->children, n, frames[i], c)))
@@ -431,25 +447,42 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, cons
 		size_t nr, uint64_t period, uint32_t *last)
 {
 	struct cg_chain_slot *slot = NULL;
-	uint64_t h = 0;
-	uint32_t n;
+	bool searched = false;
+	uint64_t h = 0, *slot_ips = NULL;
+	uint32_t n, gen;
 
-	/* a repeated chain goes where it went, unless perf searches part of the tree */
-	if (nr <= CG_CHAIN_FRAMES && !cg_siblings_tree_searched(&f->sib, root)) {
-		if (!f->chains)
+	/*
+	 * a repeated chain goes where it went: where perf searches part of
+	 * the tree, while the tree is as it was and the addresses searched
+	 * with are the same
+	 */
+	if (nr <= CG_CHAIN_FRAMES) {
+		size_t i;
+
+		if (!f->chains) {
 			f->chains = calloc((size_t)1 << CG_CHAIN_SLOTS_BITS, sizeof(*f->chains));
-		if (!f->chains)
+			f->chain_ips = calloc((size_t)CG_CHAIN_FRAMES << CG_CHAIN_SLOTS_BITS,
+					      sizeof(*f->chain_ips));
+		}
+		if (!f->chains || !f->chain_ips)
 			return -ENOMEM;
 		h = chain_hash(root, frames, nr);
-		slot = &f->chains[h >> (64 - CG_CHAIN_SLOTS_BITS)];
+		i = h >> (64 - CG_CHAIN_SLOTS_BITS);
+		slot = &f->chains[i];
+		slot_ips = &f->chain_ips[i * CG_CHAIN_FRAMES];
 		if (slot->node && slot->hash == h && slot->root == root && slot->nr == nr &&
-		    !memcmp(slot->frames, frames, nr * sizeof(*frames))) {
+		    !memcmp(slot->frames, frames, nr * sizeof(*frames)) &&
+		    (!cg_siblings_tree_searched(&f->sib, root) ||
+		     (slot->gen == f->tree_gen[root - 1] &&
+		      (!slot->by_ips ||
+		       (ips && !memcmp(slot_ips, ips, nr * sizeof(*ips))))))) {
 			cg_hit(f, slot->node, period);
 			*last = slot->node;
 			return 0;
 		}
 	}
-	n = descend(f, root, frames, ips, nr);
+	gen = f->tree_gen[root - 1];
+	n = descend(f, root, frames, ips, nr, &searched);
 	if (!n)
 		return -ENOMEM;
 	cg_hit(f, n, period);
@@ -459,7 +492,16 @@ int cg_tree_add(struct cg_forest *f, uint32_t root, const uint32_t *frames, cons
 		slot->root = root;
 		slot->nr = (uint32_t)nr;
 		slot->node = n;
+		/*
+		 * the tree as it was before: where the descent changed a
+		 * searched tree, the next add of the chain descends again
+		 */
+		slot->gen = gen;
+		/* without ips each frame searched with its own first address */
+		slot->by_ips = searched && ips;
 		memcpy(slot->frames, frames, nr * sizeof(*frames));
+		if (slot->by_ips)
+			memcpy(slot_ips, ips, nr * sizeof(*ips));
 	}
 	return 0;
 }
@@ -517,7 +559,8 @@ int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src, bool bare)
 		}
 		ips[depth - 1] = f->ips[n - 1];
 		if (f->counts[n - 1] || f->hits[n - 1]) {
-			uint32_t m = descend(f, dst, path, ips, depth);
+			bool searched = false;
+			uint32_t m = descend(f, dst, path, ips, depth, &searched);
 
 			if (!m) {
 				free(path);
@@ -548,33 +591,27 @@ int cg_tree_merge(struct cg_forest *f, uint32_t dst, uint32_t src, bool bare)
 /* A child is always made after its parent: one pass from the end sums the trees. */
 int cg_forest_finish(struct cg_forest *f)
 {
-	free(f->nodes);
-	f->nodes = NULL;
+	free(f->sums);
+	f->sums = NULL;
 	if (!f->nr_nodes)
 		return 0;
 	if (order_children(f))
 		return -ENOMEM;
-	f->nodes = calloc(f->nr_nodes, sizeof(*f->nodes));
-	if (!f->nodes)
+	f->sums = calloc(f->nr_nodes, sizeof(*f->sums));
+	if (!f->sums)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < f->nr_nodes; i++) {
-		const struct cg_link *l = &f->links[i];
-
-		f->nodes[i] = (struct cg_node){ .frame = l->frame, .parent = l->parent,
-						.child = l->child, .sibling = l->sibling,
-						.hit = f->hits[i], .count = f->counts[i],
-						.ip = f->ips[i] };
-		if (l->parent)
-			f->nodes[l->parent - 1].nr_children++;
-	}
 	for (uint32_t i = f->nr_nodes; i-- > 0;) {
-		const struct cg_node *n = &f->nodes[i];
+		uint32_t parent = f->links[i].parent;
+		const struct cg_sums *n = &f->sums[i];
+		struct cg_sums *up;
 
-		if (n->parent) {
-			f->nodes[n->parent - 1].children_hit += n->hit + n->children_hit;
-			f->nodes[n->parent - 1].children_count += n->count + n->children_count;
-			f->nodes[n->parent - 1].ends_below += (n->hit > 0) + n->ends_below;
-		}
+		if (!parent)
+			continue;
+		up = &f->sums[parent - 1];
+		up->nr_children++;
+		up->children_hit += f->hits[i] + n->children_hit;
+		up->children_count += f->counts[i] + n->children_count;
+		up->ends_below += (f->hits[i] > 0) + n->ends_below;
 	}
 	return 0;
 }
@@ -587,30 +624,47 @@ struct pctx {
 	const struct cg_params *p;
 };
 
-static const struct cg_node *N(const struct pctx *c, uint32_t i)
+/* node i (index + 1) as printing reads it */
+struct cg_node {
+	uint32_t frame, parent, child, sibling, nr_children;
+	uint64_t hit, children_hit;
+	uint64_t count, children_count;
+	uint64_t ends_below;
+	uint64_t ip;		/* the address of the first chain through it */
+};
+
+static inline struct cg_node N(const struct pctx *c, uint32_t i)
 {
-	return &c->f->nodes[i - 1];
+	const struct cg_forest *f = c->f;
+	const struct cg_link *l = &f->links[i - 1];
+	const struct cg_sums *s = &f->sums[i - 1];
+
+	return (struct cg_node){ .frame = l->frame, .parent = l->parent, .child = l->child,
+				 .sibling = l->sibling, .nr_children = s->nr_children,
+				 .hit = f->hits[i - 1], .children_hit = s->children_hit,
+				 .count = f->counts[i - 1], .children_count = s->children_count,
+				 .ends_below = s->ends_below, .ip = f->ips[i - 1] };
 }
 
 /* What node i shows: its frame's name, or its address (cg_params.bare_addresses). */
 static const char *node_name(const struct pctx *c, uint32_t i, char buf[24])
 {
 	if (!c->p->bare_addresses)
-		return c->f->frames[N(c, i)->frame].name;
-	snprintf(buf, 24, N(c, i)->ip ? "%#llx" : "0", (unsigned long long)N(c, i)->ip);
+		return c->f->frames[N(c, i).frame].name;
+	snprintf(buf, 24, N(c, i).ip ? "%#llx" : "0", (unsigned long long)N(c, i).ip);
 	return buf;
 }
 
 static uint64_t cumul(const struct pctx *c, uint32_t i)
 {
-	return N(c, i)->hit + N(c, i)->children_hit;
+	return N(c, i).hit + N(c, i).children_hit;
 }
 
 /* The last node of the run that starts at i (no branch, no end inside). */
 static uint32_t run_end(const struct pctx *c, uint32_t i)
 {
-	while (!N(c, i)->hit && N(c, i)->nr_children == 1)
-		i = N(c, i)->child;
+	while (!N(c, i).hit && N(c, i).nr_children == 1)
+		i = N(c, i).child;
 	return i;
 }
 
@@ -637,8 +691,8 @@ static int branch_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	uint64_t cx = cumul(sort_ctx, x), cy = cumul(sort_ctx, y);
-	const struct cg_frame *fx = &sort_ctx->f->frames[N(sort_ctx, x)->frame];
-	const struct cg_frame *fy = &sort_ctx->f->frames[N(sort_ctx, y)->frame];
+	const struct cg_frame *fx = &sort_ctx->f->frames[N(sort_ctx, x).frame];
+	const struct cg_frame *fy = &sort_ctx->f->frames[N(sort_ctx, y).frame];
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
@@ -676,7 +730,7 @@ static bool shown_branch(const struct pctx *c, uint32_t k, uint64_t min_hit)
 static bool sort_by_walk(const struct pctx *c, uint32_t i, uint64_t min_hit, uint32_t *v,
 			 size_t n)
 {
-	uint32_t all = N(c, i)->nr_children, m;
+	uint32_t all = N(c, i).nr_children, m;
 	uint32_t *walk = malloc((all + 1) * sizeof(*walk));
 	struct ranked *r = malloc((n + 1) * sizeof(*r));
 	size_t k = 0;
@@ -701,14 +755,14 @@ static bool sort_by_walk(const struct pctx *c, uint32_t i, uint64_t min_hit, uin
 /* The branches under node i at or above min_hit, sorted; caller frees. */
 static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, size_t *nr)
 {
-	uint32_t *v = malloc((N(c, i)->nr_children + 1) * sizeof(*v));
+	uint32_t *v = malloc((N(c, i).nr_children + 1) * sizeof(*v));
 	size_t n = 0;
 
 	if (!v) {
 		*nr = 0;
 		return NULL;
 	}
-	for (uint32_t k = N(c, i)->child; k; k = N(c, k)->sibling)
+	for (uint32_t k = N(c, i).child; k; k = N(c, k).sibling)
 		if (shown_branch(c, k, min_hit))
 			v[n++] = k;
 	sort_ctx = c;
@@ -728,7 +782,7 @@ static uint32_t *branches(const struct pctx *c, uint32_t i, uint64_t min_hit, si
 static uint64_t level_min(const struct pctx *c, uint32_t parent, uint64_t total)
 {
 	if (c->p->mode == CG_FRACTAL) {
-		double v = (double)N(c, parent)->children_hit * c->p->min_percent / 100.0;
+		double v = (double)N(c, parent).children_hit * c->p->min_percent / 100.0;
 		uint64_t u = (uint64_t)v;
 
 		return (double)u < v ? u + 1 : u;	/* rounded up */
@@ -755,12 +809,12 @@ static void value_of(const struct pctx *c, uint64_t period, uint64_t count, uint
 /* A node's own count and its children's (-g ...,count) */
 static uint64_t own_count(const struct pctx *c, uint32_t i)
 {
-	return c->p->chains_once ? N(c, i)->hit > 0 : N(c, i)->count;
+	return c->p->chains_once ? N(c, i).hit > 0 : N(c, i).count;
 }
 
 static uint64_t below_count(const struct pctx *c, uint32_t i)
 {
-	return c->p->chains_once ? N(c, i)->ends_below : N(c, i)->children_count;
+	return c->p->chains_once ? N(c, i).ends_below : N(c, i).children_count;
 }
 
 static uint64_t cumul_count(const struct pctx *c, uint32_t i)
@@ -822,10 +876,10 @@ static size_t graph_level(const struct pctx *c, uint32_t parent, uint64_t total,
 			lines++;
 			if (i == last)
 				break;
-			i = N(c, i)->child;
+			i = N(c, i).child;
 		}
 		lines += graph_level(c, last,
-				     c->p->mode == CG_FRACTAL ? N(c, last)->children_hit : total,
+				     c->p->mode == CG_FRACTAL ? N(c, last).children_hit : total,
 				     depth + 1, new_mask | (1ULL << depth), left);
 	}
 	/* in samples, perf shows the rest only when some samples are left to it */
@@ -854,7 +908,7 @@ static void print_graph(const struct pctx *c, uint32_t root, uint64_t total, uin
 		uint32_t i = v[0], last = run_end(c, i);
 		bool printed = false;
 
-		for (;; i = N(c, i)->child) {
+		for (;; i = N(c, i).child) {
 			if (i == v[0] && c->p->skip_first) {
 				if (i == last)
 					break;
@@ -911,18 +965,18 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 	uint32_t kids[64], *k = kids;
 	size_t nk = 0;
 
-	if (N(c, n)->nr_children > 64) {
-		k = malloc(N(c, n)->nr_children * sizeof(*k));
+	if (N(c, n).nr_children > 64) {
+		k = malloc(N(c, n).nr_children * sizeof(*k));
 		if (!k)
 			return -ENOMEM;
 	}
-	for (uint32_t i = N(c, n)->child; i; i = N(c, i)->sibling)
+	for (uint32_t i = N(c, n).child; i; i = N(c, i).sibling)
 		k[nk++] = i;
 	sort_ctx = c;
 	for (size_t i = 1; i < nk; i++)
 		for (size_t j = i; j > 0; j--) {
-			const struct cg_frame *a = &c->f->frames[N(c, k[j - 1])->frame];
-			const struct cg_frame *b = &c->f->frames[N(c, k[j])->frame];
+			const struct cg_frame *a = &c->f->frames[N(c, k[j - 1]).frame];
+			const struct cg_frame *b = &c->f->frames[N(c, k[j]).frame];
 			int r = -frame_order(a, b);
 			uint32_t t;
 
@@ -940,7 +994,7 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 		}
 	if (k != kids)
 		free(k);
-	if (N(c, n)->frame != UINT32_MAX && N(c, n)->hit && N(c, n)->hit >= min_hit) {
+	if (N(c, n).frame != UINT32_MAX && N(c, n).hit && N(c, n).hit >= min_hit) {
 		if (*nr == *cap) {
 			size_t nc = *cap ? 2 * *cap : 64;
 			struct chain_end *nv = realloc(*v, nc * sizeof(*nv));
@@ -952,7 +1006,7 @@ static int collect_ends(const struct pctx *c, uint32_t n, uint64_t min_hit,
 		}
 		(*v)[*nr].node = n;
 		(*v)[*nr].order = (uint32_t)*nr;
-		(*v)[*nr].hit = N(c, n)->hit;
+		(*v)[*nr].hit = N(c, n).hit;
 		(*nr)++;
 	}
 	return 0;
@@ -964,7 +1018,7 @@ static bool path_to(const struct pctx *c, uint32_t root, uint32_t n, uint32_t *p
 {
 	size_t k = 0;
 
-	for (uint32_t i = n; i && i != root; i = N(c, i)->parent) {
+	for (uint32_t i = n; i && i != root; i = N(c, i).parent) {
 		if (k == max)
 			return false;
 		path[k++] = i;

@@ -79,17 +79,12 @@ struct cg_frame {
 	uint32_t next;		/* hash chain (index + 1) */
 };
 
-struct cg_node {
-	uint32_t frame;
-	uint32_t parent;	/* index + 1, 0 for a root */
-	uint32_t child;		/* first child (index + 1), 0 when none */
-	uint32_t sibling;	/* next sibling (index + 1) */
-	uint32_t nr_children;
-	uint64_t hit;		/* samples whose chain ends here */
-	uint64_t children_hit;	/* those below: computed by cg_forest_finish */
-	uint64_t count, children_count;	/* the same in samples */
+/* What cg_forest_finish sums of each node's subtree, for printing */
+struct cg_sums {
+	uint64_t children_hit;	/* the hit of the nodes below */
+	uint64_t children_count;	/* the same in samples */
 	uint64_t ends_below;	/* nodes below with a hit: chains that end below */
-	uint64_t ip;		/* the address of the first chain through it */
+	uint32_t nr_children;
 };
 
 /* A node's links while the trees grow: what a descent reads, four to a cache line. */
@@ -99,8 +94,8 @@ struct cg_link {
 
 /*
  * The frames and nodes of every entry's tree; indices, never pointers.
- * While the trees grow a node is its links and its hit, apart; nodes (the
- * whole cg_node) are made by cg_forest_finish, for printing.
+ * A node is its links, its hit, count and first address, apart; the sums
+ * of its subtree are made by cg_forest_finish, for printing.
  */
 /*
  * A chain added before, by its frames: a repeated chain (the common case:
@@ -114,6 +109,13 @@ struct cg_link {
 struct cg_chain_slot {
 	uint64_t hash;
 	uint32_t root, nr, node;	/* node 0: an empty slot */
+	/*
+	 * where perf searches the tree (cg_siblings.h) the descent is a
+	 * function of the tree as it was (gen, its root's) and, where it
+	 * searched, of the chain's addresses too (kept in chain_ips)
+	 */
+	uint32_t gen;
+	bool by_ips;
 	uint32_t frames[CG_CHAIN_FRAMES];
 };
 
@@ -137,7 +139,9 @@ struct cg_forest {
 	struct cg_children children;	/* a node's child by frame */
 	struct cg_siblings sib;		/* perf's search where frames of two kinds meet */
 	struct cg_chain_slot *chains;	/* 1 << CG_CHAIN_SLOTS_BITS, made on first use */
-	struct cg_node *nodes;	/* after cg_forest_finish */
+	uint64_t *chain_ips;		/* CG_CHAIN_FRAMES a slot, made with chains */
+	uint32_t *tree_gen;		/* a root's: bumped when its tree changes */
+	struct cg_sums *sums;	/* after cg_forest_finish */
 };
 
 /* More period for the chains that end at node (index + 1), before cg_forest_finish. */

@@ -38,8 +38,30 @@ static bool breaks_order(struct hist_input *in, const struct entry *e, const str
 	return in->hi - in->lo >= (UINT64_C(1) << 63);
 }
 
+/* a search's answer: key (and the object a reference compares) found row at gen */
+struct hist_search {
+	const struct entry *key;
+	const char *dso;
+	size_t dso_len;
+	uint64_t gen;
+	uint32_t node;
+};
+
+#define HIST_SEARCH_BITS 14
+
+static struct hist_search *search_slot(struct hist_input *in, const struct entry *key,
+				       const struct entry *cmp)
+{
+	uint64_t h = ((uintptr_t)key ^ (uintptr_t)cmp->at.dso << 17) * 0x9E3779B97F4A7C15ULL;
+
+	if (!in->found)
+		in->found = calloc((size_t)1 << HIST_SEARCH_BITS, sizeof(*in->found));
+	return in->found ? &in->found[h >> (64 - HIST_SEARCH_BITS)] : NULL;
+}
+
 static int insert(struct hist_input *in, struct entry *e, uint32_t parent, bool left)
 {
+	in->gen++;
 	if (in->tree.nr == in->tree.cap) {
 		struct entry **row;
 		int ret = rb_index_reserve(&in->tree, (uint64_t)in->tree.nr + 1);
@@ -70,20 +92,51 @@ static int add_twin(struct hist_input *in, struct entry *twin)
 	return 0;
 }
 
+/*
+ * The search found row: what ops->found keeps in its place (a renamed
+ * copy changes the tree: no answer given before holds)
+ */
+static struct entry *found(struct hist_input *in, uint32_t node, const struct hist_ref_ops *ops)
+{
+	struct entry *row = in->row[node - 1], *kept = ops->found(ops->ctx, row);
+
+	if (kept && kept != row) {
+		if (add_twin(in, kept))
+			return NULL;
+		in->row[node - 1] = kept;
+		in->renamed = true;
+		in->gen++;
+	}
+	return kept;
+}
+
 struct entry *hist_input_ref(struct hist_input *in, struct entry *e, const struct entry *seen,
 			     bool is_new, const struct sk_list *keys, const struct hist_ref_ops *ops)
 {
+	const struct entry *cmp = seen ? seen : e;
+	struct hist_search *slot = NULL;
 	uint32_t parent = 0, cur;
 	bool left = false;
 	struct entry *twin;
 
 	if (!is_new && !in->searched)
 		return e;
+	if (!is_new) {
+		slot = search_slot(in, e, cmp);
+		if (slot && slot->key == e && slot->gen == in->gen && slot->dso == cmp->at.dso &&
+		    slot->dso_len == cmp->at.dso_len)
+			return found(in, slot->node, ops);
+	}
 	for (cur = in->tree.root; cur;) {
-		int c = hist_cmp(in->row[cur - 1], seen ? seen : e, keys);
+		int c = hist_cmp(in->row[cur - 1], cmp, keys);
 
 		if (!c) {
-			struct entry *row = in->row[cur - 1], *kept = ops->found(ops->ctx, row);
+			struct entry *kept;
+
+			if (slot)
+				*slot = (struct hist_search){ e, cmp->at.dso, cmp->at.dso_len,
+							      in->gen, cur };
+			kept = found(in, cur, ops);
 
 			/*
 			 * a new key found equal to another row's (inlined entries
@@ -92,13 +145,6 @@ struct entry *hist_input_ref(struct hist_input *in, struct entry *e, const struc
 			 */
 			if (is_new)
 				in->searched = true;
-
-			if (kept && kept != row) {
-				if (add_twin(in, kept))
-					return NULL;
-				in->row[cur - 1] = kept;
-				in->renamed = true;
-			}
 			return kept;
 		}
 		parent = cur;
@@ -140,6 +186,8 @@ void hist_input_free(struct hist_input *in)
 	rb_index_free(&in->tree);
 	free(in->row);
 	free(in->twins);
+	free(in->found);
+	in->found = NULL;
 	in->row = NULL;
 	in->twins = NULL;
 	in->nr_twins = in->twins_cap = 0;

@@ -37,6 +37,14 @@ struct hist_input {
 	uint64_t lo, hi;		/* the unresolved rows' addresses */
 	struct entry **twins;		/* made by make_twin (the caller frees them) */
 	size_t nr_twins, twins_cap;
+	/*
+	 * The rows searches found, by the key searched for: a search is a
+	 * function of the tree and the key, so while no row is inserted or
+	 * renamed (gen unchanged) the same key ends at the same row.  Made
+	 * once the tree is searched; direct mapped.
+	 */
+	struct hist_search *found;
+	uint64_t gen;
 };
 
 /* What a reference does to the rows (report.c's), ctx its frame */

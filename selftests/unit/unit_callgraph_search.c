@@ -145,6 +145,50 @@ TEST(a_search_the_order_leads_to_its_equal_adds_to_it)
 	cg_forest_free(&f);
 }
 
+/*
+ * A chain found before is found again without a descent, but where perf
+ * searches, only with the same addresses: func at 0x160 finds its branch,
+ * func at 0x120 afterwards passes it by as in the first case.
+ */
+TEST(a_chain_met_again_at_another_address_is_searched_again)
+{
+	struct cg_forest f = { 0 };
+	uint32_t root = cg_tree_new(&f);
+	char out[4096];
+
+	ASSERT_NE(0, root);
+	add(_metadata, &f, root, false, 0x150);
+	add(_metadata, &f, root, true, 0x180);
+	add(_metadata, &f, root, true, 0x160);
+	add(_metadata, &f, root, true, 0x120);
+	print(_metadata, &f, root, out, sizeof(out));
+	EXPECT_EQ(2, count(out, "--func")) TH_LOG("%s", out);
+	cg_forest_free(&f);
+}
+
+/*
+ * ... and only while the tree is as it was: 0x170 comes between 0x150 and
+ * func (first at 0x180) and becomes the root of perf's tree; func at 0x160,
+ * which found its branch through 0x150 before, now turns away at 0x170
+ * and makes a twin.
+ */
+TEST(a_chain_met_again_after_its_tree_changed_is_searched_again)
+{
+	struct cg_forest f = { 0 };
+	uint32_t root = cg_tree_new(&f);
+	char out[4096];
+
+	ASSERT_NE(0, root);
+	add(_metadata, &f, root, false, 0x150);
+	add(_metadata, &f, root, true, 0x180);
+	add(_metadata, &f, root, true, 0x160);
+	add(_metadata, &f, root, false, 0x170);
+	add(_metadata, &f, root, true, 0x160);
+	print(_metadata, &f, root, out, sizeof(out));
+	EXPECT_EQ(2, count(out, "--func")) TH_LOG("%s", out);
+	cg_forest_free(&f);
+}
+
 /* Resolved frames alone are in order: every func chain finds the one branch. */
 TEST(resolved_frames_alone_never_make_twins)
 {
