@@ -152,6 +152,12 @@ static inline void cg_hit(struct cg_forest *f, uint32_t node, uint64_t period)
 	f->ends[node - 1] = ++f->clock;
 }
 
+/* Whether perf searches part of root's tree: where a chain goes depends on the tree's state. */
+static inline bool cg_tree_searched(const struct cg_forest *f, uint32_t root)
+{
+	return cg_siblings_tree_searched(&f->sib, root);
+}
+
 void cg_forest_free(struct cg_forest *f);
 /* The frame index of a key, added when new; -ENOMEM. */
 int64_t cg_frame(struct cg_forest *f, const struct cg_frame_key *k);

@@ -97,6 +97,7 @@ struct memo {
 	const struct table *t;
 	const struct rd_thread *thread;
 	uint32_t comm_gen;	/* the thread's: the rows' comm */
+	uint64_t in_gen;	/* the table's input tree (hist_input.gen): searches answer alike */
 	bool valid, caller;
 	bool rows;		/* row[1..n] all set by the last sample (a NULL: a repeated row) */
 	uint32_t cg[MAX_STACK];
@@ -1053,13 +1054,14 @@ static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
 
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, const struct rd_event *ev, int n, const struct table *t,
-		    bool caller, const struct frame *fr, bool rows)
+		    bool caller, const struct frame *fr, bool rows, uint64_t in_gen)
 {
 	if (!mm)
 		return 0;
 	mm->tid = ev->sample->tid;
 	mm->thread = ev->thread;
 	mm->comm_gen = ev->thread->comm_gen;
+	mm->in_gen = in_gen;
 	mm->n = (uint32_t)n;
 	mm->t = t;
 	mm->caller = caller;
@@ -1079,10 +1081,32 @@ static int remember(struct memo *mm, const struct rd_event *ev, int n, const str
  * srcline and symoff do), so that the rows' lookups are left out.
  */
 static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
-			   const struct rd_event *ev, const struct entry *self)
+			   const struct rd_event *ev, const struct entry *self,
+			   const struct frame *fr, bool searched)
 {
-	return mm->rows && mm->row[0] == self && mm->thread == ev->thread &&
-	       mm->comm_gen == ev->thread->comm_gen && !rp->keys.past_symbol;
+	if (!mm->rows || mm->row[0] != self || mm->thread != ev->thread ||
+	    mm->comm_gen != ev->thread->comm_gen || rp->keys.past_symbol)
+		return false;
+	/*
+	 * where perf searches the input tree, a search found each row (the
+	 * tree unchanged since: the same answer), and found_row would take
+	 * the frame's map: only where each row has it already is that nothing
+	 */
+	for (uint32_t k = 0; searched && k < mm->n; k++) {
+		const struct entry *row = mm->row[k + 1];
+		const struct frame *f = &fr[mm->caller ? mm->n - 1 - k : k];
+
+		if (row && row->at.map != f->r.map && sorts_by(rp, SK_SYM))
+			return false;
+	}
+	return true;
+}
+
+/* The node a chain of row's tree that the memo holds ends at, or 0 where it is searched again. */
+static uint32_t memo_node(const struct report *rp, const struct memo *mm, const struct entry *row,
+			  uint32_t k)
+{
+	return cg_tree_searched(&rp->forest, row->graph.tree) ? 0 : mm->node[k];
 }
 
 /*
@@ -1225,7 +1249,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	bool made = false;
 	bool same = false, got_first = false;
 	uint8_t hidden;
-	uint64_t lat;
+	uint64_t lat, rows_gen;
 	int n = 0, ret;
 
 	if (!t)
@@ -1337,8 +1361,13 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en = charged_row(rp, s, t, ev, &self, false, self.kernel, hidden, en, made);
 	if (!en)
 		return -ENOMEM;
-	/* the rows remembered were found without a search */
-	if (t->in.searched)
+	/*
+	 * the rows remembered were found by searches the tree answers alike:
+	 * the tree as it was when the frames' rows were searched for, and not
+	 * changed by those searches (rows_gen: the generation they start at)
+	 */
+	rows_gen = t->in.gen;
+	if (same && t->in.searched && mm->in_gen != rows_gen)
 		same = false;
 	en->self += smp->period;
 	en->nr_samples++;
@@ -1346,7 +1375,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->lat.self += lat;
 	en->lat.children += lat;
 	if (graphs && n) {
-		if (same && mm->row[0] == en) {
+		if (same && mm->row[0] == en && memo_node(rp, mm, en, 0)) {
 			cg_hit(&rp->forest, mm->node[0], smp->period);
 		} else {
 			ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
@@ -1360,16 +1389,26 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		}
 	}
 	if (!children)
-		return remember(mm, ev, n, t, caller, fr, false);
-	if (same && memo_rows_hold(rp, mm, ev, en)) {
+		return remember(mm, ev, n, t, caller, fr, false, rows_gen);
+	if (same && memo_rows_hold(rp, mm, ev, en, fr, t->in.searched)) {
 		for (int k = 0; k < n; k++) {
+			int i = caller ? n - 1 - k : k;
+
 			en = mm->row[k + 1];
 			if (!en)
 				continue;
 			en->stamp = rp->stamp;
 			en->children += smp->period;
 			en->lat.children += lat;
-			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
+			if (memo_node(rp, mm, en, (uint32_t)k + 1)) {
+				cg_hit(&rp->forest, mm->node[k + 1], smp->period);
+				continue;
+			}
+			ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
+				       append_period(rp, en, fr, i, n - 1, smp->period);
+			if (ret)
+				return ret;
+			mm->node[k + 1] = en->graph.last;
 		}
 		return 0;
 	}
@@ -1409,7 +1448,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		en->lat.children += lat;
 		if (!graphs)
 			continue;
-		if (same && mm->row[k + 1] == en) {
+		if (same && mm->row[k + 1] == en && memo_node(rp, mm, en, (uint32_t)k + 1)) {
 			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
 			continue;
 		}
@@ -1422,7 +1461,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			mm->node[k + 1] = en->graph.last;
 		}
 	}
-	return remember(mm, ev, n, t, caller, fr, true);
+	return remember(mm, ev, n, t, caller, fr, true, rows_gen);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group,

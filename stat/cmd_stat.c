@@ -304,6 +304,14 @@ static int one_run(const struct stat_printer *p, const struct stat_opts *o,
 		start = now_ns();
 	}
 	ret = wait_run(p, o, l, &wl, start, rec, ctl, res, err);
+	/*
+	 * counters of a target other than the command alone still count:
+	 * stopped before any is read, as perf stops them, so that the
+	 * members of a group are read over one stretch; an event that cannot
+	 * be stopped (its task gone) is read as it is
+	 */
+	if (!ret && !o->null_run && (!o->argc || o->nr_pids || o->system_wide || o->cpu_list))
+		(void)stat_evlist_disable(l);
 	if (!ret && !o->interval_ms)
 		ret = stat_evlist_read(l, err);
 	if (!ret && !o->interval_ms && rec)

@@ -361,8 +361,8 @@ TEST_F(interop_stat, cgroup_column_follows_the_event_as_perf)
 				in_cgroups(&self->ours, pc_test_perfcheck(), modes[m], fmts[f], names[n]);
 				EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
 				EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-				up_stat_layout_of(self->theirs.err, a, sizeof(a));
-				up_stat_layout_of(self->ours.err, b, sizeof(b));
+				up_stat_layout_cgroup_of(self->theirs.err, a, sizeof(a));
+				up_stat_layout_cgroup_of(self->ours.err, b, sizeof(b));
 				EXPECT_STREQ(a, b) TH_LOG("stat -a %s %s -G %s", modes[m] ? modes[m] : "",
 							  fmts[f] ? fmts[f] : "", names[n]);
 			}
@@ -481,8 +481,8 @@ TEST_F(interop_stat, for_each_cgroup_lists_every_event_per_cgroup_as_perf)
 		both_stat(self, args);
 		EXPECT_EQ(0, self->theirs.exit_code) TH_LOG("%s", self->theirs.err);
 		EXPECT_EQ(0, self->ours.exit_code) TH_LOG("%s", self->ours.err);
-		up_stat_layout_of(self->theirs.err, a, sizeof(a));
-		up_stat_layout_of(self->ours.err, b, sizeof(b));
+		up_stat_layout_cgroup_of(self->theirs.err, a, sizeof(a));
+		up_stat_layout_cgroup_of(self->ours.err, b, sizeof(b));
 		EXPECT_STREQ(a, b) TH_LOG("stat -a --for-each-cgroup %s %s", list,
 					  fmts[f] ? fmts[f] : "");
 	}
@@ -574,8 +574,8 @@ TEST_F(interop_stat, for_each_cgroup_patterns_pick_cgroups_as_perf)
 					TH_LOG("%s: %s", lists[c], self->ours.err);
 			continue;
 		}
-		up_stat_layout_of(self->theirs.err, a, sizeof(a));
-		up_stat_layout_of(self->ours.err, b, sizeof(b));
+		up_stat_layout_cgroup_of(self->theirs.err, a, sizeof(a));
+		up_stat_layout_cgroup_of(self->ours.err, b, sizeof(b));
 		EXPECT_STREQ(a, b) TH_LOG("stat -a --for-each-cgroup %s", lists[c]);
 	}
 	EXPECT_EQ(0, rmdir(sub));

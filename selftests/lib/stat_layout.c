@@ -24,3 +24,15 @@ void up_stat_layout_of(const char *in, char *out, size_t size)
 	}
 	out[n] = '\0';
 }
+
+void up_stat_layout_cgroup_of(const char *in, char *out, size_t size)
+{
+	char *p;
+
+	up_stat_layout_of(in, out, size);
+	while ((p = strstr(out, " (N%)")))
+		memmove(p, p + 5, strlen(p + 5) + 1);
+	/* and the padding the share's column had at the end of a line */
+	while ((p = strstr(out, " \n")))
+		memmove(p, p + 1, strlen(p + 1) + 1);
+}

@@ -14,5 +14,13 @@
  * columns, order), not the measurement
  */
 void up_stat_layout_of(const char *in, char *out, size_t size);
+/*
+ * The same without the std layout's running share "(N%)": a cgroup
+ * event's enabled and running times are the kernel's cgroup clocks, and
+ * their ratio varies run to run where nothing multiplexes (perf 7.2.13,
+ * stat -A -a -G / on this host's 6.18 under load: 4% to 100% running on a
+ * cpu, either perf or perfcheck)
+ */
+void up_stat_layout_cgroup_of(const char *in, char *out, size_t size);
 
 #endif
