@@ -2019,12 +2019,12 @@ static void key_widths(const struct report *rp, struct entry *const *v, size_t n
 				width[k] = len;
 			/*
 			 * a row without a symbol widens perf's object column to an
-			 * address's 16 (unless --dsos is given), and its symbol column
-			 * to the address and its "[.] " and 2 more; a branch's
+			 * address's 16 (unless --dsos or -t is given), and its symbol
+			 * column to the address and its "[.] " and 2 more; a branch's
 			 * source or target its source or target columns
 			 */
 			if (at && is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 16 &&
-			    !rp->view.flt->dsos.nr)
+			    !rp->view.flt->dsos.nr && !rp->view.sep)
 				width[k] = 16;
 			if (at && !is_dso_key(rp->keys.keys[k]) && !at->sym && width[k] < 22)
 				width[k] = 22;

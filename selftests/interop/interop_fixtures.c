@@ -646,6 +646,23 @@ TEST_F(latency_file, report_thread_filter_children_graphs_as_perf_7_2)
 	expect_kept_report(_metadata, self, "perf-report-tid-filter.txt", "--tid=14818", NULL);
 }
 
+/*
+ * -t: perf widens no object column for a row without a symbol (an
+ * address's 16 without -t): the column is its title's 13, "Shared Object"
+ * unpadded as the last one shown (-S spin leaves the Symbol column out)
+ */
+TEST_F(latency_file, report_separator_leaves_unresolved_rows_object_column_as_perf_7_2)
+{
+	char *perf = perf_kept(&self->x, "perf-report-sep-symbol-filter.txt");
+
+	ASSERT_NE(NULL, perf);
+	EXPECT_NE(NULL, strstr(perf, "Latency,Command,Shared Object\n"));
+	EXPECT_NE(NULL, strstr(perf, ",par    ,[unknown]    \n"));
+	free(perf);
+	expect_kept_report(_metadata, self, "perf-report-sep-symbol-filter.txt", "--field-separator=,",
+			   "--symbols=spin");
+}
+
 /* --percentage relative: Latency too is of the rows shown (spin's Self latency 100%, not 99.25%) */
 TEST_F(latency_file, report_relative_latency_is_of_the_rows_shown_as_perf_7_2)
 {
