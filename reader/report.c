@@ -98,6 +98,11 @@ struct memo {
 	const struct rd_thread *thread;
 	uint32_t comm_gen;	/* the thread's: the rows' comm */
 	uint64_t in_gen;	/* the table's input tree (hist_input.gen): searches answer alike */
+	/*
+	 * the Self row's key (its entry before the search): a frame of that
+	 * key is the sample's row again, not charged twice (perf's he_cache)
+	 */
+	const struct entry *self_key;
 	bool valid, caller;
 	bool rows;		/* row[1..n] all set by the last sample (a NULL: a repeated row) */
 	uint32_t cg[MAX_STACK];
@@ -1054,7 +1059,8 @@ static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
 
 /* The chain a memo slot now holds (its rows and nodes were set on the way). */
 static int remember(struct memo *mm, const struct rd_event *ev, int n, const struct table *t,
-		    bool caller, const struct frame *fr, bool rows, uint64_t in_gen)
+		    bool caller, const struct frame *fr, bool rows, uint64_t in_gen,
+		    const struct entry *self_key)
 {
 	if (!mm)
 		return 0;
@@ -1062,6 +1068,7 @@ static int remember(struct memo *mm, const struct rd_event *ev, int n, const str
 	mm->thread = ev->thread;
 	mm->comm_gen = ev->thread->comm_gen;
 	mm->in_gen = in_gen;
+	mm->self_key = self_key;
 	mm->n = (uint32_t)n;
 	mm->t = t;
 	mm->caller = caller;
@@ -1082,9 +1089,9 @@ static int remember(struct memo *mm, const struct rd_event *ev, int n, const str
  */
 static bool memo_rows_hold(const struct report *rp, const struct memo *mm,
 			   const struct rd_event *ev, const struct entry *self,
-			   const struct frame *fr, bool searched)
+			   const struct entry *self_key, const struct frame *fr, bool searched)
 {
-	if (!mm->rows || mm->row[0] != self || mm->thread != ev->thread ||
+	if (!mm->rows || mm->row[0] != self || mm->self_key != self_key || mm->thread != ev->thread ||
 	    mm->comm_gen != ev->thread->comm_gen || rp->keys.past_symbol)
 		return false;
 	/*
@@ -1250,6 +1257,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	bool same = false, got_first = false;
 	uint8_t hidden;
 	uint64_t lat, rows_gen;
+	const struct entry *self_key;
 	int n = 0, ret;
 
 	if (!t)
@@ -1358,6 +1366,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		return -ENOMEM;
 	/* perf's he_cache: the keys this sample charged, by key (a twin is its key's) */
 	en->stamp = rp->stamp;
+	self_key = en;
 	en = charged_row(rp, s, t, ev, &self, false, self.kernel, hidden, en, made);
 	if (!en)
 		return -ENOMEM;
@@ -1389,8 +1398,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		}
 	}
 	if (!children)
-		return remember(mm, ev, n, t, caller, fr, false, rows_gen);
-	if (same && memo_rows_hold(rp, mm, ev, en, fr, t->in.searched)) {
+		return remember(mm, ev, n, t, caller, fr, false, rows_gen, self_key);
+	if (same && memo_rows_hold(rp, mm, ev, en, self_key, fr, t->in.searched)) {
 		for (int k = 0; k < n; k++) {
 			int i = caller ? n - 1 - k : k;
 
@@ -1461,7 +1470,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			mm->node[k + 1] = en->graph.last;
 		}
 	}
-	return remember(mm, ev, n, t, caller, fr, true, rows_gen);
+	return remember(mm, ev, n, t, caller, fr, true, rows_gen, self_key);
 }
 
 static void samples_line(struct rd_out *o, uint64_t n, const char *name, bool group,
