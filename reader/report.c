@@ -1276,7 +1276,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (rp->view.branch)
 		return on_branches(rp, s, ev, t);
 	/* the chain, leaf first */
-	if (has_chains(e) && rd_chain_valid(ev, rp->max_stack)) {
+	if (has_chains(e) && (caller ? rd_chain_valid_caller(ev, rp->max_stack) :
+				       rd_chain_valid(ev, rp->max_stack))) {
 		bool kernel = false;
 
 		for (int part = 0; part < 2; part++) {

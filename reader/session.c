@@ -384,33 +384,69 @@ struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid
 	return rd_machine_thread(&s->machine, pid, tid);
 }
 
+/* Entry g of the chain (the sample's part, then the extra one): 0 a frame, 1 a context perf knows, -1 one it does not */
+static int chain_entry_kind(const struct rd_event *ev, uint64_t g)
+{
+	int part = g >= ev->base_nr;
+	uint64_t i = part ? g - ev->base_nr : g;
+	uint64_t ip = part ? ev->extra[i] : ev->base[i];
+
+	if (!rd_chain_context(ev, part, i, ip))	/* most are addresses */
+		return 0;
+	switch (ip) {
+	case PC_CONTEXT_HV:
+	case PC_CONTEXT_KERNEL:
+	case PC_CONTEXT_USER:
+	case PC_CONTEXT_USER_DEFERRED:
+	case PC_CONTEXT_GUEST_KERNEL:
+	case PC_CONTEXT_GUEST_USER:
+		return 1;
+	default:
+		return pc_is_context(ip) ? -1 : 0;
+	}
+}
+
 bool rd_chain_valid(const struct rd_event *ev, int max)
 {
+	uint64_t nr = ev->base_nr + ev->extra_nr;
 	int frames = 0;
 
-	for (int part = 0; part < 2; part++) {
-		const uint64_t *ips = part ? ev->extra : ev->base;
-		uint64_t nr = part ? ev->extra_nr : ev->base_nr;
+	for (uint64_t g = 0; g < nr && frames < max; g++) {
+		int kind = chain_entry_kind(ev, g);
 
-		for (uint64_t i = 0; i < nr && frames < max; i++) {
-			if (!rd_chain_context(ev, part, i, ips[i])) {	/* most are addresses */
-				frames++;
-				continue;
-			}
-			switch (ips[i]) {
-			case PC_CONTEXT_HV:
-			case PC_CONTEXT_KERNEL:
-			case PC_CONTEXT_USER:
-			case PC_CONTEXT_USER_DEFERRED:
-			case PC_CONTEXT_GUEST_KERNEL:
-			case PC_CONTEXT_GUEST_USER:
-				break;
-			default:
-				if (pc_is_context(ips[i]))
-					return false;
-				frames++;
-			}
-		}
+		if (kind < 0)
+			return false;
+		frames += !kind;
+	}
+	return true;
+}
+
+/* Whether the last context before entry g is one perf does not know (none: no) */
+static bool context_before_unknown(const struct rd_event *ev, uint64_t g)
+{
+	while (g-- > 0) {
+		int kind = chain_entry_kind(ev, g);
+
+		if (kind)
+			return kind < 0;
+	}
+	return false;
+}
+
+bool rd_chain_valid_caller(const struct rd_event *ev, int max)
+{
+	uint64_t nr = ev->base_nr + ev->extra_nr;
+	int frames = 0;
+
+	if (context_before_unknown(ev, nr))
+		return false;
+	for (uint64_t k = 0; k < nr && frames < max; k++) {
+		uint64_t g = nr - 1 - k;
+
+		if (!chain_entry_kind(ev, g))
+			frames++;
+		else if (context_before_unknown(ev, g))
+			return false;
 	}
 	return true;
 }

@@ -162,5 +162,15 @@ struct rd_thread *rd_thread_get(struct rd_session *s, uint32_t pid, uint32_t tid
  * perf then takes the chain as corrupt and shows none of it.
  */
 bool rd_chain_valid(const struct rd_event *ev, int max);
+/*
+ * The same for a chain perf resolves from its root end (caller order):
+ * perf reads each context where it meets the next one, looking back from
+ * the root end first, so the context before the root end and the one
+ * before each context met within max frames are read; an unknown one
+ * drops the chain (0xfffffffffffffed0 at the end of a user chain, a
+ * garbage word of a user stack: no chain in perf 6.1's caller-order report,
+ * the frames up to max-stack in its callee order)
+ */
+bool rd_chain_valid_caller(const struct rd_event *ev, int max);
 
 #endif

@@ -201,6 +201,46 @@ TEST_F(rep, show_nr_samples_counts_own_samples)
 	EXPECT_NE(NULL, strstr(self->run.out, "    66.67%             2  alpha    [kernel.kallsyms]  [k] 0xffff888000001010\n"));
 }
 
+/*
+ * A sample of thread 300 ("gamma") whose chain ends in a context word perf
+ * does not know (0xfffffffffffffed0: a garbage word of a user stack, seen
+ * at the end of an ls chain here): K1 <- K2, then a user frame
+ */
+static void corrupt_chain_sample(FIXTURE_DATA(rep) *self)
+{
+	struct pd_sample v = rt_id(300, 300, RT_SEC + 50);
+	uint64_t chain[6] = { PC_CONTEXT_KERNEL, RT_KIP(1), RT_KIP(2), PC_CONTEXT_USER, 0x400100,
+			      0xfffffffffffffed0ULL };
+
+	synth_comm(&self->d, &self->a.attr, 300, 300, "gamma", &v);
+	v.ip = RT_KIP(1);
+	v.chain.ips = chain;
+	v.chain.nr = 6;
+	synth_sample_misc(&self->d, &self->a.attr, PERF_RECORD_MISC_KERNEL, &v);
+}
+
+/*
+ * Caller order (Children's): perf reads the chain's contexts from the root
+ * end, meets the unknown one first and drops the chain whatever
+ * --max-stack, so gamma has its own row alone (perf 6.1.187 and 7.2.13 on
+ * an ls recording here; perf 7.2.13 on this file: one gamma row, and two
+ * with -g callee)
+ */
+TEST_F(rep, unknown_context_at_the_root_end_drops_a_caller_order_chain)
+{
+	corrupt_chain_sample(self);
+	report(_metadata, self, "--max-stack=2", "-g", "none");
+	EXPECT_EQ(1, pc_count_substr(self->run.out, "gamma")) TH_LOG("%s", self->run.out);
+}
+
+/* Callee order: read from the leaf, max-stack frames end the chain before that word */
+TEST_F(rep, unknown_context_past_max_stack_keeps_a_callee_order_chain)
+{
+	corrupt_chain_sample(self);
+	report(_metadata, self, "--max-stack=2", "-g", "callee");
+	EXPECT_EQ(2, pc_count_substr(self->run.out, "gamma")) TH_LOG("%s", self->run.out);
+}
+
 /* -F: the rows sorted by the fields, the columns in their order, without the defaults */
 /* A user sample of process 200: leaf, its caller, and the caller's caller */
 static void user_sample(FIXTURE_DATA(rep) *self, uint64_t t, uint64_t leaf, uint64_t caller)
