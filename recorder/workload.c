@@ -3,6 +3,8 @@
  * The workload: forked first, held on a pipe until its events are open (so
  * that enable_on_exec starts counting exactly at exec), then released.  A
  * second, close-on-exec pipe carries exec's errno back: EOF means it ran.
+ * A third tells the recorder the child has taken perf's name, as perf's
+ * child does, before anything reads its task from /proc.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +21,9 @@
 
 int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *err)
 {
-	int go[2], ex[2];
+	int go[2], ex[2], ready[2];
 	sigset_t none;
+	char c;
 
 	memset(wl, 0, sizeof(*wl));
 	wl->pid = -1;
@@ -34,24 +37,33 @@ int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *
 		close(go[1]);
 		return pc_error_set(err, e, "pipe: %s", strerror(e));
 	}
+	if (pipe2(ready, O_CLOEXEC)) {
+		int e = errno;
+
+		close(go[0]); close(go[1]); close(ex[0]); close(ex[1]);
+		return pc_error_set(err, e, "pipe: %s", strerror(e));
+	}
 	wl->pid = fork();
 	if (wl->pid < 0) {
 		int e = errno;
 
 		close(go[0]); close(go[1]); close(ex[0]); close(ex[1]);
+		close(ready[0]); close(ready[1]);
 		return pc_error_set(err, e, "fork: %s", strerror(e));
 	}
 	if (wl->pid == 0) {
-		char c;
 		int e;
 
 		close(go[1]);
 		close(ex[0]);
+		close(ready[0]);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		/* perf's name up to the exec, not the recorder's */
 		prctl(PR_SET_NAME, "perf-exec");
+		/* named: the recorder may read /proc now */
+		close(ready[1]);
 		/* EOF: the recorder gave up before releasing us */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
@@ -63,6 +75,11 @@ int rec_workload_prepare(struct rec_workload *wl, char **argv, struct pc_error *
 	}
 	close(go[0]);
 	close(ex[1]);
+	close(ready[1]);
+	/* EOF once the child is named (or gone: its exit is found at release) */
+	while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(ready[0]);
 	wl->go_fd = go[1];
 	wl->err_fd = ex[0];
 	return 0;
