@@ -1117,6 +1117,30 @@ static uint32_t memo_node(const struct report *rp, const struct memo *mm, const 
 }
 
 /*
+ * The chain from frame i (to the root or the leaf, by order) into row's
+ * graph: the memo's node of slot again where reuse says it is row's and
+ * memo_node holds it, else added, the memo (if any) then holding it
+ */
+static int chain_to_row(struct report *rp, struct memo *mm, uint32_t slot, bool reuse,
+			struct entry *row, const struct frame *fr, int i, int n, bool caller,
+			uint64_t period)
+{
+	int ret;
+
+	if (reuse && memo_node(rp, mm, row, slot)) {
+		cg_hit(&rp->forest, mm->node[slot], period);
+		return 0;
+	}
+	ret = caller ? append_period(rp, row, fr, i, 0, period) :
+		       append_period(rp, row, fr, i, n - 1, period);
+	if (!ret && mm) {
+		mm->row[slot] = row;
+		mm->node[slot] = row->graph.last;
+	}
+	return ret;
+}
+
+/*
  * perf marks a sample's rows filtered by its thread (--comms, --pid,
  * --tid) and by its own object and symbol (--dsos, --symbols): the rows of
  * its callchain take the sample's mark, not their frames'.
@@ -1385,18 +1409,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	en->lat.self += lat;
 	en->lat.children += lat;
 	if (graphs && n) {
-		if (same && mm->row[0] == en && memo_node(rp, mm, en, 0)) {
-			cg_hit(&rp->forest, mm->node[0], smp->period);
-		} else {
-			ret = caller ? append_period(rp, en, fr, n - 1, 0, smp->period) :
-				       append_period(rp, en, fr, 0, n - 1, smp->period);
-			if (ret)
-				return ret;
-			if (mm) {
-				mm->row[0] = en;
-				mm->node[0] = en->graph.last;
-			}
-		}
+		ret = chain_to_row(rp, mm, 0, same && mm->row[0] == en, en, fr, caller ? n - 1 : 0,
+				   n, caller, smp->period);
+		if (ret)
+			return ret;
 	}
 	if (!children)
 		return remember(mm, ev, n, t, caller, fr, false, rows_gen, self_key);
@@ -1410,15 +1426,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			en->stamp = rp->stamp;
 			en->children += smp->period;
 			en->lat.children += lat;
-			if (memo_node(rp, mm, en, (uint32_t)k + 1)) {
-				cg_hit(&rp->forest, mm->node[k + 1], smp->period);
-				continue;
-			}
-			ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
-				       append_period(rp, en, fr, i, n - 1, smp->period);
+			ret = chain_to_row(rp, mm, (uint32_t)k + 1, true, en, fr, i, n, caller,
+					   smp->period);
 			if (ret)
 				return ret;
-			mm->node[k + 1] = en->graph.last;
 		}
 		return 0;
 	}
@@ -1458,18 +1469,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		en->lat.children += lat;
 		if (!graphs)
 			continue;
-		if (same && mm->row[k + 1] == en && memo_node(rp, mm, en, (uint32_t)k + 1)) {
-			cg_hit(&rp->forest, mm->node[k + 1], smp->period);
-			continue;
-		}
-		ret = caller ? append_period(rp, en, fr, i, 0, smp->period) :
-			       append_period(rp, en, fr, i, n - 1, smp->period);
+		ret = chain_to_row(rp, mm, (uint32_t)k + 1, same && mm->row[k + 1] == en, en, fr, i,
+				   n, caller, smp->period);
 		if (ret)
 			return ret;
-		if (mm) {
-			mm->row[k + 1] = en;
-			mm->node[k + 1] = en->graph.last;
-		}
 	}
 	return remember(mm, ev, n, t, caller, fr, true, rows_gen, self_key);
 }
