@@ -35,12 +35,14 @@ struct row_branch {
 #define ENTRY_HIDDEN_DSO 2u	/* --dsos */
 #define ENTRY_HIDDEN_SYM 4u	/* --symbols */
 #define ENTRY_HIDDEN_PARALLELISM 8u	/* --parallelism (reader/latency.h) */
+#define ENTRY_HIDDEN_SYMBOL_FILTER 64u	/* --symbol-filter: set as the rows are printed */
 #define ENTRY_HIDDEN (ENTRY_HIDDEN_THREAD | ENTRY_HIDDEN_DSO | ENTRY_HIDDEN_SYM | \
-		      ENTRY_HIDDEN_PARALLELISM)
+		      ENTRY_HIDDEN_PARALLELISM | ENTRY_HIDDEN_SYMBOL_FILTER)
 /* not a filter: a twin (hist_input.h) perf's collapse added into an earlier row */
 #define ENTRY_MERGED 16u
 /* not a row: a key whose row perf renamed (hist_input.h), kept to find the key by */
 #define ENTRY_RETIRED 32u
+_Static_assert(!(ENTRY_HIDDEN & (ENTRY_MERGED | ENTRY_RETIRED)), "one bit, one meaning");
 
 struct entry {
 	char *key;		/* sortkeys.c: the order part and the text of each key */
@@ -150,6 +152,10 @@ int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o);
  * differs in srcline, by text there): above 0 when a comes before b, 0 for
  * one key
  */
+/* perf makes a collapse tree of the rows (a key collapses) */
+bool hist_keys_collapse(const struct sk_list *keys);
+/* The function's name of symbol s: an inlined entry's without its " (inlined)" (its length) */
+size_t hist_func_len(const struct pc_symbol *s);
 int hist_cmp(const struct entry *a, const struct entry *b, const struct sk_list *keys);
 
 #endif

@@ -44,7 +44,7 @@ static int field_cmp(uint64_t a, uint64_t b)
 }
 
 /* The function's name of symbol s: an inlined entry's without its " (inlined)" */
-static size_t func_len(const struct pc_symbol *s)
+size_t hist_func_len(const struct pc_symbol *s)
 {
 	static const char tail[] = " (inlined)";
 	size_t n = sizeof(tail) - 1;
@@ -66,7 +66,7 @@ static int sym_cmp(const struct pc_symbol *a, const struct pc_symbol *b)
 	if (a == b)
 		return 0;
 	if (a->inlined || b->inlined) {
-		int c = strn_cmp(a->name, func_len(a), b->name, func_len(b));
+		int c = strn_cmp(a->name, hist_func_len(a), b->name, hist_func_len(b));
 
 		if (c)
 			return sign64(c);
@@ -311,10 +311,16 @@ static inline __attribute__((always_inline)) int tree_cmp(const struct entry *a,
 	/*
 	 * perf 6.15+ never finds a hidden row equal to a shown one: it
 	 * compares their filtered state before any key, so a hidden row
-	 * steers the searches of every other key (not a last, unseen key)
+	 * steers the searches of every other key (not a last, unseen key).
+	 * The symbol filter marks a row once it is in the collapse tree: the
+	 * input tree never sees that mark, a row entering the collapse tree
+	 * not its own (keys->filtered_late), the rows there theirs.
 	 */
-	if (keys->filtered_first)
-		c = !!(a->filtered & ENTRY_HIDDEN) - !!(b->filtered & ENTRY_HIDDEN);
+	if (keys->filtered_first) {
+		uint8_t seen = ENTRY_HIDDEN & ~keys->filtered_late;
+
+		c = !!(a->filtered & (collapse ? ENTRY_HIDDEN : seen)) - !!(b->filtered & seen);
+	}
 	for (int i = 0; i < keys->nr && !c; i++)
 		c = key(a, b, keys, i);
 	/*
@@ -400,8 +406,8 @@ static int key_cmp(const struct entry *a, const struct entry *b, const struct hi
 	if (k == SK_SYM || k == SK_SYMOFF)
 		return !a->at.sym || !b->at.sym ?
 		       (!a->at.sym && !b->at.sym ? 0 : (!a->at.sym ? -1 : 1)) :
-		       -sign64(strn_cmp(a->at.sym->name, func_len(a->at.sym), b->at.sym->name,
-				       func_len(b->at.sym)));
+		       -sign64(strn_cmp(a->at.sym->name, hist_func_len(a->at.sym), b->at.sym->name,
+				       hist_func_len(b->at.sym)));
 	return key_before(a, b, k, i);
 }
 
@@ -448,6 +454,10 @@ static int output_sort(const struct entry *a, const struct entry *b, const struc
 {
 	int c;
 
+	/* perf 6.15+: a hidden row and a shown one compare by that first here too */
+	if (o->keys->filtered_first &&
+	    (c = !!(a->filtered & ENTRY_HIDDEN) - !!(b->filtered & ENTRY_HIDDEN)))
+		return c;
 	if (o->keys->nr_order)
 		return ordered_sort(a, b, o);
 	if (o->children && (c = cumulated_cmp(a, b, o)))
@@ -569,16 +579,17 @@ static int seq_cmp(const void *x, const void *y)
 
 /*
  * perf builds its collapse tree only when a key has a collapse comparison
- * of its own (command, srcline, and srcfile from perf 6.3 on); otherwise
- * the output tree is fed from the input tree.  The difference shows when unresolved addresses more
- * than 2^63 apart meet: their wrapped comparison is not transitive, so
- * walking the rows through one more tree can reorder them.
+ * of its own (command; srcline and srcfile from perf 6.3 on), and before
+ * perf 7 only a key of -s, not of -F; otherwise the output tree is fed
+ * from the input tree.  The difference shows when unresolved addresses
+ * more than 2^63 apart meet: their wrapped comparison is not transitive,
+ * so walking the rows through one more tree can reorder them.
  */
-static bool needs_collapse(const struct sk_list *keys)
+bool hist_keys_collapse(const struct sk_list *keys)
 {
 	for (int i = 0; i < keys->nr; i++)
-		if (keys->keys[i] == SK_COMM || keys->keys[i] == SK_SRCLINE ||
-		    sk_by_address(keys, keys->keys[i]))
+		if (!(keys->fields_only & (1u << i)) &&
+		    (keys->keys[i] == SK_COMM || sk_by_address(keys, keys->keys[i])))
 			return true;
 	return false;
 }
@@ -625,7 +636,7 @@ int hist_merge_twins(struct entry **v, size_t n, const struct hist_order *o)
 	size_t nr = n;
 	int ret = -ENOMEM;
 
-	if (n < 2 || !needs_collapse(o->keys))
+	if (n < 2 || !hist_keys_collapse(o->keys))
 		return 0;
 	if (n > UINT32_MAX - 1)
 		return -E2BIG;
@@ -664,7 +675,7 @@ int hist_order(struct entry **v, size_t *n, const struct hist_order *o)
 	 * a row its input tree missed meet again, merged when found), then
 	 * its output tree
 	 */
-	if (!ret && needs_collapse(o->keys) && !o->as_given)
+	if (!ret && hist_keys_collapse(o->keys) && !o->as_given)
 		ret = rb_walk(b, nr, collapse_cmp, o->merge != NULL, o, a, &nr);
 	else if (!ret)
 		memcpy(a, b, nr * sizeof(*a));

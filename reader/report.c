@@ -137,6 +137,8 @@ struct report {
 		const char *sep;	/* -t: columns apart by this, not by two spaces */
 		const struct rf_list *fields;	/* -F: the columns (NULL: perf's default) */
 		bool hierarchy;		/* --hierarchy: a level per key (report_hierarchy.c) */
+		/* --symbol-filter, or the one argument left (as perf), else NULL */
+		const char *symbol_filter;
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -1683,25 +1685,66 @@ static void elided_lines(const struct report *rp, struct rd_out *o)
 	}
 }
 
-/* A shown row's part of shown_sums() */
-static void add_shown(const struct entry *e, uint64_t *samples, uint64_t *period, uint64_t *lat)
+/*
+ * --percentage relative: the sums of the rows shown.  perf counts samples
+ * (and the period its call graphs are cut at a share of) as they come,
+ * before the symbol filter hides rows; the period of the percentages is
+ * of the rows left after it.
+ */
+struct shown_sums {
+	uint64_t samples, period, lat;
+	uint64_t chain_period;	/* the period before the symbol filter */
+};
+
+static void add_shown(const struct entry *e, struct shown_sums *sum)
 {
+	if (!(e->filtered & ~ENTRY_HIDDEN_SYMBOL_FILTER)) {
+		sum->samples += e->nr_samples;
+		sum->chain_period += e->self;
+	}
 	if (e->filtered)
 		return;
-	*samples += e->nr_samples;
-	*period += e->self;
-	*lat += e->lat.self;
+	sum->period += e->self;
+	sum->lat += e->lat.self;
 }
 
-/* --percentage relative: the samples, period and latency of the rows shown */
-static void shown_sums(const struct table *t, uint64_t *samples, uint64_t *period, uint64_t *lat)
+static void shown_sums(const struct table *t, struct shown_sums *sum)
 {
-	*samples = *period = *lat = 0;
+	*sum = (struct shown_sums){ 0 };
 	for (size_t b = 0; b < t->nr_buckets; b++)
 		for (const struct entry *e = t->buckets[b]; e; e = e->next)
-			add_shown(e, samples, period, lat);
+			add_shown(e, sum);
 	for (size_t i = 0; i < t->in.nr_twins; i++)
-		add_shown(t->in.twins[i], samples, period, lat);
+		add_shown(t->in.twins[i], sum);
+}
+
+/*
+ * perf applies --symbol-filter as it collapses the first event's rows,
+ * which it does only where a key collapses (hist_keys_collapse): other
+ * sort lists show every row, as perf's do.  A row is hidden unless its
+ * symbol's name holds the text.
+ */
+
+static void symbol_filter_mark(struct entry *e, const char *text)
+{
+	/* perf's name of an inlined entry is its function's, " (inlined)" is printed after it */
+	if (!e->at.sym || !memmem(e->at.sym->name, hist_func_len(e->at.sym), text, strlen(text)))
+		e->filtered |= ENTRY_HIDDEN_SYMBOL_FILTER;
+}
+
+/* Before the collapse is replayed (merge_twins): perf hides rows as they enter that tree */
+static void apply_symbol_filter(const struct report *rp)
+{
+	const char *text = rp->view.symbol_filter;
+	struct table *t = rp->tables;
+
+	if (!text || !rp->nr_tables || !hist_keys_collapse(&rp->keys))
+		return;
+	for (size_t b = 0; b < t->nr_buckets; b++)
+		for (struct entry *e = t->buckets[b]; e; e = e->next)
+			symbol_filter_mark(e, text);
+	for (size_t i = 0; i < t->in.nr_twins; i++)
+		symbol_filter_mark(t->in.twins[i], text);
 }
 
 static size_t drop_filtered(struct entry **v, size_t n)
@@ -2202,6 +2245,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	bool walked = false;
 	int width[SK_MAX_KEYS];
 	uint64_t nr_samples = group_sum(t, g, false), period = group_sum(t, g, true);
+	uint64_t chain_period = period;
 	double total = t->total ? (double)t->total : 1.0;
 	char text[1024];
 	struct hist_group fg = group_columns(g);
@@ -2211,7 +2255,13 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	/* perf's relative Latency too is of the latency of the rows shown */
 	t->lat_base = t->lat_total;
 	if (rp->view.relative && !g) {
-		shown_sums(t, &nr_samples, &period, &t->lat_base);
+		struct shown_sums sum;
+
+		shown_sums(t, &sum);
+		nr_samples = sum.samples;
+		period = sum.period;
+		chain_period = sum.chain_period;
+		t->lat_base = sum.lat;
 		total = period ? (double)period : 1.0;
 	}
 	/* perf separates the events by the two blank lines each table ends with */
@@ -2283,7 +2333,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	 * rows shown, and still prints each branch's share of all samples
 	 */
 	if (rp->view.relative && !g && t->total)
-		cg.min_percent *= total / (double)t->total;
+		cg.min_percent *= (double)chain_period / (double)t->total;
 	for (size_t i = 0; i < n; i++) {
 		struct entry *e = v[i];
 		double shown = 100.0 * (double)(children ? e->children : e->self) / total;
@@ -2639,6 +2689,7 @@ static int hierarchy_refused(const struct report *rp, bool fields, const struct 
 		.fields = fields,
 		.filters = f->comms.nr || f->dsos.nr || rd_filter_has_syms(f) || f->nr_pids ||
 			   f->nr_tids,
+		.symbol_filter = rp->view.symbol_filter != NULL,
 		.value_keys = rp->keys.period || rp->keys.samples || rp->keys.overhead_at != 0 ||
 			      !rp->keys.nr,
 		.compat_6_1 = rp->compat_6_1, .relative = rp->view.relative,
@@ -2684,6 +2735,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: perfcheck report [-i FILE] [--stdio] [--children|--no-children] [-s KEYS]\n"
 "                        [-g MODE] [-n] [--percent-limit P] [--header|--header-only]\n"
+"                        [SYMBOL-FILTER]\n"
 "\n"
 "Per-symbol overhead of a perf.data file, like perf report --stdio.\n"
 "\n"
@@ -2739,6 +2791,10 @@ static void usage(FILE *f)
 "  -S, --symbols LIST      of samples in these symbols; the rest still counts in\n"
 "                          the percentages (see --percentage); a key filtered to\n"
 "                          one value loses its column\n"
+"      --symbol-filter TEXT  hide the first event's rows whose symbol does not\n"
+"                          hold TEXT, where the keys collapse as perf's (comm;\n"
+"                          srcline, srcfile but --compat 6.1); the one argument\n"
+"                          left after the options is taken for TEXT, as perf\n"
 "  -I, --show-info         the header's topology in full (with --header)\n"
 "      --group             an event group's members as columns of its leader's\n"
 "                          rows (the default for groups); all events as one group\n"
@@ -2763,7 +2819,8 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_HEADER, OPT_HEADER_ONLY, OPT_COMPAT, OPT_MAX_STACK, OPT_GROUP, OPT_NO_GROUP,
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
-       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY, OPT_PARALLELISM };
+       OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY, OPT_PARALLELISM,
+       OPT_SYMBOL_FILTER };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2786,6 +2843,7 @@ static const struct option options[] = {
 	{ "comms", required_argument, NULL, 'c' },
 	{ "dsos", required_argument, NULL, 'd' },
 	{ "symbols", required_argument, NULL, 'S' },
+	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "time", required_argument, NULL, OPT_TIME },
@@ -3014,6 +3072,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_HIERARCHY:
 			rp.view.hierarchy = true;
 			break;
+		case OPT_SYMBOL_FILTER:
+			rp.view.symbol_filter = optarg;
+			break;
 		case 'U':
 			rp.view.hide_unresolved = true;
 			break;
@@ -3084,10 +3145,14 @@ int cmd_report(int argc, char **argv)
 			goto bad_filter;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind]);
+	/* as perf: one argument left is the symbol filter */
+	if (optind + 1 < argc) {
+		fprintf(stderr, "perfcheck report: unexpected argument '%s'\n", argv[optind + 1]);
 		goto bad_filter;
 	}
+	if (optind < argc)
+		rp.view.symbol_filter = argv[optind];
+
 	/* under --compat 6.1 each is unknown, as to perf 6.1 */
 	lat_asked = latency_asked(&rp, fields_spec, sort_spec);
 	if (rp.compat_6_1 && lat_asked) {
@@ -3104,6 +3169,8 @@ int cmd_report(int argc, char **argv)
 	 * lacks (perf's -n and --show-total-period add none then)
 	 */
 	if (fields_spec) {
+		int sort_keys = 0;	/* the keys -s names */
+
 		if (rf_parse(&fields, fields_spec, bad, sizeof(bad)) ||
 		    (sort_spec && rf_parse(&sort_fields, sort_spec, bad, sizeof(bad)))) {
 			fprintf(stderr, "perfcheck report: unknown field '%s' (known: overhead, "
@@ -3111,12 +3178,17 @@ int cmd_report(int argc, char **argv)
 				bad, sk_names());
 			goto bad_filter;
 		}
+		for (int i = 0; sort_spec && i < sort_fields.nr; i++)
+			sort_keys += sort_fields.col[i].kind == RF_KEY;
 		if (rf_merge(&fields, sort_spec ? &sort_fields : NULL, &sort_fields, &columns)) {
 			fprintf(stderr, "perfcheck report: -F and -s name more than %d keys\n",
 				SK_MAX_KEYS);
 			goto bad_filter;
 		}
 		rf_sort_keys(&sort_fields, &rp.keys);
+		/* -s's keys come first; perf 6.1 collapses by none of those -F adds */
+		for (int k = sort_keys; rp.compat_6_1 && k < rp.keys.nr; k++)
+			rp.keys.fields_only |= (uint8_t)(1u << k);
 		rp.view.fields = &columns;
 		rp.view.show_nr = rp.view.show_period = false;
 		/* perf leaves a graph's first entry out under -s sym only without -F */
@@ -3242,6 +3314,8 @@ int cmd_report(int argc, char **argv)
 		/* rows of one address differ by their text, cgroup, time or parallelism: no row caches then */
 		rp.lat.parallelism_key = sorts_by(&rp, SK_PARALLELISM);
 		rp.keys.filtered_first = !rp.compat_6_1;
+		if (rp.view.symbol_filter)
+			rp.keys.filtered_late = ENTRY_HIDDEN_SYMBOL_FILTER;
 		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key &&
 		    !sorts_by(&rp, SK_TRANSACTION)) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
@@ -3291,6 +3365,7 @@ int cmd_report(int argc, char **argv)
 				      (unsigned long long)s->in.lost_samples);
 		}
 		ret = settle_placeholders(&rp, s);
+		apply_symbol_filter(&rp);
 		if (!ret)
 			ret = merge_twins(&rp);
 		if (!ret)

@@ -247,6 +247,9 @@ const char *rh_refusal(const struct rh_ask *a)
 	if (a->filters && (!a->compat_6_1 || a->relative))
 		return "--hierarchy with --comms, --dsos, --symbols, --pid or --tid is only "
 		       "supported in perf 6.1's layout (--compat 6.1), of absolute percentages";
+	if (a->symbol_filter)
+		return "--hierarchy with --symbol-filter is not supported (perf hides each "
+		       "level's rows by the symbol of their first sample)";
 	if (a->value_keys)
 		return "--hierarchy with overhead, sample or period among the sort keys is "
 		       "not supported (perf makes them levels); -n and --show-total-period are";

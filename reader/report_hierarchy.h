@@ -65,6 +65,7 @@ struct rh_view {
 struct rh_ask {
 	bool fields;		/* -F */
 	bool filters;		/* --comms, --pid, --tid, --dsos, --symbols */
+	bool symbol_filter;	/* --symbol-filter */
 	bool value_keys;	/* no key, or overhead after one, sample or period in -s */
 	bool compat_6_1;	/* perf 6.1's layout */
 	bool relative;		/* --percentage relative */

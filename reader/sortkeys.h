@@ -52,6 +52,17 @@ struct sk_list {
 	bool branch_keys;	/* a key of branch mode is among them */
 	bool filtered_first;	/* perf 6.15+: rows hidden by a filter and shown ones compared
 				 * before the keys (hist_cmp) */
+	/*
+	 * ENTRY_HIDDEN_* bits perf sets as a row enters its collapse tree
+	 * (--symbol-filter): its input tree never sees them, nor a row's own
+	 * descent into the collapse tree, only the rows already in it
+	 */
+	uint8_t filtered_late;
+	/*
+	 * bit i: keys[i] came from report -F alone, which perf before 7
+	 * never collapses by (its fields do not join the sort keys' collapse)
+	 */
+	uint8_t fields_only;
 };
 
 /* "comm,dso,sym"; -1 with the unknown name in bad. */

@@ -21,11 +21,6 @@
  *    against perf script's sym+off, both keys' layouts in unit_report.
  *  - --hierarchy of branch mode, of pipes, with -F: refused (unit_report),
  *    not compared.
- *  - -F with callchains and no Children share before sym in the sort list
- *    (-F overhead,sym): the rows equal in every sort key (a Self of 0.00%,
- *    unresolved symbols) may come in another order than perf's (its order of
- *    insertion, which the Children rows make); the fields tests sort by the
- *    Children share, or by comm and dso, before such ties.
  */
 #include "lib/perfcmp.h"
 #include "interop_tools.h"
@@ -176,6 +171,16 @@ TEST_F(report, fields_with_callchains_keep_the_children_rows_as_perf)
 	RECORD("-g");
 	same_report(_metadata, self, "-F overhead_children,overhead,dso,sym");
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "     0.00%  [")) TH_LOG("%s", self->c.ours.out);
+}
+
+/*
+ * perf 6.1 never collapses by a key -F alone names (comm here): the rows of
+ * equal shares come in its input tree's order, not its collapse tree's
+ */
+TEST_F(report, fields_keys_make_no_collapse_tree_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-F overhead,comm,sym");
 }
 
 /* overhead_children sorts where -F names it (here after the Self share) */
@@ -352,6 +357,47 @@ TEST_F(report, relative_percentages_of_filtered_rows_as_perf)
 {
 	RECORD("-g");
 	same_report(_metadata, self, "--comms sh --percentage relative --no-children");
+}
+
+/*
+ * --symbol-filter: rows whose symbol lacks the text hidden (the shell's
+ * unresolved addresses among them), the percentages of all samples
+ */
+TEST_F(report, symbol_filter_hides_rows_whose_symbol_lacks_the_text_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--symbol-filter _");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "%  "));
+}
+
+/* perf takes the one argument left after the options for the symbol filter */
+TEST_F(report, symbol_filter_is_the_argument_left_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--no-children -g none _");
+}
+
+/* perf applies it as it collapses rows: sort keys that do not collapse show every row */
+TEST_F(report, symbol_filter_leaves_keys_that_do_not_collapse_alone_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-s dso,sym --no-children -g none --symbol-filter _");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "[.] 0x"));
+}
+
+/* relative: the shown rows' period, and perf's count of every sample kept */
+TEST_F(report, symbol_filter_with_relative_percentages_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--percentage relative --no-children --symbol-filter _");
+}
+
+/* perf gives the filter to the first event alone */
+TEST_F(report, symbol_filter_hides_rows_of_the_first_event_alone_as_perf)
+{
+	RECORD("-e task-clock");
+	same_report(_metadata, self, "--no-group --symbol-filter _");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "of event 'task-clock'"));
 }
 
 /* filters on every sort key: perf keeps every column */

@@ -284,6 +284,29 @@ TEST_F(r72, dso_sym_self_matches_perf72)
 }
 
 /*
+ * perf 7.2 sorts its output tree by the rows' filtered state first too: the
+ * rows --dsos hides steer no shown row's place among its equals
+ */
+TEST_F(r72, dsos_filter_keeps_perfs_order_of_equal_rows_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
+	same72(_metadata, &self->c, "--dsos libc.so.6");
+}
+
+/*
+ * --symbol-filter in perf 7.2's layout: its Children rows hidden by their
+ * own symbol, and -s srcline (which collapses since perf 6.3) filtered too
+ */
+TEST_F(r72, symbol_filter_hides_children_and_srcline_rows_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
+	same72(_metadata, &self->c, "--symbol-filter _");
+	same72(_metadata, &self->c, "-s srcline --no-children -g none --symbol-filter _");
+}
+
+/*
  * perf compares two unresolved addresses by address alone where no object
  * key parts them: the same offset into ws and ws2 is one row, Self only
  */

@@ -665,6 +665,11 @@ TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
 				  "--comms", "alpha", NULL));
 	EXPECT_EQ(1, self->run.exit_code);
 	EXPECT_NE(NULL, strstr(self->run.err, "--comms")) TH_LOG("%s", self->run.err);
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--hierarchy",
+				  "--compat=6.1", "--symbol-filter", "alpha"));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--symbol-filter")) TH_LOG("%s", self->run.err);
 	/* the fixture's callchains in perf 7.2's layout: its Children, its bare graphs */
 	pc_run_free(&self->run);
 	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--hierarchy",
