@@ -14,7 +14,7 @@
  * recorded first with the system perf: two busy shells for --seconds S
  * (default 90) each, cpu-clock every 10 us with -g, which the kernel
  * throttles to its max sample rate; perf record --max-size caps it at
- * about --max-samples (default 1.1 million) samples of 112 bytes.  The
+ * about --max-samples (default 1.1 million) samples of 144 bytes.  The
  * size follows the time, never an iteration count.
  *
  * --zstd: the same workload recorded again with perf record -z (default
@@ -111,9 +111,10 @@ static int record_dwarf(const char *perf, const char *file, int seconds,
  * iteration count, which runs far slower under sampling on a slow machine),
  * cpu-clock every 10 us with -g, which the kernel throttles to its max
  * sample rate; perf record --max-size caps the file at about max_samples
- * samples of 112 bytes (a tenth of that written with -z): the two shells'
- * chains average 107 bytes a sample with the side band, so the default cap
- * gives a million and more (96 bytes gave 988,989).  zstd: the same
+ * samples of 144 bytes (a tenth of that written with -z): the two shells'
+ * samples took 107 to 131 bytes each with the side band in recordings
+ * here (96 bytes a sample gave 988,989 samples, 112 gave 940,808), so the
+ * default cap gives a million and more.  zstd: the same
  * with perf record -z.
  */
 static int record(const char *perf, const char *file, int seconds,
@@ -124,7 +125,7 @@ static int record(const char *perf, const char *file, int seconds,
 	struct bench_time r;
 	int n = 0;
 
-	snprintf(size, sizeof(size), "%lluK", max_samples * 112 / (zstd ? 10 : 1) / 1024 + 1);
+	snprintf(size, sizeof(size), "%lluK", max_samples * 144 / (zstd ? 10 : 1) / 1024 + 1);
 	snprintf(work, sizeof(work),
 		 "l() { e=$(($(date +%%s) + %d)); while [ $(date +%%s) -lt $e ]; do "
 		 "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; done; }; l & l & wait",
