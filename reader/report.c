@@ -10,6 +10,7 @@
  * from its frame to the root (callee order, the default without).
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -139,6 +140,7 @@ struct report {
 		bool hierarchy;		/* --hierarchy: a level per key (report_hierarchy.c) */
 		/* --symbol-filter, or the one argument left (as perf), else NULL */
 		const char *symbol_filter;
+		const regex_t *ignore_callees;	/* --ignore-callees, else NULL */
 	} view;
 	double percent_limit;
 	bool compat_6_1;
@@ -1049,6 +1051,40 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 	return (int)nr;
 }
 
+/*
+ * --ignore-callees: perf resolves a chain in the report's order and, at a
+ * frame whose symbol the expression matches, forgets the entries before it
+ * and takes that frame's location for the sample's own (its filter marks
+ * with it: a frame's are clear).  The last match in that order wins:
+ * nearest the root in callee order, nearest the leaf in caller order,
+ * where the entries forgotten are the callers.
+ */
+struct callee_cut {
+	struct frame at;	/* the frame matched, before its inlined entries */
+	int start, end;		/* its entries in the leaf-first frames */
+	bool found;
+};
+
+static void callee_cut_see(const struct report *rp, bool caller, const struct frame *f,
+			   int start, int end, struct callee_cut *cut)
+{
+	if (!rp->view.ignore_callees || !f->r.sym || (caller && cut->found) ||
+	    regexec(rp->view.ignore_callees, f->r.sym->name, 0, NULL, 0))
+		return;
+	*cut = (struct callee_cut){ *f, start, end, true };
+}
+
+/* The frames perf keeps of fr[0..n) (leaf first); returns how many */
+static int callee_cut_apply(const struct callee_cut *cut, bool caller, struct frame *fr, int n)
+{
+	if (!cut->found)
+		return n;
+	if (caller)
+		return cut->end;
+	memmove(fr, fr + cut->start, (size_t)(n - cut->start) * sizeof(*fr));
+	return n - cut->start;
+}
+
 /* Frames of ips past the first max (context markers aside): what caller order leaves out at the leaf. */
 static uint64_t chain_excess(const uint64_t *ips, uint64_t nr, int max)
 {
@@ -1272,6 +1308,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	const struct pd_evsel *e = smp->evsel;
 	struct table *t = table_of(rp, s, e);
 	struct frame fr[MAX_STACK], self, first = { 0 };
+	struct callee_cut cut = { .found = false };
 	int added;
 	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
 	bool caller = order_of(rp, e) == CG_CALLER, level;
@@ -1305,6 +1342,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	if (has_chains(e) && (caller ? rd_chain_valid_caller(ev, rp->max_stack) :
 				       rd_chain_valid(ev, rp->max_stack))) {
 		bool kernel = false;
+		struct frame real;
 
 		for (int part = 0; part < 2; part++) {
 			const uint64_t *ips = part ? ev->extra : ev->base;
@@ -1342,12 +1380,14 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				/* -U: perf leaves unresolved frames out of the chains */
 				if (rp->view.hide_unresolved && !fr[n].r.sym)
 					continue;
+				real = fr[n];
 				/* perf 6.1 expands unwound frames only, perf 7.2 every frame */
 				added = !rp->view.no_inline &&
 					((part && ev->unwound) || !rp->compat_6_1) ?
 					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
 				if (added < 0)
 					return added;
+				callee_cut_see(rp, caller, &real, n, n + added, &cut);
 				n += added;
 			}
 		}
@@ -1358,7 +1398,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	 * context (its real symbol), the usual case
 	 */
 	self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (n && first.ip == smp->ip && first.kernel == self.kernel) {
+	n = callee_cut_apply(&cut, caller, fr, n);
+	if (cut.found) {
+		self = cut.at;
+	} else if (n && first.ip == smp->ip && first.kernel == self.kernel) {
 		self = first;
 	} else {
 		self.ip = smp->ip;
@@ -1384,8 +1427,8 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		for (int i = 0; i < n && same; i++)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
-	hidden = row_hidden(f, ev, &self.r, self.ip);
-	if (rp->lat.nr_levels &&
+	hidden = cut.found ? 0 : row_hidden(f, ev, &self.r, self.ip);
+	if (rp->lat.nr_levels && !cut.found &&
 	    !rd_filter_in_numbers(rp->lat.levels, rp->lat.nr_levels, rp->lat.parallelism))
 		hidden |= ENTRY_HIDDEN_PARALLELISM;
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden, &made);
@@ -2791,6 +2834,9 @@ static void usage(FILE *f)
 "  -S, --symbols LIST      of samples in these symbols; the rest still counts in\n"
 "                          the percentages (see --percentage); a key filtered to\n"
 "                          one value loses its column\n"
+"      --ignore-callees REGEX  a callchain's entries before the first one (in the\n"
+"                          report's order) whose symbol REGEX matches are left\n"
+"                          out, that entry taken for the sample's own, as perf\n"
 "      --symbol-filter TEXT  hide the first event's rows whose symbol does not\n"
 "                          hold TEXT, where the keys collapse as perf's (comm;\n"
 "                          srcline, srcfile but --compat 6.1); the one argument\n"
@@ -2820,7 +2866,7 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_PID, OPT_TID, OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_STATS, OPT_NO_BRANCH,
        OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_TIME_QUANTUM, OPT_TOTAL_PERIOD, OPT_TASKS,
        OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY, OPT_PARALLELISM,
-       OPT_SYMBOL_FILTER };
+       OPT_SYMBOL_FILTER, OPT_IGNORE_CALLEES };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -2844,6 +2890,7 @@ static const struct option options[] = {
 	{ "dsos", required_argument, NULL, 'd' },
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
+	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "time", required_argument, NULL, OPT_TIME },
@@ -2929,6 +2976,8 @@ int cmd_report(int argc, char **argv)
 	const char *lat_asked;	/* what asks for latency or parallelism, or NULL */
 	struct rd_pipe_header ph;
 	struct rd_filter flt = { .nr_cpus = 0 };
+	regex_t ignore_callees;		/* --ignore-callees, compiled */
+	bool ignore_callees_set = false;
 	struct rd_session *s;
 	struct rd_out out;
 	int c, ret;
@@ -3075,6 +3124,23 @@ int cmd_report(int argc, char **argv)
 		case OPT_SYMBOL_FILTER:
 			rp.view.symbol_filter = optarg;
 			break;
+		case OPT_IGNORE_CALLEES:
+			if (ignore_callees_set) {
+				regfree(&ignore_callees);
+				ignore_callees_set = false;
+			}
+			c = regcomp(&ignore_callees, optarg, REG_EXTENDED);
+			if (c) {
+				char why[128];
+
+				regerror(c, &ignore_callees, why, sizeof(why));
+				fprintf(stderr, "perfcheck report: --ignore-callees '%s': %s\n",
+					optarg, why);
+				goto bad_filter;
+			}
+			ignore_callees_set = true;
+			rp.view.ignore_callees = &ignore_callees;
+			break;
 		case 'U':
 			rp.view.hide_unresolved = true;
 			break;
@@ -3197,6 +3263,8 @@ int cmd_report(int argc, char **argv)
 	/* perf's words and status for a --kallsyms it cannot read */
 	if (kallsyms && access(kallsyms, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", kallsyms);
+		if (ignore_callees_set)
+			regfree(&ignore_callees);
 		rd_filter_free(&flt);
 		return 255;
 	}
@@ -3381,6 +3449,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg[0] ? err.msg : strerror(-ret));
 	}
 done:
+	if (ignore_callees_set)
+		regfree(&ignore_callees);
 	rd_filter_free(&flt);
 	rd_out_flush(&out);
 	free_tables(&rp);
@@ -3389,6 +3459,8 @@ done:
 	rd_out_free(&out);
 	return status ? status : bad_keys ? 1 : ret ? 2 : 0;
 bad_filter:
+	if (ignore_callees_set)
+		regfree(&ignore_callees);
 	rd_filter_free(&flt);
 	return 1;
 }

@@ -400,6 +400,30 @@ TEST_F(report, symbol_filter_hides_rows_of_the_first_event_alone_as_perf)
 	EXPECT_NE(NULL, strstr(self->c.ours.out, "of event 'task-clock'"));
 }
 
+/*
+ * --ignore-callees: a chain's entries before the last match (callee order)
+ * forgotten, the matching frame taken for the sample's own row
+ */
+TEST_F(report, ignore_callees_makes_the_match_the_samples_own_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--no-children --ignore-callees e");
+}
+
+/* in caller order (Children's default) perf forgets the callers instead */
+TEST_F(report, ignore_callees_in_caller_order_forgets_callers_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--ignore-callees ^_");
+}
+
+/* the frame's location replaces the sample's, its filter marks too (none) */
+TEST_F(report, ignore_callees_match_clears_the_samples_filters_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "--no-children --comms ls --ignore-callees e");
+}
+
 /* filters on every sort key: perf keeps every column */
 TEST_F(report, filters_on_every_key_keep_the_columns_as_perf)
 {

@@ -294,6 +294,15 @@ TEST_F(r72, dsos_filter_keeps_perfs_order_of_equal_rows_as_perf72)
 	same72(_metadata, &self->c, "--dsos libc.so.6");
 }
 
+/* --ignore-callees in perf 7.2's layout (its inlined entries kept with the match) */
+TEST_F(r72, ignore_callees_cut_chains_as_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
+	same72(_metadata, &self->c, "--ignore-callees e");
+	same72(_metadata, &self->c, "--no-children -g caller --ignore-callees e");
+}
+
 /*
  * --symbol-filter in perf 7.2's layout: its Children rows hidden by their
  * own symbol, and -s srcline (which collapses since perf 6.3) filtered too

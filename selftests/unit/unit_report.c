@@ -652,6 +652,16 @@ TEST_F(rep, hierarchy_comm_filter_hides_the_other_commands_rows)
 	EXPECT_EQ(NULL, strstr(self->run.out, "alpha")) TH_LOG("%s", self->run.out);
 }
 
+/* a regular expression that does not compile is refused, naming it */
+TEST_F(rep, ignore_callees_refuses_a_bad_expression_naming_it)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "--ignore-callees",
+				  "(", NULL, NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "--ignore-callees '('")) TH_LOG("%s", self->run.err);
+}
+
 /* what perf refuses, or this does not print as perf: said, exit 1 */
 TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
 {
