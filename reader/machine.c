@@ -108,7 +108,9 @@ int rd_machine_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 		return ret;
 	}
 	default:
-		if (m->pass_records && it->type < PC_RECORD_HEADER_ATTR)
+		/* the round marker comes this far only where nothing is time-ordered */
+		if (m->pass_records && (it->type < PC_RECORD_HEADER_ATTR ||
+					it->type == PC_RECORD_FINISHED_ROUND))
 			return rd_sink_put(&m->out, it, err);
 		rd_item_release(it);
 		return 0;

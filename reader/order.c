@@ -200,6 +200,8 @@ int rd_order_deliver(void *ctx, struct rd_item *it, struct pc_error *err)
 	struct rd_qent q;
 	int ret;
 
+	if (o->pass_through)
+		return rd_sink_put(&o->out, it, err);
 	if (it->type == PC_RECORD_FINISHED_ROUND) {
 		rd_item_release(it);
 		ret = rd_order_flush(o, o->round_flush, err);

@@ -4,6 +4,7 @@
  * released as perf releases them: at each FINISHED_ROUND, up to the newest
  * time of the round before; at the end, all.  Untimed records go straight
  * through.  The queue is bounded (max_pending): beyond it the oldest goes.
+ * pass_through: nothing is queued.
  */
 #ifndef PERFCHECK_READER_ORDER_H
 #define PERFCHECK_READER_ORDER_H
@@ -38,6 +39,11 @@ struct rd_order {
 	uint64_t max_time;
 	uint64_t last_out;
 	uint64_t unordered;	/* released before a record already out */
+	/*
+	 * perf's ordered_events off (script --show-round-events): every record
+	 * out as it comes, FINISHED_ROUND among them
+	 */
+	bool pass_through;
 	struct rd_sink out;
 };
 

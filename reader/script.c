@@ -72,6 +72,8 @@ static void usage(FILE *f)
 "      --show-bpf-events     also KSYMBOL and BPF_EVENT records\n"
 "      --show-namespace-events  also NAMESPACES records\n"
 "      --show-cgroup-events  also CGROUP records\n"
+"      --show-round-events   also FINISHED_ROUND records; the records then come in\n"
+"                            the file's order, not sorted by time (as perf)\n"
 "      --show-text-poke-events  also TEXT_POKE records (record --kcore's) and KSYMBOL\n"
 "      --ns                  times in nanoseconds\n"
 "      --no-inline           callchains without their inlined entries (perf 7.2\n"
@@ -108,11 +110,11 @@ enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMF
        OPT_PID, OPT_TID, OPT_DSOS, OPT_ADDR_RANGE, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_SHOW_TEXT_POKE, OPT_INLINE, OPT_NO_INLINE,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH, OPT_SHOW_ROUND };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
-       SHOW_NAMESPACE = 32, SHOW_CGROUP = 64, SHOW_TEXT_POKE = 128 };
+       SHOW_NAMESPACE = 32, SHOW_CGROUP = 64, SHOW_TEXT_POKE = 128, SHOW_ROUND = 256 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -155,6 +157,7 @@ static const struct option options[] = {
 	{ "show-namespace-events", no_argument, NULL, OPT_SHOW_NAMESPACE },
 	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
 	{ "show-text-poke-events", no_argument, NULL, OPT_SHOW_TEXT_POKE },
+	{ "show-round-events", no_argument, NULL, OPT_SHOW_ROUND },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -292,6 +295,8 @@ static unsigned int show_bit(uint32_t type)
 		return SHOW_CGROUP;
 	case PC_RECORD_TEXT_POKE:
 		return SHOW_TEXT_POKE;
+	case PC_RECORD_FINISHED_ROUND:
+		return SHOW_ROUND;
 	default:
 		return 0;
 	}
@@ -323,6 +328,11 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 
 	if (!record_shown(sc, rec->header.type))
 		return 0;
+	/* perf prints the record's name alone, where it comes in the file */
+	if (rec->header.type == PC_RECORD_FINISHED_ROUND) {
+		rd_out_str(sc->pr.out, "PERF_RECORD_FINISHED_ROUND\n");
+		return 0;
+	}
 	if (ev->sample) {
 		smp = *ev->sample;
 		trailer = smp.evsel->sample_id_size;
@@ -661,6 +671,9 @@ int cmd_script(int argc, char **argv)
 		case OPT_SHOW_CGROUP:
 			sc.show |= SHOW_CGROUP;
 			break;
+		case OPT_SHOW_ROUND:
+			sc.show |= SHOW_ROUND;
+			break;
 		case OPT_SHOW_TEXT_POKE:
 			sc.show |= SHOW_TEXT_POKE;
 			break;
@@ -760,6 +773,8 @@ int cmd_script(int argc, char **argv)
 		s->ops.deferred = on_deferred;
 		if (sc.show)
 			s->ops.record = on_record;
+		if (sc.show & SHOW_ROUND)
+			rd_session_unordered(s);
 		if ((prp->fields.mask | prp->fields.add) & RF_CGROUP)
 			s->ops.other = on_other;
 		s->ops.ctx = &sc;

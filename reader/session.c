@@ -224,6 +224,11 @@ int rd_session_open(struct rd_session *s, const char *path, struct pc_error *err
 	return 0;
 }
 
+void rd_session_unordered(struct rd_session *s)
+{
+	s->order.pass_through = true;
+}
+
 void rd_session_use_files(struct rd_session *s, const char *symfs, const char *kallsyms)
 {
 	s->kallsyms = kallsyms;

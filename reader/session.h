@@ -141,6 +141,11 @@ void rd_session_warn(const struct rd_session *s, bool chunks, FILE *f);
  * FILE (the kernel's symbols from it, wherever recorded); NULL for none.
  */
 void rd_session_use_files(struct rd_session *s, const char *symfs, const char *kallsyms);
+/*
+ * Records to the consumer in file order, not time order, FINISHED_ROUND
+ * among them (perf's ordered_events off); after rd_session_open
+ */
+void rd_session_unordered(struct rd_session *s);
 
 /* Resolves one ip of thread t; kernel selects the kernel maps. */
 void rd_resolve(struct rd_session *s, struct rd_thread *t, bool kernel, uint64_t ip,

@@ -186,6 +186,13 @@ static int fork_thread(struct rd_machine *m, const struct pd_record *rec, size_t
 	if (ret)
 		return ret;
 	parent = rd_machine_thread(m, f.ppid, f.ptid);
+	/*
+	 * as perf: a thread the child's id already names (its COMM read first,
+	 * out of time order) goes, and the child starts anew from its parent
+	 */
+	child = thread_find(m, f.tid);
+	if (child && child != parent)
+		rd_machine_exit(m, child->pid, f.tid);
 	child = rd_machine_thread(m, f.pid, f.tid);
 	if (!parent || !child)
 		return pc_error_set(err, ENOMEM, "out of memory");

@@ -24,6 +24,37 @@ TEST_F(events, task_events_match_perf)
 	EXPECT_LE(1, pc_count_substr(self->c.ours.out, "PERF_RECORD_EXIT("));
 }
 
+/*
+ * --show-round-events: FINISHED_ROUND where the file has it, every record in
+ * the file's order (perf then orders nothing): a system-wide recording's
+ * cpus one ring after another, a child's COMM read before its FORK
+ */
+TEST_F(events, round_events_in_file_order_match_perf)
+{
+	RECORD("-a -e cpu-clock -c 1000000");
+	SAME("--show-round-events --show-task-events", "PERF_RECORD_FINISHED_ROUND\n", 1);
+}
+
+/*
+ * the same in perf 7.2's layout, which forgets a thread at its EXIT: file
+ * order brings samples after it (":TID"), and a child's COMM may come
+ * before its FORK (unit_script_events has that case made to order)
+ */
+TEST_F(events, round_events_with_task_events_match_perf72)
+{
+	static const char args[] = "--show-round-events --show-task-events";
+
+	PERFCMP_NEED_PERF72();
+	RECORD("-e cpu-clock -c 100000");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 7.2", "-i '%s' %s",
+				 self->c.path, args));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "'%s' script -i '%s' %s", perfcmp_perf72(),
+				self->c.path, args));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_expect_perf_holds(_metadata, &self->c, "PERF_RECORD_FORK(", 1);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 /* MMAP of the kernel, MMAP2 with prot/dev/inode, the vdso */
 TEST_F(events, mmap_events_match_perf)
 {

@@ -209,6 +209,58 @@ TEST_F(ev, sample_older_than_a_flushed_round_is_warned_of)
 	EXPECT_STREQ("Warning:\n1 out of order events recorded.\n", self->run.err);
 }
 
+/*
+ * --show-round-events: perf orders nothing then, every record comes where
+ * the file has it, the round markers among them, and nothing is out of order
+ */
+TEST_F(ev, round_events_show_the_records_in_file_order)
+{
+	struct perf_event_header round = { PC_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+
+	synth_free(&self->d);
+	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &(struct pd_sample){
+		   .pid = 100, .tid = 100, .time = RT_SEC });
+	put_sample(&self->d, &self->a.attr, RT_SEC + 10000);
+	synth_put(&self->d, &round, sizeof(round));
+	put_sample(&self->d, &self->a.attr, RT_SEC + 20000);
+	put_sample(&self->d, &self->a.attr, RT_SEC + 5000);
+	synth_put(&self->d, &round, sizeof(round));
+	script(_metadata, self, "-F", "time");
+	EXPECT_STREQ("    1.000005: \n    1.000010: \n    1.000020: \n", self->run.out);
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	pc_run_free(&self->run);
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "--compat=6.1", "-i", self->path,
+				  "-F", "time", "--show-round-events"));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("    1.000010: \nPERF_RECORD_FINISHED_ROUND\n    1.000020: \n"
+		     "    1.000005: \nPERF_RECORD_FINISHED_ROUND\n", self->run.out);
+	EXPECT_STREQ("", self->run.err);
+}
+
+/*
+ * a FORK naming a thread a COMM made already (the COMM first in the file,
+ * out of time order): as perf, the thread goes and the child starts anew
+ * from its parent, here one known by its ":TID" alone, so the child's
+ * samples are ":100"'s until it names itself again
+ */
+TEST_F(ev, fork_of_a_known_thread_starts_it_anew_from_its_parent)
+{
+	synth_free(&self->d);
+	synth_comm(&self->d, &self->a.attr, 100, 100, "alpha", &(struct pd_sample){
+		   .pid = 100, .tid = 100, .time = RT_SEC + 2000 });
+	synth_fork(&self->d, &self->a.attr, PERF_RECORD_FORK, 100, 1, 100, 1, RT_SEC + 1000,
+		   &(struct pd_sample){ .pid = 100, .tid = 100, .time = RT_SEC + 1000 });
+	put_sample(&self->d, &self->a.attr, RT_SEC + 3000);
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "script", "-i", self->path, "-F", "comm,tid",
+				  "--show-round-events", NULL));
+	ASSERT_EQ(0, self->run.exit_code) TH_LOG("%s", self->run.err);
+	EXPECT_STREQ("            :100     100 \n", self->run.out);
+	/* in time order the COMM comes after the FORK: the sample is alpha's */
+	script(_metadata, self, "-F", "comm,tid");
+	EXPECT_STREQ("           alpha   100 \n", self->run.out);
+}
+
 TEST_F(ev, mmap_build_id_form_shows_the_id)
 {
 	struct mmap2_body m = { 100, 100, 0x500000, 0x1000, 0, 0, 0, 0, 0,
