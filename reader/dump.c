@@ -24,6 +24,7 @@ struct dump {
 	uint64_t base;			/* offsets shown from here (the pipe's header) */
 	uint64_t sample_type;		/* of all events together */
 	enum pc_arch arch;
+	bool named_contexts;		/* perf 7.2's chain lines: markers named */
 	const void *last;		/* the sample record dumped last (group reads) */
 	uint64_t last_offset;
 	struct pc_error err;
@@ -215,6 +216,10 @@ static int header_fields(struct dump *d, struct rd_session *s, const struct pd_r
 		/* perf 6.1's script has no handler for it */
 		rd_out_str(o, ": unhandled!\n");
 		return 0;
+	case PC_RECORD_FINISHED_ROUND:
+		/* nor for a round where it orders nothing (--dump-unsorted-raw-trace) */
+		rd_out_str(o, s->order.pass_through ? ": unhandled!\n" : "\n");
+		return 0;
 	case PC_RECORD_STAT_CONFIG:
 	case PC_RECORD_STAT:
 	case PC_RECORD_STAT_ROUND:
@@ -253,6 +258,9 @@ static int on_record(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	size_t trailer = ev->sample ? ev->sample->evsel->sample_id_size : 0;
 	uint16_t type = ev->rec->header.type;
 
+	/* unordered, the round marker comes this far too: on_header showed it */
+	if (type == PC_RECORD_FINISHED_ROUND)
+		return 0;
 	event_line(d, s, ev->rec, ev->sample);
 	if (type == PERF_RECORD_LOST) {
 		/* perf's -D wording (script --show-lost-events says " lost N") */
@@ -287,7 +295,7 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 			smp = &orig;
 		}
 		event_line(d, s, ev->rec, smp);
-		rd_dump_sample(d->o, ev->rec, smp, d->arch);
+		rd_dump_sample(d->o, ev->rec, smp, d->arch, d->named_contexts);
 		smp = ev->sample;
 	}
 	rd_out_printf(d->o, " ... thread: %s:%d\n", ev->thread->comm, (int)ev->thread->tid);
@@ -308,14 +316,15 @@ static int on_deferred(struct rd_session *s, const struct rd_event *ev, void *ct
 	rd_out_printf(d->o, "(IP, %#x): %d/%d: %#llx\n", ev->rec->header.misc,
 		      (int)ev->sample->pid, (int)ev->sample->tid,
 		      (unsigned long long)ev->deferred->cookie);
-	rd_dump_chain(d->o, ev->deferred->ips, ev->deferred->nr, false);
+	rd_dump_chain(d->o, ev->deferred->ips, ev->deferred->nr, false, d->named_contexts);
 	return 0;
 }
 
 int rd_dump(struct rd_session *s, struct rd_out *o, bool header, struct rd_printer *pr,
 	    struct pc_error *err)
 {
-	struct dump d = { .o = o, .pr = pr, .path = s->r.path };
+	struct dump d = { .o = o, .pr = pr, .path = s->r.path,
+			  .named_contexts = !pr || pr->compat != RD_COMPAT_6_1 };
 	char arch[64];
 	int ret;
 

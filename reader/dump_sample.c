@@ -31,12 +31,36 @@ static void regs(struct rd_out *o, const char *type, uint64_t mask,
 				      (unsigned long long)r->regs[i++]);
 }
 
-void rd_dump_chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred)
+/* perf 7.2 names a context marker after its value */
+static const char *context_name(uint64_t ip)
+{
+	switch (ip) {
+	case PC_CONTEXT_HV:
+		return " (PERF_CONTEXT_HV)";
+	case PC_CONTEXT_KERNEL:
+		return " (PERF_CONTEXT_KERNEL)";
+	case PC_CONTEXT_USER:
+		return " (PERF_CONTEXT_USER)";
+	case PC_CONTEXT_GUEST:
+		return " (PERF_CONTEXT_GUEST)";
+	case PC_CONTEXT_GUEST_KERNEL:
+		return " (PERF_CONTEXT_GUEST_KERNEL)";
+	case PC_CONTEXT_GUEST_USER:
+		return " (PERF_CONTEXT_GUEST_USER)";
+	case PC_CONTEXT_USER_DEFERRED:
+		return " (PERF_CONTEXT_USER_DEFERRED)";
+	default:
+		return "";
+	}
+}
+
+void rd_dump_chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred,
+		   bool named)
 {
 	rd_out_printf(o, "... FP chain: nr:%llu\n", (unsigned long long)nr);
 	for (uint64_t i = 0; i < nr; i++)
-		rd_out_printf(o, "..... %2llu: %016llx\n", (unsigned long long)i,
-			      (unsigned long long)ips[i]);
+		rd_out_printf(o, "..... %2llu: %016llx%s\n", (unsigned long long)i,
+			      (unsigned long long)ips[i], named ? context_name(ips[i]) : "");
 	if (deferred)
 		rd_out_str(o, "...... (deferred)\n");
 }
@@ -74,7 +98,7 @@ static void read_values(struct rd_out *o, const struct pd_sample *smp, uint64_t 
 }
 
 void rd_dump_sample(struct rd_out *o, const struct pd_record *rec, const struct pd_sample *smp,
-		    enum pc_arch arch)
+		    enum pc_arch arch, bool named)
 {
 	const struct perf_event_attr *a = &smp->evsel->attr.attr;
 	uint64_t st = a->sample_type;
@@ -83,7 +107,7 @@ void rd_dump_sample(struct rd_out *o, const struct pd_record *rec, const struct 
 		      (int)smp->pid, (int)smp->tid, (unsigned long long)smp->ip,
 		      (unsigned long long)smp->period, (unsigned long long)smp->addr);
 	if (st & PERF_SAMPLE_CALLCHAIN)
-		rd_dump_chain(o, smp->chain.ips, smp->chain.nr, smp->chain.deferred);
+		rd_dump_chain(o, smp->chain.ips, smp->chain.nr, smp->chain.deferred, named);
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		rd_out_printf(o, "... branch stack: nr:%llu\n", (unsigned long long)smp->branch.nr);
 		for (uint64_t i = 0; i < smp->branch.nr; i++)

@@ -12,10 +12,14 @@
 #include "reader/out.h"
 #include "symbols/regs.h"
 
-/* "(IP, 0xMISC): PID/TID: 0xIP period: N addr: 0xA" and the lines of the fields. */
+/*
+ * "(IP, 0xMISC): PID/TID: 0xIP period: N addr: 0xA" and the lines of the
+ * fields; named: a callchain's context markers named, as perf 7.2
+ */
 void rd_dump_sample(struct rd_out *o, const struct pd_record *rec, const struct pd_sample *smp,
-		    enum pc_arch arch);
-/* "... FP chain: nr:N" and one line per entry */
-void rd_dump_chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred);
+		    enum pc_arch arch, bool named);
+/* "... FP chain: nr:N" and one line per entry (named: as above) */
+void rd_dump_chain(struct rd_out *o, const uint64_t *ips, uint64_t nr, bool deferred,
+		   bool named);
 
 #endif

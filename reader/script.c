@@ -102,6 +102,7 @@ static void usage(FILE *f)
 "                            files, and leave kernel addresses unresolved\n"
 "  -D, --dump-raw-trace      every record with its offset, size and fields\n"
 "                            (with --header: the attrs and features, our layout)\n"
+"      --dump-unsorted-raw-trace  the same with every record in the file's order\n"
 "  -v, --verbose             merge statistics on stderr\n"
 "  -h, --help                this help\n");
 }
@@ -110,7 +111,8 @@ enum { OPT_NO_MERGE = 256, OPT_MERGE, OPT_LATE, OPT_COMPAT, OPT_HEADER, OPT_SYMF
        OPT_PID, OPT_TID, OPT_DSOS, OPT_ADDR_RANGE, OPT_TIME, OPT_NS, OPT_RELTIME, OPT_DELTATIME, OPT_MAX_STACK,
        OPT_HEADER_ONLY, OPT_SHOW_TASK, OPT_SHOW_MMAP, OPT_SHOW_SWITCH, OPT_SHOW_LOST,
        OPT_SHOW_BPF, OPT_SHOW_NAMESPACE, OPT_SHOW_CGROUP, OPT_SHOW_TEXT_POKE, OPT_INLINE, OPT_NO_INLINE,
-       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH, OPT_SHOW_ROUND };
+       OPT_DEMANGLE, OPT_NO_DEMANGLE, OPT_PER_EVENT_DUMP, OPT_FULL_SOURCE_PATH, OPT_SHOW_ROUND,
+       OPT_DUMP_UNSORTED };
 
 /* which non-sample records are shown */
 enum { SHOW_TASK = 1, SHOW_MMAP = 2, SHOW_SWITCH = 4, SHOW_LOST = 8, SHOW_BPF = 16,
@@ -158,6 +160,7 @@ static const struct option options[] = {
 	{ "show-cgroup-events", no_argument, NULL, OPT_SHOW_CGROUP },
 	{ "show-text-poke-events", no_argument, NULL, OPT_SHOW_TEXT_POKE },
 	{ "show-round-events", no_argument, NULL, OPT_SHOW_ROUND },
+	{ "dump-unsorted-raw-trace", no_argument, NULL, OPT_DUMP_UNSORTED },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -492,6 +495,13 @@ static bool trace_shown(struct rd_session *s, const struct rd_printer *pr)
 	return false;
 }
 
+/* perf 7.2 keeps exited threads only for AUX area traces (its dump alike) */
+static void forget_exited(struct rd_session *s, const struct rd_printer *prp)
+{
+	s->machine.forget_exited = prp->compat != RD_COMPAT_6_1 &&
+				   !s->r.features[PD_FEAT_AUXTRACE].size;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { .pr = { .compat = RD_COMPAT_7_2, .merge = true } };
@@ -504,6 +514,7 @@ int cmd_script(int argc, char **argv)
 	char *end;
 	bool dump = false, header = false, header_only = false, late = false, show_info = false;
 	bool per_event_dump = false;
+	bool unsorted = false;	/* --dump-unsorted-raw-trace: -D in file order */
 	struct rd_event_dumps dumps = { 0 };
 	bool leaf_lr = false;	/* perf before 7.x: its arm64 leaf caller (unwind_stage.h) */
 	bool mangled = false;	/* --no-demangle */
@@ -555,6 +566,9 @@ int cmd_script(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case OPT_DUMP_UNSORTED:
+			unsorted = true;
+			/* fall through */
 		case 'D':
 			dump = true;
 			break;
@@ -753,6 +767,9 @@ int cmd_script(int argc, char **argv)
 		/* nothing printed */
 	} else if (!ret && dump) {
 		prp->out = &out;
+		forget_exited(s, prp);
+		if (unsorted)
+			rd_session_unordered(s);
 		ret = rd_dump(s, &out, header, prp, &err);
 	} else if (!ret && header_only) {
 		ret = rd_perf_header(s, &out, header_how, &err);
@@ -769,6 +786,7 @@ int cmd_script(int argc, char **argv)
 		s->rules.libunwind_ends = prp->compat == RD_COMPAT_6_1;
 		s->rules.lbr_first_target = prp->compat == RD_COMPAT_6_1;
 		s->rules.sread_per_thread = prp->compat != RD_COMPAT_6_1;
+		forget_exited(s, prp);
 		s->ops.sample = on_sample;
 		s->ops.deferred = on_deferred;
 		if (sc.show)
@@ -778,9 +796,6 @@ int cmd_script(int argc, char **argv)
 		if ((prp->fields.mask | prp->fields.add) & RF_CGROUP)
 			s->ops.other = on_other;
 		s->ops.ctx = &sc;
-		/* perf 7.2 keeps exited threads only for AUX area traces */
-		s->machine.forget_exited = prp->compat != RD_COMPAT_6_1 &&
-					   !s->r.features[PD_FEAT_AUXTRACE].size;
 		/* like perf script --header: the header as comments, then the samples */
 		if (header) {
 			ret = rd_perf_header(s, &out, header_how, &err);

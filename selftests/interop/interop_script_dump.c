@@ -47,6 +47,38 @@ TEST_F(dump, callchain_file_matches_perf)
 	same(_metadata, self, "", "", "... FP chain: nr:", 5);
 }
 
+/*
+ * --dump-unsorted-raw-trace: the same in the file's order (perf then orders
+ * nothing): a system-wide file's cpus one ring after another, each round
+ * marker "unhandled!"
+ */
+TEST_F(dump, unsorted_dump_in_file_order_matches_perf)
+{
+	char args[600];
+
+	RECORD("-a -g -e cpu-clock -c 1000000");
+	snprintf(args, sizeof(args), "--dump-unsorted-raw-trace -i %s", self->c.path);
+	perfcmp_same_script_in(_metadata, &self->c, "", args,
+			       "PERF_RECORD_FINISHED_ROUND: unhandled!\n", 1);
+}
+
+/*
+ * perf 7.2's dump: the context markers of a chain named, and a thread
+ * forgotten at its EXIT (a sample after it is ":TID"'s, without maps)
+ */
+TEST_F(dump, callchain_system_wide_dump_matches_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	RECORD("-a -g -e cpu-clock -c 1000000");
+	ASSERT_EQ(0, perfcmp_run(&self->c, "", "script", "--compat 7.2", "-D -i '%s'",
+				 self->c.path));
+	ASSERT_EQ(0, perfcmp_sh(&self->c.perf, "'%s' script -D -i '%s'", perfcmp_perf72(),
+				self->c.path));
+	perfcmp_assert_ran(_metadata, &self->c);
+	perfcmp_expect_perf_holds(_metadata, &self->c, " (PERF_CONTEXT_KERNEL)\n", 1);
+	perfcmp_expect_same(_metadata, &self->c);
+}
+
 /* leader sampling: the read values under the sample, one script line per member */
 TEST_F(dump, sample_read_group_matches_perf)
 {
