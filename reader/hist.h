@@ -36,8 +36,9 @@ struct row_branch {
 #define ENTRY_HIDDEN_SYM 4u	/* --symbols */
 #define ENTRY_HIDDEN_PARALLELISM 8u	/* --parallelism (reader/latency.h) */
 #define ENTRY_HIDDEN_SYMBOL_FILTER 64u	/* --symbol-filter: set as the rows are printed */
+#define ENTRY_HIDDEN_PARENT 128u	/* -x: the sample's chain has no parent (-p) */
 #define ENTRY_HIDDEN (ENTRY_HIDDEN_THREAD | ENTRY_HIDDEN_DSO | ENTRY_HIDDEN_SYM | \
-		      ENTRY_HIDDEN_PARALLELISM | ENTRY_HIDDEN_SYMBOL_FILTER)
+		      ENTRY_HIDDEN_PARALLELISM | ENTRY_HIDDEN_SYMBOL_FILTER | ENTRY_HIDDEN_PARENT)
 /* not a filter: a twin (hist_input.h) perf's collapse added into an earlier row */
 #define ENTRY_MERGED 16u
 /* not a row: a key whose row perf renamed (hist_input.h), kept to find the key by */

@@ -148,6 +148,21 @@ static int srcline_before(const struct entry *a, const struct entry *b, int col)
  * symbols by object then start (end) address, unresolved last and by
  * address (a wrapped 64-bit difference, as perf computes it).
  */
+/* -s parent: a row without a match ("[other]") first, then names in descending order */
+static int parent_before(const struct entry *a, const struct entry *b, int col)
+{
+	char x[512], y[512];
+	bool ax, by;
+
+	sk_text(a->key, a->key_len, col, '.', "", x, sizeof(x));
+	sk_text(b->key, b->key_len, col, '.', "", y, sizeof(y));
+	ax = !strcmp(x, "[other]");
+	by = !strcmp(y, "[other]");
+	if (ax || by)
+		return ax && by ? 0 : ax ? -1 : 1;
+	return sign64(strcmp(y, x));
+}
+
 /*
  * The comparisons of a key that both of perf's trees make alike: commands
  * by name, pid and tid, cpu, cgroup and time by number, objects by name,
@@ -175,6 +190,8 @@ static int key_before(const struct entry *a, const struct entry *b, enum sk_key 
 					sk_key_word(a->key, a->key_len, col)));
 	case SK_DSO:
 		return dso_asc(a, b);
+	case SK_PARENT:
+		return parent_before(a, b, col);
 	case SK_SRCLINE:
 	case SK_SRCFILE:
 		return srcline_before(a, b, col);

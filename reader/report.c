@@ -112,6 +112,21 @@ struct memo {
 	uint32_t node[MAX_STACK + 1];
 };
 
+/* One frame of a sample: resolved once, then its row and its call-graph frame. */
+struct frame {
+	struct rd_resolved r;
+	uint64_t ip;
+	bool kernel;
+	uint32_t cg;
+};
+
+/* A sample's frames as perf resolves them, for chain_match (each a stack's worth) */
+struct chain_groups {
+	struct frame real[MAX_STACK];	/* each frame as resolved (its ELF symbol) */
+	int16_t start[MAX_STACK], end[MAX_STACK];	/* its entries in fr[] */
+	int nr;
+};
+
 struct report {
 	struct sk_list keys;
 	int children;		/* -1: when callchains exist */
@@ -140,9 +155,8 @@ struct report {
 		bool hierarchy;		/* --hierarchy: a level per key (report_hierarchy.c) */
 		/* --symbol-filter, or the one argument left (as perf), else NULL */
 		const char *symbol_filter;
-		const regex_t *ignore_callees;	/* --ignore-callees, else NULL */
+		double percent_limit;	/* --percent-limit: rows (and branches) below hidden */
 	} view;
-	double percent_limit;
 	bool compat_6_1;
 	bool sort_sym_first;	/* -s given and starting with "sym" */
 	bool pipe;		/* the input is in pipe format */
@@ -158,6 +172,15 @@ struct report {
 		struct fcache *fcache;	/* resolved frames (NULL: none) */
 	} cache;
 	/* -s trace: the sample's tracepoint text, formatted once per sample */
+	/* the chain's symbols perf matches (chain_match) */
+	struct rp_match {
+		const regex_t *parent;		/* -p's, or perf's default */
+		bool parent_key;		/* sorted by parent: the match is looked for */
+		bool exclude_other;		/* -x: rows of samples without one hidden */
+		const regex_t *ignore_callees;	/* --ignore-callees, else NULL */
+		const struct pc_symbol *sample_parent;	/* the sample's, as its rows are made */
+		struct chain_groups groups;	/* the sample's frames (a stack's worth) */
+	} match;
 	struct rp_trace {
 		bool on;		/* sorted by trace: each sample's text is formatted */
 		struct rd_trace fmt;
@@ -355,13 +378,6 @@ static struct entry *table_find(const struct table *t, const char *key, size_t l
 	return NULL;
 }
 
-/* One frame of a sample: resolved once, then its row and its call-graph frame. */
-struct frame {
-	struct rd_resolved r;
-	uint64_t ip;
-	bool kernel;
-	uint32_t cg;
-};
 
 /* The sample's cpu, -1 when its event's samples carry none */
 static int32_t sample_cpu(const struct pd_sample *smp)
@@ -625,6 +641,7 @@ static void frame_sk(struct report *rp, struct rd_session *s, const struct rd_ev
 	k->data.trace = rp->trace.text;
 	k->data.trace_len = rp->trace.len;
 	k->data.transaction = ev->sample->mem.transaction;
+	k->data.parent = rp->match.sample_parent;
 	if (rp->view.cgroups) {
 		k->cgroup.id = ev->sample->cgroup;
 		k->cgroup.path = rd_cgroups_path(&s->machine.cgroups, k->cgroup.id);
@@ -1052,37 +1069,55 @@ static int inline_frames(struct report *rp, struct rd_session *s, bool graphs, s
 }
 
 /*
- * --ignore-callees: perf resolves a chain in the report's order and, at a
- * frame whose symbol the expression matches, forgets the entries before it
- * and takes that frame's location for the sample's own (its filter marks
- * with it: a frame's are clear).  The last match in that order wins:
- * nearest the root in callee order, nearest the leaf in caller order,
- * where the entries forgotten are the callers.
+ * perf matches the symbols of a chain as it resolves it, in the report's
+ * order: the first that -p's expression matches is the sample's parent
+ * (where -s parent is asked), and at each later one that --ignore-callees'
+ * matches the entries before it are forgotten and that frame becomes the
+ * sample's own location (its filter marks with it: a frame's are clear).
+ * So the cut is at the last match in that order: nearest the root in
+ * callee order, nearest the leaf in caller order, where the entries
+ * forgotten are the callers.
  */
-struct callee_cut {
-	struct frame at;	/* the frame matched, before its inlined entries */
-	int start, end;		/* its entries in the leaf-first frames */
-	bool found;
+
+struct chain_match {
+	const struct pc_symbol *parent;	/* -s parent's, NULL: "[other]" */
+	int cut;			/* the group --ignore-callees cuts at, -1: none */
 };
 
-static void callee_cut_see(const struct report *rp, bool caller, const struct frame *f,
-			   int start, int end, struct callee_cut *cut)
+static bool symbol_matches(const regex_t *re, const struct pc_symbol *sym)
 {
-	if (!rp->view.ignore_callees || !f->r.sym || (caller && cut->found) ||
-	    regexec(rp->view.ignore_callees, f->r.sym->name, 0, NULL, 0))
-		return;
-	*cut = (struct callee_cut){ *f, start, end, true };
+	return re && sym && !regexec(re, sym->name, 0, NULL, 0);
 }
 
-/* The frames perf keeps of fr[0..n) (leaf first); returns how many */
-static int callee_cut_apply(const struct callee_cut *cut, bool caller, struct frame *fr, int n)
+static struct chain_match chain_match(const struct report *rp, const struct chain_groups *g,
+				      bool caller)
 {
-	if (!cut->found)
+	struct chain_match m = { NULL, -1 };
+
+	for (int i = 0; i < g->nr; i++) {
+		int at = caller ? g->nr - 1 - i : i;
+
+		const struct pc_symbol *sym = g->real[at].r.sym;
+
+		if (rp->match.parent_key && !m.parent && symbol_matches(rp->match.parent, sym))
+			m.parent = sym;
+		else if (symbol_matches(rp->match.ignore_callees, sym))
+			m.cut = at;
+	}
+	return m;
+}
+
+/* The frames perf keeps of fr[0..n) (leaf first), the cut's frame in *self; returns how many */
+static int chain_cut(const struct chain_groups *g, int cut, bool caller, struct frame *fr, int n,
+		     struct frame *self)
+{
+	if (cut < 0)
 		return n;
+	*self = g->real[cut];
 	if (caller)
-		return cut->end;
-	memmove(fr, fr + cut->start, (size_t)(n - cut->start) * sizeof(*fr));
-	return n - cut->start;
+		return g->end[cut];
+	memmove(fr, fr + g->start[cut], (size_t)(n - g->start[cut]) * sizeof(*fr));
+	return n - g->start[cut];
 }
 
 /* Frames of ips past the first max (context markers aside): what caller order leaves out at the leaf. */
@@ -1308,7 +1343,10 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	const struct pd_evsel *e = smp->evsel;
 	struct table *t = table_of(rp, s, e);
 	struct frame fr[MAX_STACK], self, first = { 0 };
-	struct callee_cut cut = { .found = false };
+	struct chain_groups *groups = &rp->match.groups;
+	struct chain_match match = { NULL, -1 };
+	/* -s parent or --ignore-callees: the frames are kept for chain_match */
+	bool matching = rp->match.parent_key || rp->match.ignore_callees;
 	int added;
 	bool graphs = rp->cg.mode != CG_NONE, children = children_on(rp, e);
 	bool caller = order_of(rp, e) == CG_CALLER, level;
@@ -1338,11 +1376,11 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	}
 	if (rp->view.branch)
 		return on_branches(rp, s, ev, t);
+	groups->nr = 0;
 	/* the chain, leaf first */
 	if (has_chains(e) && (caller ? rd_chain_valid_caller(ev, rp->max_stack) :
 				       rd_chain_valid(ev, rp->max_stack))) {
 		bool kernel = false;
-		struct frame real;
 
 		for (int part = 0; part < 2; part++) {
 			const uint64_t *ips = part ? ev->extra : ev->base;
@@ -1380,14 +1418,18 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 				/* -U: perf leaves unresolved frames out of the chains */
 				if (rp->view.hide_unresolved && !fr[n].r.sym)
 					continue;
-				real = fr[n];
+				if (matching && groups->nr < MAX_STACK)
+					groups->real[groups->nr] = fr[n];
 				/* perf 6.1 expands unwound frames only, perf 7.2 every frame */
 				added = !rp->view.no_inline &&
 					((part && ev->unwound) || !rp->compat_6_1) ?
 					inline_frames(rp, s, graphs, &fr[n], MAX_STACK - n) : 1;
 				if (added < 0)
 					return added;
-				callee_cut_see(rp, caller, &real, n, n + added, &cut);
+				if (matching && groups->nr < MAX_STACK) {
+					groups->start[groups->nr] = (int16_t)n;
+					groups->end[groups->nr++] = (int16_t)(n + added);
+				}
 				n += added;
 			}
 		}
@@ -1398,9 +1440,12 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	 * context (its real symbol), the usual case
 	 */
 	self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
-	n = callee_cut_apply(&cut, caller, fr, n);
-	if (cut.found) {
-		self = cut.at;
+	if (rp->match.parent_key || rp->match.ignore_callees)
+		match = chain_match(rp, groups, caller);
+	n = chain_cut(groups, match.cut, caller, fr, n, &self);
+	rp->match.sample_parent = match.parent;
+	if (match.cut >= 0) {
+		/* chain_cut's */
 	} else if (n && first.ip == smp->ip && first.kernel == self.kernel) {
 		self = first;
 	} else {
@@ -1427,8 +1472,11 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 		for (int i = 0; i < n && same; i++)
 			same = mm->cg[i] == fr[i].cg && mm->kernel[i] == fr[i].kernel;
 	}
-	hidden = cut.found ? 0 : row_hidden(f, ev, &self.r, self.ip);
-	if (rp->lat.nr_levels && !cut.found &&
+	hidden = match.cut >= 0 ? 0 : row_hidden(f, ev, &self.r, self.ip);
+	/* -x: perf hides the rows of a sample whose chain has no parent */
+	if (rp->match.exclude_other && !match.parent)
+		hidden |= ENTRY_HIDDEN_PARENT;
+	if (rp->lat.nr_levels && match.cut < 0 &&
 	    !rd_filter_in_numbers(rp->lat.levels, rp->lat.nr_levels, rp->lat.parallelism))
 		hidden |= ENTRY_HIDDEN_PARALLELISM;
 	en = entry_of(rp, s, t, ev, &self, false, self.kernel, hidden, &made);
@@ -2242,7 +2290,7 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 	struct rh_view hv = { .keys = &rp->keys, .width = width, .sep = rp->view.sep,
 			      .show_nr = rp->view.show_nr, .show_period = rp->view.show_period,
 			      .quiet = rp->view.quiet, .total = total,
-			      .percent_limit = rp->percent_limit, .cg = &cg,
+			      .percent_limit = rp->view.percent_limit, .cg = &cg,
 			      .graph_total = t->total, .group = g ? &hg : NULL,
 			      .latency = rp->lat.keys, .latency_col = rp->lat.cols && !g,
 			      .latency_first = rp->lat.prefer, .lat_total = (double)t->lat_base };
@@ -2252,8 +2300,8 @@ static int print_hierarchy(struct report *rp, struct table *t, struct rd_out *o,
 
 	if (rp->cg.mode != CG_NONE && has_chains(t->evsel))
 		hv.forest = &rp->forest;
-	if (rp->percent_limit > 0)
-		cg.min_percent = rp->percent_limit;
+	if (rp->view.percent_limit > 0)
+		cg.min_percent = rp->view.percent_limit;
 	cg.rest_inlined = true;
 	cg.skip_first = rp->sort_sym_first;
 	cg.chains_once = true;
@@ -2359,8 +2407,8 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 	for (int k = 0; k < rp->keys.nr; k++)
 		if (key_elided(rp, k))
 			fv.elided |= 1u << k;
-	if (rp->percent_limit > 0)
-		cg.min_percent = rp->percent_limit;
+	if (rp->view.percent_limit > 0)
+		cg.min_percent = rp->view.percent_limit;
 	/*
 	 * perf 7.2 reads that flag from memory it never set: " (inlined)" or
 	 * not changes from run to run, "[...]" (the flag clear) is its intent
@@ -2386,7 +2434,7 @@ static int print_table(struct report *rp, struct table *t, struct rd_out *o, boo
 			shown = share_of(&(struct share_col){ children ? SH_LAT_CHILDREN : SH_LAT },
 					 t, e, total);
 
-		if (shown < rp->percent_limit)
+		if (shown < rp->view.percent_limit)
 			continue;
 		if (rp->view.fields) {
 			rf_row(o, rp->view.fields, &fv, e);
@@ -2834,6 +2882,10 @@ static void usage(FILE *f)
 "  -S, --symbols LIST      of samples in these symbols; the rest still counts in\n"
 "                          the percentages (see --percentage); a key filtered to\n"
 "                          one value loses its column\n"
+"  -p, --parent REGEX      a sample's parent: the first entry of its chain (in\n"
+"                          the report's order) whose symbol REGEX matches\n"
+"                          (default ^sys_|^do_page_fault); adds -s parent\n"
+"  -x, --exclude-other     hide the rows of samples without a parent\n"
 "      --ignore-callees REGEX  a callchain's entries before the first one (in the\n"
 "                          report's order) whose symbol REGEX matches are left\n"
 "                          out, that entry taken for the sample's own, as perf\n"
@@ -2868,6 +2920,9 @@ enum { OPT_STDIO = 256, OPT_CHILDREN, OPT_NO_CHILDREN, OPT_SYMFS, OPT_KALLSYMS, 
        OPT_MMAPS, OPT_HIERARCHY, OPT_FULL_SOURCE_PATH, OPT_LATENCY, OPT_PARALLELISM,
        OPT_SYMBOL_FILTER, OPT_IGNORE_CALLEES };
 
+/* perf's parent pattern unless -p gives one */
+static const char default_parent[] = "^sys_|^do_page_fault";
+
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -2891,6 +2946,8 @@ static const struct option options[] = {
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "symbol-filter", required_argument, NULL, OPT_SYMBOL_FILTER },
 	{ "ignore-callees", required_argument, NULL, OPT_IGNORE_CALLEES },
+	{ "parent", required_argument, NULL, 'p' },
+	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "time", required_argument, NULL, OPT_TIME },
@@ -2978,6 +3035,9 @@ int cmd_report(int argc, char **argv)
 	struct rd_filter flt = { .nr_cpus = 0 };
 	regex_t ignore_callees;		/* --ignore-callees, compiled */
 	bool ignore_callees_set = false;
+	const char *parent_pattern = default_parent;	/* -p */
+	regex_t parent_re;
+	bool parent_set = false;
 	struct rd_session *s;
 	struct rd_out out;
 	int c, ret;
@@ -2985,7 +3045,7 @@ int cmd_report(int argc, char **argv)
 	sk_parse(&rp.keys, "comm,dso,sym", bad, sizeof(bad));
 	optind = 1;
 	rp.view.flt = &flt;
-	while ((c = getopt_long(argc, argv, "i:s:F:g::GnvhC:Ic:d:S:fTbqt:U", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:F:g::GnvhC:Ic:d:S:fTbqt:Up:x", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -3046,8 +3106,8 @@ int cmd_report(int argc, char **argv)
 			rp.view.show_nr = true;
 			break;
 		case OPT_PLIMIT:
-			rp.percent_limit = strtod(optarg, &end);
-			if (end == optarg || (*end && strcmp(end, "%")) || rp.percent_limit < 0) {
+			rp.view.percent_limit = strtod(optarg, &end);
+			if (end == optarg || (*end && strcmp(end, "%")) || rp.view.percent_limit < 0) {
 				fprintf(stderr, "perfcheck report: bad --percent-limit '%s'\n", optarg);
 				goto bad_filter;
 			}
@@ -3124,6 +3184,12 @@ int cmd_report(int argc, char **argv)
 		case OPT_SYMBOL_FILTER:
 			rp.view.symbol_filter = optarg;
 			break;
+		case 'p':
+			parent_pattern = optarg;
+			break;
+		case 'x':
+			rp.match.exclude_other = true;
+			break;
 		case OPT_IGNORE_CALLEES:
 			if (ignore_callees_set) {
 				regfree(&ignore_callees);
@@ -3139,7 +3205,7 @@ int cmd_report(int argc, char **argv)
 				goto bad_filter;
 			}
 			ignore_callees_set = true;
-			rp.view.ignore_callees = &ignore_callees;
+			rp.match.ignore_callees = &ignore_callees;
 			break;
 		case 'U':
 			rp.view.hide_unresolved = true;
@@ -3219,6 +3285,22 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		rp.view.symbol_filter = argv[optind];
 
+	if (parent_pattern != default_parent && fields_spec) {
+		fprintf(stderr, "perfcheck report: -p with -F is not supported\n");
+		goto bad_filter;
+	}
+	/* perf compiles the parent's expression whether or not it sorts by it */
+	c = regcomp(&parent_re, parent_pattern, REG_EXTENDED);
+	if (c) {
+		char why[128];
+
+		regerror(c, &parent_re, why, sizeof(why));
+		/* perf's words (it then exits 0; this, as for any bad option, 1) */
+		fprintf(stderr, "Invalid regex: %s\n%s\n", parent_pattern, why);
+		goto bad_filter;
+	}
+	parent_set = true;
+	rp.match.parent = &parent_re;
 	/* under --compat 6.1 each is unknown, as to perf 6.1 */
 	lat_asked = latency_asked(&rp, fields_spec, sort_spec);
 	if (rp.compat_6_1 && lat_asked) {
@@ -3265,6 +3347,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "Invalid file: %s\n", kallsyms);
 		if (ignore_callees_set)
 			regfree(&ignore_callees);
+		if (parent_set)
+			regfree(&parent_re);
 		rd_filter_free(&flt);
 		return 255;
 	}
@@ -3374,6 +3458,11 @@ int cmd_report(int argc, char **argv)
 		/* perf's default for files of tracepoints alone: a row per trace text */
 		if (!sort_given && all_tracepoints(&s->r))
 			sk_parse(&rp.keys, "trace", bad, sizeof(bad));
+		/* perf sorts by the parent last when -p names one */
+		if (parent_pattern != default_parent && !sorts_by(&rp, SK_PARENT) &&
+		    rp.keys.nr < SK_MAX_KEYS)
+			rp.keys.keys[rp.keys.nr++] = SK_PARENT;
+		rp.match.parent_key = sorts_by(&rp, SK_PARENT);
 		rp.trace.on = sorts_by(&rp, SK_TRACE);
 		rp.keys.lines_by_address = !rp.compat_6_1;
 		rp.view.cgroups = sorts_by(&rp, SK_CGROUP);
@@ -3385,7 +3474,7 @@ int cmd_report(int argc, char **argv)
 		if (rp.view.symbol_filter)
 			rp.keys.filtered_late = ENTRY_HIDDEN_SYMBOL_FILTER;
 		if (!rp.trace.on && !rp.view.cgroups && !rp.view.quantum && !rp.lat.parallelism_key &&
-		    !sorts_by(&rp, SK_TRANSACTION)) {
+		    !sorts_by(&rp, SK_TRANSACTION) && !sorts_by(&rp, SK_PARENT)) {
 			rp.cache.ecache = calloc(1u << ECACHE_BITS, sizeof(*rp.cache.ecache));
 			rp.cache.memo = calloc(MEMO_SLOTS, sizeof(*rp.cache.memo));
 		}
@@ -3451,6 +3540,8 @@ int cmd_report(int argc, char **argv)
 done:
 	if (ignore_callees_set)
 		regfree(&ignore_callees);
+	if (parent_set)
+		regfree(&parent_re);
 	rd_filter_free(&flt);
 	rd_out_flush(&out);
 	free_tables(&rp);
@@ -3461,6 +3552,8 @@ done:
 bad_filter:
 	if (ignore_callees_set)
 		regfree(&ignore_callees);
+	if (parent_set)
+		regfree(&parent_re);
 	rd_filter_free(&flt);
 	return 1;
 }

@@ -21,7 +21,7 @@ static const char *const names[SK_NR] = {
 	[SK_COMM] = "comm", [SK_DSO] = "dso", [SK_SYM] = "sym", [SK_PID] = "pid",
 	[SK_TID] = "tid", [SK_CPU] = "cpu", [SK_SRCLINE] = "srcline", [SK_SYMOFF] = "symoff",
 	[SK_TRACE] = "trace", [SK_CGROUP] = "cgroup", [SK_SRCFILE] = "srcfile", [SK_TIME] = "time",
-	[SK_PARALLELISM] = "parallelism", [SK_TRANSACTION] = "transaction",
+	[SK_PARALLELISM] = "parallelism", [SK_TRANSACTION] = "transaction", [SK_PARENT] = "parent",
 	[SK_DSO_FROM] = "dso_from", [SK_DSO_TO] = "dso_to",
 	[SK_SYM_FROM] = "symbol_from", [SK_SYM_TO] = "symbol_to", [SK_CYCLES] = "cycles",
 };
@@ -32,6 +32,7 @@ static const char *const titles[SK_NR] = {
 	[SK_SRCLINE] = "Source:Line", [SK_SYMOFF] = "Symbol", [SK_TRACE] = "Trace output",
 	[SK_CGROUP] = "Cgroup", [SK_SRCFILE] = "Source File", [SK_TIME] = "Time",
 	[SK_PARALLELISM] = "Parallelism", [SK_TRANSACTION] = "Transaction                ",
+	[SK_PARENT] = "Parent symbol",
 	[SK_DSO_FROM] = "Source Shared Object", [SK_DSO_TO] = "Target Shared Object",
 	[SK_SYM_FROM] = "Source Symbol", [SK_SYM_TO] = "Target Symbol",
 	[SK_CYCLES] = "Basic Block Cycles",
@@ -40,7 +41,7 @@ static const char *const titles[SK_NR] = {
 const char *sk_names(void)
 {
 	return "comm,dso,sym,pid,tid,cpu,srcline,srcfile,symoff,trace,cgroup,time,parallelism,"
-	       "transaction,"
+	       "transaction,parent,"
 	       "overhead,period,sample; "
 	       "in branch mode also dso_from,dso_to,symbol_from,symbol_to,cycles";
 }
@@ -523,6 +524,12 @@ size_t sk_key(const struct sk_list *l, const struct sk_frame *f, char *buf, size
 			put_hex(&b, f->data.transaction, 16);
 			put(&b, "\x1f", 1);
 			transaction_text(&b, f->data.transaction);
+			break;
+		case SK_PARENT:
+			/* the name perf compares (hist_order.c), "[other]" where none matched */
+			d = f->data.parent ? f->data.parent->name : "[other]";
+			put(&b, "\x1f", 1);
+			put(&b, d, strlen(d));
 			break;
 		case SK_TRACE:
 			/* perf compares the texts (other events' samples: all one "N/A" row) */

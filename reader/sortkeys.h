@@ -16,7 +16,7 @@
 #include "symbols/symbols.h"
 
 enum sk_key { SK_COMM, SK_DSO, SK_SYM, SK_PID, SK_TID, SK_CPU, SK_SRCLINE, SK_SYMOFF,
-	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME, SK_PARALLELISM, SK_TRANSACTION,
+	      SK_TRACE, SK_CGROUP, SK_SRCFILE, SK_TIME, SK_PARALLELISM, SK_TRANSACTION, SK_PARENT,
 	      /* branch mode's (perf report of a file with branch stacks) */
 	      SK_DSO_FROM, SK_DSO_TO, SK_SYM_FROM, SK_SYM_TO, SK_CYCLES, SK_NR };
 
@@ -117,6 +117,7 @@ struct sk_frame {
 		const char *trace;	/* a tracepoint sample's text (trace_len bytes); NULL: "N/A" */
 		size_t trace_len;
 		uint64_t transaction;	/* PERF_SAMPLE_TRANSACTION's word, 0 without */
+		const struct pc_symbol *parent;	/* report -p's match in its chain, NULL: none */
 	} data;
 	/* branch mode: the branch's source; the fields above are its target's
 	 * (level: 'H' for a target in no map) */

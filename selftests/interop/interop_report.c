@@ -424,6 +424,38 @@ TEST_F(report, ignore_callees_match_clears_the_samples_filters_as_perf)
 	same_report(_metadata, self, "--no-children --comms ls --ignore-callees e");
 }
 
+/*
+ * -p: the first entry of a sample's chain (in the report's order) whose
+ * symbol matches is its parent, a column sorted last; "[other]" for none
+ */
+TEST_F(report, parent_of_each_sample_is_its_chains_first_match_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-p sys_");
+	EXPECT_NE(NULL, strstr(self->c.ours.out, "Parent symbol"));
+}
+
+/* -x: rows of samples without a parent hidden, their period still counted */
+TEST_F(report, exclude_other_hides_samples_without_a_parent_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-p sys_ -x --no-children -g caller");
+}
+
+/* -s parent with perf's default pattern, beside the sort keys it names */
+TEST_F(report, parent_sort_key_with_the_default_pattern_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-s comm,parent,sym --no-children -g none");
+}
+
+/* a frame that becomes the parent is not one --ignore-callees cuts at */
+TEST_F(report, parent_match_comes_before_ignore_callees_as_perf)
+{
+	RECORD("-g");
+	same_report(_metadata, self, "-p _ --ignore-callees _ --no-children");
+}
+
 /* filters on every sort key: perf keeps every column */
 TEST_F(report, filters_on_every_key_keep_the_columns_as_perf)
 {

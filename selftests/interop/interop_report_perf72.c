@@ -294,6 +294,15 @@ TEST_F(r72, dsos_filter_keeps_perfs_order_of_equal_rows_as_perf72)
 	same72(_metadata, &self->c, "--dsos libc.so.6");
 }
 
+/* -p: the parent column in perf 7.2's layout, Children and caller order */
+TEST_F(r72, parent_column_matches_perf72)
+{
+	PERFCMP_NEED_PERF72();
+	PERFCMP_RECORD(self->c.path, "-g -e cpu-clock -c 100000", PERFCMP_SPIN);
+	same72(_metadata, &self->c, "-p sys_");
+	same72(_metadata, &self->c, "-s comm,parent -p _ -g none");
+}
+
 /* --ignore-callees in perf 7.2's layout (its inlined entries kept with the match) */
 TEST_F(r72, ignore_callees_cut_chains_as_perf72)
 {

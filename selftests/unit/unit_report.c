@@ -662,6 +662,15 @@ TEST_F(rep, ignore_callees_refuses_a_bad_expression_naming_it)
 	EXPECT_NE(NULL, strstr(self->run.err, "--ignore-callees '('")) TH_LOG("%s", self->run.err);
 }
 
+/* -p's expression that does not compile: perf's words */
+TEST_F(rep, parent_refuses_a_bad_expression_in_perfs_words)
+{
+	ASSERT_EQ(0, rt_write(self->path, &self->a, &self->d));
+	ASSERT_EQ(0, rt_perfcheck(&self->run, "report", "-i", self->path, "-p", "(", NULL, NULL));
+	EXPECT_EQ(1, self->run.exit_code);
+	EXPECT_NE(NULL, strstr(self->run.err, "Invalid regex: (\n")) TH_LOG("%s", self->run.err);
+}
+
 /* what perf refuses, or this does not print as perf: said, exit 1 */
 TEST_F(rep, hierarchy_refuses_fields_and_filters_saying_why)
 {
