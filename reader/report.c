@@ -1111,8 +1111,6 @@ static struct chain_match chain_match(const struct report *rp, const struct chai
 static int chain_cut(const struct chain_groups *g, int cut, bool caller, struct frame *fr, int n,
 		     struct frame *self)
 {
-	if (cut < 0)
-		return n;
 	*self = g->real[cut];
 	if (caller)
 		return g->end[cut];
@@ -1440,12 +1438,11 @@ static int on_sample(struct rd_session *s, const struct rd_event *ev, void *ctx)
 	 * context (its real symbol), the usual case
 	 */
 	self.kernel = m == PERF_RECORD_MISC_KERNEL || m == PERF_RECORD_MISC_GUEST_KERNEL;
-	if (rp->match.parent_key || rp->match.ignore_callees)
+	if (matching)
 		match = chain_match(rp, groups, caller);
-	n = chain_cut(groups, match.cut, caller, fr, n, &self);
 	rp->match.sample_parent = match.parent;
 	if (match.cut >= 0) {
-		/* chain_cut's */
+		n = chain_cut(groups, match.cut, caller, fr, n, &self);
 	} else if (n && first.ip == smp->ip && first.kernel == self.kernel) {
 		self = first;
 	} else {
@@ -2886,7 +2883,7 @@ static void usage(FILE *f)
 "                          the report's order) whose symbol REGEX matches\n"
 "                          (default ^sys_|^do_page_fault); adds -s parent\n"
 "  -x, --exclude-other     hide the rows of samples without a parent\n"
-"      --ignore-callees REGEX  a callchain's entries before the first one (in the\n"
+"      --ignore-callees REGEX  a callchain's entries before the last one (in the\n"
 "                          report's order) whose symbol REGEX matches are left\n"
 "                          out, that entry taken for the sample's own, as perf\n"
 "      --symbol-filter TEXT  hide the first event's rows whose symbol does not\n"
